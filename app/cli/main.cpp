@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// clusterscope-cli: the batch face of Clusterscope. Every subcommand prints JSON on stdout and
+// exits 0, or prints the error on stderr and exits 2.
+#include <CLI/CLI.hpp>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/info_command.h"
+#include "app/common/register_backends.h"
+
+int main(int argc, char** argv) {
+    cs::app::registerBuiltinBackends();
+    CLI::App app("Clusterscope command line: inspect data, run the GPU algorithms, benchmark",
+                 "clusterscope-cli");
+    app.set_version_flag("--version", std::string("clusterscope-cli ") + CS_VERSION);
+    app.require_subcommand(1);
+    int exitCode = cs::cli::kExitOk;
+    cs::cli::addInfoCommand(app, exitCode);
+    cs::cli::addBackendsCommand(app, exitCode);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? 0 : cs::cli::kExitError;
+    }
+    return exitCode;
+}

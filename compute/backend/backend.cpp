@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#include "compute/backend/backend.h"
+
+#include <cmath>
+
+namespace cs {
+
+std::string BackendInfo::summary() const {
+    if (name == "cpu") return "CPU · " + std::to_string(threads) + " threads";
+    std::string text = "CUDA · " + device;
+    if (memoryTotal > 0) {
+        const auto gb = static_cast<long long>(std::llround(memoryFree / 1e9));
+        text += " · " + std::to_string(gb) + " GB free";
+    }
+    return text;
+}
+
+}  // namespace cs

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#include "compute/backend/cpu_backend.h"
+
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace cs {
+namespace {
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+        }
+    return "CPU";
+}
+
+}  // namespace
+
+CpuBackend::CpuBackend(int threads)
+    : m_threads(threads > 0 ? threads
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {}
+
+BackendInfo CpuBackend::info() const {
+    BackendInfo i;
+    i.name = "cpu";
+    i.device = cpuModel();
+    i.threads = m_threads;
+    i.versions = "C++ " + std::to_string(__cplusplus);
+    return i;
+}
+
+}  // namespace cs

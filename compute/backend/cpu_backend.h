@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "compute/backend/backend.h"
+
+namespace cs {
+
+/// The reference backend: plain C++, exact, multithreaded; the oracle of every GPU test.
+class CpuBackend final : public Backend {
+public:
+    /// threads = 0: one per hardware thread.
+    explicit CpuBackend(int threads = 0);
+    std::string name() const override { return "cpu"; }
+    BackendInfo info() const override;
+    /// Worker threads the algorithms use.
+    int threads() const { return m_threads; }
+
+private:
+    int m_threads;
+};
+
+}  // namespace cs

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#include "compute/core/job_control.h"
+
+#include <algorithm>
+
+#include "compute/core/error.h"
+
+namespace cs {
+
+void JobControl::setProgress(double fraction, std::string_view stage) {
+    fraction = std::clamp(fraction, 0.0, 1.0);
+    m_lastFraction = fraction;
+    if (m_progress) m_progress(fraction, stage);
+}
+
+void JobControl::checkpoint() const {
+    if (isCancelled()) throw Cancelled();
+}
+
+void JobControl::addTiming(std::string name, double milliseconds) {
+    std::lock_guard lock(m_mutex);
+    m_timings.push_back({std::move(name), milliseconds});
+}
+
+std::vector<StageTiming> JobControl::timings() const {
+    std::lock_guard lock(m_mutex);
+    return m_timings;
+}
+
+JobControl::Stage::Stage(JobControl& job, std::string name)
+    : m_job(job), m_name(std::move(name)), m_start(std::chrono::steady_clock::now()) {
+    m_job.setProgress(m_job.m_lastFraction, m_name);
+}
+
+JobControl::Stage::~Stage() {
+    const auto elapsed = std::chrono::steady_clock::now() - m_start;
+    m_job.addTiming(m_name, std::chrono::duration<double, std::milli>(elapsed).count());
+}
+
+}  // namespace cs

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "compute/core/point_set.h"
+
+#include <cmath>
+
+#include "compute/core/error.h"
+
+namespace cs {
+
+PointSet PointSet::fromCoords(std::size_t dims, std::vector<float> coords) {
+    if (dims == 0 && !coords.empty()) throw Error("a point set needs at least one dimension");
+    if (dims != 0 && coords.size() % dims != 0)
+        throw Error("coordinate count " + std::to_string(coords.size()) +
+                    " is not a multiple of the dimension " + std::to_string(dims));
+    PointSet s;
+    s.dims = dims;
+    s.n = dims == 0 ? 0 : coords.size() / dims;
+    s.coords = std::move(coords);
+    static const char* kAxes[] = {"x", "y", "z"};
+    for (std::size_t j = 0; j < dims; ++j)
+        s.dimNames.push_back(dims <= 3 ? kAxes[j] : "c" + std::to_string(j));
+    return s;
+}
+
+const PointAttribute* PointSet::attribute(const std::string& name) const {
+    for (const auto& a : attributes)
+        if (a.name == name) return &a;
+    return nullptr;
+}
+
+const PointAttribute* PointSet::groundTruth() const {
+    for (const auto& a : attributes)
+        if (a.kind == PointAttribute::Kind::Label) return &a;
+    return nullptr;
+}
+
+void PointSet::validate() const {
+    if (coords.size() != n * dims)
+        throw Error("point set holds " + std::to_string(coords.size()) + " values, expected " +
+                    std::to_string(n) + " x " + std::to_string(dims));
+    if (n > 0 && dims == 0) throw Error("point set has points but no dimensions");
+    if (!dimNames.empty() && dimNames.size() != dims)
+        throw Error("point set has " + std::to_string(dimNames.size()) + " dimension names for " +
+                    std::to_string(dims) + " dimensions");
+    for (std::size_t i = 0; i < coords.size(); ++i)
+        if (!std::isfinite(coords[i]))
+            throw Error("point " + std::to_string(i / dims) + " has a non-finite coordinate");
+    for (const auto& a : attributes) {
+        const std::size_t size = a.kind == PointAttribute::Kind::Scalar  ? a.scalars.size()
+                                 : a.kind == PointAttribute::Kind::Label ? a.labels.size()
+                                                                         : a.colours.size();
+        if (size != n)
+            throw Error("attribute '" + a.name + "' has " + std::to_string(size) +
+                        " values for " + std::to_string(n) + " points");
+    }
+}
+
+}  // namespace cs

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace cs {
+
+/// A named per-point quantity carried beside the coordinates (polyscope's "quantities").
+struct PointAttribute {
+    /// What the values mean, and so which vector holds them.
+    enum class Kind { Scalar, Label, Colour };
+
+    std::string name;                     ///< as in the file ("intensity", "label", "rgb")
+    Kind kind = Kind::Scalar;             ///< which of the vectors below is filled
+    std::vector<float> scalars;           ///< Kind::Scalar: one value per point
+    std::vector<std::int32_t> labels;     ///< Kind::Label: category index per point, -1 = none
+    std::vector<std::string> categories;  ///< Kind::Label: name of each category index
+    std::vector<std::uint32_t> colours;   ///< Kind::Colour: 0xRRGGBB per point
+};
+
+/// N points × d dimensions, float32, row-major: coordinate j of point i is coords[i * dims + j].
+/// @code
+/// cs::PointSet s = cs::PointSet::fromCoords(2, {0, 0, 1, 1});  // two 2-D points
+/// float y1 = s.point(1)[1];
+/// @endcode
+struct PointSet {
+    std::size_t n = 0;                    ///< number of points
+    std::size_t dims = 0;                 ///< dimensions per point (>= 1 when n > 0)
+    std::vector<float> coords;            ///< n * dims values, row-major
+    std::vector<std::string> dimNames;    ///< one name per dimension ("x", "y", "z" ...)
+    std::vector<PointAttribute> attributes;  ///< per-point quantities, each of n values
+    std::size_t droppedNonFinite = 0;     ///< points dropped on reading for NaN/Inf coordinates
+    std::string source;                   ///< file path, or "demo:..." for generated data
+
+    /// Builds a set from row-major coordinates; throws cs::Error when the size is not n * dims.
+    static PointSet fromCoords(std::size_t dims, std::vector<float> coords);
+
+    /// The dims coordinates of point i.
+    std::span<const float> point(std::size_t i) const { return {coords.data() + i * dims, dims}; }
+    /// The attribute with this name, or nullptr.
+    const PointAttribute* attribute(const std::string& name) const;
+    /// The first Kind::Label attribute (ground truth), or nullptr.
+    const PointAttribute* groundTruth() const;
+    /// Throws cs::Error naming the first inconsistency (sizes, attribute lengths, non-finite).
+    void validate() const;
+};
+
+}  // namespace cs

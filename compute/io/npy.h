@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <vector>
+
+namespace cs::io {
+
+/// Writes a C-order NumPy `.npy` (format 1.0) array of the given shape; throws cs::Error
+/// naming the file when it cannot be written or the shape does not match the data.
+/// @code cs::io::writeNpy("features.npy", values, {n, 2 * k}); @endcode
+void writeNpy(const std::filesystem::path& file, std::span<const float> data,
+              const std::vector<std::size_t>& shape);
+void writeNpy(const std::filesystem::path& file, std::span<const double> data,
+              const std::vector<std::size_t>& shape);
+void writeNpy(const std::filesystem::path& file, std::span<const std::int32_t> data,
+              const std::vector<std::size_t>& shape);
+void writeNpy(const std::filesystem::path& file, std::span<const std::int64_t> data,
+              const std::vector<std::size_t>& shape);
+
+/// A `.npy` array read as float32 values, C order (Fortran-order files are transposed).
+struct NpyArray {
+    std::vector<std::size_t> shape;  ///< 1 or 2 dimensions
+    std::vector<float> values;       ///< product(shape) values, C order
+};
+/// Reads float32/float64/int32/int64 (either byte order) arrays of 1 or 2 dimensions.
+NpyArray readNpy(const std::filesystem::path& file);
+
+}  // namespace cs::io

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: MIT
+#include "compute/io/text_input.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <system_error>
+
+#include "compute/core/error.h"
+
+namespace cs::io {
+
+std::string readFileBytes(const std::filesystem::path& file, std::uint64_t maxBytes) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+        throw InputError(file.string(), "is a directory, not a data file");
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputError(file.string(), "cannot be opened (missing or not readable)");
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in.tellg();
+    if (size < 0) throw InputError(file.string(), "cannot be read (size unknown)");
+    if (static_cast<std::uint64_t>(size) > maxBytes)
+        throw InputError(file.string(), "is " + std::to_string(size) + " bytes, more than the " +
+                                            std::to_string(maxBytes) + " bytes this reader accepts");
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    if (size > 0 && !in.read(bytes.data(), size))
+        throw InputError(file.string(), "could not be read to the end");
+    return bytes;
+}
+
+bool LineCursor::next(std::string_view& line) {
+    if (m_pos >= m_text.size()) return false;
+    std::size_t end = m_text.find('\n', m_pos);
+    std::size_t stop = end == std::string_view::npos ? m_text.size() : end;
+    line = m_text.substr(m_pos, stop - m_pos);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    m_pos = end == std::string_view::npos ? m_text.size() : end + 1;
+    ++m_line;
+    return true;
+}
+
+std::string_view trim(std::string_view s) {
+    const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+    return s;
+}
+
+namespace {
+
+template <typename T>
+bool parseNumber(std::string_view token, T& value) {
+    token = trim(token);
+    if (token.empty()) return false;
+    if (token.front() == '+') token.remove_prefix(1);  // from_chars rejects a leading '+'
+    const char* first = token.data();
+    const char* last = token.data() + token.size();
+    auto [ptr, ec] = std::from_chars(first, last, value, std::chars_format::general);
+    return ec == std::errc() && ptr == last;
+}
+
+}  // namespace
+
+bool parseFloat(std::string_view token, float& value) { return parseNumber(token, value); }
+bool parseDouble(std::string_view token, double& value) { return parseNumber(token, value); }
+
+std::string quoted(std::string_view token) {
+    if (token.size() > 40) return "'" + std::string(token.substr(0, 37)) + "...'";
+    return "'" + std::string(token) + "'";
+}
+
+}  // namespace cs::io
