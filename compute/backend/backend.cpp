@@ -3,6 +3,8 @@
 
 #include <cmath>
 
+#include "compute/core/error.h"
+
 namespace cs {
 
 std::string BackendInfo::summary() const {
@@ -13,6 +15,16 @@ std::string BackendInfo::summary() const {
         text += " · " + std::to_string(gb) + " GB free";
     }
     return text;
+}
+
+DbscanResult Backend::dbscan(const PointSet&, const DbscanParams&, JobControl&) {
+    unsupported("DBSCAN");
+}
+
+KDistanceResult Backend::kDistance(const PointSet&, int, JobControl&) { unsupported("k-distance"); }
+
+void Backend::unsupported(std::string_view algorithm) const {
+    throw BackendUnavailable("the " + name() + " backend cannot run " + std::string(algorithm));
 }
 
 }  // namespace cs

@@ -4,6 +4,10 @@
 #include <cstdint>
 #include <string>
 
+#include "compute/core/job_control.h"
+#include "compute/core/point_set.h"
+#include "compute/dbscan/dbscan.h"
+
 namespace cs {
 
 /// What a backend runs on, for the status bar, `--json` outputs and benchmarks.
@@ -29,6 +33,17 @@ public:
     virtual std::string name() const = 0;
     /// Device, memory and versions as of now.
     virtual BackendInfo info() const = 0;
+
+    /// DBSCAN (semantics in compute/dbscan/dbscan.h); labels identical on every backend.
+    /// @code cs::DbscanResult r = backend.dbscan(points, {.eps = 0.5f, .minPts = 10}, job); @endcode
+    virtual DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
+                                JobControl& job);
+    /// The k-distance curve (distance to the k-th nearest point, itself counted) for eps choice.
+    virtual KDistanceResult kDistance(const PointSet& points, int k, JobControl& job);
+
+protected:
+    /// Thrown by the defaults above: this backend does not implement the algorithm (yet).
+    [[noreturn]] void unsupported(std::string_view algorithm) const;
 };
 
 }  // namespace cs
