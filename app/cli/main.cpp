@@ -6,6 +6,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/info_command.h"
 #include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
 
 int main(int argc, char** argv) {
     cs::app::registerBuiltinBackends();
@@ -20,7 +21,8 @@ int main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
-        return rc == 0 ? 0 : cs::cli::kExitError;
+        exitCode = rc == 0 ? 0 : cs::cli::kExitError;
     }
+    cs::backendRegistry().releaseAll();
     return exitCode;
 }

@@ -61,6 +61,15 @@ std::vector<std::string> BackendRegistry::names() const {
     return out;
 }
 
+void BackendRegistry::releaseAll() {
+    std::lock_guard lock(m_mutex);
+    for (auto& e : m_entries) {
+        e.backend.reset();
+        e.tried = false;
+        e.reason.clear();
+    }
+}
+
 BackendRegistry& backendRegistry() {
     static BackendRegistry registry;
     return registry;

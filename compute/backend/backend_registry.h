@@ -38,6 +38,9 @@ public:
     std::vector<BackendStatus> statuses();
     /// Names accepted by get(), "auto" first.
     std::vector<std::string> names() const;
+    /// Destroys the created backends (their devices, streams, handles); call before main()
+    /// returns, since device runtimes may already be unloading when statics are destroyed.
+    void releaseAll();
 
 private:
     struct Entry {

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/common/device_memory.h"
+
+#include <atomic>
+
+#include "kernels/common/cuda_error.h"
+
+namespace cs::kernels {
+namespace {
+
+// Per-device answer of cudaDevAttrMemoryPoolsSupported: 0 not asked yet, 1 no, 2 yes.
+constexpr int kMaxDevices = 64;
+constexpr int kPoolsNo = 1;
+constexpr int kPoolsYes = 2;
+std::atomic<int> g_poolsSupported[kMaxDevices];  // zero-initialised: not asked yet
+
+int deviceOf(cudaStream_t stream) {
+    int device = 0;
+    if (stream) {
+        CS_CUDA_CHECK(cudaStreamGetDevice(stream, &device));
+    } else {
+        CS_CUDA_CHECK(cudaGetDevice(&device));
+    }
+    return device;
+}
+
+bool poolsSupportedOn(int device) {
+    if (device < 0 || device >= kMaxDevices) return false;
+    int cached = g_poolsSupported[device].load(std::memory_order_relaxed);
+    if (cached == 0) {
+        int value = 0;
+        CS_CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMemoryPoolsSupported, device));
+        cached = value ? kPoolsYes : kPoolsNo;
+        g_poolsSupported[device].store(cached, std::memory_order_relaxed);
+    }
+    return cached == kPoolsYes;
+}
+
+}  // namespace
+
+bool memoryPoolsSupported() {
+    return poolsSupportedOn(deviceOf(nullptr));
+}
+
+void* deviceAllocate(std::size_t bytes, cudaStream_t stream) {
+    if (bytes == 0) return nullptr;
+    void* pointer = nullptr;
+    if (poolsSupportedOn(deviceOf(stream))) {
+        CS_CUDA_CHECK(cudaMallocAsync(&pointer, bytes, stream));
+    } else {
+        CS_CUDA_CHECK(cudaMalloc(&pointer, bytes));
+    }
+    return pointer;
+}
+
+void deviceFree(void* pointer, cudaStream_t stream) noexcept {
+    if (!pointer) return;
+    // The pool answer was cached when the pointer was allocated, so nothing here throws.
+    // cudaFree also accepts pool memory (it synchronises), the safe fallback.
+    int device = -1;
+    const cudaError_t status =
+        stream ? cudaStreamGetDevice(stream, &device) : cudaGetDevice(&device);
+    if (status != cudaSuccess) {
+        (void)cudaGetLastError();
+        device = -1;
+    }
+    const bool pooled =
+        device >= 0 && device < kMaxDevices && g_poolsSupported[device].load() == kPoolsYes;
+    if (pooled) {
+        CS_CUDA_CHECK_NOTHROW(cudaFreeAsync(pointer, stream));
+    } else {
+        CS_CUDA_CHECK_NOTHROW(cudaFree(pointer));
+    }
+}
+
+}  // namespace cs::kernels

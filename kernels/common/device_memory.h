@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+
+namespace cs::kernels {
+
+/// Allocates bytes of device memory, ordered on stream (cudaMallocAsync from the device's
+/// default memory pool; plain cudaMalloc on a device without memory pools). Throws CudaError
+/// with cudaErrorMemoryAllocation when the device cannot hold it. Never managed memory.
+/// DeviceBuffer<T> is the way to use it; call it directly only from other RAII wrappers.
+void* deviceAllocate(std::size_t bytes, cudaStream_t stream);
+
+/// Frees memory from deviceAllocate() on stream (after the work queued there); never throws.
+void deviceFree(void* pointer, cudaStream_t stream) noexcept;
+
+/// True when the current device supports stream-ordered allocation (memory pools).
+bool memoryPoolsSupported();
+
+}  // namespace cs::kernels

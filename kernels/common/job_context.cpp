@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/common/job_context.h"
+
+#include <cstdio>
+#include <exception>
+
+#include "kernels/common/cuda_error.h"
+#include "kernels/common/device_scope.h"
+
+namespace cs::kernels {
+namespace {
+
+// Members are built in declaration order, so making the device current has to happen while
+// m_device is initialised, before the stream and the handles are created.
+int makeDeviceCurrent(int device) {
+    CS_CUDA_CHECK(cudaSetDevice(device));
+    return device;
+}
+
+}  // namespace
+
+JobContext::JobContext(int device)
+    : m_device(makeDeviceCurrent(device)),
+      m_stream(),
+      m_cublas(m_stream.get()),
+      m_cusolver(m_stream.get()) {}
+
+std::size_t JobContext::freeMemory() const {
+    DeviceScope scope(m_device);
+    std::size_t free = 0;
+    std::size_t total = 0;
+    CS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return free;
+}
+
+std::size_t JobContext::totalMemory() const {
+    DeviceScope scope(m_device);
+    std::size_t free = 0;
+    std::size_t total = 0;
+    CS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    return total;
+}
+
+void JobContext::makeCurrent() const {
+    CS_CUDA_CHECK(cudaSetDevice(m_device));
+}
+
+ScopedGpuStage::ScopedGpuStage(const JobContext& context, cs::JobControl& job, std::string name)
+    : m_context(context),
+      m_job(job),
+      m_name(std::move(name)),
+      m_uncaught(std::uncaught_exceptions()) {
+    m_start.record(m_context.stream());
+}
+
+ScopedGpuStage::~ScopedGpuStage() {
+    if (m_finished || std::uncaught_exceptions() > m_uncaught) return;
+    try {
+        finish();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "clusterscope: timing of stage '%s' lost: %s\n", m_name.c_str(),
+                     e.what());
+    }
+}
+
+double ScopedGpuStage::finish() {
+    m_finished = true;
+    m_stop.record(m_context.stream());
+    const double ms = elapsedMs(m_start, m_stop);
+    m_job.addTiming(m_name, ms);
+    return ms;
+}
+
+}  // namespace cs::kernels

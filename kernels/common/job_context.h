@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cusolverDn.h>
+
+#include <cstddef>
+#include <string>
+
+#include "compute/core/job_control.h"
+#include "kernels/common/cublas_handle.h"
+#include "kernels/common/cuda_event.h"
+#include "kernels/common/cuda_stream.h"
+#include "kernels/common/cusolver_dn_handle.h"
+
+namespace cs::kernels {
+
+/// Everything one GPU job runs with: a device, its own non-blocking stream and the cuBLAS and
+/// cuSOLVER handles bound to that stream. Not thread-safe: one job (one host thread) at a
+/// time; calls from a worker thread first make the device current (DeviceScope).
+/// @code
+/// JobContext ctx(0);
+/// DeviceBuffer<float> d(n, ctx.stream());
+/// { ScopedGpuStage s(ctx, job, "distances"); launchFoo(d.data(), n, ctx.stream()); }
+/// job.checkpoint();
+/// @endcode
+class JobContext {
+public:
+    /// Makes device current on the calling thread and creates the stream and handles there;
+    /// throws CudaError.
+    explicit JobContext(int device = 0);
+    JobContext(const JobContext&) = delete;
+    JobContext& operator=(const JobContext&) = delete;
+
+    /// The CUDA device ordinal.
+    int device() const { return m_device; }
+    /// The job's stream (non-blocking, never the legacy default stream).
+    cudaStream_t stream() const { return m_stream.get(); }
+    /// cuBLAS handle bound to stream().
+    cublasHandle_t cublas() const { return m_cublas.get(); }
+    /// Dense cuSOLVER handle bound to stream().
+    cusolverDnHandle_t cusolver() const { return m_cusolver.get(); }
+    /// Bytes free on the device now (cudaMemGetInfo); size batches from this.
+    std::size_t freeMemory() const;
+    /// Bytes on the device.
+    std::size_t totalMemory() const;
+    /// Blocks until everything queued on stream() has finished.
+    void synchronize() const { m_stream.synchronize(); }
+    /// Makes device() current on the calling thread (cudaSetDevice).
+    void makeCurrent() const;
+
+private:
+    int m_device;
+    CudaStream m_stream;  // declared before the handles: destroyed after them
+    CublasHandle m_cublas;
+    CusolverDnHandle m_cusolver;
+};
+
+/// Times the enclosing scope on the GPU: records a CUDA event on the context's stream at
+/// construction and at the end, waits for the end event and adds the stage to the
+/// JobControl's timings. Waiting makes the stage boundary a synchronisation point, which is
+/// where a job checks for cancellation anyway. Nothing is recorded when the scope is left
+/// by an exception.
+/// @code { ScopedGpuStage s(ctx, job, "fft"); plan.execR2C(in, out); } @endcode
+class ScopedGpuStage {
+public:
+    ScopedGpuStage(const JobContext& context, cs::JobControl& job, std::string name);
+    /// Calls finish() unless it was called; never throws.
+    ~ScopedGpuStage();
+    ScopedGpuStage(const ScopedGpuStage&) = delete;
+    ScopedGpuStage& operator=(const ScopedGpuStage&) = delete;
+
+    /// Ends the stage now, records its timing and returns the milliseconds; throws CudaError.
+    double finish();
+
+private:
+    const JobContext& m_context;
+    cs::JobControl& m_job;
+    std::string m_name;
+    CudaEvent m_start;
+    CudaEvent m_stop;
+    int m_uncaught;
+    bool m_finished = false;
+};
+
+}  // namespace cs::kernels

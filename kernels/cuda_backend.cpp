@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/cuda_backend.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <cufft.h>
+#include <cusolverDn.h>
+#include <library_types.h>
+
+#include <cstdlib>
+
+#include "compute/core/error.h"
+#include "kernels/common/cuda_error.h"
+#include "kernels/common/device_scope.h"
+#include "kernels/common/job_context.h"
+
+namespace cs::kernels {
+namespace {
+
+// The PTX we embed is compute_75 (CMAKE_CUDA_ARCHITECTURES "90-real;75-virtual"), and nvcc 13
+// cannot target anything older.
+constexpr int kMinComputeCapability = 75;
+
+std::string cudaVersionText(int version) {
+    return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+std::string withCode(const std::string& sentence, cudaError_t status) {
+    return sentence + " (" + cudaGetErrorName(status) + ")";
+}
+
+// Turns the answer of cudaGetDeviceCount into something a user can act on.
+std::string reasonFor(cudaError_t status) {
+    switch (status) {
+        case cudaErrorInsufficientDriver: {
+            int driver = 0;
+            (void)cudaDriverGetVersion(&driver);
+            (void)cudaGetLastError();
+            if (driver == 0) return withCode("no CUDA driver on this machine", status);
+            return withCode("the NVIDIA driver supports CUDA " + cudaVersionText(driver) +
+                                " but this build needs CUDA " + cudaVersionText(CUDART_VERSION) +
+                                "; update the NVIDIA driver",
+                            status);
+        }
+        case cudaErrorNoDevice: {
+            std::string text = "no CUDA device";
+            if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+                text += " (CUDA_VISIBLE_DEVICES=\"" + std::string(visible) + "\")";
+            return withCode(text, status);
+        }
+        case cudaErrorStubLibrary:
+            return withCode("the CUDA driver library found is a stub, not an NVIDIA driver",
+                            status);
+        case cudaErrorSystemDriverMismatch:
+            return withCode(
+                "the NVIDIA kernel module and driver library versions differ; reboot or "
+                "reinstall the NVIDIA driver",
+                status);
+        case cudaErrorDevicesUnavailable:
+            return withCode("every CUDA device is busy or reserved by another process", status);
+        case cudaErrorSystemNotReady:
+            return withCode("the CUDA system is not ready yet (is the fabric manager running?)",
+                            status);
+        case cudaErrorCompatNotSupportedOnDevice:
+            return withCode("the CUDA forward-compatibility driver does not support this GPU",
+                            status);
+        default:
+            return withCode(std::string("CUDA cannot start: ") + cudaGetErrorString(status),
+                            status);
+    }
+}
+
+template <typename Status, typename Fn>
+std::string libraryVersion(Fn getProperty, Status ok) {
+    int major = 0;
+    int minor = 0;
+    int patch = 0;
+    if (getProperty(MAJOR_VERSION, &major) != ok || getProperty(MINOR_VERSION, &minor) != ok ||
+        getProperty(PATCH_LEVEL, &patch) != ok)
+        return "?";
+    return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
+}  // namespace
+
+CudaProbe probeCudaDevice() {
+    CudaProbe probe;
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        (void)cudaGetLastError();
+        probe.reason = reasonFor(status);
+        return probe;
+    }
+    if (count == 0) {
+        probe.reason = withCode("no CUDA device", cudaErrorNoDevice);
+        return probe;
+    }
+    std::string skipped;
+    for (int device = 0; device < count; ++device) {
+        int major = 0;
+        int minor = 0;
+        int mode = cudaComputeModeDefault;
+        if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) !=
+                cudaSuccess ||
+            cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) !=
+                cudaSuccess ||
+            cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, device) != cudaSuccess) {
+            const cudaError_t error = cudaGetLastError();
+            skipped += "; device " + std::to_string(device) + ": " + cudaGetErrorName(error);
+            continue;
+        }
+        if (major * 10 + minor < kMinComputeCapability) {
+            skipped += "; device " + std::to_string(device) + " is sm_" +
+                       std::to_string(major * 10 + minor) + ", older than sm_75";
+            continue;
+        }
+        if (mode == cudaComputeModeProhibited) {
+            skipped += "; device " + std::to_string(device) + " is in prohibited compute mode";
+            continue;
+        }
+        probe.device = device;
+        return probe;
+    }
+    // skipped starts with "; ".
+    probe.reason = "no usable CUDA device: " + skipped.substr(2);
+    return probe;
+}
+
+CudaBackend::CudaBackend(int device) : m_device(device) {
+    DeviceScope scope(device);
+    cudaDeviceProp prop{};
+    CS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+    m_deviceName = prop.name;
+
+    int driver = 0;
+    int runtime = 0;
+    CS_CUDA_CHECK(cudaDriverGetVersion(&driver));
+    CS_CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    m_versions = "driver CUDA " + cudaVersionText(driver) + " · runtime CUDA " +
+                 cudaVersionText(runtime) + " · cuBLAS " +
+                 libraryVersion(cublasGetProperty, CUBLAS_STATUS_SUCCESS) + " · cuFFT " +
+                 libraryVersion(cufftGetProperty, CUFFT_SUCCESS) + " · cuSOLVER " +
+                 libraryVersion(cusolverGetProperty, CUSOLVER_STATUS_SUCCESS) + " · sm_" +
+                 std::to_string(prop.major * 10 + prop.minor) + " · " +
+                 std::to_string(prop.multiProcessorCount) + " SMs";
+
+    m_context = std::make_unique<JobContext>(device);
+}
+
+CudaBackend::~CudaBackend() = default;
+
+BackendInfo CudaBackend::info() const {
+    BackendInfo info;
+    info.name = "cuda";
+    info.device = m_deviceName;
+    try {
+        DeviceScope scope(m_device);
+        std::size_t free = 0;
+        std::size_t total = 0;
+        CS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+        info.memoryFree = free;
+        info.memoryTotal = total;
+    } catch (const CudaError&) {
+        // Leave the memory unknown (0) rather than fail a status query.
+    }
+    info.versions = m_versions;
+    return info;
+}
+
+std::shared_ptr<cs::Backend> createCudaBackend() {
+    const CudaProbe probe = probeCudaDevice();
+    if (probe.device < 0) throw cs::BackendUnavailable(probe.reason);
+    try {
+        return std::make_shared<CudaBackend>(probe.device);
+    } catch (const CudaError& e) {
+        throw cs::BackendUnavailable("CUDA device " + std::to_string(probe.device) +
+                                     " could not be set up: " + e.what());
+    }
+}
+
+}  // namespace cs::kernels

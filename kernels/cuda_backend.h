@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// No CUDA header here: app/ and the CLI include this with a plain C++ compiler.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "compute/backend/backend.h"
+
+namespace cs::kernels {
+
+class JobContext;
+
+/// The CUDA implementation of cs::Backend, on one device (the first usable one).
+/// It owns the JobContext (stream, cuBLAS and cuSOLVER handles) its algorithms run on.
+/// @code
+/// auto backend = cs::kernels::createCudaBackend();   // throws cs::BackendUnavailable
+/// std::cout << backend->info().summary();            // "CUDA · NVIDIA H200 · 139 GB free"
+/// @endcode
+class CudaBackend final : public cs::Backend {
+public:
+    /// Sets up device (an ordinal that probeCudaDevice() found usable); throws CudaError.
+    explicit CudaBackend(int device);
+    ~CudaBackend() override;
+
+    std::string name() const override { return "cuda"; }
+    /// Device name, free/total memory now, driver, runtime, cuBLAS, cuFFT, cuSOLVER versions.
+    BackendInfo info() const override;
+
+    /// The CUDA device ordinal.
+    int device() const { return m_device; }
+    /// The context algorithms run on (one job at a time).
+    JobContext& context() { return *m_context; }
+
+private:
+    int m_device;
+    std::string m_deviceName;
+    std::string m_versions;
+    std::unique_ptr<JobContext> m_context;
+};
+
+/// Where a usable CUDA device is, or why there is none.
+struct CudaProbe {
+    int device = -1;     ///< the first usable device ordinal, -1 when none
+    std::string reason;  ///< empty when usable, else a sentence naming the CUDA error
+};
+
+/// Looks for a usable CUDA device (driver present and new enough, compute capability 7.5 or
+/// newer) without throwing.
+CudaProbe probeCudaDevice();
+
+/// The CUDA backend on the first usable device. Throws cs::BackendUnavailable with a reason for
+/// a user ("no CUDA driver on this machine (cudaErrorInsufficientDriver)", "no CUDA device
+/// (cudaErrorNoDevice)" ...) when there is none.
+std::shared_ptr<cs::Backend> createCudaBackend();
+
+}  // namespace cs::kernels
