@@ -1,1 +1,128 @@
 // SPDX-License-Identifier: MIT
+#include "compute/io/writers.h"
+
+#include <charconv>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include "compute/core/error.h"
+
+namespace cs::io {
+namespace {
+
+// Text is formatted with to_chars into one buffer and handed to the stream in large blocks:
+// iostream formatting of tens of millions of numbers would dominate an export.
+class CsvOut {
+public:
+    explicit CsvOut(const std::filesystem::path& file) : m_file(file) {
+        std::error_code ec;
+        if (std::filesystem::is_directory(file, ec))
+            throw Error(file.string() + ": cannot be written, it is a directory");
+        m_out.open(file, std::ios::binary | std::ios::trunc);
+        if (!m_out) throw Error(file.string() + ": cannot be opened for writing");
+        m_buffer.reserve(kFlushAt + 256);
+    }
+    ~CsvOut() {
+        // Reached without finish() only when an exception is on its way: a half-written export
+        // is worse than none, so remove it (only a regular file: never unlink a device).
+        if (!m_finished) {
+            m_out.close();
+            std::error_code ec;
+            if (std::filesystem::is_regular_file(m_file, ec)) std::filesystem::remove(m_file, ec);
+        }
+    }
+    CsvOut(const CsvOut&) = delete;
+    CsvOut& operator=(const CsvOut&) = delete;
+
+    void header(std::string_view parameters, std::string_view columns) {
+        m_buffer += "# ";
+        // One header line, whatever the caller's text holds.
+        for (char c : parameters)
+            m_buffer += (c == '\n' || c == '\r') ? ' ' : c;
+        m_buffer += '\n';
+        m_buffer += columns;
+        m_buffer += '\n';
+    }
+    template <typename T>
+    void number(T value) {
+        char text[64];
+        const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+        m_buffer.append(text, ec == std::errc() ? end : text);
+    }
+    void put(char c) { m_buffer += c; }
+    void endRow() {
+        m_buffer += '\n';
+        if (m_buffer.size() >= kFlushAt) flush();
+    }
+    void finish() {
+        flush();
+        m_out.close();
+        if (!m_out) fail();
+        m_finished = true;
+    }
+
+private:
+    static constexpr std::size_t kFlushAt = std::size_t(1) << 20;
+    void flush() {
+        m_out.write(m_buffer.data(), static_cast<std::streamsize>(m_buffer.size()));
+        if (!m_out) fail();
+        m_buffer.clear();
+    }
+    [[noreturn]] void fail() {
+        throw Error(m_file.string() + ": could not be written (disk full or write error)");
+    }
+
+    std::filesystem::path m_file;
+    std::ofstream m_out;
+    std::string m_buffer;
+    bool m_finished = false;
+};
+
+}  // namespace
+
+void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int32_t> labels,
+                    std::span<const std::uint8_t> isCore, std::string_view parameters) {
+    if (!isCore.empty() && isCore.size() != labels.size())
+        throw Error(file.string() + ": cannot write " + std::to_string(labels.size()) +
+                    " labels with " + std::to_string(isCore.size()) + " core flags");
+    CsvOut out(file);
+    out.header(parameters, "index,label,core");
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        out.number(i);
+        out.put(',');
+        out.number(labels[i]);
+        out.put(',');
+        out.put(!isCore.empty() && isCore[i] ? '1' : '0');
+        out.endRow();
+    }
+    out.finish();
+}
+
+void writeKnnEdgesCsv(const std::filesystem::path& file, std::size_t n, std::size_t k,
+                      std::span<const std::int32_t> indices, std::span<const float> distances,
+                      std::string_view parameters) {
+    if (k != 0 && n > indices.size() / k)
+        throw Error(file.string() + ": cannot write a kNN graph of " + std::to_string(n) + " x " +
+                    std::to_string(k) + " from " + std::to_string(indices.size()) + " indices");
+    if (indices.size() != n * k || distances.size() != n * k)
+        throw Error(file.string() + ": cannot write a kNN graph of " + std::to_string(n) + " x " +
+                    std::to_string(k) + " from " + std::to_string(indices.size()) +
+                    " indices and " + std::to_string(distances.size()) + " distances");
+    CsvOut out(file);
+    out.header(parameters, "source,target,distance");
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < k; ++j) {
+            const std::int32_t target = indices[i * k + j];
+            if (target < 0) continue;
+            out.number(i);
+            out.put(',');
+            out.number(target);
+            out.put(',');
+            out.number(distances[i * k + j]);
+            out.endRow();
+        }
+    out.finish();
+}
+
+}  // namespace cs::io

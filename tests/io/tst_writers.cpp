@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <charconv>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/io/text_input.h"
+#include "compute/io/writers.h"
+
+namespace {
+
+std::vector<std::string> lines(const std::filesystem::path& file) {
+    const std::string text = cs::io::readFileBytes(file);
+    std::vector<std::string> out;
+    cs::io::LineCursor cursor(text);
+    std::string_view line;
+    while (cursor.next(line))
+        out.emplace_back(line);
+    return out;
+}
+
+std::vector<std::string_view> fields(std::string_view line) {
+    std::vector<std::string_view> out;
+    for (std::size_t at = 0;;) {
+        const std::size_t comma = line.find(',', at);
+        out.push_back(line.substr(at, comma - at));
+        if (comma == std::string_view::npos) return out;
+        at = comma + 1;
+    }
+}
+
+template <typename T>
+T parse(std::string_view text) {
+    T value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size())
+        qFatal("not a number: %s", std::string(text).c_str());
+    return value;
+}
+
+}  // namespace
+
+class TestWriters : public QObject {
+    Q_OBJECT
+
+private slots:
+    void labelsRoundTrip() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("labels.csv").toStdString();
+        std::mt19937 rng(3);
+        std::vector<std::int32_t> labels(100'000);
+        std::vector<std::uint8_t> core(labels.size());
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            labels[i] = std::int32_t(rng() % 50) - 1;
+            core[i] = std::uint8_t(rng() % 2);
+        }
+        labels[7] = std::numeric_limits<std::int32_t>::max();
+        cs::io::writeLabelsCsv(file, labels, core, "dbscan eps=0.5 minPts=10 backend=cpu");
+
+        const auto rows = lines(file);
+        QCOMPARE(rows.size(), labels.size() + 2);
+        QCOMPARE(rows[0], std::string("# dbscan eps=0.5 minPts=10 backend=cpu"));
+        QCOMPARE(rows[1], std::string("index,label,core"));
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            const auto f = fields(rows[i + 2]);
+            QCOMPARE(f.size(), std::size_t(3));
+            QCOMPARE(parse<std::size_t>(f[0]), i);
+            QCOMPARE(parse<std::int32_t>(f[1]), labels[i]);
+            QCOMPARE(parse<int>(f[2]), int(core[i]));
+        }
+    }
+
+    void labelsWithoutCoreFlags() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("labels.csv").toStdString();
+        const std::vector<std::int32_t> labels = {0, -1, 2};
+        cs::io::writeLabelsCsv(file, labels, {}, "two\nlines");
+        const auto rows = lines(file);
+        QCOMPARE(rows, (std::vector<std::string>{"# two lines", "index,label,core", "0,0,0",
+                                                 "1,-1,0", "2,2,0"}));
+    }
+
+    void labelsEmpty() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("empty.csv").toStdString();
+        cs::io::writeLabelsCsv(file, {}, {}, "nothing");
+        QCOMPARE(lines(file), (std::vector<std::string>{"# nothing", "index,label,core"}));
+    }
+
+    void knnRoundTrip() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("knn.csv").toStdString();
+        const std::size_t n = 20'000, k = 7;
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> dist(0.0f, 10.0f);
+        std::vector<std::int32_t> indices(n * k);
+        std::vector<float> distances(n * k);
+        for (std::size_t e = 0; e < n * k; ++e) {
+            indices[e] = (rng() % 10 == 0) ? -1 : std::int32_t(rng() % n);
+            distances[e] = dist(rng);
+        }
+        // Values that need all their digits, or none.
+        distances[0] = 0.1f;
+        distances[1] = std::numeric_limits<float>::denorm_min();
+        distances[2] = std::numeric_limits<float>::max();
+        distances[3] = 0.0f;
+        distances[4] = 1.0f / 3.0f;
+        for (int e = 0; e < 5; ++e)
+            indices[std::size_t(e)] = e + 1;
+        cs::io::writeKnnEdgesCsv(file, n, k, indices, distances, "knn k=7 trees=8");
+
+        const auto rows = lines(file);
+        QCOMPARE(rows[0], std::string("# knn k=7 trees=8"));
+        QCOMPARE(rows[1], std::string("source,target,distance"));
+        std::size_t row = 2;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < k; ++j) {
+                if (indices[i * k + j] < 0) continue;
+                QVERIFY(row < rows.size());
+                const auto f = fields(rows[row++]);
+                QCOMPARE(f.size(), std::size_t(3));
+                QCOMPARE(parse<std::size_t>(f[0]), i);
+                QCOMPARE(parse<std::int32_t>(f[1]), indices[i * k + j]);
+                const float d = parse<float>(f[2]);
+                QVERIFY(std::memcmp(&d, &distances[i * k + j], sizeof d) == 0);  // bit-exact
+            }
+        QCOMPARE(row, rows.size());
+        QCOMPARE(rows[2], std::string("0,1,0.1"));
+    }
+
+    void sizeMismatch() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("bad.csv").toStdString();
+        const std::vector<std::int32_t> labels = {0, 1, 2};
+        const std::vector<std::uint8_t> core = {1};
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::io::writeLabelsCsv(file, labels, core, ""));
+        const std::vector<float> distances = {1, 2};
+        QVERIFY_THROWS_EXCEPTION(cs::Error,
+                                 cs::io::writeKnnEdgesCsv(file, 2, 2, labels, distances, ""));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::io::writeKnnEdgesCsv(file, std::size_t(1) << 62, 8,
+                                                                     labels, distances, ""));
+        QVERIFY(!std::filesystem::exists(file));
+    }
+
+    void unwritablePath_data() {
+        QTest::addColumn<QString>("relative");
+        QTest::newRow("a directory") << QString(".");
+        QTest::newRow("missing directory") << QString("no/such/dir/out.csv");
+    }
+    void unwritablePath() {
+        QFETCH(QString, relative);
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath(relative).toStdString();
+        const std::vector<std::int32_t> labels = {0, 1};
+        const std::vector<float> distances = {0.5f, 0.25f};
+        try {
+            cs::io::writeLabelsCsv(file, labels, {}, "p");
+            QFAIL("no error for an unwritable path");
+        } catch (const cs::Error& e) {
+            QVERIFY2(std::string(e.what()).find(file.string()) != std::string::npos, e.what());
+        }
+        try {
+            cs::io::writeKnnEdgesCsv(file, 2, 1, labels, distances, "p");
+            QFAIL("no error for an unwritable path");
+        } catch (const cs::Error& e) {
+            QVERIFY2(std::string(e.what()).find(file.string()) != std::string::npos, e.what());
+        }
+    }
+
+    void fullDevice() {
+        // A write error after opening (not only at open) must surface too.
+        if (!std::filesystem::exists("/dev/full")) QSKIP("no /dev/full here");
+        std::vector<std::int32_t> labels(300'000, 1);
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::io::writeLabelsCsv("/dev/full", labels, {}, "p"));
+        QVERIFY(std::filesystem::exists("/dev/full"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWriters)
+#include "tst_writers.moc"
