@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+// clusterscope: the desktop application. main() only wires things up; the command line is
+// handled by cs::ui::Automation, the window by cs::ui::MainWindow.
+#include <QApplication>
+#include <QCoreApplication>
+#include <QSurfaceFormat>
+#include <cstdio>
+#include <cstring>
+
+#include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
+#include "ui/automation.h"
+#include "ui/main_window.h"
+#include "ui/point_cloud_view.h"
+#include "ui/theme.h"
+
+namespace {
+
+void describeApplication() {
+    QCoreApplication::setApplicationName(QStringLiteral("Clusterscope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("Clusterscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CS_VERSION));
+}
+
+// --help and --version must work without a display, so they get no QApplication.
+bool asksForTextOnly(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        for (const char* flag : {"-h", "--help", "-v", "--version"})
+            if (std::strcmp(argv[i], flag) == 0) return true;
+    return false;
+}
+
+int printTextAndExit(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    describeApplication();
+    QString error;
+    const auto options = cs::ui::Automation::parse(QCoreApplication::arguments(), &error);
+    if (!options) {
+        std::fprintf(stderr, "clusterscope: error: %s\n", qPrintable(error));
+        return cs::ui::Automation::kUsageError;
+    }
+    if (options->help)
+        std::fputs(qPrintable(options->helpText), stdout);
+    else
+        std::printf("clusterscope %s (Qt %s)\n", CS_VERSION, qVersion());
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (asksForTextOnly(argc, argv)) return printTextAndExit(argc, argv);
+
+    // Before the QApplication: every GL context, the window's included, must be 3.3 core for
+    // the point view's shaders and for context sharing to work.
+    QSurfaceFormat::setDefaultFormat(cs::ui::PointCloudView::defaultSurfaceFormat());
+    QApplication app(argc, argv);
+    describeApplication();
+    QApplication::setDesktopFileName(QStringLiteral("clusterscope"));
+
+    QString error;
+    const auto options = cs::ui::Automation::parse(QApplication::arguments(), &error);
+    if (!options) {
+        std::fprintf(stderr, "clusterscope: error: %s\n(see clusterscope --help)\n",
+                     qPrintable(error));
+        return cs::ui::Automation::kUsageError;
+    }
+
+    cs::app::registerBuiltinBackends();
+    cs::ui::applyTheme(cs::ui::savedTheme());
+    cs::ui::MainWindow window;
+    // Unknown algorithms and parameters are refused before a window shows up.
+    const QString invalid = cs::ui::Automation::validate(*options, window.algorithms());
+    if (!invalid.isEmpty()) {
+        std::fprintf(stderr, "clusterscope: error: %s\n", qPrintable(invalid));
+        return cs::ui::Automation::kUsageError;
+    }
+    window.show();
+    cs::ui::Automation automation(window, *options);
+    QObject::connect(&automation, &cs::ui::Automation::finished, &app, &QCoreApplication::exit,
+                     Qt::QueuedConnection);
+    automation.start();
+    const int exitCode = QApplication::exec();
+    // Device contexts go before static destruction, while the CUDA runtime is still loaded.
+    cs::backendRegistry().releaseAll();
+    return exitCode;
+}

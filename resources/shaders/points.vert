@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// Point sprites of the point cloud view. The #version line (GLSL 3.30 core, or 3.00 es on
+// GLES) is prepended by PointCloudView so that one source serves both.
+layout(location = 0) in vec3 a_position;
+layout(location = 1) in vec4 a_colour;  // RGBA8, normalised
+
+uniform mat4 u_mvp;
+uniform float u_pointSize;  // diameter in framebuffer pixels
+// The view draws twice: pass 0 the de-emphasised points (0 < alpha < 1, e.g. noise) without
+// writing depth, pass 1 the opaque ones on top, so that in a dense cloud noise never hides the
+// clusters. Alpha 0 hides a point in both passes.
+uniform int u_pass;
+
+out vec3 v_colour;
+
+void main() {
+    bool behind = a_colour.a < 0.999;
+    if (a_colour.a == 0.0 || behind != (u_pass == 0)) {
+        // Outside the clip volume: the point is culled before rasterisation.
+        gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
+        gl_PointSize = 1.0;
+        v_colour = vec3(0.0);
+        return;
+    }
+    gl_Position = u_mvp * vec4(a_position, 1.0);
+    gl_PointSize = u_pointSize;
+    v_colour = a_colour.rgb;
+}

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+// PointCloudView: what reaches the framebuffer (grabFramebuffer), colouring, camera math and
+// key handling. Runs under xvfb-run (Mesa llvmpipe here, the NVIDIA driver on the GPU machine).
+#include <QSignalSpy>
+#include <QtTest>
+#include <cmath>
+#include <random>
+
+#include "compute/core/point_set.h"
+#include "tests/ui/gui_test_main.h"
+#include "ui/colour_maps.h"
+#include "ui/orbit_camera.h"
+#include "ui/point_cloud_view.h"
+
+using cs::PointAttribute;
+using cs::PointSet;
+using cs::ui::ColourMaps;
+using cs::ui::Legend;
+using cs::ui::OrbitCamera;
+using cs::ui::PointCloudView;
+
+namespace {
+
+std::shared_ptr<const PointSet> makePoints(std::size_t dims, std::vector<float> coords) {
+    return std::make_shared<const PointSet>(PointSet::fromCoords(dims, std::move(coords)));
+}
+
+bool near(const QColor& a, const QColor& b, int tolerance = 8) {
+    return std::abs(a.red() - b.red()) <= tolerance &&
+           std::abs(a.green() - b.green()) <= tolerance &&
+           std::abs(a.blue() - b.blue()) <= tolerance;
+}
+
+QString describe(const QColor& c) {
+    return c.name();
+}
+
+}  // namespace
+
+class TestPointView : public QObject {
+    Q_OBJECT
+
+private:
+    // A shown, exposed view of a fixed size with points, drawn at least once.
+    std::unique_ptr<PointCloudView> makeView(std::shared_ptr<const PointSet> points,
+                                             QSize size = QSize(240, 200)) {
+        auto view = std::make_unique<PointCloudView>();
+        view->resize(size);
+        view->show();
+        if (!QTest::qWaitForWindowExposed(view.get())) return nullptr;
+        view->setPointSet(std::move(points));
+        return view;
+    }
+    static bool waitDrawn(PointCloudView& view) {
+        return QTest::qWaitFor([&] { return view.isContentDrawn(); }, 10000);
+    }
+
+private slots:
+    void initTestCase() { CS_SKIP_WITHOUT_GL(); }
+
+    void centrePointLightsCentrePixel() {
+        auto view = makeView(makePoints(3, {1.0f, 2.0f, 3.0f}));
+        QVERIFY(view);
+        QVERIFY(view->setColourBy(QStringLiteral("uniform")));
+        view->setPointSize(9);
+        view->orbit(40, 10);
+        view->fitToData();
+        QVERIFY(waitDrawn(*view));
+        QVERIFY2(view->glError().isEmpty(), qPrintable(view->glError()));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(1));
+
+        const QImage image = view->grabFramebuffer();
+        const QPoint centre(image.width() / 2, image.height() / 2);
+        const QColor bg = view->backgroundColour();
+        const QColor lit = image.pixelColor(centre);
+        QVERIFY2(!near(lit, bg, 2), qPrintable("centre pixel is background: " + describe(lit)));
+        QVERIFY2(near(lit, view->uniformColour(), 10),
+                 qPrintable(describe(lit) + " vs uniform " + describe(view->uniformColour())));
+        // Away from the point (and from the overlays in the corners) only background.
+        for (QPoint p : {QPoint(image.width() / 4, image.height() / 2),
+                         QPoint(image.width() * 3 / 4, image.height() / 2),
+                         QPoint(image.width() / 2, image.height() / 4)})
+            QVERIFY2(near(image.pixelColor(p), bg, 2), qPrintable(describe(image.pixelColor(p))));
+        // The projection the tests rely on agrees with the image.
+        const QPointF projected = view->project(QVector3D(1, 2, 3));
+        QVERIFY(std::abs(projected.x() - image.width() / 2.0) < 1.0);
+        QVERIFY(std::abs(projected.y() - image.height() / 2.0) < 1.0);
+    }
+
+    void labelAttributeGivesPaletteColours() {
+        PointSet set = PointSet::fromCoords(3, {-1, 0, 0, 1, 0, 0, 0, 1, 0, 0, -1, 0});
+        PointAttribute truth;
+        truth.name = "truth";
+        truth.kind = PointAttribute::Kind::Label;
+        truth.labels = {0, 1, 1, -1};
+        truth.categories = {"left", "right"};
+        set.attributes.push_back(truth);
+        auto points = std::make_shared<const PointSet>(std::move(set));
+        auto view = makeView(points, QSize(320, 240));
+        QVERIFY(view);
+        // A label attribute is what a fresh set is coloured by.
+        QCOMPARE(view->colourBy(), QStringLiteral("attr:truth"));
+        view->setPointSize(11);
+        QVERIFY(waitDrawn(*view));
+
+        const QImage image = view->grabFramebuffer();
+        const QColor expected[] = {ColourMaps::categorical(0), ColourMaps::categorical(1),
+                                   ColourMaps::categorical(1), view->noiseColour()};
+        for (std::size_t i = 0; i < 4; ++i) {
+            const QPointF p = view->project(QVector3D(points->point(i)[0], points->point(i)[1], 0));
+            const QColor got = image.pixelColor(p.toPoint());
+            QVERIFY2(near(got, expected[i]),
+                     qPrintable(QStringLiteral("point %1: %2, expected %3")
+                                    .arg(i)
+                                    .arg(describe(got), describe(expected[i]))));
+        }
+        const Legend& legend = view->legend();
+        QCOMPARE(legend.kind, Legend::Kind::Categories);
+        QCOMPARE(legend.title, QStringLiteral("truth"));
+        QCOMPARE(int(legend.entries.size()), 3);
+        QCOMPARE(legend.entries[0].name, QStringLiteral("left"));
+        QCOMPARE(legend.entries[0].count, std::size_t(1));
+        QCOMPARE(legend.entries[1].name, QStringLiteral("right"));
+        QCOMPARE(legend.entries[1].count, std::size_t(2));
+        QCOMPARE(legend.entries[2].name, QStringLiteral("noise"));
+        // The legend overlay is drawn in the top-right corner.
+        int overlay = 0;
+        for (int y = 10; y < 60; ++y)
+            for (int x = image.width() - 60; x < image.width() - 12; ++x)
+                overlay += !near(image.pixelColor(x, y), view->backgroundColour(), 3);
+        QVERIFY2(overlay > 100, qPrintable(QString::number(overlay)));
+    }
+
+    void noiseIsDrawnBehindClusters() {
+        // Seen along -z: the noise point at z = 1 is in front of the cluster point at z = -1.
+        PointSet set = PointSet::fromCoords(3, {0, 0, 1, 0, 0, -1, 0.5f, 0.5f, 0, -0.5f, -0.5f, 0});
+        PointAttribute truth;
+        truth.name = "truth";
+        truth.kind = PointAttribute::Kind::Label;
+        truth.labels = {-1, 0, 0, 0};
+        set.attributes.push_back(truth);
+        auto view = makeView(std::make_shared<const PointSet>(std::move(set)));
+        QVERIFY(view);
+        view->orbit(-view->camera().yaw(), -view->camera().pitch());
+        view->setPointSize(9);
+        QVERIFY(waitDrawn(*view));
+        QImage image = view->grabFramebuffer();
+        const QPoint centre = view->project(QVector3D(0, 0, 0)).toPoint();
+        QVERIFY2(near(image.pixelColor(centre), ColourMaps::categorical(0)),
+                 qPrintable(describe(image.pixelColor(centre))));
+        // With opaque colours the nearer point wins, as depth says.
+        const std::uint32_t front = ColourMaps::packRgba(200, 30, 30);
+        const std::uint32_t back = ColourMaps::packRgba(30, 30, 200);
+        QVERIFY(view->setColours(std::vector<std::uint32_t>{front, back, back, back}));
+        QVERIFY(waitDrawn(*view));
+        image = view->grabFramebuffer();
+        QVERIFY2(near(image.pixelColor(centre), ColourMaps::toColor(front)),
+                 qPrintable(describe(image.pixelColor(centre))));
+    }
+
+    void scalarAttributeGivesColourBar() {
+        PointSet set = PointSet::fromCoords(2, {0, 0, 1, 0, 2, 0});
+        PointAttribute intensity;
+        intensity.name = "intensity";
+        intensity.scalars = {10.0f, 20.0f, 30.0f};
+        set.attributes.push_back(intensity);
+        auto view = makeView(std::make_shared<const PointSet>(std::move(set)));
+        QVERIFY(view);
+        QCOMPARE(view->colourBy(), QStringLiteral("attr:intensity"));
+        QCOMPARE(view->legend().kind, Legend::Kind::ColourBar);
+        QCOMPARE(view->legend().minimum, 10.0);
+        QCOMPARE(view->legend().maximum, 30.0);
+        QCOMPARE(view->colours()[0], ColourMaps::viridisRgba(0.0f));
+        QCOMPARE(view->colours()[2], ColourMaps::viridisRgba(1.0f));
+        // Every coordinate and attribute is offered.
+        QStringList ids;
+        for (const auto& o : view->colourOptions())
+            ids << o.id;
+        QCOMPARE(ids, QStringList({"uniform", "dim:0", "dim:1", "attr:intensity"}));
+        QVERIFY(!view->setColourBy(QStringLiteral("attr:nope")));
+        QVERIFY(view->setColourBy(QStringLiteral("dim:0")));
+        QCOMPARE(view->legend().title, QStringLiteral("x"));
+        QVERIFY(waitDrawn(*view));
+    }
+
+    void cameraMath() {
+        OrbitCamera cam;
+        const QVector3D centre(10, -5, 3);
+        const QVector3D half(4, 2, 1);
+        const float aspect = 1.5f;
+        cam.reset(centre - half, centre + half, aspect, false);
+        QCOMPARE(cam.yaw(), OrbitCamera::kDefaultYaw);
+        QCOMPARE(cam.pitch(), OrbitCamera::kDefaultPitch);
+        QCOMPARE(cam.target(), centre);
+        // After the fit every corner of the box is in view and between the clip planes, and
+        // the fit is tight: some corner is near the edge.
+        const QMatrix4x4 mvp = cam.projection(aspect) * cam.view();
+        float widest = 0.0f;
+        for (int corner = 0; corner < 8; ++corner) {
+            const QVector3D p = centre + QVector3D(corner & 1 ? half.x() : -half.x(),
+                                                   corner & 2 ? half.y() : -half.y(),
+                                                   corner & 4 ? half.z() : -half.z());
+            const QVector3D ndc = mvp.map(p);
+            QVERIFY(std::abs(ndc.x()) <= 1.0f && std::abs(ndc.y()) <= 1.0f);
+            QVERIFY(ndc.z() > -1.0f && ndc.z() < 1.0f);
+            widest = std::max({widest, std::abs(ndc.x()), std::abs(ndc.y())});
+        }
+        QVERIFY2(widest > 0.85f, qPrintable(QString::number(widest)));
+        // The target projects to the centre.
+        QVERIFY(mvp.map(centre).toVector2D().length() < 1e-4f);
+
+        const float d = cam.distance();
+        cam.zoom(0.5f);
+        QVERIFY(qFuzzyCompare(cam.distance(), d * 0.5f));
+        // Zooming toward the cursor keeps the point under it in place.
+        const QPointF cursor(0.4, -0.3);
+        const float halfH = cam.distance() * std::tan(qDegreesToRadians(OrbitCamera::kFovY / 2));
+        const QVector3D anchor = cam.target() + cam.right() * float(cursor.x()) * halfH * aspect +
+                                 cam.up() * float(cursor.y()) * halfH;
+        cam.zoom(0.7f, cursor, aspect);
+        const QVector3D after = (cam.projection(aspect) * cam.view()).map(anchor);
+        QVERIFY2(std::abs(after.x() - cursor.x()) < 1e-3 && std::abs(after.y() - cursor.y()) < 1e-3,
+                 qPrintable(QStringLiteral("%1 %2").arg(after.x()).arg(after.y())));
+
+        // Pitch never passes the pole; yaw wraps.
+        cam.orbit(0, 500);
+        QCOMPARE(cam.pitch(), OrbitCamera::kMaxPitch);
+        cam.setAngles(190, 0);
+        QCOMPARE(cam.yaw(), -170.0f);
+        // Panning moves the target within the view plane.
+        const QVector3D before = cam.target();
+        cam.pan(100, 0, 500);
+        const QVector3D moved = cam.target() - before;
+        QVERIFY(moved.length() > 0);
+        QVERIFY(std::abs(QVector3D::dotProduct(moved, cam.forward())) < 1e-4f);
+        // Zoom is bounded by the scene's size.
+        cam.zoom(1e-12f);
+        QVERIFY(cam.distance() > 0);
+        // Planar data is seen straight on: x right, y up.
+        cam.reset(QVector3D(-1, -1, 0), QVector3D(1, 1, 0), 1, true);
+        QCOMPARE(cam.yaw(), 0.0f);
+        QCOMPARE(cam.pitch(), 0.0f);
+        QVERIFY(cam.right().distanceToPoint(QVector3D(1, 0, 0)) < 1e-5f);
+        QVERIFY(cam.up().distanceToPoint(QVector3D(0, 1, 0)) < 1e-5f);
+    }
+
+    void keysChangeState() {
+        auto view = makeView(makePoints(3, {0, 0, 0, 1, 1, 1, 2, 0, 1}));
+        QVERIFY(view);
+        const OrbitCamera start = view->camera();
+
+        QTest::keyClick(view.get(), Qt::Key_Left);
+        QVERIFY(view->camera().yaw() != start.yaw());
+        QTest::keyClick(view.get(), Qt::Key_Down);
+        QVERIFY(view->camera().pitch() != start.pitch());
+        QTest::keyClick(view.get(), Qt::Key_R);
+        QCOMPARE(view->camera().yaw(), start.yaw());
+        QCOMPARE(view->camera().pitch(), start.pitch());
+        QCOMPARE(view->camera().distance(), start.distance());
+
+        view->pan(40, 25);
+        view->zoom(0.3f, QPointF(10, 10));
+        QVERIFY(view->camera().target() != start.target());
+        QTest::keyClick(view.get(), Qt::Key_F);
+        QCOMPARE(view->camera().target(), start.target());
+        QVERIFY(qFuzzyCompare(view->camera().distance(), start.distance()));
+
+        const float size = view->pointSize();
+        QTest::keyClick(view.get(), Qt::Key_Plus);
+        QVERIFY(view->pointSize() > size);
+        QTest::keyClick(view.get(), Qt::Key_Minus);
+        QTest::keyClick(view.get(), Qt::Key_Minus);
+        QVERIFY(view->pointSize() < size);
+        for (int i = 0; i < 50; ++i)
+            QTest::keyClick(view.get(), Qt::Key_Minus);
+        QCOMPARE(view->pointSize(), PointCloudView::kMinPointSize);
+
+        // Mouse: a left drag orbits, the wheel zooms.
+        const float yaw = view->camera().yaw();
+        QTest::mousePress(view.get(), Qt::LeftButton, {}, QPoint(100, 100));
+        QMouseEvent move(QEvent::MouseMove, QPointF(140, 100), view->mapToGlobal(QPointF(140, 100)),
+                         Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(view.get(), &move);
+        QTest::mouseRelease(view.get(), Qt::LeftButton, {}, QPoint(140, 100));
+        QVERIFY(view->camera().yaw() != yaw);
+    }
+
+    void setColoursReplacesColours() {
+        auto view = makeView(makePoints(3, {-1, 0, 0, 1, 0, 0}), QSize(300, 200));
+        QVERIFY(view);
+        view->setPointSize(11);
+        const std::vector<std::uint32_t> wrong(3, ColourMaps::packRgba(255, 0, 0));
+        QVERIFY(!view->setColours(wrong));
+        const std::uint32_t red = ColourMaps::packRgba(220, 20, 30);
+        const std::uint32_t green = ColourMaps::packRgba(20, 200, 40);
+        const std::vector<std::uint32_t> rgba{red, green};
+        QSignalSpy changed(view.get(), &PointCloudView::colourByChanged);
+        QVERIFY(view->setColours(rgba));
+        QCOMPARE(view->colourBy(), QStringLiteral("custom"));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(waitDrawn(*view));
+        const QImage image = view->grabFramebuffer();
+        QVERIFY(
+            near(image.pixelColor(view->project({-1, 0, 0}).toPoint()), ColourMaps::toColor(red)));
+        QVERIFY(
+            near(image.pixelColor(view->project({1, 0, 0}).toPoint()), ColourMaps::toColor(green)));
+        // Alpha 0 hides a point.
+        QVERIFY(view->setColours(std::vector<std::uint32_t>{red, green & 0x00ffffffu}));
+        QVERIFY(waitDrawn(*view));
+        const QImage hidden = view->grabFramebuffer();
+        QVERIFY(near(hidden.pixelColor(view->project({1, 0, 0}).toPoint()),
+                     view->backgroundColour(), 2));
+    }
+
+    void lowDimensionalAndEmptySets() {
+        auto view = makeView(makePoints(1, {0, 1, 2, 3}));
+        QVERIFY(view);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(4));
+        // d = 1: y = z = 0, so the points lie on a horizontal line through the centre.
+        QVERIFY(std::abs(view->project({0, 0, 0}).y() - view->height() / 2.0) < 1.0);
+
+        view->setPointSet(makePoints(2, {0, 0, 5, 5}));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(2));
+        view->setPointSet(nullptr);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(0));
+        QCOMPARE(view->pointCount(), std::size_t(0));
+        view->resetCamera();  // no data: must not crash
+        view->fitToData();
+    }
+
+    void millionPointsUpload() {
+        constexpr std::size_t n = 1'000'000;
+        std::vector<float> coords(n * 3);
+        std::mt19937 rng(7);
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        for (float& c : coords)
+            c = normal(rng);
+        auto view = makeView(makePoints(3, std::move(coords)), QSize(400, 300));
+        QVERIFY(view);
+        QVERIFY(waitDrawn(*view));
+        QVERIFY2(view->glError().isEmpty(), qPrintable(view->glError()));
+        QCOMPARE(view->uploadedPointCount(), n);
+        QVERIFY(view->positionBufferId() != 0);
+        QVERIFY(view->colourBufferId() != 0);
+        const QImage image = view->grabFramebuffer();
+        QVERIFY(!near(image.pixelColor(image.width() / 2, image.height() / 2),
+                      view->backgroundColour(), 2));
+    }
+};
+
+CS_GUI_TEST_MAIN(TestPointView)
+#include "tst_point_view.moc"

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <cstdint>
+
+namespace cs::ui {
+
+/// Data colours (not widget chrome): the categorical palette for labels and classes, shared by
+/// the point and series views so that a class has one colour everywhere, and a viridis-like
+/// colour map for scalars.
+///
+/// Per-point colours are packed RGBA8 in memory order R, G, B, A, i.e. the uint32 value
+/// r | g << 8 | b << 16 | a << 24 on little-endian machines: the layout the GL colour buffer
+/// uses, so that CUDA kernels can later write it directly. Alpha 0 hides a point, alpha in
+/// (0, 255) puts it behind the opaque ones (PointCloudView::setColours).
+class ColourMaps {
+public:
+    /// Alpha of de-emphasised points (noise): drawn behind all opaque points by the point view.
+    static constexpr std::uint32_t kBehindAlpha = 128;
+
+    /// Packs 8-bit channels.
+    static constexpr std::uint32_t packRgba(std::uint32_t r, std::uint32_t g, std::uint32_t b,
+                                            std::uint32_t a = 255) {
+        return r | (g << 8) | (b << 16) | (a << 24);
+    }
+    /// Packs a QColor.
+    static std::uint32_t packRgba(const QColor& c) {
+        return packRgba(c.red(), c.green(), c.blue(), c.alpha());
+    }
+    /// Unpacks to a QColor.
+    static QColor toColor(std::uint32_t rgba) {
+        return QColor(rgba & 0xff, (rgba >> 8) & 0xff, (rgba >> 16) & 0xff, rgba >> 24);
+    }
+    /// Converts 0xRRGGBB (PointAttribute::Kind::Colour) to packed RGBA8, opaque.
+    static std::uint32_t fromRgb24(std::uint32_t rgb) {
+        return packRgba((rgb >> 16) & 0xff, (rgb >> 8) & 0xff, rgb & 0xff);
+    }
+
+    /// Colour of category index (0, 1, 2 ...): ten hand-picked, then golden-angle hues.
+    /// Negative indices (noise, unknown) give noiseColour().
+    static QColor categorical(int index);
+    /// The grey of noise and unknown labels; mid-grey so it reads on light and dark backgrounds.
+    static QColor noiseColour();
+    /// Noise grey drawn a third of the way toward background, so that noise recedes behind
+    /// the clusters in a dense view, whatever the theme.
+    static QColor noiseColour(const QColor& background);
+    /// The scalar colour map at t in [0, 1] (clamped; NaN gives noiseColour()).
+    static QColor viridis(double t);
+    /// Packed viridis from a 256-entry table (fast path for millions of points).
+    static std::uint32_t viridisRgba(float t);
+};
+
+}  // namespace cs::ui

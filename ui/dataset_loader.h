@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QObject>
+#include <QString>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "compute/core/point_set.h"
+#include "compute/core/series_set.h"
+#include "compute/io/dataset.h"
+
+namespace cs::ui {
+
+/// A dataset that finished loading: points or series (one of the two is set).
+struct LoadedDataset {
+    std::shared_ptr<const PointSet> points;
+    std::shared_ptr<const SeriesSet> series;
+    QString name;                            ///< for titles: the file name, or "Demo points" ...
+    QString path;                            ///< the file, or empty for demo data
+    io::DataKind kind = io::DataKind::Auto;  ///< the kind it was opened as (recent files)
+    double seconds = 0.0;                    ///< wall time of the load
+    std::uint64_t generation = 0;
+};
+
+/// Loads files and generates demo data on worker threads (QtConcurrent), never blocking the
+/// GUI thread. The newest request wins: results of older ones still running are dropped when
+/// they arrive. Signals are emitted on the loader's (GUI) thread.
+/// @code
+/// connect(&loader, &DatasetLoader::loaded, this, [](const LoadedDataset& d) { ... });
+/// loader.loadFile("bunny.pcd");
+/// @endcode
+class DatasetLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit DatasetLoader(QObject* parent = nullptr);
+    ~DatasetLoader() override;
+
+    /// Reads path as kind (Auto: cs::io::guessKind). Returns the request's generation.
+    std::uint64_t loadFile(const QString& path, io::DataKind kind = io::DataKind::Auto);
+    /// Generates n demo points (cs::demo::makeDemoPoints with a fixed seed).
+    std::uint64_t loadDemoPoints(std::size_t n);
+    /// Generates the demo time-series set.
+    std::uint64_t loadDemoSeries();
+
+    /// True while any request is still running (superseded ones included).
+    bool isBusy() const { return m_running > 0; }
+    /// What the newest running request is doing ("Loading bunny.pcd…"), for the status bar.
+    QString activity() const { return m_activity; }
+
+    /// The seed of the demo data, fixed so that every start shows the same scene.
+    static constexpr std::uint64_t kDemoSeed = 42;
+
+signals:
+    /// The newest request finished.
+    void loaded(const cs::ui::LoadedDataset& dataset);
+    /// The newest request failed; message is complete (names the file and the problem).
+    void failed(const QString& message, const QString& path);
+    /// Busy started or ended.
+    void busyChanged(bool busy);
+    /// A new request started; activity() describes it.
+    void activityChanged(const QString& activity);
+
+private:
+    struct Outcome {
+        LoadedDataset dataset;
+        QString error;
+    };
+    std::uint64_t start(QString activity, QString path, std::function<Outcome()> job);
+
+    std::uint64_t m_generation = 0;
+    int m_running = 0;
+    QString m_activity;
+};
+
+}  // namespace cs::ui

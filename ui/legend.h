@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QPalette>
+#include <QRect>
+#include <QString>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+class QPainter;
+
+namespace cs::ui {
+
+/// What a colouring means, for the overlay in a view's corner: a list of categories with their
+/// colours and counts, or a colour bar from minimum to maximum.
+struct Legend {
+    enum class Kind { None, Categories, ColourBar };
+
+    /// One category of a Kind::Categories legend.
+    struct Entry {
+        QString name;            ///< category name as in the data ("blob 1", "noise")
+        std::uint32_t rgba = 0;  ///< packed RGBA8 (ColourMaps)
+        std::size_t count = 0;   ///< points of that category
+    };
+
+    Kind kind = Kind::None;
+    QString title;               ///< what is coloured ("truth", "intensity", "z")
+    std::vector<Entry> entries;  ///< Kind::Categories, in index order (noise last)
+    double minimum = 0.0;        ///< Kind::ColourBar: value at the bottom of the bar
+    double maximum = 0.0;        ///< Kind::ColourBar: value at the top of the bar
+
+    /// Most rows drawn; the rest are summarised in one "+ n more" line.
+    static constexpr int kMaxRows = 16;
+
+    /// Size the overlay needs with font metrics of painter's font.
+    QSize sizeHint(const QPainter& painter) const;
+    /// Draws the overlay with its top-right corner at topRight, in palette's colours (window
+    /// colour, translucent, as the box; text colour for the words).
+    void paint(QPainter& painter, const QPoint& topRight, const QPalette& palette) const;
+};
+
+}  // namespace cs::ui

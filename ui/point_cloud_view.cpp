@@ -1,0 +1,586 @@
+// SPDX-License-Identifier: MIT
+#include "ui/point_cloud_view.h"
+
+#include <QFile>
+#include <QKeyEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLPaintDevice>
+#include <QPainter>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ui/colour_maps.h"
+#include "ui/logger.h"
+
+namespace cs::ui {
+namespace {
+
+// Desktop-GL enums that GLES headers do not define.
+constexpr GLenum kProgramPointSize = 0x8642;  // GL_PROGRAM_POINT_SIZE
+constexpr GLenum kPointSprite = 0x8861;       // GL_POINT_SPRITE (compatibility profiles)
+
+constexpr float kOrbitDegreesPerPixel = 0.4f;
+constexpr float kOrbitDegreesPerKey = 5.0f;
+constexpr float kZoomPerWheelStep = 0.85f;
+constexpr float kPointSizeStep = 1.25f;
+
+QString glString(QOpenGLFunctions* f, GLenum name) {
+    const auto* s = reinterpret_cast<const char*>(f->glGetString(name));
+    return s ? QString::fromLatin1(s) : QString();
+}
+
+QByteArray shaderSource(const QString& resource, bool gles) {
+    QFile file(resource);
+    if (!file.open(QIODevice::ReadOnly)) return {};
+    // One source for desktop GL 3.3 core and GLES 3.0: only the header differs.
+    const QByteArray header = gles ? QByteArrayLiteral("#version 300 es\nprecision highp float;\n")
+                                   : QByteArrayLiteral("#version 330 core\n");
+    return header + file.readAll();
+}
+
+float defaultPointSize(std::size_t n) {
+    if (n <= 20'000) return 5.0f;
+    if (n <= 300'000) return 3.0f;
+    if (n <= 3'000'000) return 2.0f;
+    return 1.5f;
+}
+
+}  // namespace
+
+PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(200, 150);
+    setMouseTracking(false);
+    connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+        const bool wasDrawn = isContentDrawn();
+        m_drawnGeneration = m_paintedGeneration;
+        if (!wasDrawn && isContentDrawn()) emit contentDrawn();
+    });
+}
+
+PointCloudView::~PointCloudView() {
+    releaseGl();
+    // ~QOpenGLWidget destroys the context after our members are gone: its aboutToBeDestroyed
+    // must not reach releaseGl() then.
+    if (context()) disconnect(context(), nullptr, this, nullptr);
+}
+
+QSurfaceFormat PointCloudView::defaultSurfaceFormat() {
+    QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+    if (QOpenGLContext::openGLModuleType() == QOpenGLContext::LibGL) {
+        format.setRenderableType(QSurfaceFormat::OpenGL);
+        format.setVersion(3, 3);
+        format.setProfile(QSurfaceFormat::CoreProfile);
+    } else {
+        format.setRenderableType(QSurfaceFormat::OpenGLES);
+        format.setVersion(3, 0);
+    }
+    format.setDepthBufferSize(24);
+    format.setStencilBufferSize(8);
+    return format;
+}
+
+void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
+    m_points = std::move(points);
+    m_colourOptions.clear();
+    m_colours.clear();
+    m_legend = {};
+    m_lo = m_hi = {};
+    m_planar = false;
+    if (m_points && m_points->n > 0) {
+        const PointSet& p = *m_points;
+        float lo[3] = {0, 0, 0};
+        float hi[3] = {0, 0, 0};
+        const std::size_t used = std::min<std::size_t>(p.dims, 3);
+        for (std::size_t j = 0; j < used; ++j) {
+            lo[j] = std::numeric_limits<float>::infinity();
+            hi[j] = -lo[j];
+        }
+        for (std::size_t i = 0; i < p.n; ++i) {
+            const float* x = p.coords.data() + i * p.dims;
+            for (std::size_t j = 0; j < used; ++j) {
+                // Readers drop non-finite points; this guard keeps a stray one from
+                // poisoning the bounds of everything else.
+                if (!std::isfinite(x[j])) continue;
+                lo[j] = std::min(lo[j], x[j]);
+                hi[j] = std::max(hi[j], x[j]);
+            }
+        }
+        for (std::size_t j = 0; j < used; ++j)
+            if (lo[j] > hi[j]) lo[j] = hi[j] = 0.0f;
+        m_lo = QVector3D(lo[0], lo[1], lo[2]);
+        m_hi = QVector3D(hi[0], hi[1], hi[2]);
+        m_planar = p.dims < 3 || hi[2] == lo[2];
+        m_colourOptions = PointColouring::options(p);
+        m_pointSize = defaultPointSize(p.n);
+    }
+    resetCamera();
+    m_positionsDirty = true;
+    m_coloursDirty = true;
+    const QString option =
+        m_points ? PointColouring::defaultOption(*m_points) : QStringLiteral("uniform");
+    if (m_points) {
+        if (auto colouring = computeColouring(option))
+            applyColouring(std::move(*colouring), option);
+    } else {
+        m_colourBy = QStringLiteral("uniform");
+        emit colourByChanged(m_colourBy);
+    }
+    emit colourOptionsChanged();
+    contentChanged();
+}
+
+bool PointCloudView::setColourBy(const QString& id) {
+    if (!m_points) return false;
+    auto colouring = computeColouring(id);
+    if (!colouring) return false;
+    applyColouring(std::move(*colouring), id);
+    contentChanged();
+    return true;
+}
+
+bool PointCloudView::setColours(std::span<const std::uint32_t> rgba, Legend legend) {
+    if (rgba.size() != pointCount()) {
+        logWarning(tr("point view: %1 colours given for %2 points; colours unchanged")
+                       .arg(rgba.size())
+                       .arg(pointCount()));
+        return false;
+    }
+    PointColouring colouring;
+    colouring.rgba.assign(rgba.begin(), rgba.end());
+    colouring.legend = std::move(legend);
+    applyColouring(std::move(colouring), QStringLiteral("custom"));
+    contentChanged();
+    return true;
+}
+
+void PointCloudView::applyColouring(PointColouring colouring, const QString& id) {
+    m_colours = std::move(colouring.rgba);
+    // The extra pass costs a full draw; skip it when no point is de-emphasised.
+    m_hasBehind = std::any_of(m_colours.begin(), m_colours.end(), [](std::uint32_t c) {
+        const std::uint32_t a = c >> 24;
+        return a > 0 && a < 255;
+    });
+    m_legend = std::move(colouring.legend);
+    m_coloursDirty = true;
+    if (m_colourBy != id) {
+        m_colourBy = id;
+        emit colourByChanged(id);
+    }
+}
+
+std::optional<PointColouring> PointCloudView::computeColouring(const QString& id) const {
+    if (!m_points) return std::nullopt;
+    return PointColouring::compute(*m_points, id, ColourMaps::packRgba(uniformColour()),
+                                   ColourMaps::packRgba(noiseColour()));
+}
+
+QColor PointCloudView::noiseColour() const {
+    QColor c = ColourMaps::noiseColour(backgroundColour());
+    c.setAlpha(ColourMaps::kBehindAlpha);
+    return c;
+}
+
+QColor PointCloudView::backgroundColour() const {
+    return palette().color(QPalette::Base);
+}
+
+QColor PointCloudView::uniformColour() const {
+    return palette().color(QPalette::Highlight);
+}
+
+void PointCloudView::resetCamera() {
+    QVector3D lo, hi;
+    worldBox(lo, hi);
+    m_camera.reset(lo, hi, aspect(), m_planar && m_upAxis == UpAxis::PlusY);
+    update();
+}
+
+void PointCloudView::fitToData() {
+    QVector3D lo, hi;
+    worldBox(lo, hi);
+    m_camera.fitBox(lo, hi, aspect());
+    update();
+}
+
+void PointCloudView::setUpAxis(UpAxis axis) {
+    m_upAxis = axis;
+    resetCamera();
+}
+
+QMatrix4x4 PointCloudView::model() const {
+    // Rotations about x that carry the chosen data axis onto the screen's up (+y).
+    QMatrix4x4 m;
+    switch (m_upAxis) {
+        case UpAxis::PlusY:
+            break;
+        case UpAxis::MinusY:
+            m.rotate(180.0f, 1, 0, 0);
+            break;
+        case UpAxis::PlusZ:
+            m.rotate(-90.0f, 1, 0, 0);
+            break;
+        case UpAxis::MinusZ:
+            m.rotate(90.0f, 1, 0, 0);
+            break;
+    }
+    return m;
+}
+
+QMatrix4x4 PointCloudView::modelViewProjection() const {
+    return m_camera.projection(aspect()) * m_camera.view() * model();
+}
+
+void PointCloudView::worldBox(QVector3D& lo, QVector3D& hi) const {
+    const QMatrix4x4 m = model();
+    lo = hi = m.map(m_lo);
+    for (int corner = 1; corner < 8; ++corner) {
+        const QVector3D p =
+            m.map(QVector3D(corner & 1 ? m_hi.x() : m_lo.x(), corner & 2 ? m_hi.y() : m_lo.y(),
+                            corner & 4 ? m_hi.z() : m_lo.z()));
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = std::min(lo[k], p[k]);
+            hi[k] = std::max(hi[k], p[k]);
+        }
+    }
+}
+
+void PointCloudView::orbit(float dYawDegrees, float dPitchDegrees) {
+    m_camera.orbit(dYawDegrees, dPitchDegrees);
+    update();
+}
+
+void PointCloudView::pan(float dx, float dy) {
+    m_camera.pan(dx, dy, float(std::max(height(), 1)));
+    update();
+}
+
+void PointCloudView::zoom(float factor, QPointF pixel) {
+    const QPointF ndc(2.0 * pixel.x() / std::max(width(), 1) - 1.0,
+                      1.0 - 2.0 * pixel.y() / std::max(height(), 1));
+    m_camera.zoom(factor, ndc, aspect());
+    update();
+}
+
+QPointF PointCloudView::project(const QVector3D& world) const {
+    const QVector3D ndc = modelViewProjection().map(world);
+    return {(ndc.x() + 1.0) * 0.5 * width(), (1.0 - ndc.y()) * 0.5 * height()};
+}
+
+void PointCloudView::setPointSize(float pixels) {
+    m_pointSize = std::clamp(pixels, kMinPointSize, kMaxPointSize);
+    update();
+}
+
+void PointCloudView::increasePointSize() {
+    setPointSize(m_pointSize * kPointSizeStep);
+}
+
+void PointCloudView::decreasePointSize() {
+    setPointSize(m_pointSize / kPointSizeStep);
+}
+
+float PointCloudView::aspect() const {
+    return float(std::max(width(), 1)) / float(std::max(height(), 1));
+}
+
+void PointCloudView::contentChanged() {
+    ++m_contentGeneration;
+    update();
+}
+
+void PointCloudView::initializeGL() {
+    initializeOpenGLFunctions();
+    // The context can go away without this widget (reparenting, a new top level): free the GL
+    // objects while it is still current.
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &PointCloudView::releaseGl,
+            Qt::UniqueConnection);
+
+    const bool first = m_glInfo.renderer.isEmpty();
+    m_glInfo = {glString(this, GL_VENDOR), glString(this, GL_RENDERER), glString(this, GL_VERSION),
+                glString(this, GL_SHADING_LANGUAGE_VERSION)};
+    if (first) {
+        logInfo(QStringLiteral("GL_VENDOR: %1").arg(m_glInfo.vendor));
+        logInfo(QStringLiteral("GL_RENDERER: %1").arg(m_glInfo.renderer));
+        logInfo(QStringLiteral("GL_VERSION: %1").arg(m_glInfo.version));
+    }
+
+    m_glError.clear();
+    m_glReady = buildProgram();
+    if (m_glReady) {
+        m_vao.create();
+        m_positions.create();
+        m_colourBuffer.create();
+    }
+    m_uploadedCount = 0;
+    m_colourBytes = 0;
+    m_positionsDirty = m_coloursDirty = true;
+    emit glInitialized();
+}
+
+bool PointCloudView::buildProgram() {
+    const bool gles = context()->isOpenGLES();
+    const auto format = context()->format();
+    if (!gles && format.version() < qMakePair(3, 3)) {
+        m_glError = tr("OpenGL 3.3 is needed; this context offers %1.%2 (%3)")
+                        .arg(format.majorVersion())
+                        .arg(format.minorVersion())
+                        .arg(m_glInfo.renderer);
+        logError(tr("point view: %1").arg(m_glError));
+        return false;
+    }
+    const QByteArray vert = shaderSource(QStringLiteral(":/shaders/points.vert"), gles);
+    const QByteArray frag = shaderSource(QStringLiteral(":/shaders/points.frag"), gles);
+    m_program = std::make_unique<QOpenGLShaderProgram>();
+    if (vert.isEmpty() || frag.isEmpty() ||
+        !m_program->addShaderFromSourceCode(QOpenGLShader::Vertex, vert) ||
+        !m_program->addShaderFromSourceCode(QOpenGLShader::Fragment, frag) || !m_program->link()) {
+        m_glError = vert.isEmpty() || frag.isEmpty()
+                        ? tr("the point shaders are missing from the resources")
+                        : tr("the point shaders did not build: %1").arg(m_program->log().trimmed());
+        logError(tr("point view: %1").arg(m_glError));
+        return false;
+    }
+    return true;
+}
+
+void PointCloudView::releaseGl() {
+    if (!m_vao.isCreated() && !m_positions.isCreated() && !m_program) return;
+    const bool current = context() && context()->isValid();
+    if (current) makeCurrent();
+    m_vao.destroy();
+    m_positions.destroy();
+    m_colourBuffer.destroy();
+    m_program.reset();
+    m_uploadedCount = 0;
+    m_colourBytes = 0;
+    m_glReady = false;
+    if (current) doneCurrent();
+}
+
+void PointCloudView::upload() {
+    if (!m_positionsDirty && !m_coloursDirty) return;
+    const std::size_t n = pointCount();
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+
+    if (m_positionsDirty) {
+        m_positions.bind();
+        // glBufferData rather than QOpenGLBuffer::allocate: its int size overflows at 2 GiB.
+        if (n == 0) {
+            glBufferData(GL_ARRAY_BUFFER, 0, nullptr, GL_STATIC_DRAW);
+        } else if (m_points->dims == 3) {
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(n * 3 * sizeof(float)),
+                         m_points->coords.data(), GL_STATIC_DRAW);
+        } else {
+            // Only the first three columns are drawn; missing ones are 0. The packed copy lives
+            // only for the upload.
+            std::vector<float> packed(n * 3, 0.0f);
+            const std::size_t dims = m_points->dims;
+            const std::size_t used = std::min<std::size_t>(dims, 3);
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t j = 0; j < used; ++j)
+                    packed[i * 3 + j] = m_points->coords[i * dims + j];
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(packed.size() * sizeof(float)), packed.data(),
+                         GL_STATIC_DRAW);
+        }
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+        m_positionsDirty = false;
+    }
+    if (m_coloursDirty) {
+        m_colourBuffer.bind();
+        const std::size_t bytes = m_colours.size() * sizeof(std::uint32_t);
+        if (bytes == m_colourBytes && bytes > 0) {
+            glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), m_colours.data());
+        } else {
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), m_colours.data(), GL_DYNAMIC_DRAW);
+            m_colourBytes = bytes;
+        }
+        glEnableVertexAttribArray(1);
+        glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, nullptr);
+        m_coloursDirty = false;
+    }
+    const GLenum error = glGetError();
+    m_uploadedCount = error == GL_NO_ERROR && m_colours.size() == n ? n : 0;
+    if (error != GL_NO_ERROR) {
+        m_glError =
+            error == GL_OUT_OF_MEMORY
+                ? tr("not enough GPU memory for %1 points").arg(QLocale().toString(qulonglong(n)))
+                : tr("uploading the points failed (GL error 0x%1)").arg(error, 0, 16);
+        logError(tr("point view: %1").arg(m_glError));
+    }
+}
+
+void PointCloudView::paintGL() {
+    const QColor bg = backgroundColour();
+    glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    if (m_glReady) {
+        upload();
+        if (m_uploadedCount > 0) {
+            glEnable(GL_DEPTH_TEST);
+            glDepthFunc(GL_LESS);
+            glDisable(GL_BLEND);
+            if (!context()->isOpenGLES()) {
+                glEnable(kProgramPointSize);
+                if (context()->format().profile() != QSurfaceFormat::CoreProfile)
+                    glEnable(kPointSprite);
+            }
+            m_program->bind();
+            m_program->setUniformValue("u_mvp", modelViewProjection());
+            m_program->setUniformValue("u_pointSize", float(m_pointSize * devicePixelRatioF()));
+            // Rim shading helps big sprites and only muddies points a few pixels wide.
+            m_program->setUniformValue("u_shading",
+                                       0.3f * std::clamp((m_pointSize - 2.0f) / 6.0f, 0.0f, 1.0f));
+            {
+                QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+                if (m_hasBehind) {
+                    glDepthMask(GL_FALSE);
+                    m_program->setUniformValue("u_pass", 0);
+                    glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
+                    glDepthMask(GL_TRUE);
+                }
+                m_program->setUniformValue("u_pass", 1);
+                glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
+            }
+            m_program->release();
+            glDisable(GL_DEPTH_TEST);
+        }
+    }
+
+    // Painting on the framebuffer itself, not on the widget: QWidget::grab() redirects widget
+    // painters to its pixmap and then covers them with the framebuffer, losing the overlay.
+    const qreal dpr = devicePixelRatioF();
+    QOpenGLPaintDevice device(QSize(qRound(width() * dpr), qRound(height() * dpr)));
+    device.setDevicePixelRatio(dpr);
+    QPainter painter(&device);
+    painter.setFont(font());
+    paintOverlay(painter);
+    painter.end();
+    m_paintedGeneration = m_contentGeneration;
+}
+
+void PointCloudView::paintOverlay(QPainter& painter) {
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    const QPalette pal = palette();
+    const QRect area = rect().adjusted(12, 12, -12, -12);
+    if (!m_glError.isEmpty()) {
+        painter.setPen(pal.color(QPalette::Text));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
+                         tr("The point view cannot draw:\n%1").arg(m_glError));
+        return;
+    }
+    if (pointCount() == 0) {
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
+                         tr("No points loaded.\nOpen a point cloud with File ▸ Open… (Ctrl+O), "
+                            "drop a file here, or pick File ▸ Demo data."));
+        return;
+    }
+    m_legend.paint(painter, area.topRight(), pal);
+
+    // What is on screen and how to move it: small, in the bottom-left corner.
+    const PointSet& p = *m_points;
+    QString info = tr("%1 points · %2 dims").arg(QLocale().toString(qulonglong(p.n))).arg(p.dims);
+    if (p.dims > 3)
+        info += tr(" (showing %1, %2, %3)")
+                    .arg(QString::fromStdString(p.dimNames.size() > 0 ? p.dimNames[0] : "c0"),
+                         QString::fromStdString(p.dimNames.size() > 1 ? p.dimNames[1] : "c1"),
+                         QString::fromStdString(p.dimNames.size() > 2 ? p.dimNames[2] : "c2"));
+    const QString help =
+        tr("drag: orbit · Shift/right drag: pan · wheel: zoom · F: fit · R: reset · "
+           "+/−: point size");
+    QFont small = painter.font();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
+    painter.setFont(small);
+    const QFontMetrics fm(small);
+    painter.setPen(pal.color(QPalette::Text));
+    painter.drawText(QPoint(area.left(), area.bottom() - fm.height() - fm.descent()), info);
+    painter.setPen(pal.color(QPalette::PlaceholderText));
+    painter.drawText(QPoint(area.left(), area.bottom() - fm.descent()), help);
+}
+
+void PointCloudView::mousePressEvent(QMouseEvent* event) {
+    m_lastMouse = event->position().toPoint();
+    m_dragButton = event->button();
+    m_panning = m_dragButton == Qt::RightButton || m_dragButton == Qt::MiddleButton ||
+                (m_dragButton == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    event->accept();
+}
+
+void PointCloudView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_dragButton == Qt::NoButton) return;
+    const QPoint pos = event->position().toPoint();
+    const QPoint delta = pos - m_lastMouse;
+    m_lastMouse = pos;
+    if (m_panning)
+        pan(float(delta.x()), float(delta.y()));
+    else
+        // Dragging right turns the scene right (the camera left); dragging down looks from above.
+        orbit(-delta.x() * kOrbitDegreesPerPixel, delta.y() * kOrbitDegreesPerPixel);
+    event->accept();
+}
+
+void PointCloudView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == m_dragButton) m_dragButton = Qt::NoButton;
+    event->accept();
+}
+
+void PointCloudView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0.0) zoom(float(std::pow(kZoomPerWheelStep, steps)), event->position());
+    event->accept();
+}
+
+void PointCloudView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_Left:
+            orbit(kOrbitDegreesPerKey, 0);
+            break;
+        case Qt::Key_Right:
+            orbit(-kOrbitDegreesPerKey, 0);
+            break;
+        case Qt::Key_Up:
+            orbit(0, -kOrbitDegreesPerKey);
+            break;
+        case Qt::Key_Down:
+            orbit(0, kOrbitDegreesPerKey);
+            break;
+        case Qt::Key_R:
+            resetCamera();
+            break;
+        case Qt::Key_F:
+            fitToData();
+            break;
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            increasePointSize();
+            break;
+        case Qt::Key_Minus:
+        case Qt::Key_Underscore:
+            decreasePointSize();
+            break;
+        default:
+            QOpenGLWidget::keyPressEvent(event);
+            return;
+    }
+    event->accept();
+}
+
+void PointCloudView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) {
+        // Uniform and noise colours come from the palette; custom colours are the caller's.
+        if (m_colourBy != QLatin1String("custom") && m_points) setColourBy(m_colourBy);
+        update();
+    }
+    QOpenGLWidget::changeEvent(event);
+}
+
+}  // namespace cs::ui

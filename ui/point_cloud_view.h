@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QOpenGLBuffer>
+#include <QOpenGLExtraFunctions>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVertexArrayObject>
+#include <QOpenGLWidget>
+#include <QPoint>
+#include <QSurfaceFormat>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "compute/core/point_set.h"
+#include "ui/legend.h"
+#include "ui/orbit_camera.h"
+#include "ui/point_colouring.h"
+
+namespace cs::ui {
+
+/// The 3-D point view: every point of a PointSet as a round sprite, coloured per point, under
+/// an orbit camera, with a legend overlay. Positions are the first three columns (a 1-D set
+/// gets y = z = 0, a 2-D set z = 0); they and the RGBA8 colours are uploaded once to vertex
+/// buffers and drawn with one glDrawArrays, so a frame costs no CPU work proportional to N and
+/// 10 million points stay interactive on a GPU.
+///
+/// Needs OpenGL 3.3 core (or GLES 3.0): call QSurfaceFormat::setDefaultFormat(
+/// PointCloudView::defaultSurfaceFormat()) before the QApplication is created.
+///
+/// Mouse: left drag orbits, right/middle or Shift+left drag pans, the wheel zooms toward the
+/// cursor. Keys: arrows orbit, R resets the camera, F fits the data, + / - change point size.
+class PointCloudView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
+    Q_OBJECT
+public:
+    explicit PointCloudView(QWidget* parent = nullptr);
+    ~PointCloudView() override;
+
+    /// OpenGL 3.3 core profile with a depth buffer.
+    static QSurfaceFormat defaultSurfaceFormat();
+
+    /// Shows points (nullptr clears the view), coloured by PointColouring::defaultOption, with
+    /// the camera reset to frame them.
+    void setPointSet(std::shared_ptr<const PointSet> points);
+    std::shared_ptr<const PointSet> pointSet() const { return m_points; }
+    std::size_t pointCount() const { return m_points ? m_points->n : 0; }
+
+    /// What the current points can be coloured by.
+    const std::vector<ColourOption>& colourOptions() const { return m_colourOptions; }
+    /// Colours by an option id of colourOptions(); false (and nothing changes) for other ids.
+    bool setColourBy(const QString& id);
+    /// The option coloured by, or "custom" after setColours().
+    QString colourBy() const { return m_colourBy; }
+    /// Replaces the per-point colours (packed RGBA8, see ColourMaps), e.g. with cluster labels;
+    /// rgba must hold one entry per point. Alpha 0 hides a point; alpha between 0 and 255
+    /// de-emphasises it: it is drawn behind every opaque point (noise never hides clusters).
+    bool setColours(std::span<const std::uint32_t> rgba, Legend legend = {});
+    /// The per-point colours as last set (host copy).
+    std::span<const std::uint32_t> colours() const { return m_colours; }
+    const Legend& legend() const { return m_legend; }
+    /// The clear colour (the palette's base colour).
+    QColor backgroundColour() const;
+    /// The colour of Colour by ▸ Uniform (the palette's highlight).
+    QColor uniformColour() const;
+    /// The colour of noise and unlabelled points (grey, toward the background; de-emphasised).
+    QColor noiseColour() const;
+
+    /// Which data axis points up on screen: +Y by default; −Y for camera clouds (PCL, depth
+    /// sensors), +Z for LiDAR and most scans.
+    enum class UpAxis { PlusY, MinusY, PlusZ, MinusZ };
+    UpAxis upAxis() const { return m_upAxis; }
+    /// Turns the data so that axis points up, and resets the camera.
+    void setUpAxis(UpAxis axis);
+
+    const OrbitCamera& camera() const { return m_camera; }
+    /// Default orientation, framing the data.
+    void resetCamera();
+    /// Keeps the orientation, centres and frames the data.
+    void fitToData();
+    /// Turns the camera by these angles (degrees).
+    void orbit(float dYawDegrees, float dPitchDegrees);
+    /// Pans by a drag of (dx, dy) widget pixels.
+    void pan(float dx, float dy);
+    /// Zooms by factor (< 1 zooms in) toward the point under pixel (widget coordinates).
+    void zoom(float factor, QPointF pixel);
+    void zoom(float factor) { zoom(factor, QPointF(width() / 2.0, height() / 2.0)); }
+    /// Where a data point lands, in widget pixels (for tests and picking).
+    QPointF project(const QVector3D& world) const;
+
+    /// Point diameter in logical pixels.
+    float pointSize() const { return m_pointSize; }
+    void setPointSize(float pixels);
+    void increasePointSize();
+    void decreasePointSize();
+    static constexpr float kMinPointSize = 1.0f;
+    static constexpr float kMaxPointSize = 32.0f;
+
+    /// GL_VENDOR / GL_RENDERER / GL_VERSION once the context exists (empty before).
+    struct GlInfo {
+        QString vendor, renderer, version, glsl;
+    };
+    const GlInfo& glInfo() const { return m_glInfo; }
+    /// Why drawing is impossible (shader, context or upload error), or empty.
+    QString glError() const { return m_glError; }
+    /// Points in the GPU buffers.
+    std::size_t uploadedPointCount() const { return m_uploadedCount; }
+    /// True once the latest data and colours have been drawn and the frame was swapped.
+    bool isContentDrawn() const { return m_drawnGeneration == m_contentGeneration; }
+    /// The GL buffers (0 before initialisation), for writing colours from elsewhere later.
+    GLuint positionBufferId() const { return m_positions.bufferId(); }
+    GLuint colourBufferId() const { return m_colourBuffer.bufferId(); }
+
+signals:
+    /// The points changed, and with them colourOptions().
+    void colourOptionsChanged();
+    /// The colouring changed (id as colourBy()).
+    void colourByChanged(const QString& id);
+    /// The latest content reached the screen (after a data or colour change).
+    void contentDrawn();
+    /// The GL context was created; glInfo() is filled.
+    void glInitialized();
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void releaseGl();
+    bool buildProgram();
+    void upload();
+    void paintOverlay(QPainter& painter);
+    void contentChanged();
+    float aspect() const;
+    QMatrix4x4 model() const;
+    QMatrix4x4 modelViewProjection() const;
+    void worldBox(QVector3D& lo, QVector3D& hi) const;
+    void applyColouring(PointColouring colouring, const QString& id);
+    std::optional<PointColouring> computeColouring(const QString& id) const;
+
+    std::shared_ptr<const PointSet> m_points;
+    std::vector<ColourOption> m_colourOptions;
+    QString m_colourBy = QStringLiteral("uniform");
+    std::vector<std::uint32_t> m_colours;
+    Legend m_legend;
+
+    QVector3D m_lo;  // bounding box of the drawn positions
+    QVector3D m_hi;
+    bool m_planar = false;
+    UpAxis m_upAxis = UpAxis::PlusY;
+    OrbitCamera m_camera;
+    float m_pointSize = 3.0f;
+
+    std::unique_ptr<QOpenGLShaderProgram> m_program;
+    QOpenGLVertexArrayObject m_vao;
+    QOpenGLBuffer m_positions{QOpenGLBuffer::VertexBuffer};
+    QOpenGLBuffer m_colourBuffer{QOpenGLBuffer::VertexBuffer};
+    bool m_glReady = false;
+    bool m_positionsDirty = false;
+    bool m_coloursDirty = false;
+    bool m_hasBehind = false;  // some point has 0 < alpha < 255: draw the behind pass
+    std::size_t m_uploadedCount = 0;
+    std::size_t m_colourBytes = 0;  // allocated size of m_colourBuffer
+    GlInfo m_glInfo;
+    QString m_glError;
+
+    std::uint64_t m_contentGeneration = 1;
+    std::uint64_t m_paintedGeneration = 0;
+    std::uint64_t m_drawnGeneration = 0;
+
+    QPoint m_lastMouse;
+    Qt::MouseButton m_dragButton = Qt::NoButton;
+    bool m_panning = false;
+};
+
+}  // namespace cs::ui

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+#include "ui/series_view.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "ui/colour_maps.h"
+
+namespace cs::ui {
+namespace {
+
+QString number(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString sourceName(const std::string& source) {
+    const QString s = QString::fromStdString(source);
+    if (s.startsWith(QLatin1String("demo:"))) return QObject::tr("Demo time series");
+    // A TRAIN/TEST pair reads "a_TRAIN.ts + a_TEST.ts": name it by its first half.
+    return QFileInfo(s.section(QStringLiteral(" + "), 0, 0)).fileName();
+}
+
+// A tick step of 1, 2 or 5 × 10^k giving about `ticks` intervals over span.
+double niceStep(double span, int ticks) {
+    if (!(span > 0)) return 1.0;
+    const double raw = span / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / magnitude;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * magnitude;
+}
+
+// Min/max per bucket keeps peaks and troughs that plain striding would drop.
+QList<QPointF> decimated(std::span<const float> values, int maxPoints) {
+    QList<QPointF> out;
+    const std::size_t n = values.size();
+    if (n <= std::size_t(maxPoints)) {
+        out.reserve(qsizetype(n));
+        for (std::size_t t = 0; t < n; ++t)
+            out.append(QPointF(double(t), values[t]));
+        return out;
+    }
+    const std::size_t buckets = std::size_t(maxPoints) / 2;
+    out.reserve(qsizetype(2 * buckets));
+    for (std::size_t b = 0; b < buckets; ++b) {
+        const std::size_t begin = b * n / buckets;
+        const std::size_t end = std::max(begin + 1, (b + 1) * n / buckets);
+        std::size_t lo = begin;
+        std::size_t hi = begin;
+        for (std::size_t t = begin; t < end; ++t) {
+            if (values[t] < values[lo]) lo = t;
+            if (values[t] > values[hi]) hi = t;
+        }
+        const std::size_t first = std::min(lo, hi);
+        const std::size_t second = std::max(lo, hi);
+        out.append(QPointF(double(first), values[first]));
+        if (second != first) out.append(QPointF(double(second), values[second]));
+    }
+    return out;
+}
+
+}  // namespace
+
+SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_chart->legend()->setShowToolTips(true);
+    m_chart->setMargins(QMargins(6, 6, 6, 6));
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setRenderHint(QPainter::Antialiasing, true);
+    m_chartView->setFrameShape(QFrame::NoFrame);
+
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_note = new QLabel(this);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    m_note->setWordWrap(true);
+    m_channelLabel = new QLabel(tr("Channel:"), this);
+    m_channelBox = new QComboBox(this);
+    m_channelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_splitLabel = new QLabel(tr("Show:"), this);
+    m_splitBox = new QComboBox(this);
+    m_splitBox->addItems({tr("Train and test"), tr("Train only"), tr("Test only")});
+    m_channelLabel->setBuddy(m_channelBox);
+    m_splitLabel->setBuddy(m_splitBox);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_title);
+    bar->addStretch(1);
+    bar->addWidget(m_channelLabel);
+    bar->addWidget(m_channelBox);
+    bar->addSpacing(12);
+    bar->addWidget(m_splitLabel);
+    bar->addWidget(m_splitBox);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 0);
+    layout->setSpacing(4);
+    layout->addLayout(bar);
+    layout->addWidget(m_note);
+    layout->addWidget(m_chartView, 1);
+
+    connect(m_channelBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setChannel(i);
+    });
+    connect(m_splitBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setSplit(Split(i));
+    });
+    updateControls();
+    rebuild();
+}
+
+SeriesView::~SeriesView() = default;
+
+void SeriesView::setSeriesSet(std::shared_ptr<const SeriesSet> series, const QString& name) {
+    m_series = std::move(series);
+    m_name = name;
+    m_channel = 0;
+    m_split = Split::All;
+    updateControls();
+    rebuild();
+}
+
+void SeriesView::setChannel(int channel) {
+    const int channels = m_series ? int(m_series->channels) : 0;
+    const int c = std::clamp(channel, 0, std::max(channels - 1, 0));
+    if (c == m_channel) return;
+    m_channel = c;
+    updateControls();
+    rebuild();
+}
+
+void SeriesView::setSplit(Split split) {
+    if (split == m_split) return;
+    m_split = split;
+    updateControls();
+    rebuild();
+}
+
+void SeriesView::setMaxDrawn(int count) {
+    m_maxDrawn = std::max(1, count);
+    rebuild();
+}
+
+QStringList SeriesView::legendEntries() const {
+    QStringList out;
+    for (auto* marker : m_chart->legend()->markers())
+        if (marker->isVisible()) out << marker->label();
+    return out;
+}
+
+QString SeriesView::note() const {
+    return m_note->text();
+}
+
+std::vector<std::size_t> SeriesView::sampleAcrossClasses(std::span<const std::size_t> candidates,
+                                                         std::span<const int> classOf, int cap) {
+    std::map<int, std::vector<std::size_t>> groups;
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+        groups[classOf[k]].push_back(candidates[k]);
+    if (groups.empty() || cap <= 0) return {};
+
+    // Water-filling: equal shares, small classes hand their unused share to the larger ones.
+    std::vector<std::pair<std::size_t, int>> sizes;  // (size, class), smallest first
+    for (const auto& [c, members] : groups)
+        sizes.push_back({members.size(), c});
+    std::sort(sizes.begin(), sizes.end());
+    std::map<int, std::size_t> quota;
+    std::size_t left = std::size_t(cap);
+    std::size_t groupsLeft = sizes.size();
+    for (const auto& [size, c] : sizes) {
+        // Smallest first with a floor share: the division's remainder and the unused shares of
+        // small classes flow on to the larger classes that come later.
+        const std::size_t take = std::min(size, left / groupsLeft);
+        quota[c] = take;
+        left -= take;
+        --groupsLeft;
+    }
+
+    std::vector<std::vector<std::size_t>> picks;
+    for (const auto& [c, members] : groups) {
+        const std::size_t q = quota[c];
+        std::vector<std::size_t> chosen;
+        chosen.reserve(q);
+        for (std::size_t k = 0; k < q; ++k)
+            chosen.push_back(
+                members[std::min(members.size() - 1, (2 * k + 1) * members.size() / (2 * q))]);
+        picks.push_back(std::move(chosen));
+    }
+    std::vector<std::size_t> out;
+    for (std::size_t round = 0;; ++round) {
+        bool any = false;
+        for (const auto& chosen : picks)
+            if (round < chosen.size()) {
+                out.push_back(chosen[round]);
+                any = true;
+            }
+        if (!any) break;
+    }
+    return out;
+}
+
+void SeriesView::updateControls() {
+    const QSignalBlocker b1(m_channelBox);
+    const QSignalBlocker b2(m_splitBox);
+    const int channels = m_series ? int(m_series->channels) : 0;
+    if (m_channelBox->count() != channels) {
+        m_channelBox->clear();
+        for (int c = 0; c < channels; ++c) {
+            const QString name = std::size_t(c) < m_series->channelNames.size()
+                                     ? QString::fromStdString(m_series->channelNames[c])
+                                     : tr("channel %1").arg(c);
+            m_channelBox->addItem(tr("%1 of %2: %3").arg(c + 1).arg(channels).arg(name));
+        }
+    }
+    m_channelBox->setCurrentIndex(m_channel);
+    const bool multi = channels > 1;
+    m_channelLabel->setVisible(multi);
+    m_channelBox->setVisible(multi);
+    const bool hasSplit = m_series && !m_series->isTest.empty();
+    m_splitBox->setCurrentIndex(int(m_split));
+    m_splitLabel->setVisible(hasSplit);
+    m_splitBox->setVisible(hasSplit);
+}
+
+void SeriesView::rebuild() {
+    m_chart->removeAllSeries();
+    for (auto* axis : m_chart->axes()) {
+        m_chart->removeAxis(axis);
+        delete axis;
+    }
+    m_drawn.clear();
+    m_shownCount = 0;
+
+    if (!m_series || m_series->n == 0 || m_series->channels == 0) {
+        m_title->setText(tr("No time series loaded"));
+        m_note->setText(
+            tr("Open a .ts, .arff or UCR file with File ▸ Open… (Ctrl+O), drop one "
+               "here, or pick File ▸ Demo data ▸ Time series."));
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
+    const SeriesSet& s = *m_series;
+    const bool labelled = !s.labels.empty();
+    const bool split = !s.isTest.empty();
+
+    std::vector<std::size_t> candidates;
+    std::vector<int> classOf;
+    std::map<int, std::size_t> classCounts;
+    std::size_t trainShown = 0;
+    for (std::size_t i = 0; i < s.n; ++i) {
+        const bool test = split && s.isTest[i];
+        if ((m_split == Split::Train && test) || (m_split == Split::Test && !test)) continue;
+        const int c = labelled ? s.labels[i] : 0;
+        candidates.push_back(i);
+        classOf.push_back(c);
+        ++classCounts[c];
+        if (!test) ++trainShown;
+    }
+    m_shownCount = int(candidates.size());
+    m_drawn = sampleAcrossClasses(candidates, classOf, m_maxDrawn);
+
+    const std::size_t c = std::size_t(m_channel);
+    float lo = std::numeric_limits<float>::infinity();
+    float hi = -lo;
+    std::uint32_t longest = 0;
+    std::map<int, bool> named;
+    for (std::size_t i : m_drawn) {
+        const std::uint32_t len = s.lengths.empty() ? std::uint32_t(s.length) : s.lengths[i];
+        const auto values = s.channel(i, c).first(std::min<std::size_t>(len, s.length));
+        for (float v : values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        longest = std::max(longest, len);
+
+        const int cls = labelled ? s.labels[i] : 0;
+        const bool test = split && s.isTest[i];
+        auto* line = new QLineSeries;
+        line->replace(decimated(values, kMaxPointsPerSeries));
+        QColor colour = labelled ? ColourMaps::categorical(cls) : ColourMaps::categorical(0);
+        // Translucent lines let dense bundles show their density; the more lines, the fainter.
+        colour.setAlpha(std::clamp(int(255.0 * 6.0 / std::sqrt(double(m_drawn.size()))), 80, 220));
+        QPen pen(colour, 1.3);
+        if (test) pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+        if (!named[cls]) {
+            const QString className = !labelled ? tr("series")
+                                      : cls < 0 ? tr("unlabelled")
+                                      : std::size_t(cls) < s.classNames.size()
+                                          ? QString::fromStdString(s.classNames[cls])
+                                          : QString::number(cls);
+            line->setName(tr("%1 (%2)").arg(className, number(classCounts[cls])));
+        }
+        m_chart->addSeries(line);
+        if (named[cls]) {
+            for (auto* marker : m_chart->legend()->markers(line))
+                marker->setVisible(false);
+        }
+        named[cls] = true;
+    }
+
+    // The time axis spans the true lengths exactly, ticks at round steps from 0.
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("time step"));
+    const double xMax = std::max<double>(1.0, double(longest) - 1.0);
+    x->setRange(0, xMax);
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(std::max(1.0, niceStep(xMax, 8)));
+    x->setLabelFormat(QStringLiteral("%d"));
+    auto* y = new QValueAxis;
+    const QString channelName = c < s.channelNames.size()
+                                    ? QString::fromStdString(s.channelNames[c])
+                                : s.channels > 1 ? tr("channel %1").arg(c)
+                                                 : tr("value");
+    y->setTitleText(channelName);
+    if (lo <= hi) {
+        const float margin = hi > lo ? 0.05f * (hi - lo) : 1.0f;
+        y->setRange(lo - margin, hi + margin);
+    }
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    for (auto* series : m_chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    // A tight value range with ticks at round values: nice-number ranges waste up to half the
+    // height on empty space.
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    y->setTickInterval(niceStep(y->max() - y->min(), 6));
+    y->setLabelFormat(QStringLiteral("%g"));
+
+    // Title: what the file holds; note: what of it is on screen.
+    QString title = tr("%1 — %2 series × %3 × %4 samples")
+                        .arg(m_name.isEmpty() ? sourceName(s.source) : m_name, number(s.n),
+                             s.channels == 1 ? tr("1 channel") : tr("%1 channels").arg(s.channels),
+                             s.equalLength() ? number(s.length) : tr("≤ %1").arg(number(s.length)));
+    if (labelled) title += tr(", %1 classes").arg(s.classCount());
+    m_title->setText(title);
+
+    QStringList note;
+    if (split)
+        note << tr("%1 train (solid) + %2 test (dashed)")
+                    .arg(number(trainShown), number(candidates.size() - trainShown));
+    if (int(m_drawn.size()) < m_shownCount)
+        note << tr("showing %1 of %2 series, sampled evenly across classes")
+                    .arg(number(m_drawn.size()), number(std::size_t(m_shownCount)));
+    if (s.length > std::size_t(kMaxPointsPerSeries))
+        note << tr("long series drawn as min/max envelopes of %1 points").arg(kMaxPointsPerSeries);
+    if (!s.equalLength()) note << tr("variable lengths, each drawn to its own length");
+    m_note->setText(note.join(QStringLiteral(" · ")));
+    m_note->setVisible(!note.isEmpty());
+    m_chart->setTitle(QString());
+    applyPalette();
+    emit chartUpdated();
+}
+
+void SeriesView::applyPalette() {
+    const QPalette pal = palette();
+    m_chart->setBackgroundBrush(pal.color(QPalette::Base));
+    m_chart->setBackgroundPen(Qt::NoPen);
+    m_chart->setPlotAreaBackgroundVisible(false);
+    m_chart->setTitleBrush(pal.color(QPalette::Text));
+    m_chart->legend()->setLabelColor(pal.color(QPalette::Text));
+    m_chart->legend()->setBrush(Qt::NoBrush);
+    m_chart->legend()->setPen(Qt::NoPen);
+    QColor grid = pal.color(QPalette::Text);
+    grid.setAlpha(40);
+    for (auto* axis : m_chart->axes()) {
+        axis->setLabelsColor(pal.color(QPalette::Text));
+        axis->setTitleBrush(pal.color(QPalette::Text));
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+        axis->setGridLineColor(grid);
+        axis->setMinorGridLineVisible(false);
+    }
+    m_chartView->setBackgroundBrush(pal.color(QPalette::Base));
+}
+
+void SeriesView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) applyPalette();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace cs::ui

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "compute/core/series_set.h"
+
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+
+namespace cs::ui {
+
+/// The time-series view: series as lines coloured by class (the categorical palette of the
+/// point view), one legend entry per class with its count, a channel selector for multivariate
+/// sets, and the train/test split (test series dashed; a filter shows either part alone).
+/// At most maxDrawn() series are drawn, sampled evenly across classes, and long series are
+/// decimated (min/max per bucket) so that large sets stay responsive; a note says so.
+/// Variable-length series are drawn to their true length.
+class SeriesView : public QWidget {
+    Q_OBJECT
+public:
+    /// Which part of a train/test split is shown.
+    enum class Split { All, Train, Test };
+
+    explicit SeriesView(QWidget* parent = nullptr);
+    ~SeriesView() override;
+
+    /// Shows series (nullptr clears the view), channel 0, both parts of a split. name titles
+    /// the chart (default: the file name of the series' source).
+    void setSeriesSet(std::shared_ptr<const SeriesSet> series, const QString& name = {});
+    std::shared_ptr<const SeriesSet> seriesSet() const { return m_series; }
+
+    /// Channel shown (0-based).
+    int channel() const { return m_channel; }
+    void setChannel(int channel);
+    Split split() const { return m_split; }
+    void setSplit(Split split);
+    /// The cap on drawn series.
+    int maxDrawn() const { return m_maxDrawn; }
+    void setMaxDrawn(int count);
+
+    /// Series on the chart now.
+    int drawnSeriesCount() const { return int(m_drawn.size()); }
+    /// Indices (into the SeriesSet) of the series on the chart, in drawing order.
+    const std::vector<std::size_t>& drawnSeries() const { return m_drawn; }
+    /// Series that pass the split filter (drawn or not).
+    int shownSeriesCount() const { return m_shownCount; }
+    /// Legend texts, one per class: "name (count)".
+    QStringList legendEntries() const;
+    /// The note above the chart (what is shown, what was left out).
+    QString note() const;
+    QChart* chart() const { return m_chart; }
+    QChartView* chartView() const { return m_chartView; }
+
+    /// Picks at most cap of candidates, spread evenly over the classes (classOf[i] is the class
+    /// of candidates[i]): every class gets an equal share, classes smaller than their share
+    /// give the rest to the others; within a class the picks are evenly spaced. The result
+    /// interleaves the classes so that no class is drawn entirely on top of another.
+    static std::vector<std::size_t> sampleAcrossClasses(std::span<const std::size_t> candidates,
+                                                        std::span<const int> classOf, int cap);
+
+    static constexpr int kDefaultMaxDrawn = 300;
+    /// Longer series are decimated to about this many points.
+    static constexpr int kMaxPointsPerSeries = 1000;
+
+signals:
+    /// The chart was rebuilt (new data, channel or filter).
+    void chartUpdated();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void rebuild();
+    void applyPalette();
+    void updateControls();
+
+    std::shared_ptr<const SeriesSet> m_series;
+    QString m_name;
+    int m_channel = 0;
+    Split m_split = Split::All;
+    int m_maxDrawn = kDefaultMaxDrawn;
+    std::vector<std::size_t> m_drawn;
+    int m_shownCount = 0;
+
+    QChart* m_chart = nullptr;
+    QChartView* m_chartView = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_note = nullptr;
+    QLabel* m_channelLabel = nullptr;
+    QComboBox* m_channelBox = nullptr;
+    QLabel* m_splitLabel = nullptr;
+    QComboBox* m_splitBox = nullptr;
+};
+
+}  // namespace cs::ui
