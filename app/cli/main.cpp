@@ -3,7 +3,9 @@
 // exits 0, or prints the error on stderr and exits 2.
 #include <CLI/CLI.hpp>
 
+#include "app/cli/bench_command.h"
 #include "app/cli/cli_common.h"
+#include "app/cli/dbscan_command.h"
 #include "app/cli/info_command.h"
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
@@ -17,6 +19,9 @@ int main(int argc, char** argv) {
     int exitCode = cs::cli::kExitOk;
     cs::cli::addInfoCommand(app, exitCode);
     cs::cli::addBackendsCommand(app, exitCode);
+    cs::cli::addDbscanCommand(app, exitCode);
+    cs::cli::addKdistCommand(app, exitCode);
+    cs::cli::addBenchCommand(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

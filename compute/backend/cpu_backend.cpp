@@ -5,6 +5,8 @@
 #include <string>
 #include <thread>
 
+#include "compute/dbscan/dbscan_cpu.h"
+
 namespace cs {
 namespace {
 
@@ -32,6 +34,15 @@ BackendInfo CpuBackend::info() const {
     i.threads = m_threads;
     i.versions = "C++ " + std::to_string(__cplusplus);
     return i;
+}
+
+DbscanResult CpuBackend::dbscan(const PointSet& points, const DbscanParams& params,
+                                JobControl& job) {
+    return dbscanCpu(points, params, job, m_threads);
+}
+
+KDistanceResult CpuBackend::kDistance(const PointSet& points, int k, JobControl& job) {
+    return kDistanceCpu(points, k, job, m_threads);
 }
 
 }  // namespace cs

@@ -12,6 +12,11 @@ public:
     explicit CpuBackend(int threads = 0);
     std::string name() const override { return "cpu"; }
     BackendInfo info() const override;
+    /// Exact, multithreaded DBSCAN (dbscanCpu): the oracle of the GPU tests.
+    DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
+                        JobControl& job) override;
+    /// Exact k-distance curve (kDistanceCpu).
+    KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
     /// Worker threads the algorithms use.
     int threads() const { return m_threads; }
 

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/dbscan_command.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <variant>
+
+#include "app/cli/cli_common.h"
+#include "compute/backend/backend_registry.h"
+#include "compute/core/error.h"
+#include "compute/dbscan/dbscan_cpu.h"
+#include "compute/io/dataset.h"
+#include "compute/io/writers.h"
+
+namespace cs::cli {
+namespace {
+
+std::string shortest(float value) {
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    return ec == std::errc() ? std::string(text, end) : std::to_string(value);
+}
+
+PointSet loadPoints(const std::string& file) {
+    io::Dataset data = io::loadDataset(file);
+    if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
+    throw Error(file + ": holds time series, not points; this command needs a point cloud");
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+std::string fileName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+void writeKdistCsv(const std::string& file, const KDistanceResult& r, int k,
+                   const std::string& source) {
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(file + ": cannot be opened for writing");
+    std::string buffer = "# kdist k=" + std::to_string(k) + " file=" + source + "\nrank,distance\n";
+    char text[32];
+    for (std::size_t i = 0; i < r.sorted.size(); ++i) {
+        buffer += std::to_string(i + 1);
+        buffer += ',';
+        const auto [end, ec] = std::to_chars(text, text + sizeof text, r.sorted[i]);
+        buffer.append(text, end);
+        buffer += '\n';
+        if (buffer.size() > (1u << 20)) {
+            out << buffer;
+            buffer.clear();
+        }
+    }
+    out << buffer;
+    out.close();
+    if (!out) throw Error(file + ": write failed");
+}
+
+}  // namespace
+
+nlohmann::json stageMilliseconds(const std::vector<StageTiming>& timings) {
+    nlohmann::json stages = nlohmann::json::object();
+    for (const auto& t : timings)
+        stages[t.name] = stages.value(t.name, 0.0) + t.milliseconds;
+    return stages;
+}
+
+double shortestDouble(float value) {
+    return std::stod(shortest(value));
+}
+
+nlohmann::json dbscanCounts(const DbscanResult& r) {
+    return {{"clusters", r.clusterCount},        {"core", r.stats.corePoints},
+            {"border", r.stats.borderPoints},    {"noise", r.stats.noisePoints},
+            {"largest", r.stats.largestCluster}, {"path", std::string(toString(r.pathUsed))}};
+}
+
+void addDbscanCommand(CLI::App& app, int& exitCode) {
+    struct Options {
+        std::string file, backend = "auto", path = "auto", out;
+        float eps = 0.0f;
+        int minPts = 0;
+        bool star = false, json = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand("dbscan", "Cluster a point cloud with DBSCAN");
+    cmd->add_option("FILE", o->file, "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy)")->required();
+    cmd->add_option("--eps", o->eps, "Neighbourhood radius (>= 0)")->required();
+    cmd->add_option("--min-pts", o->minPts, "Points within eps, itself included, to be core (>= 1)")
+        ->required();
+    cmd->add_flag("--star", o->star, "DBSCAN*: border points become noise");
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--path", o->path, "Neighbour search: auto, grid, brute or kdtree");
+    cmd->add_option("--out", o->out, "Write index,label,core rows to this CSV file");
+    cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            const DbscanParams params{o->eps, o->minPts, o->star, parseDbscanPath(o->path)};
+            validateDbscanParams(params);
+            const auto backend = backendRegistry().get(o->backend);
+            const PointSet points = loadPoints(o->file);
+            JobControl job;
+            const auto start = std::chrono::steady_clock::now();
+            const DbscanResult r = backend->dbscan(points, params, job);
+            const double totalMs = millisecondsSince(start);
+            if (!o->out.empty()) {
+                const std::string header = "dbscan eps=" + shortest(o->eps) +
+                                           " minPts=" + std::to_string(o->minPts) +
+                                           " star=" + (o->star ? "1" : "0") +
+                                           " path=" + std::string(toString(r.pathUsed)) +
+                                           " backend=" + backend->name() + " file=" + o->file;
+                io::writeLabelsCsv(o->out, r.labels, r.isCore, header);
+            }
+            if (o->json) {
+                nlohmann::json j = dbscanCounts(r);
+                j.update({{"algorithm", "dbscan"},
+                          {"file", o->file},
+                          {"n", points.n},
+                          {"dims", points.dims},
+                          {"eps", shortestDouble(o->eps)},
+                          {"min_pts", o->minPts},
+                          {"star", o->star},
+                          {"backend", backend->name()},
+                          {"device", backend->info().device},
+                          {"stages_ms", stageMilliseconds(job.timings())},
+                          {"total_ms", totalMs}});
+                if (!o->out.empty()) j["out"] = o->out;
+                printJson(j);
+            } else {
+                std::ostringstream line;
+                line.precision(3);
+                line << fileName(o->file) << ": " << points.n << " points, " << r.clusterCount
+                     << " clusters (largest " << r.stats.largestCluster << "), "
+                     << r.stats.corePoints << " core, " << r.stats.borderPoints << " border, "
+                     << r.stats.noisePoints << " noise; " << backend->name() << '/'
+                     << toString(r.pathUsed) << ' ' << std::fixed << totalMs << " ms";
+                if (!o->out.empty()) line << "; labels in " << o->out;
+                std::cout << line.str() << std::endl;
+            }
+            return kExitOk;
+        });
+    });
+}
+
+void addKdistCommand(CLI::App& app, int& exitCode) {
+    struct Options {
+        std::string file, backend = "auto", out;
+        int k = 0;
+        bool json = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd =
+        app.add_subcommand("kdist", "The k-distance curve of a point cloud, for choosing eps");
+    cmd->add_option("FILE", o->file, "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy)")->required();
+    cmd->add_option("--k", o->k, "The k-th nearest point, itself counted (use DBSCAN's minPts)")
+        ->required();
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--out", o->out, "Write the sorted curve as rank,distance rows");
+    cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            if (o->k < 1) throw Error("--k must be at least 1 (got " + std::to_string(o->k) + ")");
+            const auto backend = backendRegistry().get(o->backend);
+            const PointSet points = loadPoints(o->file);
+            JobControl job;
+            const auto start = std::chrono::steady_clock::now();
+            const KDistanceResult r = backend->kDistance(points, o->k, job);
+            const double totalMs = millisecondsSince(start);
+            if (!o->out.empty()) writeKdistCsv(o->out, r, o->k, o->file);
+            const KDistanceKnee knee = kDistanceKnee(r.sorted);
+            auto quantile = [&](double q) {
+                return r.sorted.empty() ? 0.0
+                                        : shortestDouble(r.sorted[std::size_t(
+                                              std::llround(q * double(r.sorted.size() - 1)))]);
+            };
+            if (o->json) {
+                nlohmann::json quantiles = nlohmann::json::object();
+                for (double q : {0.0, 0.25, 0.5, 0.75, 0.9, 0.99, 1.0}) {
+                    std::ostringstream key;
+                    key << q;
+                    quantiles[key.str()] = quantile(q);
+                }
+                nlohmann::json j = {{"algorithm", "kdist"},
+                                    {"file", o->file},
+                                    {"n", points.n},
+                                    {"dims", points.dims},
+                                    {"k", o->k},
+                                    {"backend", backend->name()},
+                                    {"quantiles", quantiles},
+                                    {"knee_rank", knee.index + 1},
+                                    {"suggested_eps", shortestDouble(knee.distance)},
+                                    {"stages_ms", stageMilliseconds(job.timings())},
+                                    {"total_ms", totalMs}};
+                if (!o->out.empty()) j["out"] = o->out;
+                printJson(j);
+            } else {
+                std::cout << fileName(o->file) << ": k-distance (k=" << o->k << ") of " << points.n
+                          << " points: median " << quantile(0.5) << ", max " << quantile(1.0)
+                          << "; knee at rank " << knee.index + 1 << ": suggested eps "
+                          << shortestDouble(knee.distance) << std::endl;
+            }
+            return kExitOk;
+        });
+    });
+}
+
+}  // namespace cs::cli

@@ -1,0 +1,1105 @@
+// SPDX-License-Identifier: MIT
+// Exact CPU DBSCAN. Every eps decision is canonicalDist2(recentred a, b) <= epsSquared(eps), so
+// the labels are byte-identical to any other backend that follows dbscan.h. Search structures
+// (grid cells, cell bounding boxes, nanoflann's kd-tree) only ever propose candidates or rule
+// them out with bounds that are provably conservative in float arithmetic; see the notes at
+// cellBounds() and kdRadius().
+#include "compute/dbscan/dbscan_cpu.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <span>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <nanoflann.hpp>
+
+#include "compute/core/error.h"
+
+namespace cs {
+namespace {
+
+using Index = std::uint32_t;
+constexpr Index kNoIndex = std::numeric_limits<Index>::max();
+constexpr float kInfinity = std::numeric_limits<float>::infinity();
+
+int workerCount(int threads) {
+    if (threads > 0) return threads;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+void checkInput(const PointSet& points) {
+    if (points.n > 0 && points.dims == 0)
+        throw Error("DBSCAN needs points with at least 1 dimension");
+    if (points.coords.size() != points.n * points.dims)
+        throw Error("point set holds " + std::to_string(points.coords.size()) +
+                    " coordinates, expected n * d = " + std::to_string(points.n * points.dims));
+    // Labels are int32 and indices uint32 (kNoIndex reserved).
+    if (points.n >= std::size_t(std::numeric_limits<std::int32_t>::max()))
+        throw Error("DBSCAN supports fewer than 2^31 - 1 points (got " + std::to_string(points.n) +
+                    ")");
+    for (std::size_t i = 0; i < points.coords.size(); ++i)
+        if (!std::isfinite(points.coords[i]))
+            throw Error("point " + std::to_string(i / points.dims) +
+                        " has a non-finite coordinate; drop NaN/Inf points first");
+}
+
+// Runs body(chunk) for every chunk on `threads` workers, the calling thread being one of them
+// and the only one that reports progress (JobControl's callback runs on the job's thread).
+// Workers stop taking chunks once the job is cancelled; the cancel then surfaces here as
+// cs::Cancelled, after every worker has joined, so nothing half-done escapes.
+template <class Body>
+void parallelChunks(std::size_t chunks, int threads, JobControl& job, double from, double to,
+                    std::string_view stage, Body&& body) {
+    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto worker = [&](bool reporter) {
+        while (!stop.load(std::memory_order_relaxed)) {
+            if (job.isCancelled()) {
+                stop = true;
+                break;
+            }
+            const std::size_t chunk = next.fetch_add(1, std::memory_order_relaxed);
+            if (chunk >= chunks) break;
+            try {
+                body(chunk);
+            } catch (...) {
+                std::lock_guard lock(errorMutex);
+                if (!error) error = std::current_exception();
+                stop = true;
+                break;
+            }
+            const std::size_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
+            if (reporter)
+                job.setProgress(from + (to - from) * double(finished) / double(chunks), stage);
+        }
+    };
+    {
+        const auto helpers = std::min<std::size_t>(std::size_t(std::max(threads, 1)), chunks);
+        std::vector<std::jthread> pool;
+        for (std::size_t t = 1; t < helpers; ++t)
+            pool.emplace_back(worker, false);
+        worker(true);
+    }
+    if (error) std::rethrow_exception(error);
+    job.checkpoint();
+}
+
+// Lock-free union-find (links the larger root under the smaller, so parents only decrease and
+// no cycle can form; path halving by CAS). The partition it ends with does not depend on the
+// interleaving, and the final ids are canonicalised anyway.
+class UnionFind {
+public:
+    explicit UnionFind(std::size_t n) : m_parent(n) {
+        for (std::size_t i = 0; i < n; ++i)
+            m_parent[i].store(Index(i), std::memory_order_relaxed);
+    }
+    /// Before any concurrent use: makes `x` a child of `root` (root < x).
+    void link(Index x, Index root) { m_parent[x].store(root, std::memory_order_relaxed); }
+
+    Index find(Index x) {
+        for (;;) {
+            Index p = m_parent[x].load(std::memory_order_relaxed);
+            if (p == x) return x;
+            const Index g = m_parent[p].load(std::memory_order_relaxed);
+            if (g != p) m_parent[x].compare_exchange_weak(p, g, std::memory_order_relaxed);
+            x = g;
+        }
+    }
+    void unite(Index a, Index b) {
+        for (;;) {
+            a = find(a);
+            b = find(b);
+            if (a == b) return;
+            if (a < b) std::swap(a, b);
+            Index expected = a;
+            if (m_parent[a].compare_exchange_strong(expected, b, std::memory_order_acq_rel)) return;
+        }
+    }
+
+private:
+    std::vector<std::atomic<Index>> m_parent;
+};
+
+// The points in the order a path works in (grid: sorted by cell; others: input order).
+struct Work {
+    std::size_t n = 0, d = 0;
+    float eps2 = 0.0f;
+    int minPts = 1;
+    std::vector<float> x;            // working order, row-major n x d
+    std::vector<Index> orig;         // working position -> input index; empty = identity
+    std::vector<std::uint8_t> core;  // working order
+    const float* pt(Index w) const { return x.data() + std::size_t(w) * d; }
+    Index original(Index w) const { return orig.empty() ? w : orig[w]; }
+    float dist2(Index a, Index b) const { return canonicalDist2(pt(a), pt(b), d); }
+};
+
+// Border rule: the nearest core point, ties by the lowest input index.
+struct Nearest {
+    float dist2 = kInfinity;
+    Index core = kNoIndex;
+    Index original = kNoIndex;
+    void offer(float d2, Index w, Index o) {
+        if (d2 < dist2 || (d2 == dist2 && o < original)) {
+            dist2 = d2;
+            core = w;
+            original = o;
+        }
+    }
+};
+
+DbscanResult finishLabels(const Work& w, UnionFind& uf, const std::vector<Index>& nearest,
+                          bool star) {
+    DbscanResult r;
+    r.labels.assign(w.n, -1);
+    r.isCore.assign(w.n, 0);
+    for (Index p = 0; p < Index(w.n); ++p) {
+        const Index o = w.original(p);
+        if (w.core[p]) {
+            r.isCore[o] = 1;
+            r.labels[o] = std::int32_t(uf.find(p));
+        } else if (!star && !nearest.empty() && nearest[p] != kNoIndex) {
+            r.labels[o] = std::int32_t(uf.find(nearest[p]));
+        }
+    }
+    canonicalizeDbscanResult(r);
+    return r;
+}
+
+// Progress fractions of the stages.
+constexpr double kBuildEnd = 0.10, kCountEnd = 0.53, kCoreEnd = 0.55, kUnionEnd = 0.85,
+                 kBorderEnd = 0.97;
+
+// ---------------------------------------------------------------------------------------------
+// Grid path (d <= 3).
+//
+// Cells of side h ~ eps/2 (per dimension; "half cells"), keyed by their integer coordinates
+// packed into 64 bits (lexicographic order = key order), points sorted by key. Any pair that
+// passes the float test differs by less than 2h in every coordinate (see chooseSides), so its
+// cells are within +-2 in every coordinate: 5^d neighbour cells, whose last coordinate runs
+// over a contiguous key range, so 5^(d-1) cursors per chunk find them by a merge-like sweep.
+//
+// Every cell keeps the float bounding box of its points. Because IEEE rounding is monotone,
+// canonicalDist2 is monotone in every |a_j - b_j|, which gives exact (not approximate) bounds:
+//  - a cell whose box has canonicalDist2(hi, lo) <= eps2 is a clique: all its pairs are
+//    within eps. A clique with >= minPts points is all core without counting (the "dense
+//    cell" shortcut), and its core points are one component without testing pairs;
+//  - per-dimension gaps between a point (or a box) and a box give a lower bound that rules a
+//    whole cell out, and per-dimension farthest offsets an upper bound that counts it in.
+// ---------------------------------------------------------------------------------------------
+
+template <std::size_t D>
+class GridDbscan {
+public:
+    GridDbscan(Work& work, int threads, JobControl& job)
+        : m_w(work), m_threads(threads), m_job(job) {}
+
+    void build(const std::vector<float>& recentred);
+    void countCore();
+    void unite(UnionFind& uf);
+    void assignBorder(UnionFind& uf, std::vector<Index>& nearest);
+    void linkCliques(UnionFind& uf) const;
+
+private:
+    static constexpr std::size_t kRows = D == 1 ? 1 : D == 2 ? 5 : 25;
+
+    // Everything the stages read about one cell, together: neighbour cells are scattered in
+    // memory, so each should cost one cache miss, not one per array.
+    struct Cell {
+        Index begin = 0, end = 0, coreEnd = 0;  // points [begin, end); core ones [begin, coreEnd)
+        std::uint32_t clique = 0;               // every pair of its points within eps
+        std::array<float, D> lo{}, hi{};        // bounding box of its points
+    };
+
+    std::size_t cellCount() const { return m_cellKey.size(); }
+    Index begin(std::size_t c) const { return m_cell[c].begin; }
+    Index end(std::size_t c) const { return m_cell[c].end; }
+    Index coreEnd(std::size_t c) const { return m_cell[c].coreEnd; }
+    bool clique(std::size_t c) const { return m_cell[c].clique != 0; }
+    const float* lo(std::size_t c) const { return m_cell[c].lo.data(); }
+    const float* hi(std::size_t c) const { return m_cell[c].hi.data(); }
+
+    std::uint64_t coord(std::uint64_t key, std::size_t j) const {
+        return (key >> m_shift[j]) & m_mask[j];
+    }
+
+    // The neighbour cells of cells visited in increasing key order: the cell itself first, then
+    // rows of cells sharing the first D - 1 coordinates, nearest rows first.
+    class Sweep {
+    public:
+        explicit Sweep(const GridDbscan& g);
+        /// forwardOnly: only rows that can hold cells after `cell` (for pairs counted once).
+        std::span<const Index> collect(std::size_t cell, bool forwardOnly = false);
+
+    private:
+        static constexpr std::size_t kUnset = std::numeric_limits<std::size_t>::max();
+        const GridDbscan& m_g;
+        std::array<std::array<int, (D > 1 ? D - 1 : 1)>, kRows> m_offset{};
+        std::array<std::size_t, kRows> m_pos;
+        std::array<bool, kRows> m_backward{};  // the first non-zero offset is negative
+        std::array<Index, kRows * 5> m_out{};
+    };
+
+    // Lower bound of canonicalDist2 from point p to any point in cell c (exact, see above).
+    float minDist2(const float* p, std::size_t c) const {
+        const float *l = lo(c), *h = hi(c);
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < D; ++j) {
+            const float gap = p[j] < l[j] ? l[j] - p[j] : p[j] > h[j] ? p[j] - h[j] : 0.0f;
+            sum = sum + gap * gap;
+        }
+        return sum;
+    }
+    // Upper bound of canonicalDist2 from point p to any point in cell c.
+    float maxDist2(const float* p, std::size_t c) const {
+        const float *l = lo(c), *h = hi(c);
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < D; ++j) {
+            const float far = std::max(p[j] - l[j], h[j] - p[j]);
+            sum = sum + far * far;
+        }
+        return sum;
+    }
+    // Lower bound of canonicalDist2 between any point of cell a and any point of cell b.
+    float boxGap2(std::size_t a, std::size_t b) const {
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < D; ++j) {
+            const float gap = lo(b)[j] > hi(a)[j]   ? lo(b)[j] - hi(a)[j]
+                              : lo(a)[j] > hi(b)[j] ? lo(a)[j] - hi(b)[j]
+                                                    : 0.0f;
+            sum = sum + gap * gap;
+        }
+        return sum;
+    }
+    // Upper bound of canonicalDist2 between any point of cell a and any point of cell b.
+    float boxMax2(std::size_t a, std::size_t b) const {
+        float sum = 0.0f;
+        for (std::size_t j = 0; j < D; ++j) {
+            const float far = std::max(hi(b)[j] - lo(a)[j], hi(a)[j] - lo(b)[j]);
+            sum = sum + far * far;
+        }
+        return sum;
+    }
+    float dist2(Index a, Index b) const { return canonicalDist2(m_w.pt(a), m_w.pt(b), D); }
+
+    void chooseSides(const std::array<double, D>& lo, const std::array<double, D>& hi);
+    void partitionCoreFirst(std::size_t chunk);
+
+    Work& m_w;
+    int m_threads;
+    JobControl& m_job;
+    std::array<double, D> m_origin{}, m_side{};
+    std::array<std::uint64_t, D> m_cells{}, m_mask{};
+    std::array<unsigned, D> m_shift{};
+    std::vector<std::uint64_t> m_cellKey;
+    std::vector<Cell> m_cell;
+    std::vector<std::pair<std::size_t, std::size_t>> m_chunks;  // cell ranges
+};
+
+// Cell sides. A pair passing fl-sum(fl(fl(a_j - b_j)^2)) <= eps2 has, for every j (the sum of
+// non-negative terms is at least each term, rounding being monotone),
+//   fl(t^2) <= eps2 with t = fl(a_j - b_j)  =>  t^2 <= eps2 (1 + 2^-23) + 2^-149 (underflow)
+//   |a_j - b_j| <= |t| (1 + 2^-23)
+// so |a_j - b_j| < reach with the margins below; cells of side reach/2 (a hair more) keep every
+// such pair within +-2 cells even after the double rounding of (x - origin) / side, which
+// stays below 2^-20 cells while a dimension has at most 2^31 cells. Too many cells (eps tiny
+// against the extent, or eps = 0) coarsen the sides: still exact, only slower.
+template <std::size_t D>
+void GridDbscan<D>::chooseSides(const std::array<double, D>& lo, const std::array<double, D>& hi) {
+    const double reach = std::sqrt(double(m_w.eps2) * (1.0 + 1e-6) + 0x1p-149) * (1.0 + 1e-6);
+    const double side = 0.5 * reach * (1.0 + 1e-5);
+    constexpr double kMaxCellsPerDim = 2147483648.0;  // 2^31
+    auto bitsFor = [](std::uint64_t cells) {
+        unsigned bits = 0;
+        while (bits < 64 && (std::uint64_t(1) << bits) < cells)
+            ++bits;
+        return bits;
+    };
+    std::array<unsigned, D> bits{};
+    for (std::size_t j = 0; j < D; ++j) {
+        m_origin[j] = lo[j];
+        const double extent = hi[j] - lo[j];
+        m_side[j] = std::isfinite(side) ? side : std::numeric_limits<double>::max();
+        if (extent / m_side[j] >= kMaxCellsPerDim - 1) m_side[j] = extent / (kMaxCellsPerDim - 2);
+    }
+    auto count = [&](std::size_t j) {
+        const double extent = hi[j] - lo[j];
+        m_cells[j] = std::uint64_t(std::floor(extent / m_side[j])) + 1;
+        bits[j] = bitsFor(m_cells[j]);
+    };
+    for (std::size_t j = 0; j < D; ++j)
+        count(j);
+    // Keys must fit 63 bits: coarsen the finest dimension until they do.
+    for (;;) {
+        unsigned total = 0;
+        for (auto b : bits)
+            total += b;
+        if (total <= 63) break;
+        const auto j = std::size_t(std::max_element(bits.begin(), bits.end()) - bits.begin());
+        m_side[j] *= 2.0;
+        count(j);
+    }
+    unsigned shift = 0;
+    for (std::size_t j = D; j-- > 0;) {
+        m_shift[j] = shift;
+        m_mask[j] = bits[j] == 0 ? 0 : (bits[j] >= 64 ? ~0ull : (std::uint64_t(1) << bits[j]) - 1);
+        shift += bits[j];
+    }
+}
+
+template <std::size_t D>
+void GridDbscan<D>::build(const std::vector<float>& recentred) {
+    const std::size_t n = m_w.n;
+    std::array<double, D> lo, hi;
+    lo.fill(std::numeric_limits<double>::infinity());
+    hi.fill(-std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < D; ++j) {
+            lo[j] = std::min(lo[j], double(recentred[i * D + j]));
+            hi[j] = std::max(hi[j], double(recentred[i * D + j]));
+        }
+    chooseSides(lo, hi);
+
+    // Keys, then a parallel sort: each worker sorts a slice, slices are merged pairwise.
+    std::vector<std::pair<std::uint64_t, Index>> keyed(n);
+    const std::size_t slices = std::size_t(std::max(1, m_threads));
+    const std::size_t keyChunks =
+        std::max<std::size_t>(1, std::min<std::size_t>(n / 4096 + 1, 256));
+    parallelChunks(keyChunks, m_threads, m_job, 0.0, 0.02, "grid", [&](std::size_t c) {
+        const std::size_t b = n * c / keyChunks, e = n * (c + 1) / keyChunks;
+        for (std::size_t i = b; i < e; ++i) {
+            std::uint64_t key = 0;
+            for (std::size_t j = 0; j < D; ++j) {
+                const double q =
+                    std::floor((double(recentred[i * D + j]) - m_origin[j]) / m_side[j]);
+                const auto cj =
+                    std::min<std::uint64_t>(std::uint64_t(std::max(q, 0.0)), m_cells[j] - 1);
+                key |= cj << m_shift[j];
+            }
+            keyed[i] = {key, Index(i)};
+        }
+    });
+    parallelChunks(slices, m_threads, m_job, 0.02, 0.06, "grid", [&](std::size_t s) {
+        std::sort(keyed.begin() + std::ptrdiff_t(n * s / slices),
+                  keyed.begin() + std::ptrdiff_t(n * (s + 1) / slices));
+    });
+    for (std::size_t width = 1; width < slices; width *= 2) {
+        for (std::size_t s = 0; s + width < slices; s += 2 * width) {
+            const auto b = keyed.begin() + std::ptrdiff_t(n * s / slices);
+            const auto m = keyed.begin() + std::ptrdiff_t(n * (s + width) / slices);
+            const auto e =
+                keyed.begin() + std::ptrdiff_t(n * std::min(s + 2 * width, slices) / slices);
+            std::inplace_merge(b, m, e);
+        }
+        m_job.checkpoint();
+    }
+
+    m_w.x.resize(n * D);
+    m_w.orig.resize(n);
+    m_cellKey.clear();
+    m_cell.clear();
+    for (std::size_t w = 0; w < n; ++w) {
+        const auto [key, i] = keyed[w];
+        m_w.orig[w] = i;
+        for (std::size_t j = 0; j < D; ++j)
+            m_w.x[w * D + j] = recentred[std::size_t(i) * D + j];
+        if (w == 0 || key != m_cellKey.back()) {
+            if (!m_cell.empty()) m_cell.back().end = Index(w);
+            m_cellKey.push_back(key);
+            m_cell.push_back({Index(w), Index(w), Index(w)});
+        }
+    }
+    m_cell.back().end = Index(n);
+    keyed = {};
+
+    // Chunks of whole cells with roughly equal point counts, several per worker for balance.
+    const std::size_t target = std::max<std::size_t>(512, n / (std::size_t(m_threads) * 32 + 1));
+    m_chunks.clear();
+    for (std::size_t c = 0; c < cellCount();) {
+        std::size_t e = c + 1;
+        while (e < cellCount() && begin(e) - begin(c) < target)
+            ++e;
+        m_chunks.emplace_back(c, e);
+        c = e;
+    }
+
+    parallelChunks(m_chunks.size(), m_threads, m_job, 0.06, kBuildEnd, "grid", [&](std::size_t k) {
+        for (std::size_t c = m_chunks[k].first; c < m_chunks[k].second; ++c) {
+            float* l = m_cell[c].lo.data();
+            float* h = m_cell[c].hi.data();
+            for (std::size_t j = 0; j < D; ++j)
+                l[j] = h[j] = m_w.pt(begin(c))[j];
+            for (Index w = begin(c) + 1; w < end(c); ++w)
+                for (std::size_t j = 0; j < D; ++j) {
+                    l[j] = std::min(l[j], m_w.pt(w)[j]);
+                    h[j] = std::max(h[j], m_w.pt(w)[j]);
+                }
+            m_cell[c].clique = canonicalDist2(h, l, D) <= m_w.eps2;
+        }
+    });
+}
+
+template <std::size_t D>
+GridDbscan<D>::Sweep::Sweep(const GridDbscan& g) : m_g(g) {
+    m_pos.fill(kUnset);
+    for (std::size_t r = 0; r < kRows; ++r) {
+        std::size_t rest = r;
+        for (std::size_t j = 0; j + 1 < D; ++j, rest /= 5)
+            m_offset[r][j] = int(rest % 5) - 2;
+    }
+    // Nearest rows first, so that counting can stop early.
+    auto norm = [](const auto& o) {
+        int sum = 0;
+        for (std::size_t j = 0; j + 1 < D; ++j)
+            sum += o[j] * o[j];
+        return sum;
+    };
+    std::stable_sort(m_offset.begin(), m_offset.end(),
+                     [&](const auto& a, const auto& b) { return norm(a) < norm(b); });
+    for (std::size_t r = 0; r < kRows; ++r)
+        for (std::size_t j = 0; j + 1 < D; ++j)
+            if (m_offset[r][j] != 0) {
+                m_backward[r] = m_offset[r][j] < 0;
+                break;
+            }
+}
+
+template <std::size_t D>
+std::span<const Index> GridDbscan<D>::Sweep::collect(std::size_t cell, bool forwardOnly) {
+    const auto& g = m_g;
+    const std::uint64_t* keys = g.m_cellKey.data();
+    const std::size_t cells = g.cellCount();
+    const std::uint64_t key = keys[cell];
+    std::array<std::int64_t, D> c;
+    for (std::size_t j = 0; j < D; ++j)
+        c[j] = std::int64_t(g.coord(key, j));
+    const std::int64_t last = c[D - 1], lastCells = std::int64_t(g.m_cells[D - 1]);
+    const std::uint64_t lastLo = std::uint64_t(std::max<std::int64_t>(last - 2, 0))
+                                 << g.m_shift[D - 1];
+    const std::uint64_t lastHi = std::uint64_t(std::min<std::int64_t>(last + 2, lastCells - 1))
+                                 << g.m_shift[D - 1];
+    std::size_t m = 0;
+    m_out[m++] = Index(cell);
+    for (std::size_t r = 0; r < kRows; ++r) {
+        if (forwardOnly && m_backward[r]) continue;
+        std::uint64_t prefix = 0;
+        bool inside = true;
+        for (std::size_t j = 0; j + 1 < D; ++j) {
+            const std::int64_t t = c[j] + m_offset[r][j];
+            inside = inside && t >= 0 && t < std::int64_t(g.m_cells[j]);
+            prefix |= std::uint64_t(t) << g.m_shift[j];
+        }
+        if (!inside) continue;
+        const std::uint64_t low = prefix | lastLo, high = prefix | lastHi;
+        // Targets only grow while cells are visited in key order: advance, never rewind; a
+        // long way (the first cell of a chunk, a gap in the data) by binary search.
+        std::size_t pos = m_pos[r];
+        if (pos == kUnset) pos = 0;
+        for (int steps = 0; pos < cells && keys[pos] < low; ++pos)
+            if (++steps == 8) {
+                pos = std::size_t(std::lower_bound(keys + pos, keys + cells, low) - keys);
+                break;
+            }
+        m_pos[r] = pos;
+        for (std::size_t k = pos; k < cells && keys[k] <= high; ++k)
+            if (k != cell) m_out[m++] = Index(k);
+    }
+    return {m_out.data(), m};
+}
+
+template <std::size_t D>
+void GridDbscan<D>::countCore() {
+    m_w.core.assign(m_w.n, 0);
+    const float eps2 = m_w.eps2;
+    const auto minPts = std::size_t(m_w.minPts);
+    parallelChunks(m_chunks.size(), m_threads, m_job, kBuildEnd, kCountEnd, "core",
+                   [&](std::size_t k) {
+                       Sweep sweep(*this);
+                       std::vector<std::pair<float, Index>> partial;
+                       for (std::size_t c = m_chunks[k].first; c < m_chunks[k].second; ++c) {
+                           const std::size_t size = end(c) - begin(c);
+                           if (clique(c) && size >= minPts) {
+                               std::fill(m_w.core.begin() + begin(c), m_w.core.begin() + end(c), 1);
+                               continue;
+                           }
+                           // Box against box first: cells wholly within eps of every point here
+                           // count for all of them at once, cells wholly beyond eps drop out; only
+                           // the rest are scanned.
+                           const auto nbrs = sweep.collect(c);
+                           std::size_t base = 0;
+                           partial.clear();
+                           for (const Index nc : nbrs) {
+                               if (nc == c ? clique(c) : boxMax2(c, nc) <= eps2) {
+                                   base += end(nc) - begin(nc);
+                                   if (base >= minPts) break;
+                               } else {
+                                   const float gap = nc == c ? 0.0f : boxGap2(c, nc);
+                                   if (gap <= eps2) partial.emplace_back(gap, nc);
+                               }
+                           }
+                           if (base >= minPts) {
+                               std::fill(m_w.core.begin() + begin(c), m_w.core.begin() + end(c), 1);
+                               continue;
+                           }
+                           // Nearest cells first: most points reach minPts after a few of them.
+                           std::sort(partial.begin(), partial.end());
+                           for (Index p = begin(c); p < end(c); ++p) {
+                               const float* pp = m_w.pt(p);
+                               std::size_t count = base;
+                               for (const auto& [gap, nc] : partial) {
+                                   if (minDist2(pp, nc) > eps2) continue;
+                                   const std::size_t cellSize = end(nc) - begin(nc);
+                                   if (cellSize > 1 && maxDist2(pp, nc) <= eps2) {
+                                       count += cellSize;
+                                   } else {
+                                       for (Index q = begin(nc); q < end(nc) && count < minPts; ++q)
+                                           if (dist2(p, q) <= eps2) ++count;
+                                   }
+                                   if (count >= minPts) break;
+                               }
+                               m_w.core[p] = count >= minPts;
+                           }
+                       }
+                   });
+    // Core points first within each cell: later stages scan only [begin, coreEnd).
+    parallelChunks(m_chunks.size(), m_threads, m_job, kCountEnd, kCoreEnd, "core",
+                   [&](std::size_t k) { partitionCoreFirst(k); });
+}
+
+template <std::size_t D>
+void GridDbscan<D>::partitionCoreFirst(std::size_t chunk) {
+    std::vector<float> xs;
+    std::vector<Index> os;
+    for (std::size_t c = m_chunks[chunk].first; c < m_chunks[chunk].second; ++c) {
+        const Index b = begin(c), e = end(c);
+        Index cores = 0;
+        for (Index w = b; w < e; ++w)
+            cores += m_w.core[w];
+        m_cell[c].coreEnd = b + cores;
+        if (cores == 0 || cores == e - b) continue;
+        xs.clear();
+        os.clear();
+        for (int pass = 1; pass >= 0; --pass)
+            for (Index w = b; w < e; ++w)
+                if (m_w.core[w] == pass) {
+                    xs.insert(xs.end(), m_w.pt(w), m_w.pt(w) + D);
+                    os.push_back(m_w.orig[w]);
+                }
+        std::copy(xs.begin(), xs.end(), m_w.x.begin() + std::ptrdiff_t(std::size_t(b) * D));
+        std::copy(os.begin(), os.end(), m_w.orig.begin() + b);
+        std::fill(m_w.core.begin() + b, m_w.core.begin() + b + cores, 1);
+        std::fill(m_w.core.begin() + b + cores, m_w.core.begin() + e, 0);
+    }
+}
+
+template <std::size_t D>
+void GridDbscan<D>::linkCliques(UnionFind& uf) const {
+    for (std::size_t c = 0; c < cellCount(); ++c)
+        if (clique(c))
+            for (Index w = begin(c) + 1; w < coreEnd(c); ++w)
+                uf.link(w, begin(c));
+}
+
+template <std::size_t D>
+void GridDbscan<D>::unite(UnionFind& uf) {
+    linkCliques(uf);
+    const float eps2 = m_w.eps2;
+    parallelChunks(
+        m_chunks.size(), m_threads, m_job, kCoreEnd, kUnionEnd, "union", [&](std::size_t k) {
+            Sweep sweep(*this);
+            for (std::size_t c = m_chunks[k].first; c < m_chunks[k].second; ++c) {
+                if (coreEnd(c) == begin(c)) continue;
+                const auto nbrs = sweep.collect(c, true);
+                if (!clique(c))
+                    for (Index a = begin(c); a < coreEnd(c); ++a)
+                        for (Index b = a + 1; b < coreEnd(c); ++b)
+                            if (dist2(a, b) <= eps2 && uf.find(a) != uf.find(b)) uf.unite(a, b);
+                Index root = uf.find(begin(c));  // may go stale; only ever compared for equality
+                for (const Index nc : nbrs) {
+                    // Each unordered pair of cells once; only cells holding core points matter.
+                    if (nc <= c || coreEnd(nc) == begin(nc) || boxGap2(c, nc) > eps2) continue;
+                    if (clique(c) && clique(nc)) {
+                        // Both sides are single components: one linking pair is enough.
+                        const Index other = uf.find(begin(nc));
+                        if (other == root || other == (root = uf.find(begin(c)))) continue;
+                        if (boxMax2(c, nc) <= eps2) {  // every pair links
+                            uf.unite(begin(c), begin(nc));
+                            continue;
+                        }
+                        bool linked = false;
+                        for (Index a = begin(c); a < coreEnd(c) && !linked; ++a) {
+                            if (minDist2(m_w.pt(a), nc) > eps2) continue;
+                            for (Index b = begin(nc); b < coreEnd(nc); ++b)
+                                if (dist2(a, b) <= eps2) {
+                                    uf.unite(a, b);
+                                    linked = true;
+                                    break;
+                                }
+                        }
+                    } else {
+                        for (Index a = begin(c); a < coreEnd(c); ++a) {
+                            if (minDist2(m_w.pt(a), nc) > eps2) continue;
+                            for (Index b = begin(nc); b < coreEnd(nc); ++b)
+                                if (dist2(a, b) <= eps2 && uf.find(a) != uf.find(b)) uf.unite(a, b);
+                        }
+                    }
+                }
+            }
+        });
+}
+
+template <std::size_t D>
+void GridDbscan<D>::assignBorder(UnionFind&, std::vector<Index>& nearest) {
+    nearest.assign(m_w.n, kNoIndex);
+    const float eps2 = m_w.eps2;
+    parallelChunks(m_chunks.size(), m_threads, m_job, kUnionEnd, kBorderEnd, "border",
+                   [&](std::size_t k) {
+                       Sweep sweep(*this);
+                       for (std::size_t c = m_chunks[k].first; c < m_chunks[k].second; ++c) {
+                           if (coreEnd(c) == end(c)) continue;
+                           const auto nbrs = sweep.collect(c);
+                           for (Index p = coreEnd(c); p < end(c); ++p) {
+                               const float* pp = m_w.pt(p);
+                               Nearest best;
+                               for (const Index nc : nbrs) {
+                                   if (coreEnd(nc) == begin(nc)) continue;
+                                   const float bound = minDist2(pp, nc);
+                                   if (bound > eps2 || bound > best.dist2) continue;
+                                   for (Index q = begin(nc); q < coreEnd(nc); ++q) {
+                                       const float d2 = dist2(p, q);
+                                       if (d2 <= eps2) best.offer(d2, q, m_w.orig[q]);
+                                   }
+                               }
+                               nearest[p] = best.core;
+                           }
+                       }
+                   });
+}
+
+template <std::size_t D>
+DbscanResult runGrid(Work& w, const std::vector<float>& recentred, bool star, int threads,
+                     JobControl& job) {
+    GridDbscan<D> grid(w, threads, job);
+    {
+        auto s = job.stage("grid");
+        grid.build(recentred);
+    }
+    {
+        auto s = job.stage("core");
+        grid.countCore();
+    }
+    UnionFind uf(w.n);
+    {
+        auto s = job.stage("union");
+        grid.unite(uf);
+    }
+    std::vector<Index> nearest;
+    if (!star) {
+        auto s = job.stage("border");
+        grid.assignBorder(uf, nearest);
+    }
+    auto s = job.stage("labels");
+    return finishLabels(w, uf, nearest, star);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Point paths (Brute, KdTree): the same three stages over candidate "sources". For a block of
+// rows (points), a source calls f(r, j) for row slot r and candidates j, a superset of the
+// eps-neighbours of rows[r] that contains rows[r] itself; f returns false when that row needs
+// no more candidates.
+// ---------------------------------------------------------------------------------------------
+
+// All pairs in column tiles shared by a block of rows, so a tile is read once per block.
+struct BruteSource {
+    const Work& w;
+    template <class F>
+    void visit(const Index* rows, std::size_t count, bool upperOnly, F&& f) const {
+        constexpr Index kTile = 1024;
+        std::vector<std::uint8_t> active(count, 1);
+        std::size_t remaining = count;
+        const Index n = Index(w.n);
+        for (Index t0 = 0; t0 < n && remaining > 0; t0 += std::min(kTile, n - t0)) {
+            const Index t1 = t0 + std::min(kTile, n - t0);
+            for (std::size_t r = 0; r < count; ++r) {
+                if (!active[r]) continue;
+                for (Index j = upperOnly ? std::max(t0, rows[r] + 1) : t0; j < t1; ++j)
+                    if (!f(r, j)) {
+                        active[r] = 0;
+                        --remaining;
+                        break;
+                    }
+            }
+        }
+    }
+};
+
+// Points for nanoflann; DIM > 0 fixes the dimension at compile time (d <= 3), so its distance
+// loops unroll.
+template <int DIM>
+struct KdAdaptor {
+    const float* x;
+    std::size_t n, d;
+    std::size_t kdtree_get_point_count() const { return n; }
+    float kdtree_get_pt(std::size_t i, std::size_t j) const {
+        return x[i * (DIM > 0 ? std::size_t(DIM) : d) + j];
+    }
+    template <class Box>
+    bool kdtree_get_bbox(Box&) const {
+        return false;
+    }
+};
+template <int DIM>
+using KdTree =
+    nanoflann::KDTreeSingleIndexAdaptor<nanoflann::L2_Simple_Adaptor<float, KdAdaptor<DIM>>,
+                                        KdAdaptor<DIM>, DIM, Index>;
+
+// Calls f(std::integral_constant<int, DIM>) with DIM = d for d <= 3, else -1 (dynamic).
+template <class F>
+decltype(auto) withKdDim(std::size_t d, F&& f) {
+    switch (d) {
+        case 1:
+            return f(std::integral_constant<int, 1>{});
+        case 2:
+            return f(std::integral_constant<int, 2>{});
+        case 3:
+            return f(std::integral_constant<int, 3>{});
+        default:
+            return f(std::integral_constant<int, -1>{});
+    }
+}
+
+// nanoflann sums its squared distances in its own way and prunes with incrementally updated
+// bounds; both can round differently from canonicalDist2, by a relative ~(d + depth) 2^-24.
+// Searching with radius (1 + 1e-3 + 4d 2^-24) r2 (plus a little for underflow) therefore finds
+// every point that the canonical test accepts; the canonical test then decides.
+float kdRadius(float r2, std::size_t d) {
+    const double inflated = double(r2) * (1.0 + 1e-3 + 4.0 * double(d) * 0x1p-24) + 1e-36;
+    return inflated >= double(std::numeric_limits<float>::max()) ? kInfinity : float(inflated);
+}
+
+// A nanoflann result set that forwards every candidate to f and stops when f says so.
+template <class F>
+struct ForwardingResultSet {
+    F& f;
+    std::size_t slot;
+    float radius;
+    std::size_t size() const { return 0; }
+    bool full() const { return true; }
+    bool addPoint(float, Index j) { return f(slot, j); }
+    float worstDist() const { return radius; }
+};
+
+template <int DIM>
+struct KdSource {
+    const Work& w;
+    const KdTree<DIM>& tree;
+    float radius;
+    template <class F>
+    void visit(const Index* rows, std::size_t count, bool upperOnly, F&& f) const {
+        auto filtered = [&](std::size_t r, Index j) {
+            return (upperOnly && j <= rows[r]) || f(r, j);
+        };
+        for (std::size_t r = 0; r < count; ++r) {
+            ForwardingResultSet<decltype(filtered)> set{filtered, r, radius};
+            tree.findNeighbors(set, w.pt(rows[r]), nanoflann::SearchParams(32, 0.0f, false));
+        }
+    }
+};
+
+// `order`: the order rows are taken in (the kd-tree's leaf order keeps consecutive searches
+// in the same part of the tree); empty: index order.
+template <class Source>
+DbscanResult runPoints(Work& w, const Source& source, const std::vector<Index>& order, bool star,
+                       int threads, JobControl& job) {
+    const Index n = Index(w.n);
+    const float eps2 = w.eps2;
+    const auto minPts = std::size_t(w.minPts);
+    constexpr std::size_t kBlock = 64;
+    const std::size_t blocks = (std::size_t(n) + kBlock - 1) / kBlock;
+    auto rowsOf = [&](std::size_t b, auto&& keep, std::vector<Index>& rows) {
+        rows.clear();
+        for (std::size_t k = b * kBlock; k < std::min<std::size_t>(n, (b + 1) * kBlock); ++k) {
+            const Index i = order.empty() ? Index(k) : order[k];
+            if (keep(i)) rows.push_back(i);
+        }
+    };
+
+    w.core.assign(n, 0);
+    {
+        auto s = job.stage("core");
+        parallelChunks(blocks, threads, job, kBuildEnd, kCoreEnd, "core", [&](std::size_t b) {
+            std::vector<Index> rows;
+            rowsOf(
+                b, [](Index) { return true; }, rows);
+            std::vector<std::size_t> counts(rows.size(), 0);
+            source.visit(rows.data(), rows.size(), false, [&](std::size_t r, Index j) {
+                if (w.dist2(rows[r], j) > eps2) return true;
+                return ++counts[r] < minPts;
+            });
+            for (std::size_t r = 0; r < rows.size(); ++r)
+                w.core[rows[r]] = counts[r] >= minPts;
+        });
+    }
+    UnionFind uf(n);
+    {
+        auto s = job.stage("union");
+        parallelChunks(blocks, threads, job, kCoreEnd, kUnionEnd, "union", [&](std::size_t b) {
+            std::vector<Index> rows;
+            rowsOf(
+                b, [&](Index i) { return w.core[i] != 0; }, rows);
+            source.visit(rows.data(), rows.size(), true, [&](std::size_t r, Index j) {
+                // The root test first: in high d it is cheaper than the distance.
+                const Index i = rows[r];
+                if (w.core[j] && uf.find(i) != uf.find(j) && w.dist2(i, j) <= eps2) uf.unite(i, j);
+                return true;
+            });
+        });
+    }
+    std::vector<Index> nearest;
+    if (!star) {
+        auto s = job.stage("border");
+        nearest.assign(n, kNoIndex);
+        parallelChunks(blocks, threads, job, kUnionEnd, kBorderEnd, "border", [&](std::size_t b) {
+            std::vector<Index> rows;
+            rowsOf(
+                b, [&](Index i) { return w.core[i] == 0; }, rows);
+            std::vector<Nearest> best(rows.size());
+            source.visit(rows.data(), rows.size(), false, [&](std::size_t r, Index j) {
+                if (w.core[j]) {
+                    const float d2 = w.dist2(rows[r], j);
+                    if (d2 <= eps2) best[r].offer(d2, j, j);
+                }
+                return true;
+            });
+            for (std::size_t r = 0; r < rows.size(); ++r)
+                nearest[rows[r]] = best[r].core;
+        });
+    }
+    auto s = job.stage("labels");
+    return finishLabels(w, uf, nearest, star);
+}
+
+template <int DIM>
+DbscanResult runKdTree(Work& w, bool star, int threads, JobControl& job) {
+    const KdAdaptor<DIM> adaptor{w.x.data(), w.n, w.d};
+    std::unique_ptr<KdTree<DIM>> tree;
+    {
+        auto s = job.stage("kdtree");
+        tree = std::make_unique<KdTree<DIM>>(int(w.d), adaptor,
+                                             nanoflann::KDTreeSingleIndexAdaptorParams(16));
+        job.setProgress(kBuildEnd, "kdtree");
+    }
+    job.checkpoint();
+    return runPoints(w, KdSource<DIM>{w, *tree, kdRadius(w.eps2, w.d)}, tree->vAcc, star, threads,
+                     job);
+}
+
+// ---------------------------------------------------------------------------------------------
+// k-distance
+// ---------------------------------------------------------------------------------------------
+
+// Collects candidate indices within nanoflann's radius.
+struct CollectResultSet {
+    std::vector<Index>& out;
+    float radius;
+    std::size_t size() const { return out.size(); }
+    bool full() const { return true; }
+    bool addPoint(float, Index j) {
+        out.push_back(j);
+        return true;
+    }
+    float worstDist() const { return radius; }
+};
+
+template <int DIM>
+std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::size_t d, int k,
+                              int threads, JobControl& job) {
+    const KdAdaptor<DIM> adaptor{x.data(), n, d};
+    std::unique_ptr<KdTree<DIM>> tree;
+    {
+        auto s = job.stage("kdtree");
+        tree = std::make_unique<KdTree<DIM>>(int(d), adaptor,
+                                             nanoflann::KDTreeSingleIndexAdaptorParams(16));
+    }
+    job.checkpoint();
+    std::vector<float> perPoint(n, 0.0f);
+    auto s = job.stage("knn");
+    // nanoflann's k nearest (plus a few spare) by its own rounding, then the canonical k-th
+    // among them; a radius search settles the rare case where a point outside that set could
+    // still be canonically closer (see kdRadius for the margins). Queries go in the tree's leaf
+    // order, so consecutive ones walk the same branches.
+    const std::size_t want = std::min(n, std::size_t(k) + 4);
+    const double slack = 1.0 + 1e-3 + 4.0 * double(d) * 0x1p-24;
+    const std::vector<Index>& order = tree->vAcc;
+    constexpr std::size_t kBlock = 256;
+    const std::size_t blocks = (n + kBlock - 1) / kBlock;
+    parallelChunks(blocks, threads, job, 0.1, 0.95, "knn", [&](std::size_t b) {
+        std::vector<Index> idx(want), found;
+        std::vector<float> nano(want), canon;
+        for (std::size_t o = b * kBlock; o < std::min(n, (b + 1) * kBlock); ++o) {
+            const std::size_t i = order[o];
+            const float* q = x.data() + i * d;
+            nanoflann::KNNResultSet<float, Index> set(want);
+            set.init(idx.data(), nano.data());
+            tree->findNeighbors(set, q, nanoflann::SearchParams());
+            const std::size_t got = set.size();
+            canon.resize(got);
+            for (std::size_t m = 0; m < got; ++m)
+                canon[m] = canonicalDist2(q, x.data() + std::size_t(idx[m]) * d, d);
+            std::nth_element(canon.begin(), canon.begin() + (k - 1), canon.end());
+            float value = canon[std::size_t(k - 1)];
+            const double guard = double(value) * slack * slack + 2e-36;
+            if (value > 0.0f && got < n && !(double(nano[got - 1]) > guard)) {
+                found.clear();
+                const float r = float(std::min(guard, double(std::numeric_limits<float>::max())));
+                CollectResultSet collect{found, r};
+                tree->findNeighbors(collect, q, nanoflann::SearchParams(32, 0.0f, false));
+                canon.resize(found.size());
+                for (std::size_t m = 0; m < found.size(); ++m)
+                    canon[m] = canonicalDist2(q, x.data() + std::size_t(found[m]) * d, d);
+                // The search finds every point canonically below `value`; when fewer than k
+                // are, `value` (reached by the k nearest found before) stands.
+                if (canon.size() >= std::size_t(k)) {
+                    std::nth_element(canon.begin(), canon.begin() + (k - 1), canon.end());
+                    value = std::min(value, canon[std::size_t(k - 1)]);
+                }
+            }
+            perPoint[i] = std::sqrt(value);
+        }
+    });
+    return perPoint;
+}
+
+}  // namespace
+
+DbscanPath resolveDbscanPathCpu(DbscanPath requested, std::size_t n, std::size_t dims) {
+    switch (requested) {
+        case DbscanPath::Grid:
+            if (dims > 3)
+                throw Error("the grid DBSCAN path handles 1 to 3 dimensions, not " +
+                            std::to_string(dims) + " (use kdtree or brute)");
+            return DbscanPath::Grid;
+        case DbscanPath::Brute:
+        case DbscanPath::KdTree:
+            return requested;
+        case DbscanPath::Auto:
+            break;
+    }
+    if (dims <= 3) return DbscanPath::Grid;
+    return n < kDbscanBruteBelow ? DbscanPath::Brute : DbscanPath::KdTree;
+}
+
+DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobControl& job,
+                       int threads) {
+    validateDbscanParams(params);
+    checkInput(points);
+    threads = workerCount(threads);
+    DbscanPath path = resolveDbscanPathCpu(params.path, points.n, points.dims);
+    job.checkpoint();
+    if (points.n == 0) {
+        DbscanResult empty;
+        canonicalizeDbscanResult(empty);
+        empty.pathUsed = path;
+        return empty;
+    }
+
+    Work w;
+    w.n = points.n;
+    w.d = points.dims;
+    w.eps2 = epsSquared(params.eps);
+    w.minPts = params.minPts;
+    std::vector<float> recentred;
+    {
+        auto s = job.stage("recentre");
+        recentred = recentredCoords(points);
+    }
+    job.checkpoint();
+
+    // eps^2 overflowing float accepts every pair, including those whose distance overflows too;
+    // nanoflann's strict "< radius" cannot say that, the brute path can.
+    if (path == DbscanPath::KdTree && std::isinf(w.eps2)) path = DbscanPath::Brute;
+
+    DbscanResult result;
+    if (path == DbscanPath::Grid) {
+        switch (w.d) {
+            case 1:
+                result = runGrid<1>(w, recentred, params.star, threads, job);
+                break;
+            case 2:
+                result = runGrid<2>(w, recentred, params.star, threads, job);
+                break;
+            default:
+                result = runGrid<3>(w, recentred, params.star, threads, job);
+                break;
+        }
+    } else if (path == DbscanPath::KdTree) {
+        w.x = std::move(recentred);
+        result = withKdDim(w.d, [&](auto dim) {
+            return runKdTree<decltype(dim)::value>(w, params.star, threads, job);
+        });
+    } else {
+        w.x = std::move(recentred);
+        result = runPoints(w, BruteSource{w}, {}, params.star, threads, job);
+    }
+    result.pathUsed = path;
+    job.setProgress(1.0, "labels");
+    return result;
+}
+
+KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int threads) {
+    checkInput(points);
+    if (k < 1) throw Error("k-distance needs k >= 1 (got " + std::to_string(k) + ")");
+    if (std::size_t(k) > points.n)
+        throw Error("k-distance k = " + std::to_string(k) + " exceeds the number of points (" +
+                    std::to_string(points.n) + ")");
+    threads = workerCount(threads);
+    job.checkpoint();
+    const std::size_t n = points.n, d = points.dims;
+    std::vector<float> x;
+    {
+        auto s = job.stage("recentre");
+        x = recentredCoords(points);
+    }
+    KDistanceResult result;
+    result.perPoint = withKdDim(
+        d, [&](auto dim) { return kDistances<decltype(dim)::value>(x, n, d, k, threads, job); });
+    {
+        auto s = job.stage("sort");
+        result.sorted = result.perPoint;
+        std::sort(result.sorted.begin(), result.sorted.end());
+    }
+    job.setProgress(1.0, "sort");
+    return result;
+}
+
+KDistanceKnee kDistanceKnee(std::span<const float> sorted) {
+    KDistanceKnee knee;
+    if (sorted.empty()) return knee;
+    const std::size_t n = sorted.size();
+    knee.index = n - 1;
+    knee.distance = sorted[n - 1];
+    const double first = sorted.front(), span = double(sorted.back()) - first;
+    if (n < 3 || !(span > 0.0)) return knee;
+    double bestGap = -1.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        // Distance below the chord from (0, 0) to (1, 1), up to the constant 1/sqrt(2).
+        const double gap = double(i) / double(n - 1) - (double(sorted[i]) - first) / span;
+        if (gap > bestGap) {
+            bestGap = gap;
+            knee.index = i;
+        }
+    }
+    knee.distance = sorted[knee.index];
+    return knee;
+}
+
+}  // namespace cs

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "compute/core/job_control.h"
+#include "compute/core/point_set.h"
+#include "compute/dbscan/dbscan.h"
+
+namespace cs {
+
+/// Exact DBSCAN on the CPU (semantics and float rules in dbscan.h): the reference every GPU
+/// path is tested against. Input: points row-major N x d, finite. Memory O(N + cells): no
+/// neighbour list is ever stored. Stages (JobControl timings): "recentre", "grid" or "kdtree",
+/// "core", "union", "border" (skipped with star), "labels". threads <= 0: one per hardware
+/// thread; the labels do not depend on the thread count. Throws cs::Error on bad parameters,
+/// non-finite coordinates or a path that cannot handle d (Grid with d > 3); cs::Cancelled when
+/// the job is cancelled.
+/// @code cs::DbscanResult r = cs::dbscanCpu(points, {.eps = 0.5f, .minPts = 10}, job, 4); @endcode
+DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobControl& job,
+                       int threads = 0);
+
+/// The path dbscanCpu runs for `requested`: Auto is Grid for d <= 3, else Brute below
+/// kDbscanBruteBelow points and KdTree above; Grid with d > 3 throws cs::Error.
+DbscanPath resolveDbscanPathCpu(DbscanPath requested, std::size_t n, std::size_t dims);
+
+/// Below this many points of d > 3, Auto uses Brute: the tree costs more than it saves.
+inline constexpr std::size_t kDbscanBruteBelow = 2000;
+
+/// Exact k-distance curve: for each point, the distance to its k-th nearest point counting
+/// itself (k = 1 gives 0), chosen by canonicalDist2 order on recentredCoords() and reported as
+/// the float square root of that canonicalDist2. With k = minPts, core points have
+/// perPoint <= eps and other points perPoint >= eps (sqrt rounds: a value equal to eps can be
+/// either). kd-tree (nanoflann) search for any d.
+/// Throws cs::Error when k < 1 or k > N, or on non-finite coordinates.
+/// @code cs::KDistanceResult r = cs::kDistanceCpu(points, 10, job); @endcode
+KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int threads = 0);
+
+/// The knee of a sorted (ascending) k-distance curve, a suggestion for eps.
+struct KDistanceKnee {
+    std::size_t index = 0;  ///< position in the sorted curve
+    float distance = 0.0f;  ///< sorted[index]: the suggested eps
+};
+
+/// The knee by the "maximum distance to the chord" rule: scale ranks to [0, 1] and distances to
+/// [0, 1] (first to last value), and take the point farthest below the straight line from the
+/// first to the last point (largest rank - distance; ties: the first). A flat or short (< 3)
+/// curve gives its last point. Not defined for an empty curve (returns {0, 0}).
+/// @code float eps = cs::kDistanceKnee(result.sorted).distance; @endcode
+KDistanceKnee kDistanceKnee(std::span<const float> sorted);
+
+}  // namespace cs

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: MIT
+// CPU DBSCAN and k-distance against an independent O(N^2) oracle written straight from the
+// definition in compute/dbscan/dbscan.h, on many random sets, every path and thread count;
+// and against scikit-learn on the real clouds in ../shared/data/points (reference files made
+// by tests/compute/data/make_dbscan_reference.py).
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <numbers>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compute/backend/cpu_backend.h"
+#include "compute/core/error.h"
+#include "compute/dbscan/dbscan.h"
+#include "compute/dbscan/dbscan_cpu.h"
+#include "compute/dbscan/dbscan_datasets.h"
+#include "compute/io/point_readers.h"
+#include "tests/common/test_paths.h"
+
+namespace {
+
+struct Oracle {
+    std::vector<std::int32_t> labels;
+    std::vector<std::uint8_t> isCore;
+};
+
+// DBSCAN from the definition: counts over all pairs, core components by a plain union-find,
+// border to the nearest core (lowest index on ties), ids by smallest member index.
+Oracle oracleDbscan(const cs::PointSet& points, float eps, int minPts, bool star) {
+    const std::size_t n = points.n, d = points.dims;
+    const std::vector<float> x = cs::recentredCoords(points);
+    const float eps2 = cs::epsSquared(eps);
+    auto within = [&](std::size_t a, std::size_t b) {
+        return cs::canonicalDist2(&x[a * d], &x[b * d], d) <= eps2;
+    };
+    Oracle o;
+    o.isCore.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::size_t count = 0;
+        for (std::size_t j = 0; j < n; ++j)
+            count += within(i, j);
+        o.isCore[i] = count >= std::size_t(minPts);
+    }
+    std::vector<std::size_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](std::size_t a) {
+        while (parent[a] != a)
+            a = parent[a] = parent[parent[a]];
+        return a;
+    };
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            if (o.isCore[i] && o.isCore[j] && within(i, j)) {
+                const auto a = find(i), b = find(j);
+                if (a != b) parent[std::max(a, b)] = std::min(a, b);
+            }
+    std::vector<std::int64_t> root(n, -1);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (o.isCore[i]) {
+            root[i] = std::int64_t(find(i));
+        } else if (!star) {
+            float best = std::numeric_limits<float>::infinity();
+            std::int64_t bestCore = -1;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (!o.isCore[j] || !within(i, j)) continue;
+                const float d2 = cs::canonicalDist2(&x[i * d], &x[j * d], d);
+                if (d2 < best) {  // j ascending: the first of equal distances is the lowest index
+                    best = d2;
+                    bestCore = std::int64_t(j);
+                }
+            }
+            if (bestCore >= 0) root[i] = std::int64_t(find(std::size_t(bestCore)));
+        }
+    }
+    std::map<std::int64_t, std::int32_t> ids;
+    o.labels.assign(n, -1);
+    for (std::size_t i = 0; i < n; ++i)
+        if (root[i] >= 0) {
+            auto it = ids.find(root[i]);
+            if (it == ids.end()) it = ids.emplace(root[i], std::int32_t(ids.size())).first;
+            o.labels[i] = it->second;
+        }
+    return o;
+}
+
+std::vector<float> oracleKDistance(const cs::PointSet& points, int k) {
+    const std::size_t n = points.n, d = points.dims;
+    const std::vector<float> x = cs::recentredCoords(points);
+    std::vector<float> out(n), all(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j)
+            all[j] = cs::canonicalDist2(&x[i * d], &x[j * d], d);
+        std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
+        out[i] = std::sqrt(all[std::size_t(k - 1)]);
+    }
+    return out;
+}
+
+// Test data. Kinds:
+//  blobs      Gaussian blobs in [0, 10]^d plus 10 % uniform noise;
+//  quantized  blobs rounded to multiples of 1/4: many exactly equal distances (border ties);
+//  lattice    integer points of {0..m-1}^d (d <= 3) or a random subset of {0,1,2}^d, with
+//             some holes: pairs exactly at eps = 1;
+//  duplicates n copies of one point;
+//  far        blobs moved by 10^4 (a georeferenced scan: recentring matters);
+//  outlier    blobs plus one point 10^7 away: a huge extent against eps (grid coarsening) and
+//             re-centred coordinates rounded to 1/2 (many exact ties).
+cs::PointSet makeTestPoints(const QString& kind, std::size_t n, std::size_t d, std::uint64_t seed) {
+    cs::SplitMix64 rng(seed);
+    std::vector<float> c(n * d);
+    if (kind == "duplicates") {
+        std::vector<float> p(d);
+        for (auto& v : p)
+            v = float(rng.uniform(-5, 5));
+        for (std::size_t i = 0; i < n; ++i)
+            std::copy(p.begin(), p.end(), c.begin() + i * d);
+    } else if (kind == "lattice") {
+        if (d <= 3) {
+            const auto m = std::size_t(std::ceil(std::pow(double(n) * 1.25, 1.0 / double(d))));
+            std::vector<std::vector<float>> all;
+            std::vector<std::size_t> idx(d, 0);
+            for (;;) {
+                std::vector<float> p(d);
+                for (std::size_t j = 0; j < d; ++j)
+                    p[j] = float(idx[j]);
+                all.push_back(p);
+                std::size_t j = 0;
+                while (j < d && ++idx[j] == m)
+                    idx[j++] = 0;
+                if (j == d) break;
+            }
+            // Shuffle (Fisher-Yates), keep n: holes at random places.
+            for (std::size_t i = all.size(); i > 1; --i)
+                std::swap(all[i - 1], all[rng.below(i)]);
+            for (std::size_t i = 0; i < n; ++i)
+                std::copy(all[i].begin(), all[i].end(), c.begin() + i * d);
+        } else {
+            for (auto& v : c)
+                v = float(rng.below(3));
+        }
+    } else {
+        const std::size_t blobs = 4;
+        std::vector<double> centres(blobs * d);
+        for (auto& v : centres)
+            v = rng.uniform(0, 10);
+        for (std::size_t i = 0; i < n; ++i) {
+            const bool noise = rng.uniform() < 0.1;
+            const std::size_t b = rng.below(blobs);
+            for (std::size_t j = 0; j < d; ++j) {
+                double v = noise ? rng.uniform(-1, 11) : centres[b * d + j] + 0.6 * rng.normal();
+                if (kind == "quantized") v = std::round(v * 4.0) / 4.0;
+                if (kind == "far") v += 1e4;
+                c[i * d + j] = float(v);
+            }
+        }
+        if (kind == "outlier" && n > 0)
+            for (std::size_t j = 0; j < d; ++j)
+                c[j] = 1e7f;
+    }
+    cs::PointSet s;
+    s.n = n;
+    s.dims = d;
+    s.coords = std::move(c);
+    return s;
+}
+
+// An eps at which about half the points are core: the median k-distance (k = minPts).
+float medianKDistance(const cs::PointSet& points, int minPts) {
+    if (points.n < std::size_t(minPts) || points.n == 0) return 1.0f;
+    auto k = oracleKDistance(points, minPts);
+    std::nth_element(k.begin(), k.begin() + std::ptrdiff_t(k.size() / 2), k.end());
+    return k[k.size() / 2];
+}
+
+QString firstDifference(const cs::DbscanResult& r, const Oracle& o) {
+    if (r.labels.size() != o.labels.size())
+        return QString("size %1 vs %2").arg(r.labels.size()).arg(o.labels.size());
+    for (std::size_t i = 0; i < o.labels.size(); ++i)
+        if (r.labels[i] != o.labels[i] || r.isCore[i] != o.isCore[i])
+            return QString("point %1: label %2 core %3, oracle label %4 core %5")
+                .arg(i)
+                .arg(r.labels[i])
+                .arg(r.isCore[i])
+                .arg(o.labels[i])
+                .arg(o.isCore[i]);
+    return {};
+}
+
+std::vector<cs::DbscanPath> pathsFor(std::size_t d) {
+    std::vector<cs::DbscanPath> paths{cs::DbscanPath::Auto, cs::DbscanPath::Brute,
+                                      cs::DbscanPath::KdTree};
+    if (d <= 3) paths.push_back(cs::DbscanPath::Grid);
+    return paths;
+}
+
+// Reference files: "# key=value ..." lines, then "count,label,core" runs (run-length encoded
+// per point in file order; label is scikit-learn's, -1 noise).
+struct Reference {
+    std::map<std::string, std::string> meta;
+    std::vector<std::int32_t> labels;
+    std::vector<std::uint8_t> isCore;
+};
+
+Reference readReference(const std::filesystem::path& file) {
+    std::ifstream in(file);
+    if (!in) throw cs::Error(file.string() + ": cannot be opened");
+    Reference r;
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.empty()) continue;
+        if (line[0] == '#') {
+            std::istringstream words(line.substr(1));
+            std::string word;
+            while (words >> word) {
+                const auto eq = word.find('=');
+                if (eq != std::string::npos) r.meta[word.substr(0, eq)] = word.substr(eq + 1);
+            }
+            continue;
+        }
+        long long count = 0, label = 0, core = 0;
+        char c1 = 0, c2 = 0;
+        std::istringstream row(line);
+        if (!(row >> count >> c1 >> label >> c2 >> core) || c1 != ',' || c2 != ',')
+            throw cs::Error(file.string() + ": bad run '" + line + "'");
+        r.labels.insert(r.labels.end(), std::size_t(count), std::int32_t(label));
+        r.isCore.insert(r.isCore.end(), std::size_t(count), std::uint8_t(core));
+    }
+    return r;
+}
+
+}  // namespace
+
+class TestDbscan : public QObject {
+    Q_OBJECT
+
+private slots:
+    void matchesOracle_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<qulonglong>("n");
+        QTest::addColumn<qulonglong>("d");
+        QTest::addColumn<int>("minPts");
+        QTest::addColumn<float>("eps");  // < 0: the median k-distance
+        QTest::addColumn<bool>("star");
+        QTest::addColumn<qulonglong>("seed");
+        std::uint64_t seed = 1000;
+        // The sizes x dimensions grid; large N only where the O(N^2) oracle stays quick.
+        for (std::size_t d : {1, 2, 3, 16, 64})
+            for (std::size_t n : {0, 1, 2, 500, 3000}) {
+                if (n == 3000 && d == 64) continue;  // 1500 at d = 64 below
+                const bool star = (n + d) % 2 == 1;
+                QTest::addRow("blobs n=%zu d=%zu", n, d)
+                    << "blobs" << qulonglong(n) << qulonglong(d) << 5 << -1.0f << star
+                    << qulonglong(++seed);
+            }
+        QTest::addRow("blobs n=1500 d=64")
+            << "blobs" << 1500ull << 64ull << 5 << -1.0f << false << 77ull;
+        QTest::addRow("blobs n=1 minPts=1")
+            << "blobs" << 1ull << 3ull << 1 << 0.5f << false << 5ull;
+        QTest::addRow("blobs n=2 minPts=2")
+            << "blobs" << 2ull << 2ull << 2 << 100.0f << false << 6ull;
+        for (std::size_t d : {2, 3}) {
+            QTest::addRow("quantized d=%zu", d) << "quantized" << 3000ull << qulonglong(d) << 6
+                                                << -1.0f << false << qulonglong(++seed);
+            QTest::addRow("quantized star d=%zu", d) << "quantized" << 2000ull << qulonglong(d) << 6
+                                                     << -1.0f << true << qulonglong(++seed);
+            QTest::addRow("quantized eps=0 d=%zu", d) << "quantized" << 3000ull << qulonglong(d)
+                                                      << 3 << 0.0f << false << qulonglong(++seed);
+            QTest::addRow("far d=%zu", d)
+                << "far" << 3000ull << qulonglong(d) << 8 << -1.0f << false << qulonglong(++seed);
+        }
+        QTest::addRow("quantized eps=0 d=1")
+            << "quantized" << 2000ull << 1ull << 2 << 0.0f << false << 32ull;
+        QTest::addRow("outlier d=1") << "outlier" << 3000ull << 1ull << 5 << 0.5f << false << 33ull;
+        QTest::addRow("outlier d=3") << "outlier" << 3000ull << 3ull << 5 << 1.0f << false << 34ull;
+        QTest::addRow("outlier d=3 tiny eps")
+            << "outlier" << 3000ull << 3ull << 2 << 1e-3f << false << 35ull;
+        QTest::addRow("outlier d=16")
+            << "outlier" << 1500ull << 16ull << 5 << 2.0f << false << 36ull;
+        QTest::addRow("quantized d=16")
+            << "quantized" << 1500ull << 16ull << 6 << -1.0f << false << 31ull;
+        // Integer lattices with holes at eps = 1: neighbours exactly on the boundary.
+        for (std::size_t d : {1, 2, 3}) {
+            const int full = int(2 * d + 1);  // an interior lattice point and its 2d neighbours
+            QTest::addRow("lattice d=%zu minPts=full", d)
+                << "lattice" << 2000ull << qulonglong(d) << full << 1.0f << false
+                << qulonglong(++seed);
+            QTest::addRow("lattice d=%zu minPts=full-2", d)
+                << "lattice" << 2000ull << qulonglong(d) << full - 2 << 1.0f << false
+                << qulonglong(++seed);
+            QTest::addRow("lattice d=%zu star", d)
+                << "lattice" << 2000ull << qulonglong(d) << full - 1 << 1.0f << true
+                << qulonglong(++seed);
+        }
+        QTest::addRow("lattice d=16")
+            << "lattice" << 2000ull << 16ull << 3 << 1.0f << false << 41ull;
+        QTest::addRow("lattice d=16 sqrt2")
+            << "lattice" << 2500ull << 16ull << 4 << std::sqrt(2.0f) << false << 42ull;
+        // Everything identical.
+        for (int minPts : {1, 10, 500, 501})
+            QTest::addRow("duplicates minPts=%d", minPts)
+                << "duplicates" << 500ull << 3ull << minPts << 0.5f << false << 51ull;
+        QTest::addRow("duplicates eps=0")
+            << "duplicates" << 500ull << 2ull << 10 << 0.0f << false << 52ull;
+        QTest::addRow("duplicates d=16 eps=0")
+            << "duplicates" << 300ull << 16ull << 10 << 0.0f << false << 53ull;
+        // Limits: minPts = 1 (all core), huge eps (one cluster), minPts above N (all noise).
+        QTest::addRow("minPts=1 d=3") << "blobs" << 2000ull << 3ull << 1 << 0.3f << false << 61ull;
+        QTest::addRow("minPts=1 d=16")
+            << "blobs" << 1000ull << 16ull << 1 << 0.3f << false << 62ull;
+        QTest::addRow("huge eps d=3") << "blobs" << 2000ull << 3ull << 50 << 1e6f << false << 63ull;
+        QTest::addRow("huge eps d=16")
+            << "blobs" << 1000ull << 16ull << 50 << 1e6f << false << 64ull;
+        QTest::addRow("eps=3e19 d=2") << "blobs" << 500ull << 2ull << 20 << 3e19f << false << 65ull;
+        QTest::addRow("minPts>N") << "blobs" << 300ull << 3ull << 301 << 1e6f << false << 66ull;
+        QTest::addRow("tiny eps d=3") << "blobs" << 3000ull << 3ull << 2 << 1e-6f << false << 67ull;
+    }
+
+    void matchesOracle() {
+        QFETCH(QString, kind);
+        QFETCH(qulonglong, n);
+        QFETCH(qulonglong, d);
+        QFETCH(int, minPts);
+        QFETCH(float, eps);
+        QFETCH(bool, star);
+        QFETCH(qulonglong, seed);
+        const cs::PointSet points = makeTestPoints(kind, n, d, seed);
+        if (eps < 0.0f) eps = medianKDistance(points, minPts);
+        const Oracle oracle = oracleDbscan(points, eps, minPts, star);
+        for (const auto path : pathsFor(d))
+            for (int threads : {1, 4}) {
+                cs::JobControl job;
+                const cs::DbscanParams params{eps, minPts, star, path};
+                const cs::DbscanResult r = cs::dbscanCpu(points, params, job, threads);
+                const QString diff = firstDifference(r, oracle);
+                if (!diff.isEmpty())
+                    QFAIL(qPrintable(QString("seed %1 eps %2 path %3 threads %4: %5")
+                                         .arg(seed)
+                                         .arg(double(eps), 0, 'g', 9)
+                                         .arg(QString::fromUtf8(cs::toString(path).data()))
+                                         .arg(threads)
+                                         .arg(diff)));
+                QCOMPARE(std::size_t(r.stats.corePoints),
+                         std::size_t(std::count(oracle.isCore.begin(), oracle.isCore.end(), 1)));
+                // eps^2 overflowing float sends KdTree to Brute (see dbscanCpu).
+                if (path != cs::DbscanPath::Auto && std::isfinite(cs::epsSquared(eps)))
+                    QCOMPARE(int(r.pathUsed), int(path));
+            }
+    }
+
+    void autoPath() {
+        QCOMPARE(int(cs::resolveDbscanPathCpu(cs::DbscanPath::Auto, 100, 3)),
+                 int(cs::DbscanPath::Grid));
+        QCOMPARE(int(cs::resolveDbscanPathCpu(cs::DbscanPath::Auto, 100, 16)),
+                 int(cs::DbscanPath::Brute));
+        QCOMPARE(int(cs::resolveDbscanPathCpu(cs::DbscanPath::Auto, 100'000, 16)),
+                 int(cs::DbscanPath::KdTree));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::resolveDbscanPathCpu(cs::DbscanPath::Grid, 10, 4));
+    }
+
+    void denseCellsNeverChangeTheAnswer_data() {
+        QTest::addColumn<qulonglong>("d");
+        QTest::addColumn<int>("minPts");
+        for (std::size_t d : {1, 2, 3})
+            for (int minPts : {5, 40, 200})
+                QTest::addRow("d=%zu minPts=%d", d, minPts) << qulonglong(d) << minPts;
+    }
+    void denseCellsNeverChangeTheAnswer() {
+        // A ball of radius 2 eps: almost every grid cell is a dense clique.
+        QFETCH(qulonglong, d);
+        QFETCH(int, minPts);
+        const float eps = 0.7f;
+        const auto points = cs::makeDenseBall(2500, d, eps, 9 + d);
+        const Oracle oracle = oracleDbscan(points, eps, minPts, false);
+        for (int threads : {1, 3}) {
+            cs::JobControl job;
+            const auto r =
+                cs::dbscanCpu(points, {eps, minPts, false, cs::DbscanPath::Grid}, job, threads);
+            QVERIFY2(firstDifference(r, oracle).isEmpty(), qPrintable(firstDifference(r, oracle)));
+        }
+    }
+
+    void stagesAndProgress() {
+        const auto points = cs::makeBlobPoints(5000, 3, 3);
+        std::vector<std::string> stages;
+        double last = 0.0;
+        bool monotone = true;
+        cs::JobControl job([&](double f, std::string_view stage) {
+            monotone = monotone && f >= last - 1e-12;
+            last = f;
+            if (stages.empty() || stages.back() != stage) stages.emplace_back(stage);
+        });
+        cs::CpuBackend backend(2);
+        const auto r = backend.dbscan(points, {2.5f, 10}, job);
+        QCOMPARE(int(r.pathUsed), int(cs::DbscanPath::Grid));
+        QVERIFY(monotone);
+        QCOMPARE(last, 1.0);
+        std::vector<std::string> names;
+        for (const auto& t : job.timings())
+            names.push_back(t.name);
+        const std::vector<std::string> expected{"recentre", "grid",   "core",
+                                                "union",    "border", "labels"};
+        QCOMPARE(names, expected);
+        QVERIFY(r.clusterCount > 0);
+    }
+
+    void cancellation_data() {
+        QTest::addColumn<int>("path");
+        QTest::addColumn<QString>("atStage");
+        for (auto p : {cs::DbscanPath::Grid, cs::DbscanPath::KdTree, cs::DbscanPath::Brute})
+            for (const char* stage : {"", "core", "union", "border"})
+                QTest::addRow("%s %s", cs::toString(p).data(), stage) << int(p) << QString(stage);
+    }
+    void cancellation() {
+        QFETCH(int, path);
+        QFETCH(QString, atStage);
+        const auto points =
+            cs::makeBlobPoints(path == int(cs::DbscanPath::Brute) ? 3000 : 20000, 3, 4);
+        cs::JobControl* self = nullptr;
+        cs::JobControl job([&](double, std::string_view stage) {
+            if (!atStage.isEmpty() && stage == atStage.toStdString()) self->cancel();
+        });
+        self = &job;
+        if (atStage.isEmpty()) job.cancel();
+        const cs::DbscanParams params{1.0f, 10, false, cs::DbscanPath(path)};
+        QVERIFY_THROWS_EXCEPTION(cs::Cancelled, cs::dbscanCpu(points, params, job, 2));
+        cs::JobControl kjob;
+        kjob.cancel();
+        QVERIFY_THROWS_EXCEPTION(cs::Cancelled, cs::kDistanceCpu(points, 5, kjob, 2));
+    }
+
+    void badParameters() {
+        const auto points = makeTestPoints("blobs", 50, 3, 1);
+        cs::JobControl job;
+        for (float eps : {-1.0f, std::nanf(""), std::numeric_limits<float>::infinity()})
+            QVERIFY_THROWS_EXCEPTION(cs::Error, cs::dbscanCpu(points, {eps, 5}, job));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::dbscanCpu(points, {1.0f, 0}, job));
+        const auto high = makeTestPoints("blobs", 50, 16, 1);
+        QVERIFY_THROWS_EXCEPTION(cs::Error,
+                                 cs::dbscanCpu(high, {1.0f, 5, false, cs::DbscanPath::Grid}, job));
+        auto nan = points;
+        nan.coords[7] = std::nanf("");
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::dbscanCpu(nan, {1.0f, 5}, job));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::kDistanceCpu(nan, 2, job));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::kDistanceCpu(points, 0, job));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::kDistanceCpu(points, 51, job));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::kDistanceCpu(cs::PointSet{}, 1, job));
+        try {
+            cs::kDistanceCpu(points, 51, job);
+        } catch (const cs::Error& e) {
+            QVERIFY2(std::string(e.what()).find("exceeds the number of points (50)") !=
+                         std::string::npos,
+                     e.what());
+        }
+    }
+
+    void kDistanceMatchesOracle_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<qulonglong>("n");
+        QTest::addColumn<qulonglong>("d");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<qulonglong>("seed");
+        for (std::size_t d : {1, 2, 3, 16, 64})
+            for (int k : {1, 2, 7, 30})
+                QTest::addRow("blobs d=%zu k=%d", d, k)
+                    << "blobs" << 1500ull << qulonglong(d) << k << qulonglong(d * 100 + k);
+        QTest::addRow("quantized d=3 k=10") << "quantized" << 2000ull << 3ull << 10 << 7ull;
+        QTest::addRow("lattice d=2 k=5") << "lattice" << 2000ull << 2ull << 5 << 8ull;
+        QTest::addRow("lattice d=16 k=3") << "lattice" << 1000ull << 16ull << 3 << 9ull;
+        QTest::addRow("duplicates k=20") << "duplicates" << 300ull << 3ull << 20 << 10ull;
+        QTest::addRow("far d=3 k=8") << "far" << 2000ull << 3ull << 8 << 11ull;
+        QTest::addRow("k=N") << "blobs" << 200ull << 3ull << 200 << 12ull;
+        QTest::addRow("n=1 k=1") << "blobs" << 1ull << 3ull << 1 << 13ull;
+    }
+    void kDistanceMatchesOracle() {
+        QFETCH(QString, kind);
+        QFETCH(qulonglong, n);
+        QFETCH(qulonglong, d);
+        QFETCH(int, k);
+        QFETCH(qulonglong, seed);
+        const auto points = makeTestPoints(kind, n, d, seed);
+        const auto expected = oracleKDistance(points, k);
+        for (int threads : {1, 4}) {
+            cs::JobControl job;
+            const auto r = cs::kDistanceCpu(points, k, job, threads);
+            QCOMPARE(r.perPoint.size(), expected.size());
+            for (std::size_t i = 0; i < expected.size(); ++i)
+                if (r.perPoint[i] != expected[i])
+                    QFAIL(qPrintable(QString("seed %1 threads %2 point %3: %4 vs oracle %5")
+                                         .arg(seed)
+                                         .arg(threads)
+                                         .arg(i)
+                                         .arg(double(r.perPoint[i]), 0, 'g', 9)
+                                         .arg(double(expected[i]), 0, 'g', 9)));
+            QVERIFY(std::is_sorted(r.sorted.begin(), r.sorted.end()));
+            auto sorted = expected;
+            std::sort(sorted.begin(), sorted.end());
+            QCOMPARE(r.sorted, sorted);
+        }
+        if (k == 1)
+            for (float v : expected)
+                QCOMPARE(v, 0.0f);
+    }
+
+    void kDistanceAgreesWithCore() {
+        // With k = minPts a point is core exactly when its k-distance is <= eps.
+        const auto points = makeTestPoints("quantized", 3000, 3, 21);
+        const int minPts = 8;
+        cs::JobControl job;
+        const auto kd = cs::kDistanceCpu(points, minPts, job);
+        const float eps = kd.sorted[kd.sorted.size() / 3];
+        const auto r = cs::dbscanCpu(points, {eps, minPts}, job);
+        // sqrt rounds, so a k-distance equal to eps can go either way; strict ones cannot.
+        for (std::size_t i = 0; i < points.n; ++i) {
+            if (r.isCore[i]) QVERIFY(kd.perPoint[i] <= eps);
+            if (!r.isCore[i]) QVERIFY(kd.perPoint[i] >= eps);
+        }
+    }
+
+    void knee() {
+        // Flat, then steep from 80 % on: the knee is where the steep part starts.
+        std::vector<float> curve(1000);
+        for (std::size_t i = 0; i < curve.size(); ++i)
+            curve[i] = i < 800 ? 0.1f + 0.0001f * float(i) : 0.18f + 0.05f * float(i - 800);
+        const auto k = cs::kDistanceKnee(curve);
+        QVERIFY2(k.index >= 795 && k.index <= 805, qPrintable(QString::number(k.index)));
+        QCOMPARE(k.distance, curve[k.index]);
+        const std::vector<float> flat(10, 2.0f);
+        QCOMPARE(cs::kDistanceKnee(flat).index, std::size_t(9));
+        QCOMPARE(cs::kDistanceKnee(std::vector<float>{}).distance, 0.0f);
+        QCOMPARE(cs::kDistanceKnee(std::vector<float>{1.0f, 3.0f}).distance, 3.0f);
+        // On blobs + noise the knee sits at the noise's k-distances, above the blobs' ones.
+        const auto blobs = cs::makeBlobPoints(20000, 3, 5);
+        cs::JobControl job;
+        const auto kd = cs::kDistanceCpu(blobs, 10, job);
+        const float eps = cs::kDistanceKnee(kd.sorted).distance;
+        QVERIFY2(eps > 0.5f && eps < 10.0f, qPrintable(QString::number(double(eps))));
+    }
+
+    void datasets() {
+        for (auto dist : {cs::DbscanDistribution::Uniform, cs::DbscanDistribution::Blobs,
+                          cs::DbscanDistribution::Dense, cs::DbscanDistribution::SeedSpreader}) {
+            QCOMPARE(int(cs::parseDbscanDistribution(cs::toString(dist))), int(dist));
+            const auto a = cs::makeDbscanDataset(dist, 5000, 3, 1.0f, 7);
+            const auto b = cs::makeDbscanDataset(dist, 5000, 3, 1.0f, 7);
+            const auto c = cs::makeDbscanDataset(dist, 5000, 3, 1.0f, 8);
+            QCOMPARE(a.n, std::size_t(5000));
+            QVERIFY(a.coords == b.coords);
+            QVERIFY(a.coords != c.coords);
+        }
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::parseDbscanDistribution("gauss"));
+        // Pinned values: the generators must not drift (benchmarks and sklearn dumps rely on it).
+        cs::SplitMix64 rng(1);
+        QCOMPARE(rng.next(), 0x910a2dec89025cc1ull);
+        const auto blobs = cs::makeBlobPoints(1000, 3, 1);
+        for (std::size_t i = 0; i < 50 * 3; ++i)
+            QVERIFY(std::abs(blobs.coords[i]) <= 110.0f);
+        const auto dense = cs::makeDenseBall(1000, 3, 0.5f, 1);
+        for (std::size_t i = 0; i < dense.n; ++i) {
+            const float* p = &dense.coords[i * 3];
+            QVERIFY(std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]) <= 1.0f + 1e-6f);
+        }
+        // Uniform: about 20 points within distance 1 away from the faces.
+        const auto uniform = cs::makeUniformPoints(200'000, 3, 3);
+        const double side = std::cbrt(200'000 * 4.0 / 3.0 * std::numbers::pi / 20.0);
+        cs::JobControl job;
+        const auto kd = cs::kDistanceCpu(uniform, 20, job);
+        std::size_t inside = 0, within = 0;
+        for (std::size_t i = 0; i < uniform.n; ++i) {
+            const float* p = &uniform.coords[i * 3];
+            if (std::min({p[0], p[1], p[2]}) < 2 || std::max({p[0], p[1], p[2]}) > side - 2)
+                continue;
+            ++inside;
+            within += kd.perPoint[i] <= 1.0f;
+        }
+        // Core at minPts = 20 needs 19 others: P(Poisson(20) >= 19) = 0.62.
+        const double fraction = double(within) / double(inside);
+        QVERIFY2(fraction > 0.57 && fraction < 0.67, qPrintable(QString::number(fraction)));
+        const auto spread = cs::makeSeedSpreaderPoints(20000, 3, 2);
+        cs::JobControl sjob;
+        const auto r = cs::dbscanCpu(spread, {5000.0f, 100}, sjob);
+        QVERIFY(r.clusterCount >= 1 && r.clusterCount <= 30);
+        QCOMPARE(cs::paperSizes()[0], std::size_t(23'040));
+        QCOMPARE(cs::paperSizes()[1], std::size_t(60'032));
+    }
+
+    void matchesScikitLearn_data() {
+        QTest::addColumn<QString>("reference");
+        const auto dir = cs::test::testSource("compute/data");
+        std::vector<std::string> files;
+        std::error_code ec;
+        for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+            const auto name = e.path().filename().string();
+            if (name.rfind("dbscan_", 0) == 0 && e.path().extension() == ".csv")
+                files.push_back(name);
+        }
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files)
+            QTest::newRow(f.c_str()) << QString::fromStdString(f);
+        if (files.empty()) QTest::newRow("no reference files") << QString();
+    }
+    void matchesScikitLearn() {
+        // Core flags must agree exactly and the partition of the core points up to renaming.
+        // Border points may differ legitimately: scikit-learn gives a border point to the first
+        // cluster that reaches it in its expansion order, we to its nearest core point.
+        QFETCH(QString, reference);
+        if (reference.isEmpty()) QFAIL("no tests/compute/data/dbscan_*.csv reference files");
+        const auto ref =
+            readReference(cs::test::testSource("compute/data/" + reference.toStdString()));
+        const auto cloud = cs::io::readPcd(cs::test::sharedData("points/" + ref.meta.at("cloud")));
+        QCOMPARE(cloud.n, std::size_t(std::stoull(ref.meta.at("n"))));
+        double sum = 0.0;
+        for (float v : cloud.coords)
+            sum += double(v);
+        QVERIFY2(std::abs(sum - std::stod(ref.meta.at("coord_sum"))) <=
+                     1e-6 * std::max(1.0, std::abs(sum)),
+                 "the cloud read differs from the one scikit-learn saw");
+        QCOMPARE(ref.labels.size(), cloud.n);
+        const float eps = std::stof(ref.meta.at("eps"));
+        const int minPts = std::stoi(ref.meta.at("min_samples"));
+        cs::JobControl job;
+        const auto r = cs::dbscanCpu(cloud, {eps, minPts}, job);
+        std::map<std::int32_t, std::int32_t> ours2theirs, theirs2ours;
+        std::size_t cores = 0;
+        for (std::size_t i = 0; i < cloud.n; ++i) {
+            if (r.isCore[i] != ref.isCore[i])
+                QFAIL(qPrintable(QString("point %1: core %2, scikit-learn %3")
+                                     .arg(i)
+                                     .arg(r.isCore[i])
+                                     .arg(ref.isCore[i])));
+            if (!r.isCore[i]) continue;
+            ++cores;
+            const auto [a, newA] = ours2theirs.emplace(r.labels[i], ref.labels[i]);
+            const auto [b, newB] = theirs2ours.emplace(ref.labels[i], r.labels[i]);
+            if (a->second != ref.labels[i] || b->second != r.labels[i])
+                QFAIL(qPrintable(
+                    QString("point %1: cluster %2 vs scikit-learn %3 is not a relabelling")
+                        .arg(i)
+                        .arg(r.labels[i])
+                        .arg(ref.labels[i])));
+        }
+        QCOMPARE(cores, std::size_t(std::stoull(ref.meta.at("core"))));
+        QCOMPARE(std::size_t(r.clusterCount), std::size_t(std::stoull(ref.meta.at("clusters"))));
+        // Grid and kd-tree agree on the real cloud too.
+        const auto kd = cs::dbscanCpu(cloud, {eps, minPts, false, cs::DbscanPath::KdTree}, job);
+        QVERIFY(kd.labels == r.labels && kd.isCore == r.isCore);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDbscan)
+#include "tst_dbscan.moc"
