@@ -13,6 +13,7 @@
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/job_context.h"
+#include "kernels/dbscan/dbscan_gpu.h"
 
 namespace cs::kernels {
 namespace {
@@ -166,6 +167,15 @@ BackendInfo CudaBackend::info() const {
     }
     info.versions = m_versions;
     return info;
+}
+
+DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& params,
+                                 JobControl& job) {
+    return dbscanCuda(*m_context, points, params, job);
+}
+
+KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl& job) {
+    return kDistanceCuda(*m_context, points, k, job);
 }
 
 std::shared_ptr<cs::Backend> createCudaBackend() {

@@ -28,6 +28,11 @@ public:
     std::string name() const override { return "cuda"; }
     /// Device name, free/total memory now, driver, runtime, cuBLAS, cuFFT, cuSOLVER versions.
     BackendInfo info() const override;
+    /// GPU DBSCAN (kernels/dbscan/dbscan_gpu.h): labels byte-identical to the CPU backend.
+    DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
+                        JobControl& job) override;
+    /// GPU k-distance curve, bit-identical to the CPU backend; k up to kKDistanceMaxK (256).
+    KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
 
     /// The CUDA device ordinal.
     int device() const { return m_device; }

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// DBSCAN and the k-distance curve on the GPU, byte-identical to the CPU backend (semantics and
+// float rules in compute/dbscan/dbscan.h). Host-only header (g++ with the CUDA include path).
+//
+// Paths (DbscanParams::path):
+//  - Grid (d <= 3): cells of side eps / sqrt(d), keys radix-sorted with CUB, dense clique cells
+//    all core at once, neighbour counts with early exit over the 5^d stencil;
+//  - Brute (any d): the seed paper's tiled all-pairs kernel (SoA, shared-memory tiles, the own
+//    point in registers, unrolled, hoisted |t|^2 + |p|^2 - 2 t.p with an exact recheck band);
+//  - Auto: Grid for d <= 3 from kDbscanCudaBruteBelow points on, else Brute. KdTree is CPU-only.
+// Then lock-free union-find over core-core edges, nearest-core border assignment and canonical
+// relabelling, all on the device. Stage timings (CUDA events, JobControl::timings()): "upload",
+// "grid" or "layout", "count", "union", "border" (not with star), "relabel", "download".
+
+#include <cstddef>
+#include <cstdint>
+
+#include "compute/core/job_control.h"
+#include "compute/core/point_set.h"
+#include "compute/dbscan/dbscan.h"
+#include "kernels/common/device_buffer.h"
+
+namespace cs::kernels {
+
+class JobContext;
+
+/// Labels and core flags left on the device, in input order, ordered on the context's stream.
+struct DbscanDeviceResult {
+    DeviceBuffer<std::int32_t> labels;       ///< canonical cluster id per point, -1 = noise
+    DeviceBuffer<std::uint8_t> isCore;       ///< 1 for core points
+    std::int32_t clusterCount = 0;           ///< clusters, ids 0 .. clusterCount-1
+    DbscanPath pathUsed = DbscanPath::Auto;  ///< Grid or Brute
+};
+
+/// Below this many points Auto takes Brute also for d <= 3: a few tiles beat building a grid.
+inline constexpr std::size_t kDbscanCudaBruteBelow = 1024;
+/// The largest k the GPU k-distance keeps per point (registers / local memory).
+inline constexpr int kKDistanceMaxK = 256;
+
+/// The path dbscanDevice runs for `requested`; throws cs::Error for Grid with d > 3 and for
+/// KdTree (CPU only).
+DbscanPath resolveDbscanPathCuda(DbscanPath requested, std::size_t n, std::size_t dims);
+
+/// Device memory DBSCAN needs for n points of `dims` on `path` (Grid or Brute), besides the
+/// input coordinates: an upper bound used to refuse problems that do not fit.
+std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path);
+
+/// DBSCAN from device-resident points: coords are recentredCoords() values (or any finite
+/// float32 coordinates; the eps tests are canonicalDist2 on exactly these values), row-major
+/// n x dims, on ctx's device. Throws cs::Error on bad parameters, non-finite coordinates, too
+/// many points (>= 2^31 - 1) or too little free device memory; cs::Cancelled when the job is
+/// cancelled (checked between kernel batches).
+/// @code
+/// auto r = cs::kernels::dbscanDevice(ctx, dCoords, n, 3, {.eps = 0.5f, .minPts = 10}, job);
+/// // r.labels.data(): int32 labels on the device, ready for interop
+/// @endcode
+DbscanDeviceResult dbscanDevice(JobContext& ctx, const float* coords, std::size_t n,
+                                std::size_t dims, const DbscanParams& params, JobControl& job);
+
+/// DBSCAN of a host point set: recentredCoords on the host, upload, dbscanDevice, download,
+/// stats by canonicalizeDbscanResult. Labels and core flags are byte-identical to dbscanCpu.
+/// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
+DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
+                        JobControl& job);
+
+/// k-distance of device-resident points (as dbscanDevice takes them): per point, the distance
+/// to its k-th nearest point counting itself, in input order. path: Auto (grid for d <= 3, all
+/// pairs above), Grid or Brute. Throws cs::Error when k < 1, k > n, k > kKDistanceMaxK, on
+/// non-finite coordinates or too little device memory.
+/// @code DeviceBuffer<float> kd = cs::kernels::kDistanceDevice(ctx, dCoords, n, 3, 10, job);
+/// @endcode
+DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::size_t n,
+                                    std::size_t dims, int k, JobControl& job,
+                                    DbscanPath path = DbscanPath::Auto);
+
+/// The k-distance curve of a host point set, bit-identical to kDistanceCpu (values and order).
+/// @code cs::KDistanceResult r = cs::kernels::kDistanceCuda(ctx, points, 10, job); @endcode
+KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, JobControl& job,
+                              DbscanPath path = DbscanPath::Auto);
+
+}  // namespace cs::kernels

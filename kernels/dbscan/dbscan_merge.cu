@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: MIT
+// From the union-find forest to canonical labels, on the device: each point's root (its own for
+// core points, its nearest core point's for border points), the lowest input index of every
+// cluster (warp-aggregated atomicMin), a flag at that index, an exclusive scan over input order
+// (so clusters are numbered by their smallest member, dbscan.h's canonical ids), and a scatter of
+// labels and core flags back to input order.
+#include "kernels/common/cuda_error.h"
+#include "kernels/dbscan/dbscan_device.cuh"
+#include "kernels/dbscan/dbscan_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+using detail::ufFind;
+
+constexpr int kThreads = 256;
+
+unsigned blocksFor(std::size_t n) {
+    return unsigned((n + kThreads - 1) / kThreads);
+}
+
+__global__ void identityKernel(std::uint32_t* parent, std::size_t n) {
+    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    if (i < n) parent[i] = std::uint32_t(i);
+}
+
+// No early return: every lane reaches the warp collective in warpAtomicMin.
+__global__ void __launch_bounds__(kThreads)
+    rootsKernel(const std::uint8_t* core, std::uint32_t* parent, const std::uint32_t* nearest,
+                const std::uint32_t* orig, std::size_t n, std::uint32_t* root,
+                std::uint32_t* minOrig) {
+    const std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    const bool inside = p < n;
+    std::uint32_t r = kNoPoint;
+    if (inside) {
+        if (core[p])
+            r = ufFind(parent, std::uint32_t(p));
+        else if (nearest && nearest[p] != kNoPoint)
+            r = ufFind(parent, nearest[p]);
+        root[p] = r;
+    }
+    const std::uint32_t o = inside ? (orig ? orig[p] : std::uint32_t(p)) : 0u;
+    detail::warpAtomicMin(minOrig, r, o, inside && r != kNoPoint);
+}
+
+__global__ void headsKernel(const std::uint32_t* root, const std::uint32_t* minOrig, std::size_t n,
+                            std::uint32_t* first) {
+    const std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    if (p < n && root[p] == std::uint32_t(p)) first[minOrig[p]] = 1u;
+}
+
+__global__ void labelsKernel(const std::uint8_t* core, const std::uint32_t* root,
+                             const std::uint32_t* minOrig, const std::uint32_t* clusterId,
+                             const std::uint32_t* first, const std::uint32_t* orig, std::size_t n,
+                             std::int32_t* labels, std::uint8_t* isCore, std::uint32_t* count) {
+    const std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    if (p >= n) return;
+    const std::size_t o = orig ? orig[p] : p;
+    const std::uint32_t r = root[p];
+    labels[o] = r == kNoPoint ? -1 : std::int32_t(clusterId[minOrig[r]]);
+    isCore[o] = core[p];
+    if (p == 0) count[0] = clusterId[n - 1] + first[n - 1];
+}
+
+}  // namespace
+
+void launchIdentity(std::uint32_t* parent, std::size_t n, cudaStream_t stream) {
+    if (n == 0) return;
+    identityKernel<<<blocksFor(n), kThreads, 0, stream>>>(parent, n);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchRoots(const std::uint8_t* core, std::uint32_t* parent, const std::uint32_t* nearest,
+                 const std::uint32_t* orig, std::size_t n, std::uint32_t* root,
+                 std::uint32_t* minOrig, cudaStream_t stream) {
+    if (n == 0) return;
+    CS_CUDA_CHECK(cudaMemsetAsync(minOrig, 0xFF, n * sizeof(std::uint32_t), stream));
+    rootsKernel<<<blocksFor(n), kThreads, 0, stream>>>(core, parent, nearest, orig, n, root,
+                                                       minOrig);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchClusterHeads(const std::uint32_t* root, const std::uint32_t* minOrig, std::size_t n,
+                        std::uint32_t* first, cudaStream_t stream) {
+    if (n == 0) return;
+    CS_CUDA_CHECK(cudaMemsetAsync(first, 0, n * sizeof(std::uint32_t), stream));
+    headsKernel<<<blocksFor(n), kThreads, 0, stream>>>(root, minOrig, n, first);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchLabels(const std::uint8_t* core, const std::uint32_t* root, const std::uint32_t* minOrig,
+                  const std::uint32_t* clusterId, const std::uint32_t* first,
+                  const std::uint32_t* orig, std::size_t n, std::int32_t* labels,
+                  std::uint8_t* isCore, std::uint32_t* count, cudaStream_t stream) {
+    if (n == 0) return;
+    labelsKernel<<<blocksFor(n), kThreads, 0, stream>>>(core, root, minOrig, clusterId, first, orig,
+                                                        n, labels, isCore, count);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace cs::kernels

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+// k-distance on the GPU: for every point the k-th smallest canonicalDist2 to all points (itself
+// included), reported as its correctly rounded square root, bit-identical to kDistanceCpu.
+// Each thread keeps its k smallest values sorted (registers for k <= 16, local memory above).
+//  - Grid (d <= 3): rings of cells around the point's cell, cells whose exact box bound cannot
+//    beat the current k-th value skipped, until no unvisited cell can hold a closer point.
+//  - Any d: all pairs in the register-tiled layout of dbscan_brute.cu, summing canonicalDist2
+//    itself (dimension order, no FMA), so no recheck is needed.
+#include <cfloat>
+
+#include "kernels/common/cuda_error.h"
+#include "kernels/dbscan/dbscan_device.cuh"
+#include "kernels/dbscan/dbscan_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+using detail::boxMinDist2;
+using detail::canonicalDist2;
+using detail::columnCells;
+using detail::findColumn;
+using detail::keyCoord;
+using detail::loadHi;
+using detail::loadLo;
+using detail::loadPos;
+
+constexpr int kThreads = 128;
+
+// The k smallest values seen, ascending; v[k - 1] is the current k-th (inf until k are seen).
+template <int KMax>
+struct TopK {
+    float v[KMax];
+
+    __device__ __forceinline__ void init() {
+#pragma unroll
+        for (int m = 0; m < KMax; ++m)
+            v[m] = INFINITY;
+    }
+    // Inserts x (< the current k-th) and returns the new k-th value.
+    __device__ __forceinline__ float insert(float x, int k) {
+        if constexpr (KMax <= 16) {
+            // Compile-time indices keep the array in registers.
+#pragma unroll
+            for (int m = 0; m < KMax; ++m)
+                if (m < k) {
+                    const float a = v[m];
+                    v[m] = fminf(a, x);
+                    x = fmaxf(a, x);
+                }
+            float kth = INFINITY;
+#pragma unroll
+            for (int m = 0; m < KMax; ++m)
+                if (m == k - 1) kth = v[m];
+            return kth;
+        } else {
+            int m = k - 1;
+            while (m > 0 && v[m - 1] > x) {
+                v[m] = v[m - 1];
+                --m;
+            }
+            v[m] = x;
+            return v[k - 1];
+        }
+    }
+};
+
+template <int D, int KMax>
+struct RingSearch {
+    const GridView& g;
+    float4 x;
+    int k;
+    TopK<KMax> top;
+    float kth = INFINITY;
+
+    __device__ __forceinline__ void visitCells(std::uint32_t column, int zlo, int zhi) {
+        std::uint32_t c0, c1;
+        columnCells<D>(g, column, zlo, zhi, c0, c1);
+        for (std::uint32_t cc = c0; cc < c1; ++cc) {
+            if (boxMinDist2<D>(x, loadLo(g, cc), loadHi(g, cc)) > kth) continue;
+            const std::uint32_t qe = g.cellStart[cc + 1];
+            for (std::uint32_t q = g.cellStart[cc]; q < qe; ++q) {
+                const float d2 = canonicalDist2<D>(x, loadPos(g, q));
+                if (d2 < kth) kth = top.insert(d2, k);
+            }
+        }
+    }
+
+    // Cells at Chebyshev distance exactly r from cell kc (clipped to the lattice).
+    __device__ __forceinline__ void visitRing(const int* kc, int r) {
+        const int zl = kc[D - 1];
+        const int zmax = int(g.geo.cells[D - 1]) - 1;
+        auto column = [&](const int* c, int m) {
+            const std::uint32_t col = findColumn<D>(g, c);
+            if (col == kNoPoint) return;
+            if (m == r) {
+                visitCells(col, max(zl - r, 0), min(zl + r, zmax));
+            } else {
+                if (zl - r >= 0) visitCells(col, zl - r, zl - r);
+                if (zl + r <= zmax) visitCells(col, zl + r, zl + r);
+            }
+        };
+        if constexpr (D == 1) {
+            int c[2] = {0, 0};
+            column(c, 0);  // the one column: only its cells at -r and +r are new
+        } else if constexpr (D == 2) {
+            for (int dx = -r; dx <= r; ++dx) {
+                int c[2] = {kc[0] + dx, 0};
+                column(c, abs(dx));
+            }
+        } else {
+            for (int dx = -r; dx <= r; ++dx)
+                for (int dy = -r; dy <= r; ++dy) {
+                    int c[2] = {kc[0] + dx, kc[1] + dy};
+                    column(c, max(abs(dx), abs(dy)));
+                }
+        }
+    }
+};
+
+// After rings 0..r, every unvisited point lies outside the visited block of cells in some
+// dimension j, so |x_j - q_j| >= the distance from x to that face; canonicalDist2 >= fl(fl(x_j -
+// q_j)^2) >= gap^2 (1 - 3 u). The 1e-6 cells and the 1e-5 factor cover the double cell
+// coordinates and that rounding.
+template <int D, int KMax>
+__global__ void __launch_bounds__(kThreads) gridKDistanceKernel(GridView g, int k, float* out) {
+    const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= g.n) return;
+    RingSearch<D, KMax> search{g, loadPos(g, p), k};
+    search.top.init();
+    const std::uint64_t key = g.cellKey[g.pointCell[p]];
+    int kc[3] = {0, 0, 0};
+    double frac[3] = {0, 0, 0};
+#pragma unroll
+    for (int j = 0; j < D; ++j) {
+        kc[j] = keyCoord(g, key, j);
+        const double u =
+            (double(detail::coord<D>(search.x, j)) - g.geo.origin[j]) * g.geo.invSide[j];
+        frac[j] = u - double(kc[j]);
+    }
+    for (int r = 0;; ++r) {
+        search.visitRing(kc, r);
+        bool covered = true;
+        double gap = INFINITY;
+#pragma unroll
+        for (int j = 0; j < D; ++j) {
+            if (kc[j] - r > 0) {
+                covered = false;
+                gap = fmin(gap, (frac[j] + r - 1e-6) * g.geo.side[j]);
+            }
+            if (kc[j] + r < int(g.geo.cells[j]) - 1) {
+                covered = false;
+                gap = fmin(gap, (double(r) + 1.0 - frac[j] - 1e-6) * g.geo.side[j]);
+            }
+        }
+        if (covered) break;
+        gap = fmax(gap, 0.0);
+        if (double(search.kth) <= gap * gap * (1.0 - 1e-5)) break;
+    }
+    out[g.orig[p]] = __fsqrt_rn(search.kth);
+}
+
+// Any d: tiles of kWideTile points, chunks of kWideChunk dimensions (see dbscan_brute.cu).
+template <int KMax>
+__global__ void __launch_bounds__(kThreads)
+    wideKDistanceKernel(BruteView v, int k, std::uint32_t rowBegin, std::uint32_t rowEnd,
+                        float* out) {
+    __shared__ float s[kWideChunk][kWideTile];
+    const std::uint32_t i = rowBegin + blockIdx.x * kThreads + threadIdx.x;
+    const bool valid = i < rowEnd;
+    const std::uint32_t self = valid ? i : rowBegin;
+    TopK<KMax> top;
+    top.init();
+    float kth = INFINITY;
+    for (std::uint32_t t0 = 0; t0 < v.n; t0 += kWideTile) {
+        float acc[kWideTile];
+#pragma unroll
+        for (int m = 0; m < kWideTile; ++m)
+            acc[m] = 0.0f;
+        for (int c0 = 0; c0 < v.dPad; c0 += kWideChunk) {
+            __syncthreads();
+            for (int e = threadIdx.x; e < kWideChunk * kWideTile; e += blockDim.x) {
+                const int jj = e / kWideTile, m = e % kWideTile;
+                s[jj][m] = v.soa[std::size_t(c0 + jj) * v.stride + t0 + m];
+            }
+            float own[kWideChunk];
+#pragma unroll
+            for (int jj = 0; jj < kWideChunk; ++jj)
+                own[jj] = v.soa[std::size_t(c0 + jj) * v.stride + self];
+            __syncthreads();
+#pragma unroll
+            for (int jj = 0; jj < kWideChunk; ++jj) {
+#pragma unroll
+                for (int m = 0; m < kWideTile; ++m) {
+                    const float diff = __fsub_rn(own[jj], s[jj][m]);
+                    acc[m] = __fadd_rn(acc[m], __fmul_rn(diff, diff));
+                }
+            }
+        }
+        const std::uint32_t nt = min(std::uint32_t(kWideTile), v.n - t0);
+#pragma unroll
+        for (int m = 0; m < kWideTile; ++m) {
+            if (m >= int(nt)) break;
+            if (acc[m] < kth) kth = top.insert(acc[m], k);
+        }
+    }
+    if (valid) out[i] = __fsqrt_rn(kth);
+}
+
+template <int D, int KMax>
+void gridLaunch(const GridView& g, int k, float* out, cudaStream_t stream) {
+    gridKDistanceKernel<D, KMax>
+        <<<unsigned((g.n + kThreads - 1) / kThreads), kThreads, 0, stream>>>(g, k, out);
+}
+
+template <int D>
+void gridLaunchK(const GridView& g, int k, int kMax, float* out, cudaStream_t stream) {
+    if (kMax <= 16)
+        gridLaunch<D, 16>(g, k, out, stream);
+    else if (kMax <= 64)
+        gridLaunch<D, 64>(g, k, out, stream);
+    else
+        gridLaunch<D, 256>(g, k, out, stream);
+}
+
+}  // namespace
+
+void launchGridKDistance(const GridView& grid, int k, int kMax, float* out, cudaStream_t stream) {
+    if (grid.n == 0) return;
+    switch (grid.geo.dims) {
+        case 1:
+            gridLaunchK<1>(grid, k, kMax, out, stream);
+            break;
+        case 2:
+            gridLaunchK<2>(grid, k, kMax, out, stream);
+            break;
+        default:
+            gridLaunchK<3>(grid, k, kMax, out, stream);
+            break;
+    }
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchBruteKDistance(const BruteView& view, int k, int kMax, std::uint32_t rowBegin,
+                          std::uint32_t rowEnd, float* out, cudaStream_t stream) {
+    if (rowEnd <= rowBegin) return;
+    const unsigned blocks = unsigned((std::size_t(rowEnd - rowBegin) + kThreads - 1) / kThreads);
+    if (kMax <= 16)
+        wideKDistanceKernel<16><<<blocks, kThreads, 0, stream>>>(view, k, rowBegin, rowEnd, out);
+    else if (kMax <= 64)
+        wideKDistanceKernel<64><<<blocks, kThreads, 0, stream>>>(view, k, rowBegin, rowEnd, out);
+    else
+        wideKDistanceKernel<256><<<blocks, kThreads, 0, stream>>>(view, k, rowBegin, rowEnd, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace cs::kernels

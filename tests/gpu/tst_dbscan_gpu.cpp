@@ -1,0 +1,566 @@
+// SPDX-License-Identifier: MIT
+// GPU DBSCAN and k-distance against the CPU backend (dbscanCpu, kDistanceCpu): labels, core
+// flags and k-distances must be byte-identical on every case. Small cases are also checked
+// against a naive O(n^2) reading of dbscan.h, so that a disagreement says which side is wrong.
+// Seeds and parameters are printed on failure.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/dbscan/dbscan.h"
+#include "compute/dbscan/dbscan_cpu.h"
+#include "compute/dbscan/dbscan_datasets.h"
+#include "compute/io/point_readers.h"
+#include "kernels/common/device_buffer.h"
+#include "kernels/common/job_context.h"
+#include "kernels/cuda_backend.h"
+#include "kernels/dbscan/dbscan_gpu.h"
+#include "tests/common/gpu_test.h"
+#include "tests/common/test_paths.h"
+
+using cs::DbscanParams;
+using cs::DbscanPath;
+using cs::DbscanResult;
+using cs::PointSet;
+using cs::kernels::JobContext;
+
+namespace {
+
+std::shared_ptr<cs::Backend> g_backend;
+
+JobContext& context() {
+    return static_cast<cs::kernels::CudaBackend&>(*g_backend).context();
+}
+
+std::string describe(const std::string& data, const DbscanParams& p) {
+    std::ostringstream out;
+    out.precision(9);
+    out << data << " eps=" << p.eps << " minPts=" << p.minPts << " star=" << p.star
+        << " path=" << cs::toString(p.path);
+    return out.str();
+}
+
+// Naive O(n^2) DBSCAN straight from dbscan.h (small n only): the referee when CPU and GPU differ.
+DbscanResult naiveDbscan(const PointSet& points, const DbscanParams& p) {
+    const std::size_t n = points.n, d = points.dims;
+    const std::vector<float> x = recentredCoords(points);
+    const float eps2 = cs::epsSquared(p.eps);
+    auto within = [&](std::size_t a, std::size_t b) {
+        return cs::canonicalDist2(&x[a * d], &x[b * d], d) <= eps2;
+    };
+    DbscanResult r;
+    r.isCore.assign(n, 0);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::size_t count = 0;
+        for (std::size_t j = 0; j < n; ++j)
+            count += within(i, j);
+        r.isCore[i] = count >= std::size_t(p.minPts);
+    }
+    std::vector<std::size_t> comp(n);
+    std::iota(comp.begin(), comp.end(), 0);
+    std::function<std::size_t(std::size_t)> find = [&](std::size_t a) {
+        return comp[a] == a ? a : comp[a] = find(comp[a]);
+    };
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            if (r.isCore[i] && r.isCore[j] && within(i, j)) {
+                const std::size_t a = find(i), b = find(j);
+                comp[std::max(a, b)] = std::min(a, b);
+            }
+    r.labels.assign(n, -1);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (r.isCore[i]) {
+            r.labels[i] = std::int32_t(find(i));
+        } else if (!p.star) {
+            float best = std::numeric_limits<float>::infinity();
+            std::size_t bestJ = n;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (!r.isCore[j]) continue;
+                const float d2 = cs::canonicalDist2(&x[i * d], &x[j * d], d);
+                if (d2 <= eps2 && d2 < best) {
+                    best = d2;
+                    bestJ = j;
+                }
+            }
+            if (bestJ < n) r.labels[i] = std::int32_t(find(bestJ));
+        }
+    }
+    cs::canonicalizeDbscanResult(r);
+    return r;
+}
+
+std::string firstDifference(const DbscanResult& a, const DbscanResult& b) {
+    if (a.labels.size() != b.labels.size())
+        return "sizes " + std::to_string(a.labels.size()) + " vs " +
+               std::to_string(b.labels.size());
+    for (std::size_t i = 0; i < a.labels.size(); ++i)
+        if (a.labels[i] != b.labels[i] || a.isCore[i] != b.isCore[i])
+            return "point " + std::to_string(i) + ": label " + std::to_string(a.labels[i]) + "/" +
+                   std::to_string(a.isCore[i]) + " vs " + std::to_string(b.labels[i]) + "/" +
+                   std::to_string(b.isCore[i]) + " (label/core)";
+    if (a.clusterCount != b.clusterCount)
+        return "cluster counts " + std::to_string(a.clusterCount) + " vs " +
+               std::to_string(b.clusterCount);
+    if (a.stats.corePoints != b.stats.corePoints || a.stats.borderPoints != b.stats.borderPoints ||
+        a.stats.noisePoints != b.stats.noisePoints ||
+        a.stats.largestCluster != b.stats.largestCluster)
+        return "stats differ";
+    return {};
+}
+
+int g_compared = 0;
+
+// GPU result for params (path forced) against the CPU result (computed with Auto).
+void expectSame(const PointSet& points, DbscanParams params, const std::string& data,
+                const DbscanResult* cpuResult = nullptr) {
+    DbscanResult cpu;
+    if (cpuResult) {
+        cpu = *cpuResult;
+    } else {
+        cs::JobControl job;
+        DbscanParams cpuParams = params;
+        cpuParams.path = DbscanPath::Auto;
+        cpu = cs::dbscanCpu(points, cpuParams, job, 0);
+    }
+    cs::JobControl job;
+    const DbscanResult gpu = cs::kernels::dbscanCuda(context(), points, params, job);
+    ++g_compared;
+    const std::string diff = firstDifference(cpu, gpu);
+    if (diff.empty()) {
+        if (params.path != DbscanPath::Auto && gpu.pathUsed != params.path)
+            CS_FAIL(describe(data, params) + ": ran path " +
+                    std::string(cs::toString(gpu.pathUsed)));
+        return;
+    }
+    std::string verdict;
+    if (points.n <= 3000) {
+        const DbscanResult naive = naiveDbscan(points, params);
+        verdict = firstDifference(naive, gpu).empty()   ? " [naive reference agrees with GPU]"
+                  : firstDifference(naive, cpu).empty() ? " [naive reference agrees with CPU]"
+                                                        : " [naive reference differs from both]";
+    }
+    CS_FAIL(describe(data, params) + ": CPU vs GPU " + diff + verdict);
+}
+
+// eps near the median k-distance: about half the points core, so every rule is exercised.
+float medianEps(const PointSet& points, int k) {
+    cs::JobControl job;
+    const auto kd = cs::kDistanceCpu(points, std::min<int>(k, int(points.n)), job, 0);
+    const float e = kd.sorted[kd.sorted.size() / 2];
+    return e > 0.0f ? e : 1.0f;
+}
+
+PointSet lattice(int side, int dims, float spacing, float offset) {
+    std::vector<float> c;
+    const int total = dims == 1 ? side : (dims == 2 ? side * side : side * side * side);
+    for (int i = 0; i < total; ++i) {
+        int rest = i;
+        for (int j = 0; j < dims; ++j) {
+            c.push_back(offset + spacing * float(rest % side));
+            rest /= side;
+        }
+    }
+    return PointSet::fromCoords(std::size_t(dims), std::move(c));
+}
+
+// Random integer coordinates in [0, range): many duplicates and exact distance ties.
+PointSet integerPoints(std::size_t n, int dims, int range, std::uint64_t seed) {
+    cs::SplitMix64 rng(seed);
+    std::vector<float> c(n * std::size_t(dims));
+    for (auto& v : c)
+        v = float(rng.below(std::uint64_t(range)));
+    return PointSet::fromCoords(std::size_t(dims), std::move(c));
+}
+
+std::string dataName(const char* kind, std::size_t n, std::size_t d, std::uint64_t seed) {
+    return std::string(kind) + "(n=" + std::to_string(n) + ", d=" + std::to_string(d) +
+           ", seed=" + std::to_string(seed) + ")";
+}
+
+// k-distance on the host, straight from the definition (small n).
+std::vector<float> naiveKDistance(const PointSet& points, int k) {
+    const std::vector<float> x = recentredCoords(points);
+    const std::size_t n = points.n, d = points.dims;
+    std::vector<float> out(n), all(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < n; ++j)
+            all[j] = cs::canonicalDist2(&x[i * d], &x[j * d], d);
+        std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
+        out[i] = std::sqrt(all[std::size_t(k - 1)]);
+    }
+    return out;
+}
+
+bool sameBits(const std::vector<float>& a, const std::vector<float>& b, std::size_t& where) {
+    if (a.size() != b.size()) {
+        where = std::min(a.size(), b.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (std::memcmp(&a[i], &b[i], sizeof(float)) != 0) {
+            where = i;
+            return false;
+        }
+    return true;
+}
+
+void expectSameKDistance(const PointSet& points, int k, DbscanPath path, const std::string& data) {
+    cs::JobControl j1, j2;
+    const auto cpu = cs::kDistanceCpu(points, k, j1, 0);
+    const auto gpu = cs::kernels::kDistanceCuda(context(), points, k, j2, path);
+    ++g_compared;
+    std::size_t where = 0;
+    const std::string what =
+        data + " k=" + std::to_string(k) + " path=" + std::string(cs::toString(path));
+    if (!sameBits(cpu.perPoint, gpu.perPoint, where)) {
+        std::string verdict;
+        if (points.n <= 3000) {
+            const auto naive = naiveKDistance(points, k);
+            std::size_t w2 = 0;
+            verdict = sameBits(naive, gpu.perPoint, w2)   ? " [naive agrees with GPU]"
+                      : sameBits(naive, cpu.perPoint, w2) ? " [naive agrees with CPU]"
+                                                          : " [naive differs from both]";
+        }
+        std::ostringstream msg;
+        msg.precision(9);
+        msg << what << ": point " << where << " CPU " << cpu.perPoint[where] << " GPU "
+            << gpu.perPoint[where] << verdict;
+        CS_FAIL(msg.str());
+    }
+    if (!sameBits(cpu.sorted, gpu.sorted, where))
+        CS_FAIL(what + ": sorted curves differ at " + std::to_string(where));
+}
+
+}  // namespace
+
+// d = 1, 2, 3 on both paths, sizes 0 .. 5000, star on and off, several minPts.
+CS_TEST(randomLowDimensions) {
+    const std::size_t sizes[] = {0, 1, 2, 3, 500, 5000};
+    for (int d = 1; d <= 3; ++d)
+        for (std::size_t n : sizes)
+            for (std::uint64_t seed : {11u, 12u}) {
+                const bool blobs = seed == 12u;
+                const PointSet pts = blobs ? cs::makeBlobPoints(n, std::size_t(d), seed)
+                                           : cs::makeUniformPoints(n, std::size_t(d), seed, 12.0);
+                const std::string name =
+                    dataName(blobs ? "blobs" : "uniform", n, std::size_t(d), seed);
+                for (int minPts : {1, 4, 10}) {
+                    const float eps = n >= 2 ? medianEps(pts, minPts) : 1.0f;
+                    for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute, DbscanPath::Auto})
+                        for (bool star : {false, true})
+                            expectSame(pts,
+                                       {.eps = eps, .minPts = minPts, .star = star, .path = path},
+                                       name);
+                }
+            }
+}
+
+// d = 16 and 64: the register-tiled all-pairs kernels.
+CS_TEST(randomHighDimensions) {
+    const std::size_t sizes[] = {0, 1, 2, 500, 5000};
+    for (int d : {4, 16, 64})
+        for (std::size_t n : sizes) {
+            if (d == 4 && n > 500) continue;
+            const std::uint64_t seed = 100 + std::uint64_t(d);
+            const PointSet pts = cs::makeBlobPoints(n, std::size_t(d), seed);
+            const std::string name = dataName("blobs", n, std::size_t(d), seed);
+            for (int minPts : {1, 5, 20}) {
+                const float eps = n >= 2 ? medianEps(pts, minPts) : 1.0f;
+                for (bool star : {false, true})
+                    expectSame(
+                        pts,
+                        {.eps = eps, .minPts = minPts, .star = star, .path = DbscanPath::Brute},
+                        name);
+            }
+            if (n >= 2) {
+                const PointSet u = cs::makeUniformPoints(n, std::size_t(d), seed, 20.0);
+                expectSame(u, {.eps = medianEps(u, 10), .minPts = 10},
+                           dataName("uniform", n, std::size_t(d), seed));
+            }
+        }
+}
+
+// 200k points: the grid at size, and the paper's kernel against the same CPU result.
+CS_TEST(largeSets) {
+    for (int d = 1; d <= 3; ++d) {
+        const std::size_t n = 200'000;
+        const std::uint64_t seed = 7000 + std::uint64_t(d);
+        for (bool blobs : {false, true}) {
+            const PointSet pts = blobs ? cs::makeBlobPoints(n, std::size_t(d), seed)
+                                       : cs::makeUniformPoints(n, std::size_t(d), seed, 20.0);
+            const std::string name = dataName(blobs ? "blobs" : "uniform", n, std::size_t(d), seed);
+            for (bool star : {false, true}) {
+                DbscanParams p{.eps = 1.0f, .minPts = 10, .star = star};
+                cs::JobControl job;
+                const DbscanResult cpu = cs::dbscanCpu(pts, p, job, 0);
+                for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute}) {
+                    p.path = path;
+                    expectSame(pts, p, name, &cpu);
+                }
+            }
+        }
+    }
+    const PointSet wide = cs::makeBlobPoints(20'000, 16, 7016);
+    expectSame(wide, {.eps = medianEps(wide, 10), .minPts = 10},
+               dataName("blobs", 20'000, 16, 7016));
+}
+
+// Points exactly eps apart (integer lattices, eps 1): "<= eps" must hold bit for bit.
+CS_TEST(exactDistanceLattice) {
+    for (int d = 1; d <= 3; ++d) {
+        const int side = d == 1 ? 600 : (d == 2 ? 40 : 12);
+        for (float offset : {0.0f, 1000.5f}) {
+            const PointSet pts = lattice(side, d, 1.0f, offset);
+            const std::string name = "lattice(d=" + std::to_string(d) +
+                                     ", side=" + std::to_string(side) +
+                                     ", offset=" + std::to_string(offset) + ")";
+            for (float eps : {1.0f, std::nextafter(1.0f, 0.0f), 1.41421356f, 2.0f})
+                for (int minPts : {2, 3, 5, 7, 9})
+                    for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute})
+                        for (bool star : {false, true})
+                            expectSame(pts,
+                                       {.eps = eps, .minPts = minPts, .star = star, .path = path},
+                                       name);
+        }
+    }
+}
+
+// Many duplicates and exact ties: the border rule's "nearest, then lowest index".
+CS_TEST(integerTies) {
+    for (int d = 1; d <= 3; ++d)
+        for (std::uint64_t seed : {31u, 32u, 33u}) {
+            const std::size_t n = 3000;
+            const int range = d == 1 ? 400 : (d == 2 ? 60 : 18);
+            const PointSet pts = integerPoints(n, d, range, seed);
+            const std::string name = dataName("integers", n, std::size_t(d), seed);
+            for (float eps : {0.0f, 1.0f, 1.5f, 2.0f})
+                for (int minPts : {1, 3, 6, 12})
+                    for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute})
+                        expectSame(pts, {.eps = eps, .minPts = minPts, .path = path}, name);
+        }
+    const PointSet wide = integerPoints(2000, 16, 3, 34);
+    for (float eps : {0.0f, 1.0f, 2.0f})
+        expectSame(wide, {.eps = eps, .minPts = 4, .path = DbscanPath::Brute},
+                   dataName("integers", 2000, 16, 34));
+}
+
+// All points identical; eps = 0; minPts = 1; minPts above n; huge eps (eps^2 = inf).
+CS_TEST(degenerateInputs) {
+    for (int d : {1, 2, 3, 16})
+        for (std::size_t n : {std::size_t(1), std::size_t(5000), std::size_t(200'000)}) {
+            if (d == 16 && n > 5000) continue;
+            const PointSet pts =
+                PointSet::fromCoords(std::size_t(d), std::vector<float>(n * std::size_t(d), 3.25f));
+            const std::string name =
+                "duplicates(n=" + std::to_string(n) + ", d=" + std::to_string(d) + ")";
+            for (float eps : {0.0f, 1.0f})
+                for (int minPts : {1, 10, 6000})
+                    for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute}) {
+                        if (d > 3 && path == DbscanPath::Grid) continue;
+                        if (n > 5000 && path == DbscanPath::Brute && minPts > 5000) continue;
+                        expectSame(pts, {.eps = eps, .minPts = minPts, .path = path}, name);
+                    }
+        }
+    for (int d = 1; d <= 3; ++d) {
+        const PointSet pts = cs::makeUniformPoints(3000, std::size_t(d), 55, 10.0);
+        const std::string name = dataName("uniform", 3000, std::size_t(d), 55);
+        for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute}) {
+            expectSame(pts, {.eps = 0.0f, .minPts = 1, .path = path}, name);
+            expectSame(pts, {.eps = 1.0f, .minPts = 1, .path = path}, name);
+            expectSame(pts, {.eps = 1e20f, .minPts = 5, .path = path}, name);   // eps^2 = inf
+            expectSame(pts, {.eps = 1e-30f, .minPts = 1, .path = path}, name);  // underflow
+            expectSame(pts, {.eps = 1e6f, .minPts = 3000, .path = path}, name);
+        }
+    }
+}
+
+// The dense worst case and the seed spreader, small enough for the CPU oracle.
+CS_TEST(denseAndSeedSpreader) {
+    const PointSet ball = cs::makeDenseBall(100'000, 3, 1.0f, 77);
+    for (int minPts : {10, 200})
+        for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute})
+            expectSame(ball, {.eps = 1.0f, .minPts = minPts, .path = path},
+                       dataName("dense", 100'000, 3, 77));
+    cs::SeedSpreaderParams sp;
+    const PointSet seeds = cs::makeSeedSpreaderPoints(200'000, 3, 78, sp);
+    for (float eps : {50.0f, 200.0f})
+        for (int minPts : {2, 10})
+            expectSame(seeds, {.eps = eps, .minPts = minPts},
+                       dataName("seed-spreader", 200'000, 3, 78));
+}
+
+// The three real clouds (PCL test data), if the data folder is there.
+CS_TEST(realClouds) {
+    int found = 0;
+    for (const char* file :
+         {"points/bunny.pcd", "points/cturtle.pcd", "points/table_scene_mug_stereo_textured.pcd"}) {
+        const auto path = cs::test::sharedData(file);
+        if (!std::filesystem::exists(path)) continue;
+        ++found;
+        const PointSet pts = cs::io::readPcd(path);
+        const std::string name = std::string(file) + " (n=" + std::to_string(pts.n) + ")";
+        for (int minPts : {4, 10}) {
+            const float eps = medianEps(pts, minPts);
+            for (float scale : {0.5f, 1.0f, 2.0f}) {
+                DbscanParams p{.eps = eps * scale, .minPts = minPts};
+                cs::JobControl job;
+                const DbscanResult cpu = cs::dbscanCpu(pts, p, job, 0);
+                for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute}) {
+                    if (path == DbscanPath::Brute && pts.n > 200'000 && scale != 1.0f) continue;
+                    p.path = path;
+                    expectSame(pts, p, name, &cpu);
+                }
+            }
+        }
+        expectSameKDistance(pts, 10, DbscanPath::Auto, name);
+    }
+    if (found == 0)
+        CS_SKIP("no point clouds under " + cs::test::sharedData("points").string() +
+                " (configure with -DCS_SHARED_DATA_DIR=...)");
+}
+
+CS_TEST(kDistanceMatchesCpu) {
+    for (int d : {1, 2, 3, 16, 64})
+        for (std::size_t n : {std::size_t(1), std::size_t(2), std::size_t(300), std::size_t(3000)})
+            for (int k : {1, 2, 5, 20, 100, 256}) {
+                if (std::size_t(k) > n) continue;
+                const std::uint64_t seed = 500 + std::uint64_t(d) * 7 + n;
+                const PointSet pts = cs::makeBlobPoints(n, std::size_t(d), seed);
+                const std::string name = dataName("blobs", n, std::size_t(d), seed);
+                expectSameKDistance(pts, k, DbscanPath::Auto, name);
+                if (d <= 3) expectSameKDistance(pts, k, DbscanPath::Brute, name);
+            }
+    for (int d = 1; d <= 3; ++d) {
+        const PointSet ints = integerPoints(3000, d, d == 1 ? 300 : 20, 600 + std::uint64_t(d));
+        for (int k : {1, 4, 16, 64})
+            expectSameKDistance(ints, k, DbscanPath::Grid,
+                                dataName("integers", 3000, std::size_t(d), 600 + d));
+        const PointSet big = cs::makeBlobPoints(200'000, std::size_t(d), 610 + std::uint64_t(d));
+        expectSameKDistance(big, 10, DbscanPath::Auto,
+                            dataName("blobs", 200'000, std::size_t(d), 610 + d));
+        const PointSet same =
+            PointSet::fromCoords(std::size_t(d), std::vector<float>(4000 * std::size_t(d), -2.0f));
+        expectSameKDistance(same, 7, DbscanPath::Auto, "duplicates(d=" + std::to_string(d) + ")");
+    }
+    const PointSet pts = cs::makeBlobPoints(1000, 3, 9);
+    cs::JobControl job;
+    CS_CHECK_THROWS(cs::kernels::kDistanceCuda(context(), pts, 257, job), cs::Error);
+    CS_CHECK_THROWS(cs::kernels::kDistanceCuda(context(), pts, 0, job), cs::Error);
+    CS_CHECK_THROWS(cs::kernels::kDistanceCuda(context(), pts, 1001, job), cs::Error);
+    // Through the Backend interface too.
+    cs::JobControl j1, j2;
+    const auto viaBackend = g_backend->kDistance(pts, 10, j1);
+    const auto cpu = cs::kDistanceCpu(pts, 10, j2, 0);
+    std::size_t where = 0;
+    CS_CHECK(sameBits(viaBackend.perPoint, cpu.perPoint, where));
+}
+
+// Device-resident entry point, the Backend interface, stage timings.
+CS_TEST(deviceEntryAndTimings) {
+    const PointSet pts = cs::makeBlobPoints(50'000, 3, 4242);
+    const DbscanParams p{.eps = 1.0f, .minPts = 10};
+    cs::JobControl cpuJob;
+    const DbscanResult cpu = cs::dbscanCpu(pts, p, cpuJob, 0);
+
+    cs::JobControl job;
+    const DbscanResult viaBackend = g_backend->dbscan(pts, p, job);
+    CS_CHECK_MSG(firstDifference(cpu, viaBackend).empty(), firstDifference(cpu, viaBackend));
+    CS_CHECK(viaBackend.pathUsed == DbscanPath::Grid);
+    std::vector<std::string> names;
+    for (const auto& t : job.timings())
+        names.push_back(t.name);
+    for (const char* stage : {"upload", "grid", "count", "union", "border", "relabel", "download"})
+        CS_CHECK_MSG(std::find(names.begin(), names.end(), stage) != names.end(),
+                     std::string("missing stage ") + stage);
+
+    const std::vector<float> x = recentredCoords(pts);
+    cs::kernels::DeviceBuffer<float> d(x.size(), context().stream());
+    d.copyFromHost(x);
+    cs::JobControl devJob;
+    auto dev = cs::kernels::dbscanDevice(context(), d.data(), pts.n, 3, p, devJob);
+    DbscanResult back;
+    back.labels = dev.labels.toHost();
+    back.isCore = dev.isCore.toHost();
+    cs::canonicalizeDbscanResult(back);
+    CS_CHECK_MSG(firstDifference(cpu, back).empty(), firstDifference(cpu, back));
+    CS_CHECK_EQ(dev.clusterCount, cpu.clusterCount);
+}
+
+CS_TEST(errorsAreClear) {
+    // Far more than any device holds: a cs::Error before any allocation, not a crash.
+    cs::JobControl job;
+    const DbscanParams p{.eps = 1.0f, .minPts = 10};
+    bool thrown = false;
+    try {
+        (void)cs::kernels::dbscanDevice(context(), nullptr, 2'000'000'000, 64, p, job);
+    } catch (const cs::Error& e) {
+        thrown = std::string(e.what()).find("GPU memory") != std::string::npos;
+        cs::test::info(e.what());
+    }
+    CS_CHECK(thrown);
+    DbscanParams grid = p;
+    grid.path = DbscanPath::Grid;
+    CS_CHECK_THROWS(cs::kernels::dbscanDevice(context(), nullptr, 2'000'000'000, 3, grid, job),
+                    cs::Error);
+    CS_CHECK_THROWS(cs::kernels::kDistanceDevice(context(), nullptr, 2'000'000'000, 64, 10, job),
+                    cs::Error);
+    CS_CHECK_THROWS(cs::kernels::dbscanDevice(context(), nullptr, std::size_t(1) << 31, 3, p, job),
+                    cs::Error);
+
+    PointSet bad = cs::makeBlobPoints(2000, 3, 1);
+    bad.coords[777] = std::numeric_limits<float>::quiet_NaN();
+    CS_CHECK_THROWS(g_backend->dbscan(bad, p, job), cs::Error);
+    const PointSet ok = cs::makeBlobPoints(2000, 16, 1);
+    DbscanParams kd = p;
+    kd.path = DbscanPath::KdTree;
+    CS_CHECK_THROWS(g_backend->dbscan(ok, kd, job), cs::Error);
+    CS_CHECK_THROWS(g_backend->dbscan(ok, grid, job), cs::Error);
+    DbscanParams negative = p;
+    negative.eps = -1.0f;
+    CS_CHECK_THROWS(g_backend->dbscan(ok, negative, job), cs::Error);
+    // The context still works afterwards.
+    expectSame(cs::makeBlobPoints(2000, 3, 2), p, "blobs after errors");
+}
+
+CS_TEST(cancellation) {
+    const PointSet pts = cs::makeUniformPoints(300'000, 3, 99, 20.0);
+    for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute}) {
+        cs::JobControl before;
+        before.cancel();
+        CS_CHECK_THROWS(g_backend->dbscan(pts, {.eps = 1.0f, .minPts = 10, .path = path}, before),
+                        cs::Cancelled);
+        // Cancelled from the progress callback once the first GPU stage is done.
+        cs::JobControl* self = nullptr;
+        cs::JobControl during([&](double, std::string_view stage) {
+            if (stage == "grid" || stage == "layout" || stage == "count") self->cancel();
+        });
+        self = &during;
+        CS_CHECK_THROWS(g_backend->dbscan(pts, {.eps = 1.0f, .minPts = 10, .path = path}, during),
+                        cs::Cancelled);
+    }
+    cs::JobControl kd;
+    kd.cancel();
+    CS_CHECK_THROWS(g_backend->kDistance(pts, 10, kd), cs::Cancelled);
+    expectSame(cs::makeBlobPoints(5000, 3, 3), {.eps = 1.0f, .minPts = 10}, "blobs after cancel");
+}
+
+int main(int argc, char** argv) {
+    cs::test::skipWithoutCudaDevice("tst_dbscan_gpu");
+    g_backend = cs::kernels::createCudaBackend();
+    const int rc = cs::test::runTests("tst_dbscan_gpu", argc, argv);
+    std::printf("INFO   : tst_dbscan_gpu compared %d CPU/GPU results\n", g_compared);
+    g_backend.reset();
+    return rc;
+}
