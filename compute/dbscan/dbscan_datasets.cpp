@@ -25,7 +25,7 @@ PointSet finish(std::size_t dims, std::vector<float> coords, std::string source)
 }
 
 // A point uniform in the unit d-ball: a normal direction, radius U^(1/d).
-void unitBall(SplitMix64& rng, std::size_t dims, double* out) {
+void unitBall(Random& rng, std::size_t dims, double* out) {
     double norm2 = 0.0;
     do {
         norm2 = 0.0;
@@ -40,7 +40,7 @@ void unitBall(SplitMix64& rng, std::size_t dims, double* out) {
 }
 
 // A uniformly random unit vector.
-void unitDirection(SplitMix64& rng, std::size_t dims, double* out) {
+void unitDirection(Random& rng, std::size_t dims, double* out) {
     double norm2 = 0.0;
     do {
         norm2 = 0.0;
@@ -60,36 +60,6 @@ std::string describe(std::string_view kind, std::size_t n, std::size_t dims, std
 }
 
 }  // namespace
-
-std::uint64_t SplitMix64::next() {
-    std::uint64_t z = (m_state += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-std::uint64_t SplitMix64::below(std::uint64_t n) {
-    // High 64 bits of a 64 x 64 product, from 32-bit halves (no __int128 under -Wpedantic).
-    const std::uint64_t x = next();
-    const std::uint64_t xl = x & 0xffffffffu, xh = x >> 32, nl = n & 0xffffffffu, nh = n >> 32;
-    const std::uint64_t ll = xl * nl, lh = xl * nh, hl = xh * nl, hh = xh * nh;
-    const std::uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-
-double SplitMix64::normal() {
-    if (m_hasSpare) {
-        m_hasSpare = false;
-        return m_spare;
-    }
-    const double u1 = 1.0 - uniform();  // (0, 1]: log is finite
-    const double u2 = uniform();
-    const double radius = std::sqrt(-2.0 * std::log(u1));
-    const double angle = 2.0 * std::numbers::pi * u2;
-    m_spare = radius * std::sin(angle);
-    m_hasSpare = true;
-    return radius * std::cos(angle);
-}
 
 std::string_view toString(DbscanDistribution dist) {
     switch (dist) {
@@ -122,7 +92,7 @@ PointSet makeUniformPoints(std::size_t n, std::size_t dims, std::uint64_t seed,
         std::exp(0.5 * d * std::log(std::numbers::pi) - std::lgamma(0.5 * d + 1.0));
     const double side =
         std::pow(double(std::max<std::size_t>(n, 1)) * ballVolume / meanNeighbours, 1.0 / d);
-    SplitMix64 rng(seed);
+    Random rng(seed);
     std::vector<float> coords(n * dims);
     for (auto& c : coords)
         c = float(rng.uniform(0.0, side));
@@ -133,7 +103,7 @@ PointSet makeBlobPoints(std::size_t n, std::size_t dims, std::uint64_t seed) {
     checkShape(n, dims);
     constexpr std::size_t kBlobs = 50;
     constexpr double kSd = 2.0, kCentreRange = 100.0, kNoiseRange = 110.0;
-    SplitMix64 rng(seed);
+    Random rng(seed);
     std::vector<double> centres(kBlobs * dims);
     for (auto& c : centres)
         c = rng.uniform(-kCentreRange, kCentreRange);
@@ -156,7 +126,7 @@ PointSet makeBlobPoints(std::size_t n, std::size_t dims, std::uint64_t seed) {
 PointSet makeDenseBall(std::size_t n, std::size_t dims, float eps, std::uint64_t seed) {
     checkShape(n, dims);
     if (!std::isfinite(eps) || eps < 0.0f) throw Error("a dense ball needs a finite eps >= 0");
-    SplitMix64 rng(seed);
+    Random rng(seed);
     std::vector<double> u(dims);
     std::vector<float> coords(n * dims);
     const double radius = 2.0 * double(eps);
@@ -174,7 +144,7 @@ PointSet makeSeedSpreaderPoints(std::size_t n, std::size_t dims, std::uint64_t s
     if (!(params.domain > 0.0) || !(params.vicinity >= 0.0) || params.resetEvery == 0 ||
         !(params.noise >= 0.0 && params.noise < 1.0) || !(params.restarts >= 0.0))
         throw Error("invalid seed-spreader parameters");
-    SplitMix64 rng(seed);
+    Random rng(seed);
     const double shift = params.shift > 0.0 ? params.shift : 50.0 * double(dims);
     const auto clustered = std::size_t(double(n) * (1.0 - params.noise));
     const double restartProbability =

@@ -7,36 +7,12 @@
 #include <string_view>
 
 #include "compute/core/point_set.h"
+#include "compute/core/random.h"
 
 namespace cs {
 
 // Deterministic point sets for DBSCAN tests and benchmarks: the same arguments give the same
-// float32 points on every platform and compiler. Randomness comes from SplitMix64 (never the
-// std:: distributions, whose algorithms differ between standard libraries); normals use
-// Box-Muller through std::log/std::sqrt/std::cos, whose last-bit results are the same on the
-// glibc builds we ship.
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny, well-mixed 64-bit generator.
-/// @code cs::SplitMix64 rng(42); double u = rng.uniform(); @endcode
-class SplitMix64 {
-public:
-    explicit SplitMix64(std::uint64_t seed) : m_state(seed) {}
-    /// The next 64 random bits.
-    std::uint64_t next();
-    /// Uniform in [0, 1) with 53 random bits.
-    double uniform() { return double(next() >> 11) * 0x1p-53; }
-    /// Uniform in [lo, hi).
-    double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-    /// Uniform integer in [0, n), n >= 1 (multiply-shift; bias below 2^-32 for n < 2^32).
-    std::uint64_t below(std::uint64_t n);
-    /// Standard normal (Box-Muller; the second value of each pair is kept for the next call).
-    double normal();
-
-private:
-    std::uint64_t m_state;
-    double m_spare = 0.0;
-    bool m_hasSpare = false;
-};
+// float32 points on every platform and compiler (randomness from cs::Random).
 
 /// The benchmark distributions of `clusterscope-cli bench dbscan --dist`.
 enum class DbscanDistribution {

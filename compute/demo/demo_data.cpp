@@ -10,68 +10,17 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/random.h"
 
 namespace cs::demo {
 namespace {
 
-// Own generator and distributions rather than <random>'s: the standard fixes mt19937's output
-// but not what std::normal_distribution makes of it, and the demo scene must be the same on
-// every platform. The maths is done in double and rounded to float, so a last-bit difference in
-// a libm's log/sin/cos almost never reaches a stored value.
-std::uint64_t splitmix64(std::uint64_t& state) {
-    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-// xoshiro256** (Blackman & Vigna), seeded through splitmix64 as its authors recommend.
-class Rng {
-public:
-    explicit Rng(std::uint64_t seed) {
-        for (auto& s : m_s)
-            s = splitmix64(seed);
-    }
-    std::uint64_t next() {
-        const std::uint64_t result = rotl(m_s[1] * 5, 7) * 9;
-        const std::uint64_t t = m_s[1] << 17;
-        m_s[2] ^= m_s[0];
-        m_s[3] ^= m_s[1];
-        m_s[1] ^= m_s[2];
-        m_s[0] ^= m_s[3];
-        m_s[2] ^= t;
-        m_s[3] = rotl(m_s[3], 45);
-        return result;
-    }
-    /// Uniform in [0, 1), 53 bits.
-    double uniform() { return double(next() >> 11) * 0x1.0p-53; }
-    double uniform(double lo, double hi) { return lo + (hi - lo) * uniform(); }
-    /// Standard normal by Box-Muller; the second value of each pair is kept for the next call.
-    double normal() {
-        if (m_haveSpare) {
-            m_haveSpare = false;
-            return m_spare;
-        }
-        const double u1 = 1.0 - uniform();  // (0, 1]: log stays finite
-        const double u2 = uniform();
-        const double r = std::sqrt(-2.0 * std::log(u1));
-        const double a = 2.0 * std::numbers::pi * u2;
-        m_spare = r * std::sin(a);
-        m_haveSpare = true;
-        return r * std::cos(a);
-    }
-
-private:
-    static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-    std::array<std::uint64_t, 4> m_s{};
-    double m_spare = 0;
-    bool m_haveSpare = false;
-};
+using Rng = cs::Random;
 
 // Seed of an independent stream: the points of a chunk do not depend on how many threads ran.
 std::uint64_t streamSeed(std::uint64_t seed, std::uint64_t stream) {
     std::uint64_t s = seed ^ (0xD1B54A32D192ED03ull * (stream + 1));
-    return splitmix64(s);
+    return splitMix64(s);
 }
 
 // ---- the point scene ------------------------------------------------------------------------

@@ -177,7 +177,7 @@ PointSet lattice(int side, int dims, float spacing, float offset) {
 
 // Random integer coordinates in [0, range): many duplicates and exact distance ties.
 PointSet integerPoints(std::size_t n, int dims, int range, std::uint64_t seed) {
-    cs::SplitMix64 rng(seed);
+    cs::Random rng(seed);
     std::vector<float> c(n * std::size_t(dims));
     for (auto& v : c)
         v = float(rng.below(std::uint64_t(range)));
