@@ -53,7 +53,10 @@ template <typename T>
 bool parseNumber(std::string_view token, T& value) {
     token = trim(token);
     if (token.empty()) return false;
-    if (token.front() == '+') token.remove_prefix(1);  // from_chars rejects a leading '+'
+    if (token.front() == '+') {  // from_chars rejects a leading '+'; "+-1" stays an error
+        token.remove_prefix(1);
+        if (token.empty() || token.front() == '-' || token.front() == '+') return false;
+    }
     const char* first = token.data();
     const char* last = token.data() + token.size();
     auto [ptr, ec] = std::from_chars(first, last, value, std::chars_format::general);
