@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# On the GPU machine (see ../shared/docs/DEVICE.md): configure and build without Qt, run the
+# gpu-labelled tests, then the GPU benchmarks; logs and bench JSON lines go to $OUT.
+# Needs .devdeps/ (.ci/device-deps.sh) and the real clouds copied to .devdata/points/
+# (../shared does not travel); carry both. Usage: .ci/device-gpu-check.sh [tests|bench|all]
+set -uo pipefail
+what=${1:-all}
+out=${OUT:-/tmp/out}
+mkdir -p "$out"
+t0=$(date +%s)
+step() { echo "[$(($(date +%s) - t0)) s] $*"; }
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
+
+step configure + build
+cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DCS_WITH_GUI=OFF -DCMAKE_PREFIX_PATH="$PWD/.devdeps" -DCS_SHARED_DATA_DIR="$PWD/.devdata" \
+    >"$out/build.log" 2>&1 && ninja -C build-device -j"$(nproc)" >>"$out/build.log" 2>&1 ||
+    { grep -E "error|FAILED" -A4 "$out/build.log" | head -60; exit 1; }
+build-device/app/clusterscope-cli backends
+
+status=0
+if [[ $what != bench ]]; then
+    step "ctest -L gpu"
+    ctest --test-dir build-device -L gpu --output-on-failure --timeout 400 >"$out/ctest.log" 2>&1 ||
+        status=1
+    grep -E "Test +#|tests passed|Totals|FAIL" "$out/ctest.log"
+fi
+
+if [[ $what != tests ]]; then
+    step benchmarks
+    cli=build-device/app/clusterscope-cli
+    bench() {  # one median line per case: device-resident stages vs end to end
+        echo "# $*" >>"$out/bench.jsonl"
+        timeout 150 "$cli" bench dbscan "$@" | tee -a "$out/bench.jsonl" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    j = json.loads(line)
+    if j.get("summary") != "median": continue
+    s = j["median_stages_ms"]
+    dev = sum(v for k, v in s.items() if k not in ("recentre", "upload", "download"))
+    print("%-5s %-13s n=%-9d d=%d eps=%g minPts=%d: device-resident %.2f ms, end to end %.1f ms | %s" % (
+        j["backend"], j["dist"], j["n"], j["d"], j["eps"], j["min_pts"], dev, j["median_total_ms"],
+        " ".join("%s=%.2f" % kv for kv in s.items())))'
+    }
+    bench --backend cuda --dist blobs --n 23040 --path brute --repeat 20 --warmup 3
+    bench --backend cuda --dist blobs --n 60032 --path brute --repeat 20 --warmup 3
+    bench --backend cuda --dist uniform --n 1000000 --repeat 10 --warmup 2
+    bench --backend cuda --dist uniform --n 10000000 --repeat 5 --warmup 1
+    bench --backend cuda --dist dense --n 10000000 --repeat 5 --warmup 1
+    bench --backend cuda --dist blobs --n 100000 --repeat 10 --warmup 2
+    bench --backend cuda --dist blobs --n 1000000 --repeat 10 --warmup 2
+    bench --backend cuda --dist seed-spreader --n 37000000 --min-pts 2 --repeat 3 --warmup 1
+    bench --backend cuda --dist seed-spreader --n 37000000 --min-pts 10 --repeat 3 --warmup 1
+    bench --backend cpu --dist blobs --n 1000000 --repeat 3 --warmup 1
+fi
+step done
+exit $status
