@@ -30,16 +30,21 @@ nlohmann::json describe(const PointSet& points) {
         lo.push_back(mn);
         hi.push_back(mx);
     }
-    return {{"kind", "points"},       {"n", points.n},
-            {"dims", points.dims},    {"dropped_nan", points.droppedNonFinite},
-            {"dim_names", points.dimNames}, {"attributes", attributes},
-            {"min", lo},              {"max", hi},
+    return {{"kind", "points"},
+            {"n", points.n},
+            {"dims", points.dims},
+            {"dropped_nan", points.droppedNonFinite},
+            {"dim_names", points.dimNames},
+            {"attributes", attributes},
+            {"min", lo},
+            {"max", hi},
             {"source", points.source}};
 }
 
 nlohmann::json describe(const SeriesSet& series) {
     std::uint32_t minLength = series.n ? series.lengths[0] : 0;
-    for (auto l : series.lengths) minLength = std::min(minLength, l);
+    for (auto l : series.lengths)
+        minLength = std::min(minLength, l);
     const auto tests = std::count(series.isTest.begin(), series.isTest.end(), std::uint8_t(1));
     nlohmann::json j = {{"kind", "series"},
                         {"n", series.n},
@@ -63,7 +68,8 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
     auto* cmd = app.add_subcommand("info", "Describe a point cloud or time-series file as JSON");
     auto file = std::make_shared<std::string>();
     auto kind = std::make_shared<std::string>("auto");
-    cmd->add_option("FILE", *file, "Data file (csv/tsv/txt/xyz/ply/pcd/npy, ts/arff/UCR)")->required();
+    cmd->add_option("FILE", *file, "Data file (csv/tsv/txt/xyz/ply/pcd/npy, ts/arff/UCR)")
+        ->required();
     cmd->add_option("--as", *kind, "Read the file as points or series (default: from its name)")
         ->check(CLI::IsMember({"auto", "points", "series"}));
     cmd->callback([file, kind, &exitCode] {
@@ -76,12 +82,14 @@ void addInfoCommand(CLI::App& app, int& exitCode) {
 }
 
 void addBackendsCommand(CLI::App& app, int& exitCode) {
-    auto* cmd = app.add_subcommand("backends", "List the compute backends and whether each is usable");
+    auto* cmd =
+        app.add_subcommand("backends", "List the compute backends and whether each is usable");
     cmd->callback([&exitCode] {
         exitCode = runReportingErrors([] {
             nlohmann::json list = nlohmann::json::array();
             for (const auto& s : backendRegistry().statuses())
-                list.push_back({{"name", s.name}, {"available", s.available}, {"detail", s.detail}});
+                list.push_back(
+                    {{"name", s.name}, {"available", s.available}, {"detail", s.detail}});
             std::string chosen;
             try {
                 chosen = backendRegistry().get("auto")->name();

@@ -21,7 +21,9 @@ DbscanResult Backend::dbscan(const PointSet&, const DbscanParams&, JobControl&) 
     unsupported("DBSCAN");
 }
 
-KDistanceResult Backend::kDistance(const PointSet&, int, JobControl&) { unsupported("k-distance"); }
+KDistanceResult Backend::kDistance(const PointSet&, int, JobControl&) {
+    unsupported("k-distance");
+}
 
 void Backend::unsupported(std::string_view algorithm) const {
     throw BackendUnavailable("the " + name() + " backend cannot run " + std::string(algorithm));

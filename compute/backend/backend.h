@@ -12,12 +12,12 @@ namespace cs {
 
 /// What a backend runs on, for the status bar, `--json` outputs and benchmarks.
 struct BackendInfo {
-    std::string name;             ///< "cpu" or "cuda"
-    std::string device;           ///< "NVIDIA H200" or the CPU model
+    std::string name;               ///< "cpu" or "cuda"
+    std::string device;             ///< "NVIDIA H200" or the CPU model
     std::uint64_t memoryFree = 0;   ///< bytes free on the device (0 when unknown)
     std::uint64_t memoryTotal = 0;  ///< bytes on the device (0 when unknown)
-    int threads = 0;              ///< CPU threads used (CPU backend)
-    std::string versions;         ///< driver / runtime / library versions, one line
+    int threads = 0;                ///< CPU threads used (CPU backend)
+    std::string versions;           ///< driver / runtime / library versions, one line
     /// One line for the status-bar chip: "CUDA · NVIDIA H200 · 139 GB free", "CPU · 16 threads".
     std::string summary() const;
 };
@@ -35,7 +35,8 @@ public:
     virtual BackendInfo info() const = 0;
 
     /// DBSCAN (semantics in compute/dbscan/dbscan.h); labels identical on every backend.
-    /// @code cs::DbscanResult r = backend.dbscan(points, {.eps = 0.5f, .minPts = 10}, job); @endcode
+    /// @code cs::DbscanResult r = backend.dbscan(points, {.eps = 0.5f, .minPts = 10}, job);
+    /// @endcode
     virtual DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
                                 JobControl& job);
     /// The k-distance curve (distance to the k-th nearest point, itself counted) for eps choice.

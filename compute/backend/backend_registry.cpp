@@ -37,9 +37,11 @@ std::shared_ptr<Backend> BackendRegistry::get(std::string_view name) {
         reasons += (reasons.empty() ? "" : "; ") + e.name + ": " + e.reason;
     }
     if (name == "auto")
-        throw BackendUnavailable("no backend is available" + (reasons.empty() ? "" : " (" + reasons + ")"));
+        throw BackendUnavailable("no backend is available" +
+                                 (reasons.empty() ? "" : " (" + reasons + ")"));
     std::string known;
-    for (const auto& e : m_entries) known += (known.empty() ? "" : ", ") + e.name;
+    for (const auto& e : m_entries)
+        known += (known.empty() ? "" : ", ") + e.name;
     throw BackendUnavailable("unknown backend '" + std::string(name) + "' (this build has: auto, " +
                              known + ")");
 }
@@ -49,7 +51,8 @@ std::vector<BackendStatus> BackendRegistry::statuses() {
     std::vector<BackendStatus> out;
     for (auto& e : m_entries) {
         ensureTried(e);
-        out.push_back({e.name, e.backend != nullptr, e.backend ? e.backend->info().summary() : e.reason});
+        out.push_back(
+            {e.name, e.backend != nullptr, e.backend ? e.backend->info().summary() : e.reason});
     }
     return out;
 }
@@ -57,7 +60,8 @@ std::vector<BackendStatus> BackendRegistry::statuses() {
 std::vector<std::string> BackendRegistry::names() const {
     std::lock_guard lock(m_mutex);
     std::vector<std::string> out{"auto"};
-    for (const auto& e : m_entries) out.push_back(e.name);
+    for (const auto& e : m_entries)
+        out.push_back(e.name);
     return out;
 }
 

@@ -14,9 +14,9 @@ namespace cs {
 
 /// How one registered backend fares on this machine.
 struct BackendStatus {
-    std::string name;      ///< "cpu", "cuda"
+    std::string name;        ///< "cpu", "cuda"
     bool available = false;  ///< could be created here
-    std::string detail;    ///< the chip text when available, else why not ("no CUDA driver ...")
+    std::string detail;      ///< the chip text when available, else why not ("no CUDA driver ...")
 };
 
 /// The backends this build knows, in order of preference (the best first).

@@ -16,7 +16,8 @@ std::string cpuModel() {
     while (std::getline(in, line))
         if (line.rfind("model name", 0) == 0) {
             const auto colon = line.find(':');
-            if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
+            if (colon != std::string::npos)
+                return line.substr(line.find_first_not_of(' ', colon + 1));
         }
     return "CPU";
 }
@@ -25,7 +26,8 @@ std::string cpuModel() {
 
 CpuBackend::CpuBackend(int threads)
     : m_threads(threads > 0 ? threads
-                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {}
+                            : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()))) {
+}
 
 BackendInfo CpuBackend::info() const {
     BackendInfo i;

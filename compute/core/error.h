@@ -19,7 +19,8 @@ public:
     /// How the location is counted.
     enum class Unit { None, Line, Byte };
 
-    /// @code throw InputError("cloud.ply", InputError::Unit::Byte, 812, "truncated vertex body"); @endcode
+    /// @code throw InputError("cloud.ply", InputError::Unit::Byte, 812, "truncated vertex body");
+    /// @endcode
     InputError(std::string file, Unit unit, std::uint64_t where, std::string problem);
     /// An error about the file as a whole (empty, unknown format ...).
     InputError(std::string file, std::string problem);

@@ -50,8 +50,8 @@ void PointSet::validate() const {
                                  : a.kind == PointAttribute::Kind::Label ? a.labels.size()
                                                                          : a.colours.size();
         if (size != n)
-            throw Error("attribute '" + a.name + "' has " + std::to_string(size) +
-                        " values for " + std::to_string(n) + " points");
+            throw Error("attribute '" + a.name + "' has " + std::to_string(size) + " values for " +
+                        std::to_string(n) + " points");
     }
 }
 

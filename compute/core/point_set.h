@@ -28,13 +28,13 @@ struct PointAttribute {
 /// float y1 = s.point(1)[1];
 /// @endcode
 struct PointSet {
-    std::size_t n = 0;                    ///< number of points
-    std::size_t dims = 0;                 ///< dimensions per point (>= 1 when n > 0)
-    std::vector<float> coords;            ///< n * dims values, row-major
-    std::vector<std::string> dimNames;    ///< one name per dimension ("x", "y", "z" ...)
+    std::size_t n = 0;                       ///< number of points
+    std::size_t dims = 0;                    ///< dimensions per point (>= 1 when n > 0)
+    std::vector<float> coords;               ///< n * dims values, row-major
+    std::vector<std::string> dimNames;       ///< one name per dimension ("x", "y", "z" ...)
     std::vector<PointAttribute> attributes;  ///< per-point quantities, each of n values
-    std::size_t droppedNonFinite = 0;     ///< points dropped on reading for NaN/Inf coordinates
-    std::string source;                   ///< file path, or "demo:..." for generated data
+    std::size_t droppedNonFinite = 0;        ///< points dropped on reading for NaN/Inf coordinates
+    std::string source;                      ///< file path, or "demo:..." for generated data
 
     /// Builds a set from row-major coordinates; throws cs::Error when the size is not n * dims.
     static PointSet fromCoords(std::size_t dims, std::vector<float> coords);

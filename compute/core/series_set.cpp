@@ -27,8 +27,8 @@ void SeriesSet::validate() const {
                     " series");
     for (std::size_t i = 0; i < n; ++i) {
         if (lengths[i] > length || lengths[i] == 0)
-            throw Error("series " + num(i) + " has length " + num(lengths[i]) +
-                        " outside 1.." + num(length));
+            throw Error("series " + num(i) + " has length " + num(lengths[i]) + " outside 1.." +
+                        num(length));
         if (!labels.empty() &&
             (labels[i] < -1 || labels[i] >= static_cast<std::int32_t>(classNames.size())))
             throw Error("series " + num(i) + " has label " + std::to_string(labels[i]) +

@@ -18,16 +18,16 @@ namespace cs {
 /// std::span<const float> x = s.channel(i, 0).first(s.lengths[i]);
 /// @endcode
 struct SeriesSet {
-    std::size_t n = 0;                    ///< number of series
-    std::size_t channels = 0;             ///< channels per series (1 = univariate)
-    std::size_t length = 0;               ///< samples per channel of the longest series
-    std::vector<float> values;            ///< n * channels * length values, zero-padded
-    std::vector<std::uint32_t> lengths;   ///< true length of each series (n entries)
-    std::vector<std::int32_t> labels;     ///< class index per series (-1 unknown), or empty
-    std::vector<std::string> classNames;  ///< name of each class index, as in the file
-    std::vector<std::uint8_t> isTest;     ///< 1 for the test part of a split, or empty (no split)
+    std::size_t n = 0;                      ///< number of series
+    std::size_t channels = 0;               ///< channels per series (1 = univariate)
+    std::size_t length = 0;                 ///< samples per channel of the longest series
+    std::vector<float> values;              ///< n * channels * length values, zero-padded
+    std::vector<std::uint32_t> lengths;     ///< true length of each series (n entries)
+    std::vector<std::int32_t> labels;       ///< class index per series (-1 unknown), or empty
+    std::vector<std::string> classNames;    ///< name of each class index, as in the file
+    std::vector<std::uint8_t> isTest;       ///< 1 for the test part of a split, or empty (no split)
     std::vector<std::string> channelNames;  ///< optional, one per channel
-    std::string source;                   ///< file path(s), or "demo:..." for generated data
+    std::string source;                     ///< file path(s), or "demo:..." for generated data
 
     /// Samples of channel c of series i (length entries; those past lengths[i] are padding).
     std::span<const float> channel(std::size_t i, std::size_t c) const {

@@ -21,7 +21,8 @@ std::vector<float> recentredCoords(const PointSet& points) {
             hi[j] = std::max(hi[j], v);
         }
     std::vector<double> centre(d, 0.0);
-    for (std::size_t j = 0; j < d && n > 0; ++j) centre[j] = 0.5 * (lo[j] + hi[j]);
+    for (std::size_t j = 0; j < d && n > 0; ++j)
+        centre[j] = 0.5 * (lo[j] + hi[j]);
     std::vector<float> out(n * d);
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < d; ++j)
@@ -31,7 +32,8 @@ std::vector<float> recentredCoords(const PointSet& points) {
 
 void validateDbscanParams(const DbscanParams& params) {
     if (!std::isfinite(params.eps) || params.eps < 0.0f)
-        throw Error("DBSCAN eps must be a finite number >= 0 (got " + std::to_string(params.eps) + ")");
+        throw Error("DBSCAN eps must be a finite number >= 0 (got " + std::to_string(params.eps) +
+                    ")");
     if (params.minPts < 1)
         throw Error("DBSCAN minPts must be at least 1 (got " + std::to_string(params.minPts) + ")");
 }
@@ -39,7 +41,8 @@ void validateDbscanParams(const DbscanParams& params) {
 void canonicalizeDbscanResult(DbscanResult& result) {
     // Scanning points in index order meets every cluster first at its smallest member.
     std::int32_t maxId = -1;
-    for (auto l : result.labels) maxId = std::max(maxId, l);
+    for (auto l : result.labels)
+        maxId = std::max(maxId, l);
     std::vector<std::int32_t> remap(static_cast<std::size_t>(maxId + 1), -1);
     std::vector<std::size_t> sizes;
     std::int32_t next = 0;
@@ -62,17 +65,22 @@ void canonicalizeDbscanResult(DbscanResult& result) {
         }
         if (core) ++stats.corePoints;
     }
-    for (auto s : sizes) stats.largestCluster = std::max(stats.largestCluster, s);
+    for (auto s : sizes)
+        stats.largestCluster = std::max(stats.largestCluster, s);
     result.clusterCount = next;
     result.stats = stats;
 }
 
 std::string_view toString(DbscanPath path) {
     switch (path) {
-        case DbscanPath::Grid: return "grid";
-        case DbscanPath::Brute: return "brute";
-        case DbscanPath::KdTree: return "kdtree";
-        case DbscanPath::Auto: break;
+        case DbscanPath::Grid:
+            return "grid";
+        case DbscanPath::Brute:
+            return "brute";
+        case DbscanPath::KdTree:
+            return "kdtree";
+        case DbscanPath::Auto:
+            break;
     }
     return "auto";
 }
@@ -80,7 +88,8 @@ std::string_view toString(DbscanPath path) {
 DbscanPath parseDbscanPath(std::string_view text) {
     for (auto p : {DbscanPath::Auto, DbscanPath::Grid, DbscanPath::Brute, DbscanPath::KdTree})
         if (text == toString(p)) return p;
-    throw Error("unknown DBSCAN path '" + std::string(text) + "' (use auto, grid, brute or kdtree)");
+    throw Error("unknown DBSCAN path '" + std::string(text) +
+                "' (use auto, grid, brute or kdtree)");
 }
 
 }  // namespace cs

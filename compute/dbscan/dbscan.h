@@ -32,9 +32,9 @@ enum class DbscanPath {
 
 /// DBSCAN parameters.
 struct DbscanParams {
-    float eps = 1.0f;                    ///< neighbourhood radius (>= 0; finite)
-    int minPts = 10;                     ///< neighbours within eps, itself included, to be core (>= 1)
-    bool star = false;                   ///< DBSCAN*: border points become noise
+    float eps = 1.0f;   ///< neighbourhood radius (>= 0; finite)
+    int minPts = 10;    ///< neighbours within eps, itself included, to be core (>= 1)
+    bool star = false;  ///< DBSCAN*: border points become noise
     DbscanPath path = DbscanPath::Auto;  ///< neighbour search; Auto lets the backend choose
 };
 
@@ -48,10 +48,10 @@ struct DbscanStats {
 
 /// DBSCAN output for N points.
 struct DbscanResult {
-    std::vector<std::int32_t> labels;  ///< canonical cluster id per point, -1 = noise
-    std::vector<std::uint8_t> isCore;  ///< 1 for core points
-    std::int32_t clusterCount = 0;     ///< clusters, ids 0 .. clusterCount-1
-    DbscanStats stats;                 ///< counts derived from labels and isCore
+    std::vector<std::int32_t> labels;        ///< canonical cluster id per point, -1 = noise
+    std::vector<std::uint8_t> isCore;        ///< 1 for core points
+    std::int32_t clusterCount = 0;           ///< clusters, ids 0 .. clusterCount-1
+    DbscanStats stats;                       ///< counts derived from labels and isCore
     DbscanPath pathUsed = DbscanPath::Auto;  ///< the neighbour search that actually ran
 };
 
@@ -80,7 +80,9 @@ inline float canonicalDist2(const float* a, const float* b, std::size_t dims) {
 }
 
 /// eps^2 as every backend compares it.
-inline float epsSquared(float eps) { return eps * eps; }
+inline float epsSquared(float eps) {
+    return eps * eps;
+}
 
 /// Throws cs::Error when eps is negative or not finite, or minPts < 1.
 void validateDbscanParams(const DbscanParams& params);

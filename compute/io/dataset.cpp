@@ -18,7 +18,8 @@ std::string lower(std::string s) {
 }
 
 bool endsWith(const std::string& s, std::string_view suffix) {
-    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return s.size() >= suffix.size() &&
+           s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -39,9 +40,12 @@ Dataset loadDataset(const std::filesystem::path& file, DataKind kind) {
 
 std::string_view toString(DataKind kind) {
     switch (kind) {
-        case DataKind::Points: return "points";
-        case DataKind::Series: return "series";
-        case DataKind::Auto: break;
+        case DataKind::Points:
+            return "points";
+        case DataKind::Series:
+            return "series";
+        case DataKind::Auto:
+            break;
     }
     return "auto";
 }

@@ -17,7 +17,8 @@ namespace cs::io {
 
 /// CSV / TSV / whitespace-separated text, with or without a header line. Every numeric column
 /// is a coordinate except a column named `label` or `class` (case-insensitive), which becomes a
-/// Kind::Label attribute (its values may be numbers or names). Lines starting with '#' are comments.
+/// Kind::Label attribute (its values may be numbers or names). Lines starting with '#' are
+/// comments.
 PointSet readPointsText(const std::filesystem::path& file);
 /// `.xyz`: whitespace text, x y z per line (more columns become scalar attributes).
 PointSet readXyz(const std::filesystem::path& file);

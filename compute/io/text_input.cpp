@@ -21,7 +21,8 @@ std::string readFileBytes(const std::filesystem::path& file, std::uint64_t maxBy
     if (size < 0) throw InputError(file.string(), "cannot be read (size unknown)");
     if (static_cast<std::uint64_t>(size) > maxBytes)
         throw InputError(file.string(), "is " + std::to_string(size) + " bytes, more than the " +
-                                            std::to_string(maxBytes) + " bytes this reader accepts");
+                                            std::to_string(maxBytes) +
+                                            " bytes this reader accepts");
     std::string bytes(static_cast<std::size_t>(size), '\0');
     in.seekg(0);
     if (size > 0 && !in.read(bytes.data(), size))
@@ -42,8 +43,10 @@ bool LineCursor::next(std::string_view& line) {
 
 std::string_view trim(std::string_view s) {
     const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
-    while (!s.empty() && blank(s.front())) s.remove_prefix(1);
-    while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+    while (!s.empty() && blank(s.front()))
+        s.remove_prefix(1);
+    while (!s.empty() && blank(s.back()))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -65,8 +68,12 @@ bool parseNumber(std::string_view token, T& value) {
 
 }  // namespace
 
-bool parseFloat(std::string_view token, float& value) { return parseNumber(token, value); }
-bool parseDouble(std::string_view token, double& value) { return parseNumber(token, value); }
+bool parseFloat(std::string_view token, float& value) {
+    return parseNumber(token, value);
+}
+bool parseDouble(std::string_view token, double& value) {
+    return parseNumber(token, value);
+}
 
 std::string quoted(std::string_view token) {
     if (token.size() > 40) return "'" + std::string(token.substr(0, 37)) + "...'";

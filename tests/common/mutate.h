@@ -14,10 +14,28 @@ namespace cs::test {
 inline std::string mutate(std::string bytes, std::uint64_t seed) {
     std::mt19937_64 rng(seed);
     const auto pick = [&](std::size_t n) { return n == 0 ? 0 : std::size_t(rng() % n); };
-    static const char* kTokens[] = {"nan", "-inf", "abc", "4294967296", "-1", "99999999999999999999",
-                                    "0", "1e400", "\n", "\r\n", ",,", "\t", " ", "#", "\"", "@data",
-                                    "end_header\n", "DATA binary\n", "POINTS 2147483647\n",
-                                    "element vertex 4000000000\n", "\x93NUMPY", "{'shape': (9999999999, 3), }"};
+    static const char* kTokens[] = {"nan",
+                                    "-inf",
+                                    "abc",
+                                    "4294967296",
+                                    "-1",
+                                    "99999999999999999999",
+                                    "0",
+                                    "1e400",
+                                    "\n",
+                                    "\r\n",
+                                    ",,",
+                                    "\t",
+                                    " ",
+                                    "#",
+                                    "\"",
+                                    "@data",
+                                    "end_header\n",
+                                    "DATA binary\n",
+                                    "POINTS 2147483647\n",
+                                    "element vertex 4000000000\n",
+                                    "\x93NUMPY",
+                                    "{'shape': (9999999999, 3), }"};
     const int rounds = 1 + int(pick(4));
     for (int r = 0; r < rounds; ++r) {
         switch (pick(8)) {
@@ -42,7 +60,8 @@ inline std::string mutate(std::string bytes, std::uint64_t seed) {
             }
             case 5: {  // insert random bytes
                 std::string junk(pick(16) + 1, '\0');
-                for (auto& c : junk) c = char(rng());
+                for (auto& c : junk)
+                    c = char(rng());
                 bytes.insert(pick(bytes.size() + 1), junk);
                 break;
             }
@@ -51,7 +70,8 @@ inline std::string mutate(std::string bytes, std::uint64_t seed) {
                     std::size_t at = pick(bytes.size());
                     if (bytes[at] < '0' || bytes[at] > '9') continue;
                     std::size_t end = at;
-                    while (end < bytes.size() && bytes[end] >= '0' && bytes[end] <= '9') ++end;
+                    while (end < bytes.size() && bytes[end] >= '0' && bytes[end] <= '9')
+                        ++end;
                     bytes.replace(at, end - at, kTokens[pick(std::size(kTokens))]);
                     break;
                 }
