@@ -41,6 +41,16 @@ std::size_t JobContext::totalMemory() const {
     return total;
 }
 
+const CufftPlan& JobContext::fftPlan(CufftPlan::Kind kind, long long n, long long batch) {
+    const auto key = std::make_tuple(kind, n, batch);
+    auto it = m_fftPlans.find(key);
+    if (it == m_fftPlans.end()) {
+        DeviceScope scope(m_device);
+        it = m_fftPlans.emplace(key, CufftPlan(kind, n, batch, m_stream.get())).first;
+    }
+    return it->second;
+}
+
 void JobContext::makeCurrent() const {
     CS_CUDA_CHECK(cudaSetDevice(m_device));
 }

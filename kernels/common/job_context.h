@@ -6,19 +6,22 @@
 #include <cusolverDn.h>
 
 #include <cstddef>
+#include <map>
 #include <string>
+#include <tuple>
 
 #include "compute/core/job_control.h"
 #include "kernels/common/cublas_handle.h"
 #include "kernels/common/cuda_event.h"
 #include "kernels/common/cuda_stream.h"
+#include "kernels/common/cufft_plan.h"
 #include "kernels/common/cusolver_dn_handle.h"
 
 namespace cs::kernels {
 
-/// Everything one GPU job runs with: a device, its own non-blocking stream and the cuBLAS and
-/// cuSOLVER handles bound to that stream. Not thread-safe: one job (one host thread) at a
-/// time; calls from a worker thread first make the device current (DeviceScope).
+/// Everything one GPU job runs with: a device, its own non-blocking stream and the cuBLAS,
+/// cuSOLVER and (cached, per size) cuFFT plans bound to that stream. Not thread-safe: one job (one
+/// host thread) at a time; calls from a worker thread first make the device current (DeviceScope).
 /// @code
 /// JobContext ctx(0);
 /// DeviceBuffer<float> d(n, ctx.stream());
@@ -41,6 +44,12 @@ public:
     cublasHandle_t cublas() const { return m_cublas.get(); }
     /// Dense cuSOLVER handle bound to stream().
     cusolverDnHandle_t cusolver() const { return m_cusolver.get(); }
+    /// A cuFFT plan bound to stream() for batch n-point transforms, made on first use and kept:
+    /// iterative algorithms (k-Shape) ask for the same sizes every iteration, and planning is
+    /// far slower than executing. Throws CudaError.
+    const CufftPlan& fftPlan(CufftPlan::Kind kind, long long n, long long batch);
+    /// Frees the cached cuFFT plans (and their work areas).
+    void releaseFftPlans() { m_fftPlans.clear(); }
     /// Bytes free on the device now (cudaMemGetInfo); size batches from this.
     std::size_t freeMemory() const;
     /// Bytes on the device.
@@ -55,6 +64,7 @@ private:
     CudaStream m_stream;  // declared before the handles: destroyed after them
     CublasHandle m_cublas;
     CusolverDnHandle m_cusolver;
+    std::map<std::tuple<CufftPlan::Kind, long long, long long>, CufftPlan> m_fftPlans;
 };
 
 /// Times the enclosing scope on the GPU: records a CUDA event on the context's stream at

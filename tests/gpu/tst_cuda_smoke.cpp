@@ -198,7 +198,10 @@ CS_TEST(cufftR2cMatchesNaiveDft) {
     DeviceBuffer<float> din(signal.size(), ctx.stream());
     DeviceBuffer<cufftComplex> dout(std::size_t(bins) * batch, ctx.stream());
     din.copyFromHost(signal);
-    auto plan = cs::kernels::CufftPlan::r2c(n, batch, ctx.stream());
+    // Through the context's plan cache: the same size gives the same plan, bound to its stream.
+    const auto& plan = ctx.fftPlan(cs::kernels::CufftPlan::Kind::R2C, n, batch);
+    CS_CHECK(&plan == &ctx.fftPlan(cs::kernels::CufftPlan::Kind::R2C, n, batch));
+    CS_CHECK(&plan != &ctx.fftPlan(cs::kernels::CufftPlan::Kind::R2C, n, batch + 1));
     plan.execR2C(din.data(), dout.data());
     const std::vector<cufftComplex> spectrum = dout.toHost();
 
