@@ -742,6 +742,26 @@ struct BruteSource {
     }
 };
 
+// nanoflann 1.5 renamed SearchParams (and dropped its `checks` argument) and the index's
+// members; Debian 12 ships 1.4, Ubuntu 24.04 1.5 and newer Debian 1.7.
+#if NANOFLANN_VERSION >= 0x150
+nanoflann::SearchParameters kdSearch(bool sorted) {
+    return nanoflann::SearchParameters(0.0f, sorted);
+}
+template <class Tree>
+const auto& kdLeafOrder(const Tree& tree) {
+    return tree.vAcc_;
+}
+#else
+nanoflann::SearchParams kdSearch(bool sorted) {
+    return nanoflann::SearchParams(32, 0.0f, sorted);
+}
+template <class Tree>
+const auto& kdLeafOrder(const Tree& tree) {
+    return tree.vAcc;
+}
+#endif
+
 // Points for nanoflann; DIM > 0 fixes the dimension at compile time (d <= 3), so its distance
 // loops unroll.
 template <int DIM>
@@ -789,6 +809,8 @@ float kdRadius(float r2, std::size_t d) {
 // A nanoflann result set that forwards every candidate to f and stops when f says so.
 template <class F>
 struct ForwardingResultSet {
+    using DistanceType = float;  // nanoflann >= 1.5 asks result sets for these two
+    void sort() {}
     F& f;
     std::size_t slot;
     float radius;
@@ -810,7 +832,7 @@ struct KdSource {
         };
         for (std::size_t r = 0; r < count; ++r) {
             ForwardingResultSet<decltype(filtered)> set{filtered, r, radius};
-            tree.findNeighbors(set, w.pt(rows[r]), nanoflann::SearchParams(32, 0.0f, false));
+            tree.findNeighbors(set, w.pt(rows[r]), kdSearch(false));
         }
     }
 };
@@ -899,8 +921,8 @@ DbscanResult runKdTree(Work& w, bool star, int threads, JobControl& job) {
         job.setProgress(kBuildEnd, "kdtree");
     }
     job.checkpoint();
-    return runPoints(w, KdSource<DIM>{w, *tree, kdRadius(w.eps2, w.d)}, tree->vAcc, star, threads,
-                     job);
+    return runPoints(w, KdSource<DIM>{w, *tree, kdRadius(w.eps2, w.d)}, kdLeafOrder(*tree), star,
+                     threads, job);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -909,6 +931,8 @@ DbscanResult runKdTree(Work& w, bool star, int threads, JobControl& job) {
 
 // Collects candidate indices within nanoflann's radius.
 struct CollectResultSet {
+    using DistanceType = float;  // nanoflann >= 1.5 asks result sets for these two
+    void sort() {}
     std::vector<Index>& out;
     float radius;
     std::size_t size() const { return out.size(); }
@@ -939,7 +963,7 @@ std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::s
     // order, so consecutive ones walk the same branches.
     const std::size_t want = std::min(n, std::size_t(k) + 4);
     const double slack = 1.0 + 1e-3 + 4.0 * double(d) * 0x1p-24;
-    const std::vector<Index>& order = tree->vAcc;
+    const std::vector<Index>& order = kdLeafOrder(*tree);
     constexpr std::size_t kBlock = 256;
     const std::size_t blocks = (n + kBlock - 1) / kBlock;
     parallelChunks(blocks, threads, job, 0.1, 0.95, "knn", [&](std::size_t b) {
@@ -950,7 +974,7 @@ std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::s
             const float* q = x.data() + i * d;
             nanoflann::KNNResultSet<float, Index> set(want);
             set.init(idx.data(), nano.data());
-            tree->findNeighbors(set, q, nanoflann::SearchParams());
+            tree->findNeighbors(set, q, kdSearch(true));
             const std::size_t got = set.size();
             canon.resize(got);
             for (std::size_t m = 0; m < got; ++m)
@@ -962,7 +986,7 @@ std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::s
                 found.clear();
                 const float r = float(std::min(guard, double(std::numeric_limits<float>::max())));
                 CollectResultSet collect{found, r};
-                tree->findNeighbors(collect, q, nanoflann::SearchParams(32, 0.0f, false));
+                tree->findNeighbors(collect, q, kdSearch(false));
                 canon.resize(found.size());
                 for (std::size_t m = 0; m < found.size(); ++m)
                     canon[m] = canonicalDist2(q, x.data() + std::size_t(found[m]) * d, d);
