@@ -52,7 +52,8 @@ for line in sys.stdin:
     bench --backend cuda --dist blobs --n 1000000 --repeat 10 --warmup 2
     bench --backend cuda --dist seed-spreader --n 37000000 --min-pts 2 --repeat 3 --warmup 1
     bench --backend cuda --dist seed-spreader --n 37000000 --min-pts 10 --repeat 3 --warmup 1
-    bench --backend cpu --dist blobs --n 1000000 --repeat 3 --warmup 1
+    bench --backend cpu --dist blobs --n 100000 --repeat 3 --warmup 1
+    bench --backend cpu --dist blobs --n 1000000 --repeat 1 --warmup 0
 fi
 step done
 exit $status

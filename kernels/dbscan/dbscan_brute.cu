@@ -24,6 +24,7 @@
 // (4 d + 10) 2^-150). h < eps2 - B: within eps; h > eps2 + B: not; otherwise (or h NaN)
 // recheck. When T + Pmax >= 2^120 (coordinates near 2^60) intermediate values may overflow: the
 // whole tile is rechecked.
+#include <algorithm>
 #include <cfloat>
 
 #include "kernels/common/cuda_error.h"
@@ -135,6 +136,9 @@ __global__ void __launch_bounds__(kBruteTile)
 
 // Core rows against the core points after them. The tile carries each point's union-find root
 // as of the load, so points already in the row's component cost one comparison, not a find.
+// The column tiles of a row block are dealt out over gridDim.y blocks (tile k to block
+// k mod gridDim.y): at the paper's sizes one block per row tile leaves most of the GPU idle and
+// the upper triangle makes the first blocks the longest. Unions commute, so any split is exact.
 template <int D>
 __global__ void __launch_bounds__(kBruteTile)
     bruteUnionKernel(BruteView v, float eps2, const std::uint8_t* core, std::uint32_t* parent,
@@ -152,7 +156,8 @@ __global__ void __launch_bounds__(kBruteTile)
     std::uint32_t root = active ? ufFind(parent, i) : kNoPoint;
     // The tile root last united with: later points of the same (stale) root are joined already.
     std::uint32_t merged = kNoPoint;
-    for (std::uint32_t t0 = first; t0 < v.n; t0 += kBruteTile) {
+    for (std::uint32_t t0 = first + blockIdx.y * kBruteTile; t0 < v.n;
+         t0 += gridDim.y * kBruteTile) {
         __syncthreads();
         const std::uint32_t j = t0 + threadIdx.x;
         tile[threadIdx.x] = tilePoint<D>(v, j);
@@ -410,6 +415,24 @@ unsigned blocksOf(std::uint32_t rows, int threads) {
     return unsigned((std::size_t(rows) + std::size_t(threads) - 1) / std::size_t(threads));
 }
 
+// Column splits of the paper's union kernel: about 8 blocks of kBruteTile per SM in all (132 on
+// an H200), never more splits than the first row block has column tiles.
+dim3 unionGrid(const BruteView& v, std::uint32_t rowBegin, std::uint32_t rows) {
+    static const int sms = [] {
+        int device = 0, count = 0;
+        if (cudaGetDevice(&device) != cudaSuccess ||
+            cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 132;
+        }
+        return count;
+    }();
+    const unsigned blocks = blocksOf(rows, kBruteTile);
+    const unsigned tiles = blocksOf(v.n - rowBegin, kBruteTile);
+    const unsigned wanted = (unsigned(sms) * 8 + blocks - 1) / blocks;
+    return dim3(blocks, std::max(1u, std::min({wanted, tiles, 32u})));
+}
+
 }  // namespace
 
 void launchBruteLayout(const float* coords, std::size_t n, int dims, int dPad, std::size_t stride,
@@ -461,15 +484,15 @@ void launchBruteUnion(const BruteView& v, float eps2, const std::uint8_t* core,
     const std::uint32_t rows = rowEnd - rowBegin;
     switch (v.dims) {
         case 1:
-            bruteUnionKernel<1><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
+            bruteUnionKernel<1><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
                 v, eps2, core, parent, rowBegin, rowEnd);
             break;
         case 2:
-            bruteUnionKernel<2><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
+            bruteUnionKernel<2><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
                 v, eps2, core, parent, rowBegin, rowEnd);
             break;
         case 3:
-            bruteUnionKernel<3><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
+            bruteUnionKernel<3><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
                 v, eps2, core, parent, rowBegin, rowEnd);
             break;
         default:

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <span>
 #include <string>
@@ -18,6 +19,7 @@
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/job_context.h"
+#include "kernels/common/staged_copy.h"
 #include "kernels/dbscan/dbscan_launch.h"
 
 namespace cs::kernels {
@@ -533,7 +535,33 @@ void buildKDistanceGrid(const JobContext& ctx, const float* coords, std::size_t 
     }
 }
 
+// The raw coordinates of a host point set on the device, re-centred there ("upload" and
+// "recentre"). The PointSet is read in place: no host copy besides the pinned staging chunks.
+DeviceBuffer<float> uploadRecentred(JobContext& ctx, const PointSet& points, JobControl& job) {
+    const cudaStream_t s = ctx.stream();
+    DeviceBuffer<float> coords(points.coords.size(), s);
+    {
+        ScopedGpuStage stage(ctx, job, "upload");
+        copyToDeviceStaged(coords.data(), points.coords.data(), coords.bytes(), ctx.device(), s);
+        stage.finish();
+    }
+    {
+        ScopedGpuStage stage(ctx, job, "recentre");
+        recentreDevice(ctx, coords.data(), points.n, points.dims);
+        stage.finish();
+    }
+    return coords;
+}
+
 }  // namespace
+
+void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t dims) {
+    if (n == 0 || dims == 0) return;
+    const cudaStream_t s = ctx.stream();
+    DeviceBuffer<std::uint32_t> words(3 * dims, s);
+    DeviceBuffer<double> centre(dims, s);
+    launchRecentre(coords, n, dims, words.data(), centre.data(), s);
+}
 
 DbscanPath resolveDbscanPathCuda(DbscanPath requested, std::size_t n, std::size_t dims) {
     switch (requested) {
@@ -609,32 +637,43 @@ DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanPar
         result.pathUsed = path;
         return result;
     }
-    std::vector<float> recentred;
-    {
-        auto stage = job.stage("recentre");
-        recentred = recentredCoords(points);
-    }
+    const std::size_t n = points.n;
+    ensureFits(ctx, dbscanDeviceBytes(n, points.dims, path) + points.coords.size() * 4, "DBSCAN",
+               n);
+    // Zero-filling the result vectors faults in their pages, some 10 ms at 10M points: done on
+    // another thread while the GPU works. Declared after result, so it is joined first.
+    auto allocated = std::async(std::launch::async, [&result, n] {
+        result.labels.resize(n);
+        result.isCore.resize(n);
+    });
+    DeviceBuffer<float> coords = uploadRecentred(ctx, points, job);
+    DbscanDeviceResult device = dbscanDevice(ctx, coords.data(), n, points.dims, params, job);
+    coords.reset();
     const cudaStream_t s = ctx.stream();
-    ensureFits(ctx, dbscanDeviceBytes(points.n, points.dims, path) + recentred.size() * 4, "DBSCAN",
-               points.n);
-    DeviceBuffer<float> coords(recentred.size(), s);
+    std::array<std::uint32_t, 4> counts{};
     {
-        ScopedGpuStage stage(ctx, job, "upload");
-        coords.copyFromHost(recentred);
+        // The canonical labels' stats on the device rather than a host pass over n labels.
+        ScopedGpuStage stage(ctx, job, "stats");
+        DeviceBuffer<std::uint32_t> sizes(std::size_t(device.clusterCount), s), words(4, s);
+        launchDbscanStats(device.labels.data(), device.isCore.data(), n,
+                          std::size_t(device.clusterCount), sizes.data(), words.data(), s);
+        words.copyToHost(counts);
         stage.finish();
     }
-    DbscanDeviceResult device =
-        dbscanDevice(ctx, coords.data(), points.n, points.dims, params, job);
-    coords.reset();
+    allocated.get();
     {
         ScopedGpuStage stage(ctx, job, "download");
-        result.labels.resize(points.n);
-        result.isCore.resize(points.n);
-        device.labels.copyToHost(result.labels);
-        device.isCore.copyToHost(result.isCore);
+        copyToHostStaged(result.labels.data(), device.labels.data(), device.labels.bytes(),
+                         ctx.device(), s);
+        copyToHostStaged(result.isCore.data(), device.isCore.data(), device.isCore.bytes(),
+                         ctx.device(), s);
         stage.finish();
     }
-    canonicalizeDbscanResult(result);  // labels are canonical already: fills the stats
+    result.clusterCount = device.clusterCount;
+    result.stats.corePoints = counts[0];
+    result.stats.borderPoints = counts[1];
+    result.stats.noisePoints = counts[2];
+    result.stats.largestCluster = counts[3];
     result.pathUsed = device.pathUsed;
     job.setProgress(1.0, "download");
     return result;
@@ -706,18 +745,10 @@ KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, Jo
         throw Error("k-distance k = " + std::to_string(k) + " exceeds the number of points (" +
                     std::to_string(points.n) + ")");
     DeviceScope scope(ctx.device());
-    std::vector<float> recentred;
-    {
-        auto stage = job.stage("recentre");
-        recentred = recentredCoords(points);
-    }
+    job.checkpoint();
+    ensureFits(ctx, points.coords.size() * 4, "k-distance", points.n);
+    DeviceBuffer<float> coords = uploadRecentred(ctx, points, job);
     const cudaStream_t s = ctx.stream();
-    DeviceBuffer<float> coords(recentred.size(), s);
-    {
-        ScopedGpuStage stage(ctx, job, "upload");
-        coords.copyFromHost(recentred);
-        stage.finish();
-    }
     DeviceBuffer<float> values =
         kDistanceDevice(ctx, coords.data(), points.n, points.dims, k, job, path);
     coords.reset();
@@ -730,8 +761,8 @@ KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, Jo
         sortFloats(temp.data(), tempBytes, values.data(), sorted.data(), points.n, s);
         result.perPoint.resize(points.n);
         result.sorted.resize(points.n);
-        values.copyToHost(result.perPoint);
-        sorted.copyToHost(result.sorted);
+        copyToHostStaged(result.perPoint.data(), values.data(), values.bytes(), ctx.device(), s);
+        copyToHostStaged(result.sorted.data(), sorted.data(), sorted.bytes(), ctx.device(), s);
         stage.finish();
     }
     job.setProgress(1.0, "sort");

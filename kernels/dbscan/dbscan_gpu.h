@@ -12,7 +12,8 @@
 //  - Auto: Grid for d <= 3 from kDbscanCudaBruteBelow points on, else Brute. KdTree is CPU-only.
 // Then lock-free union-find over core-core edges, nearest-core border assignment and canonical
 // relabelling, all on the device. Stage timings (CUDA events, JobControl::timings()): "upload",
-// "grid" or "layout", "count", "union", "border" (not with star), "relabel", "download".
+// "recentre", "grid" or "layout", "count", "union", "border" (not with star), "relabel",
+// "stats", "download".
 
 #include <cstddef>
 #include <cstdint>
@@ -59,8 +60,16 @@ std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path);
 DbscanDeviceResult dbscanDevice(JobContext& ctx, const float* coords, std::size_t n,
                                 std::size_t dims, const DbscanParams& params, JobControl& job);
 
-/// DBSCAN of a host point set: recentredCoords on the host, upload, dbscanDevice, download,
-/// stats by canonicalizeDbscanResult. Labels and core flags are byte-identical to dbscanCpu.
+/// recentredCoords() on the device, in place and bit for bit: coords holds n x dims row-major
+/// float32 values on ctx's device; ordered on ctx's stream. NaN-free inputs give exactly the
+/// host's values (with NaN the outputs are non-finite too, which DBSCAN refuses).
+/// @code cs::kernels::recentreDevice(ctx, dCoords.data(), n, 3); @endcode
+void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t dims);
+
+/// DBSCAN of a host point set: upload of the raw coordinates (pinned staging), recentreDevice,
+/// dbscanDevice, statistics on the device, download. Labels, core flags and stats are
+/// byte-identical to dbscanCpu. Stages as dbscanDevice's plus "upload", "recentre", "stats"
+/// and "download".
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
 DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job);

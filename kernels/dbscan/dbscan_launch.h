@@ -203,6 +203,21 @@ void launchLabels(const std::uint8_t* core, const std::uint32_t* root, const std
                   const std::uint32_t* clusterId, const std::uint32_t* first,
                   const std::uint32_t* orig, std::size_t n, std::int32_t* labels,
                   std::uint8_t* isCore, std::uint32_t* count, cudaStream_t stream);
+/// The statistics of canonical labels: counts[0..3] = core, border and noise points and the
+/// largest cluster's size; sizes: clusters words of scratch (members per cluster id).
+void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
+                       std::size_t clusters, std::uint32_t* sizes, std::uint32_t* counts,
+                       cudaStream_t stream);
+
+// ---------------------------------------------------------------------------------------------
+// Recentring (recentredCoords on the device)
+// ---------------------------------------------------------------------------------------------
+
+/// Re-centres n x dims row-major float coordinates in place exactly as recentredCoords() does.
+/// words: 3 * dims words of scratch, centre: dims doubles (left holding the centre).
+void launchRecentre(float* coords, std::size_t n, std::size_t dims, std::uint32_t* words,
+                    double* centre, cudaStream_t stream);
+
 /// Ascending sort of n floats (cub radix sort); temp from sortFloatsTempBytes.
 std::size_t sortFloatsTempBytes(std::size_t n);
 void sortFloats(void* temp, std::size_t tempBytes, const float* in, float* out, std::size_t n,

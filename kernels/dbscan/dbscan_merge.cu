@@ -4,6 +4,8 @@
 // cluster (warp-aggregated atomicMin), a flag at that index, an exclusive scan over input order
 // (so clusters are numbered by their smallest member, dbscan.h's canonical ids), and a scatter of
 // labels and core flags back to input order.
+#include <algorithm>
+
 #include "kernels/common/cuda_error.h"
 #include "kernels/dbscan/dbscan_device.cuh"
 #include "kernels/dbscan/dbscan_launch.h"
@@ -62,7 +64,71 @@ __global__ void labelsKernel(const std::uint8_t* core, const std::uint32_t* root
     if (p == 0) count[0] = clusterId[n - 1] + first[n - 1];
 }
 
+// counts[0..2] += core, border and noise points; sizes[label] += 1 (warp-aggregated: labels
+// often come in runs, so one atomic per run of equal labels in a warp).
+__global__ void __launch_bounds__(kThreads)
+    statsKernel(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
+                std::uint32_t* sizes, std::uint32_t* counts) {
+    std::uint32_t core = 0, border = 0, noise = 0;
+    const std::size_t stride = std::size_t(gridDim.x) * kThreads;
+    const std::size_t begin = blockIdx.x * std::size_t(kThreads) + threadIdx.x;
+    // Every lane runs the same number of rounds, so the warp collective sees all of them.
+    const std::size_t rounds = (n + stride - 1) / stride;
+    for (std::size_t r = 0; r < rounds; ++r) {
+        const std::size_t p = begin + r * stride;
+        const bool inside = p < n;
+        const std::int32_t label = inside ? labels[p] : -1;
+        if (inside) {
+            const bool c = isCore[p] != 0;
+            core += c;
+            border += !c && label >= 0;
+            noise += label < 0;
+        }
+        const unsigned peers = __match_any_sync(detail::kFullMask, label);
+        const int leader = __ffs(peers) - 1;
+        if (label >= 0 && int(threadIdx.x % 32) == leader)
+            atomicAdd(&sizes[label], unsigned(__popc(peers)));
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        core += __shfl_down_sync(detail::kFullMask, core, offset);
+        border += __shfl_down_sync(detail::kFullMask, border, offset);
+        noise += __shfl_down_sync(detail::kFullMask, noise, offset);
+    }
+    if (threadIdx.x % 32 == 0) {
+        if (core) atomicAdd(&counts[0], core);
+        if (border) atomicAdd(&counts[1], border);
+        if (noise) atomicAdd(&counts[2], noise);
+    }
+}
+
+__global__ void largestKernel(const std::uint32_t* sizes, std::size_t clusters,
+                              std::uint32_t* counts) {
+    std::uint32_t best = 0;
+    for (std::size_t c = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; c < clusters;
+         c += std::size_t(gridDim.x) * blockDim.x)
+        best = max(best, sizes[c]);
+    for (int offset = 16; offset > 0; offset /= 2)
+        best = max(best, __shfl_down_sync(detail::kFullMask, best, offset));
+    if (threadIdx.x % 32 == 0 && best) atomicMax(&counts[3], best);
+}
+
 }  // namespace
+
+void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
+                       std::size_t clusters, std::uint32_t* sizes, std::uint32_t* counts,
+                       cudaStream_t stream) {
+    CS_CUDA_CHECK(cudaMemsetAsync(counts, 0, 4 * sizeof(std::uint32_t), stream));
+    if (n == 0) return;
+    if (clusters)
+        CS_CUDA_CHECK(cudaMemsetAsync(sizes, 0, clusters * sizeof(std::uint32_t), stream));
+    const unsigned blocks = std::min(blocksFor(n), 2048u);
+    statsKernel<<<blocks, kThreads, 0, stream>>>(labels, isCore, n, sizes, counts);
+    CS_CUDA_CHECK_LAUNCH();
+    if (clusters == 0) return;
+    largestKernel<<<std::min(unsigned((clusters + kThreads - 1) / kThreads), 1024u), kThreads, 0,
+                    stream>>>(sizes, clusters, counts);
+    CS_CUDA_CHECK_LAUNCH();
+}
 
 void launchIdentity(std::uint32_t* parent, std::size_t n, cudaStream_t stream) {
     if (n == 0) return;

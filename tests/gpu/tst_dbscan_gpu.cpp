@@ -19,6 +19,7 @@
 
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
+#include "compute/core/random.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_datasets.h"
@@ -467,6 +468,49 @@ CS_TEST(kDistanceMatchesCpu) {
     CS_CHECK(sameBits(viaBackend.perPoint, cpu.perPoint, where));
 }
 
+// recentreDevice against recentredCoords bit for bit: far from the origin, negative, d = 1 to
+// 64, constant and all-zero dimensions (the sign of a zero centre follows the first point),
+// more values than one pass of the reduction's threads covers.
+CS_TEST(deviceRecentringIsExact) {
+    struct Case {
+        std::size_t n, d;
+        double offset, scale;
+        std::uint64_t seed;
+    };
+    const Case cases[] = {
+        {1, 1, 0.0, 1.0, 1},          {2, 3, -5.0, 1.0, 2},        {1000, 3, 6.4e6, 100.0, 3},
+        {300'000, 3, -4.2e5, 3e3, 4}, {1'000'000, 1, 1e7, 1e3, 5}, {5000, 2, -1e30, 1e28, 6},
+        {777, 7, 123.456, 1e-3, 7},   {4096, 16, -7.5e4, 50.0, 8}, {2000, 64, 3.3e5, 1.0, 9},
+        {100'000, 5, 0.0, 1e-30, 10}, {333, 300, 1e4, 1.0, 11}};
+    for (const Case& c : cases) {
+        std::uint64_t state = c.seed;
+        std::vector<float> x(c.n * c.d);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const double u = double(cs::splitMix64(state) >> 11) * 0x1p-53 - 0.5;
+            x[i] = float(c.offset + c.scale * u * double(1 + i % c.d));
+        }
+        // Dimension 0 of the d >= 2 cases: zeros of both signs, -0 first when 3 divides the seed.
+        if (c.d >= 2) {
+            for (std::size_t i = 0; i < c.n; ++i)
+                x[i * c.d] = (i + c.seed) % 3 == 0 ? -0.0f : 0.0f;
+        }
+        if (c.d >= 3) {  // a constant negative dimension
+            for (std::size_t i = 0; i < c.n; ++i)
+                x[i * c.d + 2] = -17.25f;
+        }
+        const PointSet pts = PointSet::fromCoords(c.d, x);
+        const std::vector<float> want = recentredCoords(pts);
+        cs::kernels::DeviceBuffer<float> d(x.size(), context().stream());
+        d.copyFromHost(x);
+        cs::kernels::recentreDevice(context(), d.data(), c.n, c.d);
+        const std::vector<float> got = d.toHost();
+        std::size_t where = 0;
+        CS_CHECK_MSG(sameBits(want, got, where),
+                     "recentre n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " seed=" +
+                         std::to_string(c.seed) + " differs at " + std::to_string(where));
+    }
+}
+
 // Device-resident entry point, the Backend interface, stage timings.
 CS_TEST(deviceEntryAndTimings) {
     const PointSet pts = cs::makeBlobPoints(50'000, 3, 4242);
@@ -481,7 +525,8 @@ CS_TEST(deviceEntryAndTimings) {
     std::vector<std::string> names;
     for (const auto& t : job.timings())
         names.push_back(t.name);
-    for (const char* stage : {"upload", "grid", "count", "union", "border", "relabel", "download"})
+    for (const char* stage :
+         {"upload", "recentre", "grid", "count", "union", "border", "relabel", "stats", "download"})
         CS_CHECK_MSG(std::find(names.begin(), names.end(), stage) != names.end(),
                      std::string("missing stage ") + stage);
 
