@@ -64,6 +64,14 @@ void BackendChip::refresh() {
     watcher->setFuture(QtConcurrent::run([] { return describe(backendRegistry().statuses()); }));
 }
 
+void BackendChip::showFallback(const QString& backend, const QString& reason) {
+    m_chip = tr("%1 · fallback after an error").arg(backend.toUpper());
+    setText(m_chip);
+    setToolTip(tr("Jobs run on %1 since: %2").arg(backend, reason));
+    updateGeometry();
+    emit ready(m_chip);
+}
+
 QSize BackendChip::sizeHint() const {
     const QSize s = QLabel::sizeHint();
     return {s.width(), std::max(s.height(), fontMetrics().height() + 4)};

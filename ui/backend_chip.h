@@ -20,6 +20,8 @@ public:
 
     /// Asks the registry again (asynchronously); ready() follows.
     void refresh();
+    /// Shows that jobs now run on another backend (after a GPU failure), with the reason.
+    void showFallback(const QString& backend, const QString& reason);
     /// The full chip text (the label may show it elided).
     QString chipText() const { return m_chip; }
 

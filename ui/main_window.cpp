@@ -7,6 +7,7 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -21,18 +22,22 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUrl>
 
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
 #include "ui/backend_chip.h"
+#include "ui/dbscan_panel.h"
+#include "ui/job_runner.h"
 #include "ui/log_dock.h"
 #include "ui/logger.h"
 #include "ui/point_cloud_view.h"
@@ -98,9 +103,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
 
     createActions();
+    createStatusBar();
+    createComputePanels();
     createMenus();
     createToolBar();
-    createStatusBar();
 
     connect(m_pointView, &PointCloudView::colourOptionsChanged, this,
             &MainWindow::rebuildColourMenu);
@@ -127,7 +133,102 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_backendChip->refresh();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The one place the GUI thread waits on compute: the worker must stop before the panels
+    // and the data it reads go away.
+    m_jobs->cancelAll();
+    delete m_dbscanDock;
+    m_dbscanDock = nullptr;
+    delete m_jobs;
+    m_jobs = nullptr;
+}
+
+void MainWindow::createComputePanels() {
+    m_jobs = new JobRunner([] { return backendRegistry().get("auto"); },
+                           [] { return backendRegistry().get("cpu"); }, this);
+    connect(m_jobs, &JobRunner::failed, this, [this](const JobOutcome& o) {
+        const QString message = tr("%1 failed: %2").arg(o.kind, o.error);
+        logError(message);
+        statusBar()->showMessage(message + tr(" — the previous result is kept"), 15000);
+    });
+    connect(m_jobs, &JobRunner::cancelled, this, [this](const JobOutcome& o) {
+        statusBar()->showMessage(tr("%1 cancelled — the previous result is kept").arg(o.kind),
+                                 5000);
+    });
+    connect(m_jobs, &JobRunner::backendChanged, this,
+            [this](const QString& name, const QString& reason) {
+                logWarning(tr("compute backend switched to %1: %2").arg(name, reason));
+                m_backendChip->showFallback(name, reason);
+            });
+    connect(m_jobs, &JobRunner::progress, this,
+            [this](const QString& kind, std::uint64_t, double fraction, const QString& stage) {
+                m_jobBar->setRange(0, 1000);
+                m_jobBar->setValue(int(fraction * 1000));
+                m_jobLabel->setText(stage.isEmpty() ? kind : tr("%1: %2").arg(kind, stage));
+            });
+    connect(m_jobs, &JobRunner::busyChanged, this, &MainWindow::onJobBusyChanged);
+    // Progress only for jobs that last: a flickering bar on every 20 ms run is noise.
+    m_jobShowTimer.setSingleShot(true);
+    m_jobShowTimer.setInterval(500);
+    connect(&m_jobShowTimer, &QTimer::timeout, this, [this] {
+        if (!m_jobs->isBusy()) return;
+        m_jobBar->show();
+        m_jobLabel->show();
+        m_jobCancel->show();
+    });
+
+    m_dbscanPanel = new DbscanPanel(*m_jobs, *m_pointView);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(m_dbscanPanel);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_dbscanDock = new QDockWidget(tr("DBSCAN"), this);
+    m_dbscanDock->setObjectName(QStringLiteral("dbscanDock"));
+    m_dbscanDock->setWidget(scroll);
+    m_dbscanDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, m_dbscanDock);
+    resizeDocks({m_dbscanDock}, {340}, Qt::Horizontal);
+    m_algorithms.add(m_dbscanPanel->algorithm());
+    connect(m_dbscanPanel, &DbscanPanel::statusMessage, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(m_dbscanPanel, &DbscanPanel::exportRequested, this,
+            &MainWindow::exportLabelsInteractively);
+    connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::updateViewActions);
+}
+
+void MainWindow::onJobBusyChanged(bool busy) {
+    if (busy) {
+        m_jobBar->setRange(0, 0);
+        m_jobLabel->setText(tr("Computing…"));
+        m_jobShowTimer.start();
+        return;
+    }
+    m_jobShowTimer.stop();
+    m_jobBar->hide();
+    m_jobLabel->hide();
+    m_jobCancel->hide();
+}
+
+void MainWindow::exportLabelsInteractively() {
+    QSettings settings;
+    const QString csvFilter = tr("DBSCAN labels as CSV (*.csv)");
+    const QString npyFilter = tr("DBSCAN labels as NumPy int32 (*.npy)");
+    QString filter = csvFilter;
+    const QString base = QFileInfo(currentName()).completeBaseName() + QStringLiteral("_dbscan");
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export labels"),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
+        csvFilter + QStringLiteral(";;") + npyFilter, &filter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".csv";
+    const QString error = m_dbscanPanel->exportLabels(path);
+    if (!error.isEmpty()) {
+        logError(error);
+        QMessageBox::warning(this, tr("Export failed"), error);
+    } else {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
 
 void MainWindow::createActions() {
     m_openAction = new QAction(tr("&Open…"), this);
@@ -254,6 +355,10 @@ void MainWindow::createMenus() {
     m_upMenu = up;
     m_colourGroup = new QActionGroup(this);
     view->addSeparator();
+    QAction* dbscanAction = m_dbscanDock->toggleViewAction();
+    dbscanAction->setText(tr("&DBSCAN panel"));
+    dbscanAction->setShortcut(QKeySequence(tr("Ctrl+D")));
+    view->addAction(dbscanAction);
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setText(tr("&Log"));
     logAction->setShortcut(QKeySequence(tr("Ctrl+L")));
@@ -309,6 +414,23 @@ void MainWindow::createStatusBar() {
     m_busyLabel->hide();
     m_dataLabel = new QLabel;
     m_backendChip = new BackendChip;
+    m_jobLabel = new QLabel;
+    m_jobLabel->hide();
+    m_jobBar = new QProgressBar;
+    m_jobBar->setMaximumWidth(110);
+    m_jobBar->setMaximumHeight(14);
+    m_jobBar->setTextVisible(false);
+    m_jobBar->hide();
+    auto* cancel = new QToolButton;
+    cancel->setText(tr("Cancel"));
+    cancel->setToolTip(tr("Stop the running computation; the previous result stays on screen"));
+    cancel->setAutoRaise(true);
+    connect(cancel, &QToolButton::clicked, this, [this] { m_jobs->cancelAll(); });
+    cancel->hide();
+    m_jobCancel = cancel;
+    statusBar()->addPermanentWidget(m_jobLabel);
+    statusBar()->addPermanentWidget(m_jobBar);
+    statusBar()->addPermanentWidget(m_jobCancel);
     statusBar()->addPermanentWidget(m_busyLabel);
     statusBar()->addPermanentWidget(m_busyBar);
     statusBar()->addPermanentWidget(m_dataLabel);
@@ -367,6 +489,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         const PointSet& p = *dataset.points;
         m_pointsName = dataset.name;
         m_pointView->setPointSet(dataset.points);
+        m_dbscanPanel->setPointSet(dataset.points);
         setCurrentView(View::Points);
         logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
                     .arg(count(p.n))
@@ -599,8 +722,14 @@ QString MainWindow::exportTo(const QString& path) {
         logInfo(tr("view saved as %1").arg(path));
         return {};
     }
+    if (suffix == QLatin1String("csv") && !series) {
+        if (!m_dbscanPanel->lastRun()) return tr("no DBSCAN labels to export yet");
+        return m_dbscanPanel->exportLabels(path);
+    }
     if (suffix != QLatin1String("npy"))
-        return tr("cannot export to %1: use a .png (the view) or .npy (the data) file").arg(path);
+        return tr("cannot export to %1: use a .png (the view), .npy (the data) or .csv (the "
+                  "DBSCAN labels) file")
+            .arg(path);
     const std::filesystem::path file = path.toStdString();
     auto labelsFile = [&] {
         const QFileInfo info(path);
@@ -638,16 +767,26 @@ QString MainWindow::exportTo(const QString& path) {
 void MainWindow::exportInteractively() {
     const QString pngFilter = tr("PNG image of the view (*.png)");
     const QString npyFilter = tr("NumPy array of the data (*.npy)");
+    const QString labelsFilter = tr("DBSCAN labels (*.csv *.npy)");
+    const bool labels = currentView() == View::Points && m_dbscanPanel->lastRun();
     QString filter = pngFilter;
     QSettings settings;
     const QString base = QFileInfo(currentName()).completeBaseName();
     QString path = QFileDialog::getSaveFileName(
         this, tr("Export"),
         QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
-        pngFilter + QStringLiteral(";;") + npyFilter, &filter);
+        pngFilter + QStringLiteral(";;") + npyFilter +
+            (labels ? QStringLiteral(";;") + labelsFilter : QString()),
+        &filter);
     if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".png";
-    const QString error = exportTo(path);
+    QString error;
+    if (filter == labelsFilter) {
+        if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
+        error = m_dbscanPanel->exportLabels(path);
+    } else {
+        if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".png";
+        error = exportTo(path);
+    }
     if (!error.isEmpty()) {
         logError(error);
         QMessageBox::warning(this, tr("Export failed"), error);

@@ -6,6 +6,7 @@
 #include <QMessageBox>
 #include <QPointer>
 #include <QString>
+#include <QTimer>
 #include <cstddef>
 
 #include "compute/io/dataset.h"
@@ -15,6 +16,7 @@
 class QAction;
 class QActionGroup;
 class QComboBox;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -23,6 +25,8 @@ class QStackedWidget;
 namespace cs::ui {
 
 class BackendChip;
+class DbscanPanel;
+class JobRunner;
 class LogDock;
 class PointCloudView;
 class SeriesView;
@@ -50,7 +54,8 @@ public:
     /// Generates the demo time-series set on a worker thread.
     void openDemoSeries();
     /// Writes the current view as .png, or its data as .npy (points: n × d; series: n × L, or
-    /// n × C × L when multivariate; labels, when there are some, beside it as *_labels.npy).
+    /// n × C × L when multivariate; labels, when there are some, beside it as *_labels.npy),
+    /// or the DBSCAN labels on screen as .csv.
     /// Returns the error, or an empty string.
     QString exportTo(const QString& path);
     /// The whole window as an image, GL view included.
@@ -68,6 +73,9 @@ public:
     SeriesView* seriesView() const { return m_seriesView; }
     LogDock* logDock() const { return m_logDock; }
     BackendChip* backendChip() const { return m_backendChip; }
+    /// The compute engine shared by the algorithm panels.
+    JobRunner* jobRunner() const { return m_jobs; }
+    DbscanPanel* dbscanPanel() const { return m_dbscanPanel; }
     AlgorithmRegistry& algorithms() { return m_algorithms; }
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
@@ -108,6 +116,9 @@ private:
     void openInteractively();
     void openWithKindQuestion(const QString& path, io::DataKind kind);
     void exportInteractively();
+    void exportLabelsInteractively();
+    void createComputePanels();
+    void onJobBusyChanged(bool busy);
     void addRecent(const QString& path, io::DataKind kind);
     void rebuildRecentMenu();
     void rebuildColourMenu();
@@ -125,6 +136,13 @@ private:
     QProgressBar* m_busyBar = nullptr;
     QLabel* m_busyLabel = nullptr;
     QLabel* m_dataLabel = nullptr;
+    JobRunner* m_jobs = nullptr;
+    DbscanPanel* m_dbscanPanel = nullptr;
+    QDockWidget* m_dbscanDock = nullptr;
+    QProgressBar* m_jobBar = nullptr;
+    QLabel* m_jobLabel = nullptr;
+    QWidget* m_jobCancel = nullptr;
+    QTimer m_jobShowTimer;
     QPointer<QMessageBox> m_errorBox;
     QString m_pointsName;
     QString m_seriesName;

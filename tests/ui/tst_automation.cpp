@@ -159,9 +159,9 @@ private slots:
         QCOMPARE(Automation::validate(*o, none),
                  QStringLiteral(
                      "unknown algorithm 'dbscan' in --param dbscan.eps=1 (available: none yet)"));
-        o = parse({"--run", "dbscan"});
+        o = parse({"--run", "kshape"});
         QCOMPARE(Automation::validate(*o, none),
-                 QStringLiteral("--run: unknown algorithm 'dbscan' (available: none yet)"));
+                 QStringLiteral("--run: unknown algorithm 'kshape' (available: none yet)"));
         o = parse({"--param", "eps"});
         QVERIFY(Automation::validate(*o, none).contains(QLatin1String("expected ALGO.NAME=VALUE")));
         QVERIFY(Automation::validate(*parse({}), none).isEmpty());
@@ -249,13 +249,13 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         QCOMPARE(finished.front().front().toInt(), 1);
         // An unknown algorithm ends it at once with the usage status, even without --quit.
-        o = parse({"--run", "dbscan"});
+        o = parse({"--run", "kshape"});
         Automation refused(window, *o);
         QSignalSpy refusedFinished(&refused, &Automation::finished);
         refused.start();
         QTRY_COMPARE(refusedFinished.count(), 1);
         QCOMPARE(refusedFinished.front().front().toInt(), Automation::kUsageError);
-        QVERIFY(refused.error().contains(QLatin1String("unknown algorithm 'dbscan'")));
+        QVERIFY(refused.error().contains(QLatin1String("unknown algorithm 'kshape'")));
     }
 
     void endToEndScreenshot() {
@@ -276,15 +276,15 @@ private slots:
         QVERIFY(run.exitCode != 0);
         QVERIFY2(run.stdErr.contains(QLatin1String("no-such-cloud.pcd")), qPrintable(run.stdErr));
 
-        run = runClusterscope({"--demo-points", "1000", "--run", "dbscan", "--quit"});
+        run = runClusterscope({"--demo-points", "1000", "--run", "kshape", "--quit"});
         QCOMPARE(run.exitCode, Automation::kUsageError);
         QVERIFY2(
-            run.stdErr.contains(QLatin1String("unknown algorithm 'dbscan' (available: none yet)")),
+            run.stdErr.contains(QLatin1String("unknown algorithm 'kshape' (available: dbscan)")),
             qPrintable(run.stdErr));
 
-        run = runClusterscope({"--param", "dbscan.eps=1", "--quit"});
+        run = runClusterscope({"--param", "kshape.k=3", "--quit"});
         QCOMPARE(run.exitCode, Automation::kUsageError);
-        QVERIFY(run.stdErr.contains(QLatin1String("unknown algorithm 'dbscan'")));
+        QVERIFY(run.stdErr.contains(QLatin1String("unknown algorithm 'kshape'")));
 
         run = runClusterscope(
             {"--demo-points", "1000", "--screenshot", "/nonexistent-folder/x.png", "--quit"});

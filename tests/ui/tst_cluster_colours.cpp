@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// Stable cluster colours: overlap matching across re-runs.
+#include <QtTest>
+#include <set>
+
+#include "ui/cluster_colours.h"
+
+using cs::ui::matchClusterSlots;
+using Labels = std::vector<std::int32_t>;
+
+class TestClusterColours : public QObject {
+    Q_OBJECT
+
+private slots:
+    void firstRunGivesLargestClusterFirstSlot() {
+        const Labels l{0, 1, 1, 1, 2, 2, -1};
+        const auto s = matchClusterSlots({}, {}, l, 3);
+        QCOMPARE(s, std::vector<int>({2, 0, 1}));
+    }
+
+    void persistingClustersKeepTheirSlots() {
+        const Labels a{0, 0, 0, 1, 1, 1, 2, 2, -1, -1};
+        const auto sa = matchClusterSlots({}, {}, a, 3);
+        // Same clusters, ids renumbered (canonical order changed) and one point moved to noise.
+        const Labels b{2, 2, -1, 0, 0, 0, 1, 1, -1, -1};
+        const auto sb = matchClusterSlots(a, sa, b, 3);
+        QCOMPARE(sb[2], sa[0]);
+        QCOMPARE(sb[0], sa[1]);
+        QCOMPARE(sb[1], sa[2]);
+    }
+
+    void splitKeepsColourOnTheLargerPart() {
+        const Labels a{0, 0, 0, 0, 0, 0, 1, 1};
+        const auto sa = matchClusterSlots({}, {}, a, 2);
+        const Labels b{0, 0, 0, 0, 1, 1, 2, 2};
+        const auto sb = matchClusterSlots(a, sa, b, 3);
+        QCOMPARE(sb[0], sa[0]);
+        QCOMPARE(sb[2], sa[1]);
+        QVERIFY(sb[1] != sa[0] && sb[1] != sa[1]);
+    }
+
+    void mergeTakesTheLargerParentsColour() {
+        const Labels a{0, 0, 0, 1, 1, 2, 2, 2, 2};
+        const auto sa = matchClusterSlots({}, {}, a, 3);
+        const Labels b{0, 0, 0, 0, 0, 1, 1, 1, 1};
+        const auto sb = matchClusterSlots(a, sa, b, 2);
+        QCOMPARE(sb[0], sa[0]);
+        QCOMPARE(sb[1], sa[2]);
+        // A new cluster later gets the freed slot, not a used one.
+        const Labels c{0, 0, 0, 0, 0, 1, 1, 2, 2};
+        const auto sc = matchClusterSlots(b, sb, c, 3);
+        QCOMPARE(sc[0], sb[0]);
+        QCOMPARE(sc[1], sb[1]);
+        QCOMPARE(sc[2], sa[1]);
+    }
+
+    void slotsAreDistinct() {
+        Labels a(5000), b(5000);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            a[i] = std::int32_t(i % 37) - 1;
+            b[i] = std::int32_t((i * 7) % 53) - 1;
+        }
+        const auto sa = matchClusterSlots({}, {}, a, 36);
+        const auto sb = matchClusterSlots(a, sa, b, 52);
+        std::set<int> unique(sb.begin(), sb.end());
+        QCOMPARE(unique.size(), sb.size());
+    }
+
+    void noiseIsGreyAndHiddenClassesTransparent() {
+        const Labels l{0, 0, -1, 1};
+        const std::vector<std::uint8_t> core{1, 0, 0, 1};
+        const std::vector<int> slotOf{1, 0};
+        const std::vector<std::uint32_t> colours{0xff0000ffu, 0xff00ff00u};
+        const std::uint32_t grey = 0x80808080u;
+        auto rgba = cs::ui::paintClusters(l, core, slotOf, colours, grey, {});
+        QCOMPARE(rgba, std::vector<std::uint32_t>({0xff00ff00u, 0xff00ff00u, grey, 0xff0000ffu}));
+        rgba = cs::ui::paintClusters(l, core, slotOf, colours, grey, {true, false, false});
+        QCOMPARE(rgba, std::vector<std::uint32_t>({0xff00ff00u, 0u, 0u, 0xff0000ffu}));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestClusterColours)
+#include "tst_cluster_colours.moc"

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+// The DBSCAN panel through the GUI: its labels equal a direct CPU run, the eps controls stay in
+// sync, export reads back, and the real executable runs DBSCAN from the command line.
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
+#include "tests/ui/gui_test_main.h"
+#include "ui/colour_maps.h"
+#include "ui/dbscan_panel.h"
+#include "ui/job_runner.h"
+#include "ui/k_distance_chart.h"
+#include "ui/main_window.h"
+#include "ui/point_cloud_view.h"
+
+using cs::ui::DbscanPanel;
+
+class TestDbscanPanel : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    std::unique_ptr<cs::ui::MainWindow> m_window;
+
+    DbscanPanel* panel() { return m_window->dbscanPanel(); }
+    bool settled() { return !panel()->isBusy() && panel()->lastRun(); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        QSettings().clear();
+        cs::app::registerBuiltinBackends();
+        m_window = std::make_unique<cs::ui::MainWindow>();
+        m_window->resize(1400, 900);
+        m_window->show();
+        m_window->openDemoPoints(20000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->pointView()->pointCount() == 20000, 30000);
+        // The knee of the k-distance curve presets eps; loading alone runs nothing.
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->suggestedEps() > 0 && !panel()->isBusy(), 60000);
+        QVERIFY(!panel()->lastRun());
+        panel()->run();
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+        QCOMPARE(panel()->lastRun()->params.eps, float(panel()->epsSpin()->value()));
+    }
+
+    void labelsMatchADirectRun() {
+        panel()->minPtsSpin()->setValue(8);
+        panel()->epsSpin()->setValue(7.5);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && panel()->lastRun()->params.minPts == 8 &&
+                                     panel()->lastRun()->params.eps == 7.5f,
+                                 60000);
+        const auto run = panel()->lastRun();
+        cs::JobControl job;
+        const auto points = m_window->pointView()->pointSet();
+        const cs::DbscanResult direct =
+            cs::backendRegistry().get("cpu")->dbscan(*points, {.eps = 7.5f, .minPts = 8}, job);
+        QCOMPARE(run->result.labels, direct.labels);
+        QCOMPARE(run->result.isCore, direct.isCore);
+        QVERIFY(direct.clusterCount >= 3);
+        QCOMPARE(panel()->statisticsLabel()->text(), DbscanPanel::statisticsText(direct));
+        // The view shows the clusters: one colour per point, noise de-emphasised.
+        const auto colours = m_window->pointView()->colours();
+        QCOMPARE(colours.size(), direct.labels.size());
+        for (std::size_t i = 0; i < colours.size(); i += 97)
+            QCOMPARE(colours[i] >> 24,
+                     direct.labels[i] < 0 ? cs::ui::ColourMaps::kBehindAlpha : 255u);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
+    }
+
+    void epsControlsStayInSync() {
+        DbscanPanel* p = panel();
+        p->epsSpin()->setValue(3.25);
+        QCOMPARE(p->epsSlider()->value(), p->sliderPosition(3.25));
+        QCOMPARE(p->chart()->eps(), 3.25);
+        QCOMPARE(p->params().eps, 3.25f);
+
+        p->epsSlider()->setValue(600);
+        const double fromSlider = p->sliderEps(600);
+        QVERIFY(std::abs(p->epsSpin()->value() - fromSlider) <= fromSlider * 1e-3);
+        QCOMPARE(p->chart()->eps(), p->epsSpin()->value());
+
+        QVERIFY(p->chart()->hasCurve());
+        const QPoint at(p->chart()->width() / 2, p->chart()->height() / 3);
+        QTest::mousePress(p->chart()->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseRelease(p->chart()->viewport(), Qt::LeftButton, {}, at);
+        const double dragged = p->chart()->eps();
+        QVERIFY(std::abs(p->epsSpin()->value() - dragged) <= std::max(1e-4, dragged * 1e-3));
+        QCOMPARE(p->epsSlider()->value(), p->sliderPosition(p->epsSpin()->value()));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+        QCOMPARE(p->lastRun()->params.eps, float(p->epsSpin()->value()));
+    }
+
+    void exportWritesLabels() {
+        const QString path = m_tmp.filePath(QStringLiteral("labels.csv"));
+        QCOMPARE(m_window->exportTo(path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        const auto& r = panel()->lastRun()->result;
+        QVERIFY(lines.front().startsWith(QLatin1String("# dbscan eps=")));
+        QCOMPARE(std::size_t(lines.size()),
+                 r.labels.size() + 1 + (lines.at(1).startsWith("index") ? 1 : 0));
+        const int first = lines.at(1).startsWith("index") ? 2 : 1;
+        for (std::size_t i = 0; i < r.labels.size(); i += 101) {
+            const QStringList cols = lines.at(first + int(i)).split(',');
+            QCOMPARE(cols.at(0).toULongLong(), qulonglong(i));
+            QCOMPARE(cols.at(1).toInt(), r.labels[i]);
+        }
+        QCOMPARE(panel()->exportLabels(m_tmp.filePath(QStringLiteral("labels.npy"))), QString());
+        QVERIFY(QFileInfo(m_tmp.filePath(QStringLiteral("labels.npy"))).size() >
+                qint64(4 * r.labels.size()));
+    }
+
+    void executableRunsDbscan() {
+        CS_SKIP_WITHOUT_GL();
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        const QString png = m_tmp.filePath(QStringLiteral("dbscan.png"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                {"--demo-points", "20000", "--param", "dbscan.eps=8", "--param", "dbscan.minPts=10",
+                 "--run", "dbscan", "--screenshot", png, "--window-size", "1200x800", "--quit"});
+        QVERIFY(p.waitForFinished(300000));
+        QCOMPARE(p.exitCode(), 0);
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        // Several palette colours on screen: the clusters are drawn, not just grey points.
+        int coloursSeen = 0;
+        for (int slot = 0; slot < 6; ++slot) {
+            const QColor c = cs::ui::ColourMaps::categorical(slot);
+            int hits = 0;
+            for (int y = 0; y < image.height(); y += 2)
+                for (int x = 0; x < image.width() * 3 / 4; x += 2) {
+                    const QColor q = image.pixelColor(x, y);
+                    hits += std::abs(q.red() - c.red()) + std::abs(q.green() - c.green()) +
+                                std::abs(q.blue() - c.blue()) <
+                            24;
+                }
+            coloursSeen += hits > 40;
+        }
+        QVERIFY2(coloursSeen >= 4, qPrintable(QString::number(coloursSeen)));
+
+        QProcess bad;
+        bad.setProcessEnvironment(env);
+        bad.start(
+            QStringLiteral(CS_CLUSTERSCOPE_EXE),
+            {"--demo-points", "1000", "--param", "dbscan.eps=-1", "--run", "dbscan", "--quit"});
+        QVERIFY(bad.waitForFinished(60000));
+        QVERIFY(bad.exitCode() != 0);
+        QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("eps"));
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+};
+
+CS_GUI_TEST_MAIN(TestDbscanPanel)
+#include "tst_dbscan_panel.moc"

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace cs::ui {
+
+/// Palette slotOf for the clusters of a clustering, stable across re-runs: a cluster that
+/// persists when a parameter moves a little keeps its colour. New clusters are matched to the
+/// previous run's by overlap, greedily by the largest intersection (each old slot used once);
+/// unmatched new clusters take the lowest unused slotOf, largest cluster first. Plain C++: the
+/// GUI maps slot i to ColourMaps::categorical(i).
+/// @code
+/// auto slotOf = cs::ui::matchClusterSlots(prevLabels, prevSlots, result.labels,
+/// result.clusterCount);
+/// @endcode
+/// prevLabels: the previous run's labels (empty for a first run; otherwise the same length as
+/// labels); prevSlots: its slot per cluster id; labels: -1 for noise, else 0 .. clusterCount-1.
+/// Returns one slot per cluster id. O(N) time with a hash of (old, new) pairs.
+std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
+                                   std::span<const int> prevSlots,
+                                   std::span<const std::int32_t> labels, int clusterCount);
+
+/// Members per cluster id (labels -1 are not counted).
+std::vector<std::size_t> clusterSizes(std::span<const std::int32_t> labels, int clusterCount);
+
+/// Which point classes are drawn.
+struct ClusterVisibility {
+    bool core = true;    ///< core points
+    bool border = true;  ///< non-core members of a cluster
+    bool noise = true;   ///< points labelled -1
+};
+
+/// Per-point packed RGBA8 (ColourMaps layout): slotColours[slotOf[label]] for members, noise for
+/// -1, alpha 0 for hidden classes. isCore may be empty (every member counts as core).
+std::vector<std::uint32_t> paintClusters(std::span<const std::int32_t> labels,
+                                         std::span<const std::uint8_t> isCore,
+                                         std::span<const int> slotOf,
+                                         std::span<const std::uint32_t> slotColours,
+                                         std::uint32_t noise, ClusterVisibility visibility);
+
+}  // namespace cs::ui

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "compute/core/point_set.h"
+#include "compute/dbscan/dbscan.h"
+#include "ui/algorithm_registry.h"
+#include "ui/cluster_colours.h"
+#include "ui/job_runner.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+
+namespace cs::ui {
+
+class KDistanceChart;
+class PointCloudView;
+
+/// One finished DBSCAN run as the panel shows it: the result, the parameters it ran with, and
+/// its cluster colours (matched to the previous run's on the worker thread).
+struct DbscanRun {
+    DbscanResult result;
+    DbscanParams params;
+    std::vector<int> slotOf;                 ///< palette slot per cluster id
+    std::vector<std::size_t> sizes;          ///< members per cluster id
+    std::vector<std::uint32_t> rgba;         ///< per-point colours for the visibility asked for
+    std::vector<std::uint32_t> slotColours;  ///< packed colour per slot
+};
+
+/// The DBSCAN panel: eps (log slider, spin box and the k-distance chart's line, all linked),
+/// MinPts, neighbour-search path, DBSCAN*, core/border/noise visibility, statistics, stage
+/// timings, warnings for degenerate parameters and label export. Every change re-runs DBSCAN
+/// through the JobRunner and recolours the point view by cluster. Jobs shorter than a second
+/// are coalesced (the newest parameters run as soon as the current run ends, so a drag
+/// streams results); longer ones are debounced and cancel the run they supersede.
+class DbscanPanel : public QWidget {
+    Q_OBJECT
+public:
+    DbscanPanel(JobRunner& runner, PointCloudView& view, QWidget* parent = nullptr);
+    ~DbscanPanel() override;
+
+    /// New data: clears the result, computes the k-distance curve and, unless eps was set
+    /// explicitly, runs DBSCAN with the knee of the curve as eps.
+    void setPointSet(std::shared_ptr<const PointSet> points);
+    /// The registry entry ("dbscan") wired to this panel.
+    Algorithm algorithm();
+
+    /// The parameters as the widgets show them.
+    DbscanParams params() const;
+    void setEps(double eps);
+    void setMinPts(int minPts);
+    void setStar(bool star);
+    void setPath(DbscanPath path);
+    /// Runs now with the current parameters (a pending debounce is skipped).
+    void run();
+    /// True while a run or the k-distance curve is pending or computing, or its colours are
+    /// not yet applied.
+    bool isBusy() const;
+
+    /// The run on screen (nullptr before the first).
+    std::shared_ptr<const DbscanRun> lastRun() const { return m_run; }
+    /// The knee of the k-distance curve (0 before it is known).
+    double suggestedEps() const { return m_suggestedEps; }
+    /// Writes the labels on screen: .npy (int32, n) or CSV (index,label,core with a parameter
+    /// header). Returns the error, or an empty string.
+    QString exportLabels(const QString& path) const;
+    /// The header line written to label files ("dbscan eps=2.5 minPts=10 ...").
+    QString parameterText() const;
+
+    // The widgets, for tests and the automation.
+    QSlider* epsSlider() const { return m_epsSlider; }
+    QDoubleSpinBox* epsSpin() const { return m_epsSpin; }
+    QSpinBox* minPtsSpin() const { return m_minPtsSpin; }
+    QComboBox* pathBox() const { return m_pathBox; }
+    QCheckBox* starBox() const { return m_starBox; }
+    KDistanceChart* chart() const { return m_chart; }
+    QLabel* statisticsLabel() const { return m_stats; }
+    QLabel* warningLabel() const { return m_warning; }
+
+    /// Slider steps across the eps range.
+    static constexpr int kSliderSteps = 1000;
+    /// Slider position of eps, and the reverse (log scale over the data-derived range).
+    int sliderPosition(double eps) const;
+    double sliderEps(int position) const;
+    /// The statistics text for a run (shown in statisticsLabel()).
+    static QString statisticsText(const DbscanResult& result);
+    /// A warning for degenerate results (almost all noise, one cluster holding almost all), or
+    /// empty.
+    static QString degenerateWarning(const DbscanResult& result);
+
+signals:
+    /// A new run is on screen.
+    void resultChanged();
+    /// The user asked to export the labels (the window shows the file dialog).
+    void exportRequested();
+    /// A line for the status bar.
+    void statusMessage(const QString& text, int timeoutMs);
+
+private:
+    enum class Source { Code, Spin, Slider, Chart };
+    void buildUi();
+    void applyEps(double eps, Source source);
+    void parametersChanged();
+    void scheduleRun();
+    void submitRun();
+    void submitKDistance();
+    void onFinished(const JobOutcome& outcome);
+    void onFailed(const JobOutcome& outcome);
+    void onCancelled(const JobOutcome& outcome);
+    void showRun(std::shared_ptr<const DbscanRun> run, const JobOutcome& outcome);
+    void repaint();
+    void updatePathChoices();
+    ClusterVisibility visibility() const;
+
+    JobRunner& m_runner;
+    PointCloudView& m_view;
+    std::shared_ptr<const PointSet> m_points;
+    std::shared_ptr<const DbscanRun> m_run;
+
+    double m_eps = 1.0;
+    double m_epsMin = 1e-3;
+    double m_epsMax = 10.0;
+    bool m_epsChosen = false;       // set by the user or the automation: the knee must not override
+    bool m_waitingForKnee = false;  // run() before the knee was known: run when it arrives
+    bool m_dirty = false;           // parameters changed since the last submitted run
+    double m_lastRunMs = 0.0;
+    double m_suggestedEps = 0.0;
+    int m_kdistK = 0;
+
+    QTimer m_debounce;
+    QTimer m_kdistDebounce;
+
+    QSlider* m_epsSlider = nullptr;
+    QDoubleSpinBox* m_epsSpin = nullptr;
+    QSpinBox* m_minPtsSpin = nullptr;
+    QComboBox* m_pathBox = nullptr;
+    QCheckBox* m_starBox = nullptr;
+    QCheckBox* m_showCore = nullptr;
+    QCheckBox* m_showBorder = nullptr;
+    QCheckBox* m_showNoise = nullptr;
+    QPushButton* m_suggestButton = nullptr;
+    QPushButton* m_exportButton = nullptr;
+    KDistanceChart* m_chart = nullptr;
+    QLabel* m_stats = nullptr;
+    QLabel* m_timings = nullptr;
+    QLabel* m_warning = nullptr;
+};
+
+}  // namespace cs::ui

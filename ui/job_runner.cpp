@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+#include "ui/job_runner.h"
+
+#include <QElapsedTimer>
+#include <QMetaObject>
+#include <QThread>
+#include <algorithm>
+#include <chrono>
+#include <new>
+
+#include "compute/core/error.h"
+
+namespace cs::ui {
+namespace {
+
+// Progress reaches the GUI at most this often: a job reporting per batch must not flood the
+// event queue of the thread it is trying to keep responsive.
+constexpr qint64 kProgressIntervalMs = 50;
+
+QString messageOf(const std::exception& e) {
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return QObject::tr(
+            "out of memory: the data or the parameters need more memory than is "
+            "available");
+    return QString::fromUtf8(e.what());
+}
+
+}  // namespace
+
+JobRunner::JobRunner(BackendFactory primary, BackendFactory fallback, QObject* parent)
+    : QObject(parent),
+      m_primaryFactory(std::move(primary)),
+      m_fallbackFactory(std::move(fallback)) {
+    qRegisterMetaType<cs::ui::JobOutcome>();
+    m_thread = QThread::create([this] { workerLoop(); });
+    m_thread->setObjectName(QStringLiteral("cs-compute"));
+    m_thread->start();
+}
+
+JobRunner::~JobRunner() {
+    {
+        const std::lock_guard lock(m_mutex);
+        m_stop = true;
+        m_pending.clear();
+        m_order.clear();
+        if (m_running.control) m_running.control->cancel();
+    }
+    m_wake.notify_all();
+    m_thread->wait();
+    delete m_thread;
+}
+
+std::uint64_t JobRunner::submitWork(const QString& kind, Work work) {
+    std::uint64_t generation = 0;
+    {
+        const std::lock_guard lock(m_mutex);
+        generation = m_nextGeneration++;
+        m_pending[kind] = Request{generation, std::move(work)};
+        // A superseded request keeps its place in line: a slider drag must not starve the
+        // other kinds, nor be starved by them.
+        if (std::find(m_order.begin(), m_order.end(), kind) == m_order.end())
+            m_order.push_back(kind);
+        if (m_running.control && m_running.kind == kind) m_running.control->cancel();
+    }
+    m_wake.notify_one();
+    m_latest[kind] = generation;
+    updateBusy();
+    return generation;
+}
+
+void JobRunner::cancel(const QString& kind) {
+    bool droppedLatest = false;
+    {
+        const std::lock_guard lock(m_mutex);
+        auto it = m_pending.find(kind);
+        if (it != m_pending.end()) {
+            droppedLatest = it->second.generation == m_latest[kind];
+            m_pending.erase(it);
+            m_order.erase(std::remove(m_order.begin(), m_order.end(), kind), m_order.end());
+        }
+        if (m_running.control && m_running.kind == kind) m_running.control->cancel();
+    }
+    if (droppedLatest) {
+        JobOutcome outcome;
+        outcome.kind = kind;
+        outcome.generation = m_latest[kind];
+        outcome.cancelled = true;
+        deliver(std::move(outcome));
+    }
+}
+
+void JobRunner::cancelAll() {
+    std::vector<QString> kinds;
+    for (const auto& [kind, generation] : m_latest)
+        kinds.push_back(kind);
+    for (const QString& kind : kinds)
+        cancel(kind);
+}
+
+bool JobRunner::isBusy(const QString& kind) const {
+    const auto latest = m_latest.find(kind);
+    if (latest == m_latest.end()) return false;
+    const auto answered = m_answered.find(kind);
+    return answered == m_answered.end() || answered->second < latest->second;
+}
+
+bool JobRunner::isBusy() const {
+    for (const auto& [kind, generation] : m_latest)
+        if (isBusy(kind)) return true;
+    return false;
+}
+
+std::uint64_t JobRunner::latestGeneration(const QString& kind) const {
+    const auto it = m_latest.find(kind);
+    return it == m_latest.end() ? 0 : it->second;
+}
+
+QString JobRunner::backendName() const {
+    const std::lock_guard lock(m_mutex);
+    return m_backendName;
+}
+
+void JobRunner::workerLoop() {
+    for (;;) {
+        QString kind;
+        Request request;
+        {
+            std::unique_lock lock(m_mutex);
+            m_wake.wait(lock, [this] { return m_stop || !m_order.empty(); });
+            if (m_stop) return;
+            kind = m_order.front();
+            m_order.erase(m_order.begin());
+            auto it = m_pending.find(kind);
+            request = std::move(it->second);
+            m_pending.erase(it);
+        }
+        JobOutcome outcome = runOne(kind, request);
+        QMetaObject::invokeMethod(
+            this, [this, o = std::move(outcome)]() mutable { deliver(std::move(o)); },
+            Qt::QueuedConnection);
+    }
+}
+
+JobOutcome JobRunner::runOne(const QString& kind, const Request& request) {
+    JobOutcome outcome;
+    outcome.kind = kind;
+    outcome.generation = request.generation;
+
+    // Backends are created here, not in the constructor: CUDA start-up must not stall the GUI.
+    if (!m_fallback && m_fallbackFactory) {
+        try {
+            m_fallback = m_fallbackFactory();
+        } catch (const std::exception&) {
+        }
+    }
+    if (!m_backend) {
+        QString reason;
+        try {
+            if (m_primaryFactory) m_backend = m_primaryFactory();
+        } catch (const std::exception& e) {
+            reason = QString::fromUtf8(e.what());
+        }
+        if (!m_backend) m_backend = m_fallback;
+        if (!m_backend) {
+            outcome.error = tr("no compute backend is available%1")
+                                .arg(reason.isEmpty() ? QString() : QStringLiteral(": ") + reason);
+            return outcome;
+        }
+        const std::lock_guard lock(m_mutex);
+        m_backendName = QString::fromStdString(m_backend->name());
+    }
+
+    QElapsedTimer progressClock;
+    progressClock.start();
+    auto progressFn = [this, kind, generation = request.generation, &progressClock](
+                          double fraction, std::string_view stage) {
+        if (progressClock.elapsed() < kProgressIntervalMs && fraction < 1.0) return;
+        progressClock.restart();
+        const QString text = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
+        QMetaObject::invokeMethod(
+            this, [=, this] { emit progress(kind, generation, fraction, text); },
+            Qt::QueuedConnection);
+    };
+
+    // Runs the work on one backend; the JobControl is published so that cancel() reaches it.
+    auto attempt = [&](Backend& backend) {
+        JobControl control(progressFn);
+        {
+            const std::lock_guard lock(m_mutex);
+            m_running = {kind, request.generation, &control};
+            // A newer request may have arrived between dequeuing and now.
+            const auto it = m_pending.find(kind);
+            if (m_stop || (it != m_pending.end() && it->second.generation > request.generation))
+                control.cancel();
+        }
+        struct Unpublish {
+            JobRunner* self;
+            ~Unpublish() {
+                const std::lock_guard lock(self->m_mutex);
+                self->m_running = {};
+            }
+        } unpublish{this};
+        QElapsedTimer clock;
+        clock.start();
+        control.checkpoint();
+        outcome.result = request.work(backend, control);
+        outcome.timings = control.timings();
+        outcome.milliseconds = double(clock.nsecsElapsed()) / 1e6;
+        outcome.backend = QString::fromStdString(backend.name());
+    };
+
+    std::shared_ptr<Backend> backend = m_backend;
+    try {
+        attempt(*backend);
+    } catch (const Cancelled&) {
+        outcome.cancelled = true;
+    } catch (const std::exception& e) {
+        const QString firstError = messageOf(e);
+        if (!m_fallback || backend == m_fallback || backend->name() == "cpu") {
+            outcome.error = firstError;
+            return outcome;
+        }
+        try {
+            attempt(*m_fallback);
+            // The CPU managed what the accelerator could not: stop using the accelerator.
+            m_backend = m_fallback;
+            const QString name = QString::fromStdString(m_backend->name());
+            {
+                const std::lock_guard lock(m_mutex);
+                m_backendName = name;
+            }
+            const QString failedName = QString::fromStdString(backend->name());
+            QMetaObject::invokeMethod(
+                this,
+                [=, this] {
+                    emit backendChanged(name, tr("%1 failed (%2)").arg(failedName, firstError));
+                },
+                Qt::QueuedConnection);
+        } catch (const Cancelled&) {
+            outcome.cancelled = true;
+        } catch (const std::exception& e2) {
+            outcome.error = messageOf(e2);
+        } catch (...) {
+            outcome.error = tr("unknown error");
+        }
+    } catch (...) {
+        outcome.error = tr("unknown error");
+    }
+    return outcome;
+}
+
+void JobRunner::deliver(JobOutcome outcome) {
+    const auto latest = m_latest.find(outcome.kind);
+    // Only the answer to the newest request counts: anything older is stale.
+    if (latest == m_latest.end() || outcome.generation != latest->second) return;
+    auto& answered = m_answered[outcome.kind];
+    if (answered >= outcome.generation) return;
+    answered = outcome.generation;
+    updateBusy();
+    if (outcome.cancelled)
+        emit cancelled(outcome);
+    else if (!outcome.error.isEmpty())
+        emit failed(outcome);
+    else
+        emit finished(outcome);
+}
+
+void JobRunner::updateBusy() {
+    const bool busy = isBusy();
+    if (busy == m_busy) return;
+    m_busy = busy;
+    emit busyChanged(busy);
+}
+
+}  // namespace cs::ui

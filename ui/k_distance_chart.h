@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QPointF>
+#include <QtCharts/QChartView>
+#include <vector>
+
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace cs::ui {
+
+/// The sorted k-distance curve for choosing DBSCAN's eps, with a horizontal eps line the user
+/// drags (or clicks to place) and the knee marked. The curve arrives decimated (a few thousand
+/// points), so the chart costs the same for 10 thousand or 10 million points.
+class KDistanceChart : public QChartView {
+    Q_OBJECT
+public:
+    explicit KDistanceChart(QWidget* parent = nullptr);
+
+    /// Shows a curve: (rank, k-distance) pairs in rank order out of n points, and the knee.
+    void setCurve(std::vector<QPointF> curve, std::size_t n, int k, QPointF knee);
+    /// Removes the curve (no data, or while a new one is computed).
+    void clearCurve();
+    /// Moves the eps line (no signal).
+    void setEps(double eps);
+    /// Where the eps line is.
+    double eps() const { return m_eps; }
+    /// True once a curve is shown.
+    bool hasCurve() const { return !m_curvePoints.empty(); }
+    /// The eps the line would take for a press at this widget position (for tests and drags).
+    double epsAt(const QPoint& position) const;
+    /// Where the eps line is drawn, in widget pixels (y), for tests.
+    int epsLineY() const;
+
+signals:
+    /// The user moved the eps line.
+    void epsDragged(double eps);
+
+protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void applyPalette();
+    void updateEpsLine();
+    void updateRanges();
+
+    QLineSeries* m_curve = nullptr;
+    QLineSeries* m_epsLine = nullptr;
+    QScatterSeries* m_knee = nullptr;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+    std::vector<QPointF> m_curvePoints;
+    double m_eps = 0.0;
+    double m_xMax = 1.0;
+    double m_yMax = 1.0;
+    bool m_dragging = false;
+};
+
+}  // namespace cs::ui
