@@ -108,6 +108,9 @@ void DbscanPanel::buildUi() {
     QSettings settings;
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
+    // The panel never shrinks below its contents (the dock's scroll area scrolls instead), so a
+    // short dock cannot squeeze the chart or stack labels on top of each other.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
 
     auto* params = new QGroupBox(tr("Parameters"));
     auto* form = new QFormLayout(params);
@@ -122,9 +125,18 @@ void DbscanPanel::buildUi() {
     m_epsSpin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     m_epsSpin->setKeyboardTracking(false);
     m_epsSpin->setToolTip(tr("Neighbourhood radius: points within eps are neighbours"));
+    // The slider takes what the spin box leaves; neither may widen the dock. The spin box's own
+    // hint is sized for its 1e9 maximum, far wider than any eps typed.
+    m_epsSlider->setMinimumWidth(40);
+    m_epsSlider->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_epsSpin->setMinimumWidth(
+        m_epsSpin->fontMetrics().horizontalAdvance(QStringLiteral("000.0000")) +
+        style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
+    m_epsSpin->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
     auto* epsRow = new QHBoxLayout;
-    epsRow->addWidget(m_epsSlider, 1);
-    epsRow->addWidget(m_epsSpin);
+    epsRow->setSpacing(4);
+    epsRow->addWidget(m_epsSlider, 3);
+    epsRow->addWidget(m_epsSpin, 2);
     auto* epsLabel = new QLabel(tr("&eps"));
     epsLabel->setBuddy(m_epsSpin);
     form->addRow(epsLabel, epsRow);
@@ -137,6 +149,8 @@ void DbscanPanel::buildUi() {
     form->addRow(tr("&MinPts"), m_minPtsSpin);
 
     m_pathBox = new QComboBox;
+    m_pathBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_pathBox->setMinimumContentsLength(8);
     for (const auto& [path, text] : kPaths)
         m_pathBox->addItem(tr(text), int(path));
     m_pathBox->setCurrentIndex(std::max(0, m_pathBox->findData(settings.value(kPathKey, 0))));
@@ -155,6 +169,8 @@ void DbscanPanel::buildUi() {
     m_chart->setMaximumHeight(260);
     curveLayout->addWidget(m_chart);
     m_suggestButton = new QPushButton(tr("Use suggested eps"));
+    m_suggestButton->setMinimumWidth(0);
+    m_suggestButton->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_suggestButton->setEnabled(false);
     m_suggestButton->setToolTip(tr("Set eps to the knee of the k-distance curve"));
     curveLayout->addWidget(m_suggestButton);
@@ -173,23 +189,45 @@ void DbscanPanel::buildUi() {
     showLayout->addStretch(1);
     layout->addWidget(show);
 
+    // The result box: statistics, the warning (icon + text, palette colours only), then the
+    // backend, path and one line per stage. Labels wrap rather than widen the dock; the scroll
+    // area around the panel follows their height (see MainWindow::createComputePanels).
     auto* result = new QGroupBox(tr("Result"));
     auto* resultLayout = new QVBoxLayout(result);
+    m_stats = new QLabel(tr("No result yet"));
+    m_stats->setWordWrap(true);
+    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stats->setObjectName(QStringLiteral("dbscanStatistics"));
+    m_warningRow = new QWidget;
+    m_warningRow->setObjectName(QStringLiteral("dbscanWarningRow"));
+    auto* warningLayout = new QHBoxLayout(m_warningRow);
+    warningLayout->setContentsMargins(0, 2, 0, 2);
+    auto* warningIcon = new QLabel;
+    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
+    warningIcon->setPixmap(
+        style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+    warningIcon->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    warningIcon->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     m_warning = new QLabel;
     m_warning->setWordWrap(true);
     m_warning->setObjectName(QStringLiteral("dbscanWarning"));
-    m_warning->hide();
-    m_stats = new QLabel(tr("No result yet"));
-    // No word wrap: wrapped labels in the scrolled dock get a stale height and overlap.
-    m_stats->setWordWrap(false);
-    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont warningFont = m_warning->font();
+    warningFont.setBold(true);
+    m_warning->setFont(warningFont);
+    warningLayout->addWidget(warningIcon, 0, Qt::AlignTop);
+    warningLayout->addWidget(m_warning, 1);
+    m_warningRow->hide();
     m_timings = new QLabel;
-    m_timings->setWordWrap(false);
+    m_timings->setObjectName(QStringLiteral("dbscanTimings"));
+    m_timings->setWordWrap(true);
+    m_timings->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_timings->setForegroundRole(QPalette::PlaceholderText);
+    m_timings->hide();
     m_exportButton = new QPushButton(tr("Export labels…"));
     m_exportButton->setEnabled(false);
-    resultLayout->addWidget(m_warning);
     resultLayout->addWidget(m_stats);
+    resultLayout->addWidget(m_warningRow);
     resultLayout->addWidget(m_timings);
     resultLayout->addWidget(m_exportButton);
     layout->addWidget(result);
@@ -243,8 +281,9 @@ void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     m_chart->clearCurve();
     m_suggestButton->setEnabled(false);
     m_exportButton->setEnabled(false);
-    m_warning->hide();
+    setWarning({});
     m_timings->clear();
+    m_timings->hide();
     setEnabled(m_points && m_points->n > 0);
     if (!isEnabled()) {
         m_stats->setText(tr("No points loaded"));
@@ -506,9 +545,7 @@ void DbscanPanel::onFinished(const JobOutcome& outcome) {
 void DbscanPanel::onFailed(const JobOutcome& outcome) {
     if (outcome.kind != kDbscan && outcome.kind != kKDist) return;
     const QString what = outcome.kind == kDbscan ? tr("DBSCAN") : tr("k-distance curve");
-    m_warning->setText(
-        tr("⚠ %1 failed: %2. The previous result is kept.").arg(what, outcome.error));
-    m_warning->show();
+    setWarning(tr("%1 failed: %2. The previous result is kept.").arg(what, outcome.error));
     if (outcome.kind == kKDist && m_waitingForKnee) {
         // No suggestion: run with the starting eps rather than not at all.
         m_waitingForKnee = false;
@@ -531,20 +568,36 @@ void DbscanPanel::showRun(std::shared_ptr<const DbscanRun> run, const JobOutcome
     const DbscanResult& r = m_run->result;
     repaint();
     m_stats->setText(statisticsText(r));
-    QStringList stages;
+    // One stage per line: a single joined line is wider than the dock.
+    QStringList lines;
+    lines << tr("%1 · %2 ms · path %3")
+                 .arg(outcome.backend)
+                 .arg(QLocale().toString(outcome.milliseconds, 'f', 1), pathName(r.pathUsed));
     for (const auto& t : outcome.timings)
-        stages << QStringLiteral("%1 %2")
-                      .arg(QString::fromStdString(t.name))
-                      .arg(t.milliseconds, 0, 'f', 1);
-    m_timings->setText(tr("%1 · %2 ms · path %3\n%4")
-                           .arg(outcome.backend)
-                           .arg(outcome.milliseconds, 0, 'f', 1)
-                           .arg(pathName(r.pathUsed), stages.join(QStringLiteral(" · "))));
-    const QString warning = degenerateWarning(r);
-    m_warning->setText(warning.isEmpty() ? QString() : QStringLiteral("⚠ ") + warning);
-    m_warning->setVisible(!warning.isEmpty());
+        lines << tr("  %1: %2 ms")
+                     .arg(QString::fromStdString(t.name),
+                          QLocale().toString(t.milliseconds, 'f', 1));
+    m_timings->setText(lines.join(QLatin1Char('\n')));
+    m_timings->show();
+    setWarning(degenerateWarning(r));
     m_exportButton->setEnabled(true);
     emit resultChanged();
+}
+
+void DbscanPanel::setWarning(const QString& text) {
+    m_warning->setText(text);
+    m_warningRow->setVisible(!text.isEmpty());
+}
+
+bool DbscanPanel::hasClusters() const {
+    return m_run && m_points && m_points == m_view.pointSet() &&
+           m_run->result.labels.size() == m_points->n;
+}
+
+bool DbscanPanel::showClusters() {
+    if (!hasClusters()) return false;
+    repaint();
+    return true;
 }
 
 void DbscanPanel::repaint() {

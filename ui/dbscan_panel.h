@@ -63,6 +63,11 @@ public:
     void setPath(DbscanPath path);
     /// Runs now with the current parameters (a pending debounce is skipped).
     void run();
+    /// Recolours the point view by the clusters on screen (no recomputation); false when there
+    /// is no run for the points the view shows.
+    bool showClusters();
+    /// True when a run for the points the view shows can colour them (showClusters()).
+    bool hasClusters() const;
     /// True while a run or the k-distance curve is pending or computing, or its colours are
     /// not yet applied.
     bool isBusy() const;
@@ -119,6 +124,7 @@ private:
     void onCancelled(const JobOutcome& outcome);
     void showRun(std::shared_ptr<const DbscanRun> run, const JobOutcome& outcome);
     void repaint();
+    void setWarning(const QString& text);
     void updatePathChoices();
     ClusterVisibility visibility() const;
 
@@ -154,6 +160,7 @@ private:
     QLabel* m_stats = nullptr;
     QLabel* m_timings = nullptr;
     QLabel* m_warning = nullptr;
+    QWidget* m_warningRow = nullptr;  // icon + m_warning
 };
 
 }  // namespace cs::ui

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -15,6 +16,7 @@
 #include <QHBoxLayout>
 #include <QImageReader>
 #include <QLabel>
+#include <QLayout>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -23,6 +25,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QStackedWidget>
@@ -76,6 +79,45 @@ QString seriesSummary(const SeriesSet& s) {
         .arg(count(s.length));
 }
 
+// The Colour by entry of the DBSCAN clusters (not a view option: the panel paints them).
+const QString kClustersColourId = QStringLiteral("clusters:dbscan");
+
+/// A scroll area for a side panel: the panel always takes the dock's width (it wraps and
+/// elides rather than scroll sideways) and the area follows the panel's height whenever its
+/// contents change. QScrollArea only re-reads the widget's size hints when it is resized
+/// itself, so a label that gains lines would otherwise be squeezed over its neighbours.
+class PanelScrollArea : public QScrollArea {
+public:
+    explicit PanelScrollArea(QWidget* panel) {
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setWidget(panel);
+        panel->installEventFilter(this);
+    }
+
+    QSize minimumSizeHint() const override {
+        QSize size = QScrollArea::minimumSizeHint();
+        if (widget())
+            size.setWidth(widget()->minimumSizeHint().width() +
+                          verticalScrollBar()->sizeHint().width());
+        return size;
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) {
+            // Settle the panel's layout now, then re-fit the panel to it (QScrollArea does so
+            // on its own LayoutRequest) before anything paints the squeezed state.
+            if (QLayout* layout = widget()->layout()) layout->activate();
+            QEvent request(QEvent::LayoutRequest);
+            QCoreApplication::sendEvent(this, &request);
+            updateGeometry();
+        }
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
+
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -110,7 +152,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     connect(m_pointView, &PointCloudView::colourOptionsChanged, this,
             &MainWindow::rebuildColourMenu);
-    connect(m_pointView, &PointCloudView::colourByChanged, this, [this](const QString& id) {
+    connect(m_pointView, &PointCloudView::colourByChanged, this, [this] {
+        const QString id = shownColourId();
         for (QAction* a : m_colourGroup->actions())
             a->setChecked(a->data().toString() == id);
         const QSignalBlocker blocker(m_colourBox);
@@ -178,10 +221,7 @@ void MainWindow::createComputePanels() {
     });
 
     m_dbscanPanel = new DbscanPanel(*m_jobs, *m_pointView);
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(m_dbscanPanel);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
+    auto* scroll = new PanelScrollArea(m_dbscanPanel);
     m_dbscanDock = new QDockWidget(tr("DBSCAN"), this);
     m_dbscanDock->setObjectName(QStringLiteral("dbscanDock"));
     m_dbscanDock->setWidget(scroll);
@@ -194,6 +234,8 @@ void MainWindow::createComputePanels() {
     connect(m_dbscanPanel, &DbscanPanel::exportRequested, this,
             &MainWindow::exportLabelsInteractively);
     connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::updateViewActions);
+    // A run adds "clusters (DBSCAN)" to Colour by and selects it.
+    connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::rebuildColourMenu);
 }
 
 void MainWindow::onJobBusyChanged(bool busy) {
@@ -388,9 +430,8 @@ void MainWindow::createToolBar() {
     m_colourBox = new QComboBox;
     m_colourBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_colourBox->setToolTip(tr("Colour the points by a coordinate or an attribute"));
-    connect(m_colourBox, &QComboBox::activated, this, [this](int index) {
-        m_pointView->setColourBy(m_colourBox->itemData(index).toString());
-    });
+    connect(m_colourBox, &QComboBox::activated, this,
+            [this](int index) { colourBy(m_colourBox->itemData(index).toString()); });
     auto* colourWidget = new QWidget;
     auto* colourLayout = new QHBoxLayout(colourWidget);
     colourLayout->setContentsMargins(4, 0, 4, 0);
@@ -571,28 +612,45 @@ void MainWindow::updateViewActions() {
                                    : m_seriesView->seriesSet() != nullptr);
 }
 
+QString MainWindow::shownColourId() const {
+    const QString id = m_pointView->colourBy();
+    // setColours() leaves the view at "custom"; the panel is the only caller.
+    if (id == QLatin1String("custom") && m_dbscanPanel->hasClusters()) return kClustersColourId;
+    return id;
+}
+
+void MainWindow::colourBy(const QString& id) {
+    if (id == kClustersColourId)
+        m_dbscanPanel->showClusters();
+    else
+        m_pointView->setColourBy(id);
+}
+
 void MainWindow::rebuildColourMenu() {
     for (QAction* a : m_colourGroup->actions()) {
         m_colourGroup->removeAction(a);
         delete a;
     }
     m_colourMenu->clear();
-    for (const auto& option : m_pointView->colourOptions()) {
+    std::vector<ColourOption> options = m_pointView->colourOptions();
+    if (m_dbscanPanel->hasClusters())
+        options.push_back({kClustersColourId, tr("clusters (DBSCAN)")});
+    const QString shown = shownColourId();
+    for (const auto& option : options) {
         auto* a = new QAction(option.title, m_colourGroup);
         a->setData(option.id);
         a->setCheckable(true);
-        a->setChecked(option.id == m_pointView->colourBy());
-        connect(a, &QAction::triggered, this,
-                [this, id = option.id] { m_pointView->setColourBy(id); });
+        a->setChecked(option.id == shown);
+        connect(a, &QAction::triggered, this, [this, id = option.id] { colourBy(id); });
         m_colourMenu->addAction(a);
     }
     if (m_colourMenu->isEmpty())
         m_colourMenu->addAction(tr("(no points loaded)"))->setEnabled(false);
     const QSignalBlocker blocker(m_colourBox);
     m_colourBox->clear();
-    for (const auto& option : m_pointView->colourOptions())
+    for (const auto& option : options)
         m_colourBox->addItem(option.title, option.id);
-    m_colourBox->setCurrentIndex(m_colourBox->findData(m_pointView->colourBy()));
+    m_colourBox->setCurrentIndex(m_colourBox->findData(shown));
 }
 
 QStringList MainWindow::openFilters() {

@@ -122,6 +122,10 @@ private:
     void addRecent(const QString& path, io::DataKind kind);
     void rebuildRecentMenu();
     void rebuildColourMenu();
+    /// The Colour by entry for what the view shows: its option id, or the DBSCAN clusters'.
+    QString shownColourId() const;
+    /// Colours by an entry of the Colour by menu or combo (the clusters are not recomputed).
+    void colourBy(const QString& id);
     void updateTitle();
     void updateViewActions();
     void saveWindowState();
