@@ -24,22 +24,7 @@ PointSet finish(std::size_t dims, std::vector<float> coords, std::string source)
     return s;
 }
 
-// A point uniform in the unit d-ball: a normal direction, radius U^(1/d).
-void unitBall(Random& rng, std::size_t dims, double* out) {
-    double norm2 = 0.0;
-    do {
-        norm2 = 0.0;
-        for (std::size_t j = 0; j < dims; ++j) {
-            out[j] = rng.normal();
-            norm2 += out[j] * out[j];
-        }
-    } while (norm2 == 0.0);
-    const double radius = std::pow(rng.uniform(), 1.0 / double(dims)) / std::sqrt(norm2);
-    for (std::size_t j = 0; j < dims; ++j)
-        out[j] *= radius;
-}
-
-// A uniformly random unit vector.
+// A uniformly random unit vector: normalised Gaussian coordinates.
 void unitDirection(Random& rng, std::size_t dims, double* out) {
     double norm2 = 0.0;
     do {
@@ -52,6 +37,14 @@ void unitDirection(Random& rng, std::size_t dims, double* out) {
     const double scale = 1.0 / std::sqrt(norm2);
     for (std::size_t j = 0; j < dims; ++j)
         out[j] *= scale;
+}
+
+// A point uniform in the unit d-ball: a random direction, radius U^(1/d).
+void unitBall(Random& rng, std::size_t dims, double* out) {
+    unitDirection(rng, dims, out);
+    const double radius = std::pow(rng.uniform(), 1.0 / double(dims));
+    for (std::size_t j = 0; j < dims; ++j)
+        out[j] *= radius;
 }
 
 std::string describe(std::string_view kind, std::size_t n, std::size_t dims, std::uint64_t seed) {

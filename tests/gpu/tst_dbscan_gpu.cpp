@@ -28,6 +28,7 @@
 #include "kernels/common/job_context.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/dbscan/dbscan_gpu.h"
+#include "tests/common/dbscan_oracle.h"
 #include "tests/common/gpu_test.h"
 #include "tests/common/test_paths.h"
 
@@ -53,52 +54,12 @@ std::string describe(const std::string& data, const DbscanParams& p) {
     return out.str();
 }
 
-// Naive O(n^2) DBSCAN straight from dbscan.h (small n only): the referee when CPU and GPU differ.
+// The brute-force referee when CPU and GPU differ (small n only).
 DbscanResult naiveDbscan(const PointSet& points, const DbscanParams& p) {
-    const std::size_t n = points.n, d = points.dims;
-    const std::vector<float> x = recentredCoords(points);
-    const float eps2 = cs::epsSquared(p.eps);
-    auto within = [&](std::size_t a, std::size_t b) {
-        return cs::canonicalDist2(&x[a * d], &x[b * d], d) <= eps2;
-    };
+    cs::test::DbscanOracle o = cs::test::oracleDbscan(points, p.eps, p.minPts, p.star);
     DbscanResult r;
-    r.isCore.assign(n, 0);
-    for (std::size_t i = 0; i < n; ++i) {
-        std::size_t count = 0;
-        for (std::size_t j = 0; j < n; ++j)
-            count += within(i, j);
-        r.isCore[i] = count >= std::size_t(p.minPts);
-    }
-    std::vector<std::size_t> comp(n);
-    std::iota(comp.begin(), comp.end(), 0);
-    std::function<std::size_t(std::size_t)> find = [&](std::size_t a) {
-        return comp[a] == a ? a : comp[a] = find(comp[a]);
-    };
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = i + 1; j < n; ++j)
-            if (r.isCore[i] && r.isCore[j] && within(i, j)) {
-                const std::size_t a = find(i), b = find(j);
-                comp[std::max(a, b)] = std::min(a, b);
-            }
-    r.labels.assign(n, -1);
-    for (std::size_t i = 0; i < n; ++i) {
-        if (r.isCore[i]) {
-            r.labels[i] = std::int32_t(find(i));
-        } else if (!p.star) {
-            float best = std::numeric_limits<float>::infinity();
-            std::size_t bestJ = n;
-            for (std::size_t j = 0; j < n; ++j) {
-                if (!r.isCore[j]) continue;
-                const float d2 = cs::canonicalDist2(&x[i * d], &x[j * d], d);
-                if (d2 <= eps2 && d2 < best) {
-                    best = d2;
-                    bestJ = j;
-                }
-            }
-            if (bestJ < n) r.labels[i] = std::int32_t(find(bestJ));
-        }
-    }
-    cs::canonicalizeDbscanResult(r);
+    r.labels = std::move(o.labels);
+    r.isCore = std::move(o.isCore);
     return r;
 }
 
