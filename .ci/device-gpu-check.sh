@@ -38,7 +38,8 @@ for line in sys.stdin:
     j = json.loads(line)
     if j.get("summary") != "median": continue
     s = j["median_stages_ms"]
-    dev = sum(v for k, v in s.items() if k not in ("recentre", "upload", "download"))
+    # From device-resident raw points to device-resident labels: all but the transfers.
+    dev = sum(v for k, v in s.items() if k not in ("upload", "download"))
     print("%-5s %-13s n=%-9d d=%d eps=%g minPts=%d: device-resident %.2f ms, end to end %.1f ms | %s" % (
         j["backend"], j["dist"], j["n"], j["d"], j["eps"], j["min_pts"], dev, j["median_total_ms"],
         " ".join("%s=%.2f" % kv for kv in s.items())))'
@@ -52,8 +53,21 @@ for line in sys.stdin:
     bench --backend cuda --dist blobs --n 1000000 --repeat 10 --warmup 2
     bench --backend cuda --dist seed-spreader --n 37000000 --min-pts 2 --repeat 3 --warmup 1
     bench --backend cuda --dist seed-spreader --n 37000000 --min-pts 10 --repeat 3 --warmup 1
-    bench --backend cpu --dist blobs --n 100000 --repeat 3 --warmup 1
-    bench --backend cpu --dist blobs --n 1000000 --repeat 1 --warmup 0
+    bench --backend cpu --dist blobs --n 100000 --repeat 3 --warmup 1 --dump /tmp/blobs100k.npy
+    bench --backend cpu --dist blobs --n 1000000 --repeat 1 --warmup 0 --dump /tmp/blobs1m.npy
+    # The peers' figure, in the same call: scikit-learn on all cores, the same points.
+    if python3 -c "import sklearn" 2>/dev/null; then
+        for f in /tmp/blobs100k.npy /tmp/blobs1m.npy; do
+            timeout 120 python3 -c "
+import time, numpy as np, sklearn
+from sklearn.cluster import DBSCAN
+X = np.load('$f'); t = time.time()
+l = DBSCAN(eps=1.0, min_samples=10, n_jobs=-1).fit(X).labels_
+print('sklearn %s DBSCAN n=%d: %.1f ms, %d clusters' % (sklearn.__version__, len(X), 1e3 * (time.time() - t), l.max() + 1))"
+        done
+    else
+        echo "scikit-learn: not installed here"
+    fi
 fi
 step done
 exit $status
