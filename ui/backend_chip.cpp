@@ -29,10 +29,13 @@ BackendChip::Description BackendChip::describe(const std::vector<BackendStatus>&
     for (const auto& s : statuses) {
         if (!active && s.available) active = &s;
         if (s.name == "cuda") cuda = &s;
-        lines << QStringLiteral("%1: %2%3")
+        lines << QStringLiteral("%1: %2%3%4")
                      .arg(QString::fromStdString(s.name),
                           s.available ? QString() : tr("unavailable — "),
-                          QString::fromStdString(s.detail));
+                          QString::fromStdString(s.detail),
+                          s.versions.empty()
+                              ? QString()
+                              : QStringLiteral(" (%1)").arg(QString::fromStdString(s.versions)));
     }
     if (!cuda) lines << tr("cuda: not in this build (configured without CUDA)");
     if (!active) {

@@ -502,8 +502,7 @@ ClusterVisibility DbscanPanel::visibility() const {
 
 bool DbscanPanel::isBusy() const {
     return m_dirty || m_debounce.isActive() || m_kdistDebounce.isActive() ||
-           m_runner.isBusy(kDbscan) || m_runner.isBusy(kKDist) ||
-           (m_waitingForKnee && m_runner.isBusy(kKDist));
+           m_runner.isBusy(kDbscan) || m_runner.isBusy(kKDist);
 }
 
 void DbscanPanel::onFinished(const JobOutcome& outcome) {

@@ -204,6 +204,9 @@ JobOutcome JobRunner::runOne(const QString& kind, const Request& request) {
         clock.start();
         control.checkpoint();
         outcome.result = request.work(backend, control);
+        // Cancelled after its last checkpoint (say, the data was replaced meanwhile): the
+        // result answers a question nobody asks any more.
+        control.checkpoint();
         outcome.timings = control.timings();
         outcome.milliseconds = double(clock.nsecsElapsed()) / 1e6;
         outcome.backend = QString::fromStdString(backend.name());
@@ -220,9 +223,12 @@ JobOutcome JobRunner::runOne(const QString& kind, const Request& request) {
             outcome.error = firstError;
             return outcome;
         }
+        // A device fault (cs::DeviceError) retires the accelerator; anything else (a limit of
+        // the GPU path, a dataset too big for device memory) sends only this job to the CPU.
+        const bool deviceFault = dynamic_cast<const DeviceError*>(&e) != nullptr;
         try {
             attempt(*m_fallback);
-            // The CPU managed what the accelerator could not: stop using the accelerator.
+            if (!deviceFault) return outcome;
             m_backend = m_fallback;
             const QString name = QString::fromStdString(m_backend->name());
             {

@@ -855,13 +855,12 @@ void MainWindow::exportInteractively() {
 
 QString MainWindow::aboutText() const {
     const auto& gl = m_pointView->glInfo();
-    QStringList backends;
-    for (const auto& s : backendRegistry().statuses())
-        backends << QStringLiteral("%1: %2%3")
-                        .arg(QString::fromStdString(s.name).toHtmlEscaped(),
-                             s.available ? QString() : tr("unavailable — "),
-                             QString::fromStdString(s.detail).toHtmlEscaped());
-    if (backends.isEmpty()) backends << tr("none registered");
+    // The chip probed the backends on a worker; probing here could wait for CUDA start-up.
+    QStringList backends = m_backendChip->toolTip().split(QLatin1Char('\n'));
+    if (backends.size() > 1) backends.removeFirst();  // the tooltip's heading
+    for (auto& line : backends)
+        line = line.toHtmlEscaped();
+    if (m_backendChip->toolTip().isEmpty()) backends = {tr("still being detected")};
     const QString glText = gl.renderer.isEmpty()
                                ? tr("not initialised yet")
                                : tr("%1<br>%2 — %3")

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <QSurfaceFormat>
+#include <QThreadPool>
 #include <cstdio>
 #include <cstring>
 
@@ -81,7 +82,9 @@ int main(int argc, char** argv) {
                      Qt::QueuedConnection);
     automation.start();
     const int exitCode = QApplication::exec();
-    // Device contexts go before static destruction, while the CUDA runtime is still loaded.
+    // Device contexts go before static destruction, while the CUDA runtime is still loaded;
+    // a backend probe still queued on the pool would otherwise create one again afterwards.
+    QThreadPool::globalInstance()->waitForDone();
     cs::backendRegistry().releaseAll();
     return exitCode;
 }

@@ -51,8 +51,12 @@ std::vector<BackendStatus> BackendRegistry::statuses() {
     std::vector<BackendStatus> out;
     for (auto& e : m_entries) {
         ensureTried(e);
-        out.push_back(
-            {e.name, e.backend != nullptr, e.backend ? e.backend->info().summary() : e.reason});
+        if (!e.backend) {
+            out.push_back({e.name, false, e.reason, {}});
+            continue;
+        }
+        const BackendInfo info = e.backend->info();
+        out.push_back({e.name, true, info.summary(), info.versions});
     }
     return out;
 }

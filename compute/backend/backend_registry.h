@@ -17,6 +17,7 @@ struct BackendStatus {
     std::string name;        ///< "cpu", "cuda"
     bool available = false;  ///< could be created here
     std::string detail;      ///< the chip text when available, else why not ("no CUDA driver ...")
+    std::string versions;    ///< driver / runtime / library versions when available
 };
 
 /// The backends this build knows, in order of preference (the best first).

@@ -37,6 +37,13 @@ private:
     std::string m_problem;
 };
 
+/// A failure of the compute device itself (driver, kernel fault, device lost), as opposed to a
+/// limit or bad input: callers may stop using that device and fall back to the CPU backend.
+class DeviceError : public Error {
+public:
+    using Error::Error;
+};
+
 /// A job stopped at a checkpoint because its JobControl asked it to.
 class Cancelled : public Error {
 public:

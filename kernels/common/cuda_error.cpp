@@ -87,7 +87,7 @@ const char* cusolverMessage(cusolverStatus_t status) {
 
 CudaError::CudaError(std::string library, int code, std::string codeName, std::string message,
                      std::string expression, std::string file, int line)
-    : Error(describe(library, code, codeName, message, expression, file, line)),
+    : DeviceError(describe(library, code, codeName, message, expression, file, line)),
       m_library(std::move(library)),
       m_code(code),
       m_codeName(std::move(codeName)),

@@ -18,7 +18,7 @@
 namespace cs::kernels {
 
 /// A failed CUDA, cuBLAS, cuFFT or cuSOLVER call; what() names the call, the code and where.
-class CudaError : public cs::Error {
+class CudaError : public cs::DeviceError {
 public:
     /// library: "CUDA", "cuBLAS", "cuFFT" or "cuSOLVER"; codeName: e.g. "cudaErrorInvalidValue".
     CudaError(std::string library, int code, std::string codeName, std::string message,

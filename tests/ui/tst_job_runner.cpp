@@ -28,7 +28,8 @@ public:
     cs::BackendInfo info() const override { return {m_name, "test", 0, 0, 1, {}}; }
     cs::DbscanResult dbscan(const cs::PointSet&, const cs::DbscanParams&,
                             cs::JobControl&) override {
-        throw std::runtime_error(
+        if (m_name == "cuda-limited") throw cs::Error("the CUDA k-distance supports k <= 256");
+        throw cs::DeviceError(
             "CUDA error 700 (cudaErrorIllegalAddress): an illegal memory "
             "access was encountered");
     }
@@ -174,6 +175,23 @@ private slots:
         QCOMPARE(*std::static_pointer_cast<const std::string>(
                      finished.back().front().value<JobOutcome>().result),
                  std::string("cpu"));
+    }
+
+    void gpuLimitsRunOnTheCpuWithoutSwitching() {
+        auto cuda = std::make_shared<NamedBackend>("cuda-limited");
+        auto cpu = std::make_shared<cs::CpuBackend>(1);
+        JobRunner runner([cuda] { return cuda; }, [cpu] { return cpu; });
+        QSignalSpy finished(&runner, &JobRunner::finished);
+        QSignalSpy changed(&runner, &JobRunner::backendChanged);
+        auto points = std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(2000, 3));
+        const cs::DbscanParams p{.eps = 8.0f, .minPts = 5};
+        runner.submit<cs::DbscanResult>("dbscan", [points, p](cs::Backend& b, cs::JobControl& j) {
+            return b.dbscan(*points, p, j);
+        });
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.front().front().value<JobOutcome>().backend, QStringLiteral("cpu"));
+        QCOMPARE(changed.size(), 0);  // this job went to the CPU; the GPU stays in use
+        QCOMPARE(runner.backendName(), QStringLiteral("cuda-limited"));
     }
 
     void inputErrorsDoNotSwitchBackends() {

@@ -315,6 +315,7 @@ private slots:
         QVERIFY(all.contains(QLatin1String("Point view|Orbit")));
 
         QTRY_VERIFY(!m_window->pointView()->glInfo().renderer.isEmpty());
+        QTRY_VERIFY(!m_window->backendChip()->toolTip().isEmpty());  // About reads the probe
         const QString about = m_window->aboutText();
         QVERIFY(about.contains(QStringLiteral(CS_VERSION)));
         QVERIFY(about.contains(QString::fromLatin1(qVersion())));
