@@ -16,6 +16,9 @@
 #include <vector>
 
 #include "kernels/common/cuda_error.h"
+#include "kernels/common/cuda_event.h"
+#include "kernels/common/device_scope.h"
+#include "kernels/common/pinned_buffer.h"
 
 namespace cs::kernels {
 namespace {
@@ -26,21 +29,20 @@ constexpr int kSlots = 2;  // per worker: one filled or drained by the host, one
 
 // Pinned chunks and their "DMA done" events for kMaxWorkers workers on one device.
 struct StagingRing {
-    std::byte* memory = nullptr;
-    std::array<cudaEvent_t, kMaxWorkers * kSlots> done{};
+    PinnedBuffer<std::byte> memory;
+    std::vector<CudaEvent> done;
 
     explicit StagingRing(int device) {
-        CS_CUDA_CHECK(cudaSetDevice(device));
-        void* p = nullptr;
-        CS_CUDA_CHECK(cudaHostAlloc(&p, kChunk * done.size(), cudaHostAllocPortable));
-        memory = static_cast<std::byte*>(p);
-        for (auto& e : done)
-            CS_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+        DeviceScope scope(device);
+        memory = PinnedBuffer<std::byte>(kChunk * kMaxWorkers * kSlots);
+        done.reserve(kMaxWorkers * kSlots);
+        for (int e = 0; e < kMaxWorkers * kSlots; ++e)
+            done.emplace_back(/*timing=*/false);
     }
     std::byte* slot(int worker, int s) {
-        return memory + kChunk * std::size_t(worker * kSlots + s);
+        return memory.data() + kChunk * std::size_t(worker * kSlots + s);
     }
-    cudaEvent_t event(int worker, int s) { return done[std::size_t(worker * kSlots + s)]; }
+    cudaEvent_t event(int worker, int s) { return done[std::size_t(worker * kSlots + s)].get(); }
 };
 
 // Rings are lent to one transfer at a time and kept for the process's life: freeing pinned
