@@ -109,8 +109,8 @@ class Lease {
 public:
     explicit Lease(int device) : m_device(device), m_ring(pool().take(device)) {}
     ~Lease() {
-        for (cudaEvent_t e : m_ring->done)
-            if (cudaEventSynchronize(e) != cudaSuccess) {
+        for (const CudaEvent& e : m_ring->done)
+            if (cudaEventSynchronize(e.get()) != cudaSuccess) {
                 (void)cudaGetLastError();
                 return;  // a broken context: leak the ring rather than lend it out busy
             }
