@@ -26,6 +26,7 @@
 // whole tile is rechecked.
 #include <algorithm>
 #include <cfloat>
+#include <type_traits>
 
 #include "kernels/common/cuda_error.h"
 #include "kernels/dbscan/dbscan_device.cuh"
@@ -418,19 +419,34 @@ unsigned blocksOf(std::uint32_t rows, int threads) {
 // Column splits of the paper's union kernel: about 8 blocks of kBruteTile per SM in all (132 on
 // an H200), never more splits than the first row block has column tiles.
 dim3 unionGrid(const BruteView& v, std::uint32_t rowBegin, std::uint32_t rows) {
-    static const int sms = [] {
-        int device = 0, count = 0;
-        if (cudaGetDevice(&device) != cudaSuccess ||
-            cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return 132;
-        }
-        return count;
-    }();
+    // Asked every time (a cheap, driver-cached attribute): jobs may run on different GPUs.
+    int device = 0, sms = 0;
+    CS_CUDA_CHECK(cudaGetDevice(&device));
+    CS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const unsigned blocks = blocksOf(rows, kBruteTile);
     const unsigned tiles = blocksOf(v.n - rowBegin, kBruteTile);
     const unsigned wanted = (unsigned(sms) * 8 + blocks - 1) / blocks;
     return dim3(blocks, std::max(1u, std::min({wanted, tiles, 32u})));
+}
+
+// Calls launch(std::integral_constant<int, D>) with D = dims for the paper's kernels (d <= 3,
+// dimension fixed at compile time) and D = 0 for the register-tiled wide kernels (d > 3).
+template <typename Launch>
+void byDims(int dims, Launch&& launch) {
+    switch (dims) {
+        case 1:
+            launch(std::integral_constant<int, 1>{});
+            break;
+        case 2:
+            launch(std::integral_constant<int, 2>{});
+            break;
+        case 3:
+            launch(std::integral_constant<int, 3>{});
+            break;
+        default:
+            launch(std::integral_constant<int, 0>{});
+            break;
+    }
 }
 
 }  // namespace
@@ -456,24 +472,15 @@ void launchBruteCount(const BruteView& v, float eps2, int minPts, std::uint32_t 
     if (rowEnd <= rowBegin) return;
     const auto need = std::uint32_t(minPts);
     const std::uint32_t rows = rowEnd - rowBegin;
-    switch (v.dims) {
-        case 1:
-            bruteCountKernel<1><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, need, rowBegin, rowEnd, core);
-            break;
-        case 2:
-            bruteCountKernel<2><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, need, rowBegin, rowEnd, core);
-            break;
-        case 3:
-            bruteCountKernel<3><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, need, rowBegin, rowEnd, core);
-            break;
-        default:
+    byDims(v.dims, [&](auto dims) {
+        constexpr int D = decltype(dims)::value;
+        if constexpr (D == 0)
             wideCountKernel<<<blocksOf(rows, kWideThreads), kWideThreads, 0, stream>>>(
                 v, eps2, need, rowBegin, rowEnd, core);
-            break;
-    }
+        else
+            bruteCountKernel<D><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
+                v, eps2, need, rowBegin, rowEnd, core);
+    });
     CS_CUDA_CHECK_LAUNCH();
 }
 
@@ -482,24 +489,15 @@ void launchBruteUnion(const BruteView& v, float eps2, const std::uint8_t* core,
                       cudaStream_t stream) {
     if (rowEnd <= rowBegin) return;
     const std::uint32_t rows = rowEnd - rowBegin;
-    switch (v.dims) {
-        case 1:
-            bruteUnionKernel<1><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
-                v, eps2, core, parent, rowBegin, rowEnd);
-            break;
-        case 2:
-            bruteUnionKernel<2><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
-                v, eps2, core, parent, rowBegin, rowEnd);
-            break;
-        case 3:
-            bruteUnionKernel<3><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
-                v, eps2, core, parent, rowBegin, rowEnd);
-            break;
-        default:
+    byDims(v.dims, [&](auto dims) {
+        constexpr int D = decltype(dims)::value;
+        if constexpr (D == 0)
             wideUnionKernel<<<blocksOf(rows, kWideThreads), kWideThreads, 0, stream>>>(
                 v, eps2, core, parent, rowBegin, rowEnd);
-            break;
-    }
+        else
+            bruteUnionKernel<D><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
+                v, eps2, core, parent, rowBegin, rowEnd);
+    });
     CS_CUDA_CHECK_LAUNCH();
 }
 
@@ -508,24 +506,15 @@ void launchBruteBorder(const BruteView& v, float eps2, const std::uint8_t* core,
                        cudaStream_t stream) {
     if (rowEnd <= rowBegin) return;
     const std::uint32_t rows = rowEnd - rowBegin;
-    switch (v.dims) {
-        case 1:
-            bruteBorderKernel<1><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, core, nearest, rowBegin, rowEnd);
-            break;
-        case 2:
-            bruteBorderKernel<2><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, core, nearest, rowBegin, rowEnd);
-            break;
-        case 3:
-            bruteBorderKernel<3><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, core, nearest, rowBegin, rowEnd);
-            break;
-        default:
+    byDims(v.dims, [&](auto dims) {
+        constexpr int D = decltype(dims)::value;
+        if constexpr (D == 0)
             wideBorderKernel<<<blocksOf(rows, kWideThreads), kWideThreads, 0, stream>>>(
                 v, eps2, core, nearest, rowBegin, rowEnd);
-            break;
-    }
+        else
+            bruteBorderKernel<D><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
+                v, eps2, core, nearest, rowBegin, rowEnd);
+    });
     CS_CUDA_CHECK_LAUNCH();
 }
 
