@@ -38,6 +38,7 @@ namespace {
 using detail::canonicalDist2;
 using detail::ufFind;
 using detail::ufUnite;
+using detail::wideAccumulate;
 
 constexpr int kWideThreads = 128;
 constexpr float kHugeNorm = 0x1p120f;
@@ -227,43 +228,6 @@ __global__ void __launch_bounds__(kBruteTile)
 // ---------------------------------------------------------------------------------------------
 // Any d: register tiles
 // ---------------------------------------------------------------------------------------------
-
-// acc[m] for the kWideTile points from t0: sum_j t_j p_j (FMA; hoisted form) or, with
-// Canonical, canonicalDist2 itself (the dimensions are visited in order, zero padding adds
-// exact zeros). Contains the block's barriers: every thread must call it.
-template <bool Canonical>
-__device__ __forceinline__ void wideAccumulate(const BruteView& v, std::uint32_t self,
-                                               std::uint32_t t0, bool compute,
-                                               float (*s)[kWideTile], float (&acc)[kWideTile]) {
-#pragma unroll
-    for (int m = 0; m < kWideTile; ++m)
-        acc[m] = 0.0f;
-    for (int c0 = 0; c0 < v.dPad; c0 += kWideChunk) {
-        __syncthreads();
-        for (int e = threadIdx.x; e < kWideChunk * kWideTile; e += blockDim.x) {
-            const int jj = e / kWideTile, m = e % kWideTile;
-            s[jj][m] = v.soa[std::size_t(c0 + jj) * v.stride + t0 + m];
-        }
-        float own[kWideChunk];
-#pragma unroll
-        for (int jj = 0; jj < kWideChunk; ++jj)
-            own[jj] = v.soa[std::size_t(c0 + jj) * v.stride + self];
-        __syncthreads();
-        if (!compute) continue;
-#pragma unroll
-        for (int jj = 0; jj < kWideChunk; ++jj) {
-#pragma unroll
-            for (int m = 0; m < kWideTile; ++m) {
-                if constexpr (Canonical) {
-                    const float diff = __fsub_rn(own[jj], s[jj][m]);
-                    acc[m] = __fadd_rn(acc[m], __fmul_rn(diff, diff));
-                } else {
-                    acc[m] = fmaf(own[jj], s[jj][m], acc[m]);
-                }
-            }
-        }
-    }
-}
 
 __device__ __forceinline__ bool wideWithin(const BruteView& v, float h, const Band& band,
                                            std::uint32_t self, std::uint32_t j, float eps2) {

@@ -3,7 +3,7 @@
 
 // Device helpers shared by the DBSCAN and k-distance kernels (nvcc only): the canonical
 // distance, exact box bounds, lock-free union-find, warp-aggregated atomics, ordered floats,
-// grid navigation.
+// grid navigation, register-tiled distance accumulation for any d.
 
 #include <cuda_runtime.h>
 
@@ -223,6 +223,45 @@ __device__ __forceinline__ float4 loadLo(const GridView& g, std::uint32_t c) {
 }
 __device__ __forceinline__ float4 loadHi(const GridView& g, std::uint32_t c) {
     return __ldg(reinterpret_cast<const float4*>(g.cellHi) + c);
+}
+
+// --- register tiles for any d (the Brute path's wide kernels and the k-distance) -------------
+
+// acc[m] for the kWideTile points from t0: sum_j t_j p_j (FMA; hoisted form) or, with
+// Canonical, canonicalDist2 itself (the dimensions are visited in order, zero padding adds
+// exact zeros). Contains the block's barriers: every thread must call it.
+template <bool Canonical>
+__device__ __forceinline__ void wideAccumulate(const BruteView& v, std::uint32_t self,
+                                               std::uint32_t t0, bool compute,
+                                               float (*s)[kWideTile], float (&acc)[kWideTile]) {
+#pragma unroll
+    for (int m = 0; m < kWideTile; ++m)
+        acc[m] = 0.0f;
+    for (int c0 = 0; c0 < v.dPad; c0 += kWideChunk) {
+        __syncthreads();
+        for (int e = threadIdx.x; e < kWideChunk * kWideTile; e += blockDim.x) {
+            const int jj = e / kWideTile, m = e % kWideTile;
+            s[jj][m] = v.soa[std::size_t(c0 + jj) * v.stride + t0 + m];
+        }
+        float own[kWideChunk];
+#pragma unroll
+        for (int jj = 0; jj < kWideChunk; ++jj)
+            own[jj] = v.soa[std::size_t(c0 + jj) * v.stride + self];
+        __syncthreads();
+        if (!compute) continue;
+#pragma unroll
+        for (int jj = 0; jj < kWideChunk; ++jj) {
+#pragma unroll
+            for (int m = 0; m < kWideTile; ++m) {
+                if constexpr (Canonical) {
+                    const float diff = __fsub_rn(own[jj], s[jj][m]);
+                    acc[m] = __fadd_rn(acc[m], __fmul_rn(diff, diff));
+                } else {
+                    acc[m] = fmaf(own[jj], s[jj][m], acc[m]);
+                }
+            }
+        }
+    }
 }
 
 }  // namespace cs::kernels::detail

@@ -23,6 +23,7 @@ using detail::keyCoord;
 using detail::loadHi;
 using detail::loadLo;
 using detail::loadPos;
+using detail::wideAccumulate;
 
 constexpr int kThreads = 128;
 
@@ -173,29 +174,7 @@ __global__ void __launch_bounds__(kThreads)
     float kth = INFINITY;
     for (std::uint32_t t0 = 0; t0 < v.n; t0 += kWideTile) {
         float acc[kWideTile];
-#pragma unroll
-        for (int m = 0; m < kWideTile; ++m)
-            acc[m] = 0.0f;
-        for (int c0 = 0; c0 < v.dPad; c0 += kWideChunk) {
-            __syncthreads();
-            for (int e = threadIdx.x; e < kWideChunk * kWideTile; e += blockDim.x) {
-                const int jj = e / kWideTile, m = e % kWideTile;
-                s[jj][m] = v.soa[std::size_t(c0 + jj) * v.stride + t0 + m];
-            }
-            float own[kWideChunk];
-#pragma unroll
-            for (int jj = 0; jj < kWideChunk; ++jj)
-                own[jj] = v.soa[std::size_t(c0 + jj) * v.stride + self];
-            __syncthreads();
-#pragma unroll
-            for (int jj = 0; jj < kWideChunk; ++jj) {
-#pragma unroll
-                for (int m = 0; m < kWideTile; ++m) {
-                    const float diff = __fsub_rn(own[jj], s[jj][m]);
-                    acc[m] = __fadd_rn(acc[m], __fmul_rn(diff, diff));
-                }
-            }
-        }
+        wideAccumulate<true>(v, self, t0, true, s, acc);  // canonicalDist2 to each point
         const std::uint32_t nt = min(std::uint32_t(kWideTile), v.n - t0);
 #pragma unroll
         for (int m = 0; m < kWideTile; ++m) {
