@@ -146,7 +146,7 @@ CudaBackend::CudaBackend(int device) : m_device(device) {
                  std::to_string(prop.major * 10 + prop.minor) + " · " +
                  std::to_string(prop.multiProcessorCount) + " SMs";
 
-    m_context = std::make_unique<JobContext>(device);
+    m_context = std::make_shared<JobContext>(device);
 }
 
 CudaBackend::~CudaBackend() = default;
@@ -171,7 +171,11 @@ BackendInfo CudaBackend::info() const {
 
 DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& params,
                                  JobControl& job) {
-    return dbscanCuda(*m_context, points, params, job);
+    auto kept = std::make_shared<DbscanDeviceClusters>();
+    kept->context = m_context;
+    DbscanResult result = dbscanCuda(*m_context, points, params, job, &kept->clusters);
+    if (points.n > 0) result.device = std::move(kept);
+    return result;
 }
 
 KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl& job) {

@@ -28,7 +28,8 @@ public:
     std::string name() const override { return "cuda"; }
     /// Device name, free/total memory now, driver, runtime, cuBLAS, cuFFT, cuSOLVER versions.
     BackendInfo info() const override;
-    /// GPU DBSCAN (kernels/dbscan/dbscan_gpu.h): labels byte-identical to the CPU backend.
+    /// GPU DBSCAN (kernels/dbscan/dbscan_gpu.h): labels byte-identical to the CPU backend; the
+    /// labels and core flags also stay on the device (DbscanResult::device) for GL interop.
     DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
                         JobControl& job) override;
     /// GPU k-distance curve, bit-identical to the CPU backend; k up to kKDistanceMaxK (256).
@@ -43,7 +44,9 @@ private:
     int m_device;
     std::string m_deviceName;
     std::string m_versions;
-    std::unique_ptr<JobContext> m_context;
+    // Shared with the device-resident results it made (DbscanResult::device), which free their
+    // buffers on its stream.
+    std::shared_ptr<JobContext> m_context;
 };
 
 /// Where a usable CUDA device is, or why there is none.

@@ -88,30 +88,22 @@ std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
     return slotOf;
 }
 
-std::vector<std::uint32_t> paintClusters(std::span<const std::int32_t> labels,
-                                         std::span<const std::uint8_t> isCore,
-                                         std::span<const int> slotOf,
-                                         std::span<const std::uint32_t> slotColours,
-                                         std::uint32_t noise, ClusterVisibility visibility) {
-    std::vector<std::uint32_t> out(labels.size());
-    const bool haveCore = isCore.size() == labels.size();
-    for (std::size_t i = 0; i < labels.size(); ++i) {
-        const std::int32_t l = labels[i];
-        if (l < 0 || std::size_t(l) >= slotOf.size()) {
-            out[i] = visibility.noise ? noise : 0u;
-            continue;
-        }
-        const bool core = !haveCore || isCore[i];
-        if (!(core ? visibility.core : visibility.border)) {
-            out[i] = 0u;
-            continue;
-        }
-        const int slot = slotOf[std::size_t(l)];
-        out[i] = slot >= 0 && std::size_t(slot) < slotColours.size()
-                     ? slotColours[std::size_t(slot)]
-                     : noise;
+cs::ClusterPaint clusterPaint(std::span<const int> slotOf,
+                              std::span<const std::uint32_t> slotColours, std::uint32_t noise,
+                              ClusterVisibility visibility) {
+    cs::ClusterPaint paint;
+    paint.clusterRgba.resize(slotOf.size());
+    for (std::size_t c = 0; c < slotOf.size(); ++c) {
+        const int slot = slotOf[c];
+        paint.clusterRgba[c] = slot >= 0 && std::size_t(slot) < slotColours.size()
+                                   ? slotColours[std::size_t(slot)]
+                                   : noise;
     }
-    return out;
+    paint.noiseRgba = noise;
+    paint.showCore = visibility.core;
+    paint.showBorder = visibility.border;
+    paint.showNoise = visibility.noise;
+    return paint;
 }
 
 }  // namespace cs::ui

@@ -6,6 +6,8 @@
 #include <span>
 #include <vector>
 
+#include "compute/dbscan/cluster_paint.h"
+
 namespace cs::ui {
 
 /// Palette slotOf for the clusters of a clustering, stable across re-runs: a cluster that
@@ -34,12 +36,10 @@ struct ClusterVisibility {
     bool noise = true;   ///< points labelled -1
 };
 
-/// Per-point packed RGBA8 (ColourMaps layout): slotColours[slotOf[label]] for members, noise for
-/// -1, alpha 0 for hidden classes. isCore may be empty (every member counts as core).
-std::vector<std::uint32_t> paintClusters(std::span<const std::int32_t> labels,
-                                         std::span<const std::uint8_t> isCore,
-                                         std::span<const int> slotOf,
-                                         std::span<const std::uint32_t> slotColours,
-                                         std::uint32_t noise, ClusterVisibility visibility);
+/// The paint rule (compute/dbscan/cluster_paint.h) for a clustering whose cluster c takes
+/// slotColours[slotOf[c]] (noise when it has no valid slot), with these classes shown.
+cs::ClusterPaint clusterPaint(std::span<const int> slotOf,
+                              std::span<const std::uint32_t> slotColours, std::uint32_t noise,
+                              ClusterVisibility visibility);
 
 }  // namespace cs::ui

@@ -439,10 +439,13 @@ void DbscanPanel::submitRun() {
     QColor noise = m_view.noiseColour();
     noise.setAlpha(ColourMaps::kBehindAlpha);
     const std::uint32_t noiseRgba = ColourMaps::packRgba(noise);
-    // The previous run travels with the job: matching and painting happen on the worker, so
-    // the GUI only swaps buffers when the result arrives.
-    m_runner.submit<DbscanRun>(kDbscan, [points = m_points, p, prev = m_run, vis, noiseRgba](
-                                            Backend& backend, JobControl& job) {
+    // A CUDA result is painted on the GPU through GL interop when the view can: no per-point
+    // colours on the host then.
+    const bool paintOnDevice = m_view.mayPaintOnDevice();
+    // The previous run travels with the job: matching (and host painting) happen on the worker,
+    // so the GUI only swaps buffers when the result arrives.
+    m_runner.submit<DbscanRun>(kDbscan, [points = m_points, p, prev = m_run, vis, noiseRgba,
+                                         paintOnDevice](Backend& backend, JobControl& job) {
         DbscanRun run;
         run.params = p;
         run.result = backend.dbscan(*points, p, job);
@@ -461,8 +464,9 @@ void DbscanPanel::submitRun() {
         run.slotColours.resize(std::size_t(maxSlot + 1));
         for (int s = 0; s <= maxSlot; ++s)
             run.slotColours[std::size_t(s)] = ColourMaps::packRgba(ColourMaps::categorical(s));
-        run.rgba = paintClusters(run.result.labels, run.result.isCore, run.slotOf, run.slotColours,
-                                 noiseRgba, vis);
+        if (!(paintOnDevice && run.result.device))
+            run.rgba = paintClusters(run.result.labels, run.result.isCore,
+                                     clusterPaint(run.slotOf, run.slotColours, noiseRgba, vis));
         return run;
     });
 }
@@ -605,12 +609,11 @@ void DbscanPanel::repaint() {
     const DbscanResult& r = run.result;
     QColor noise = m_view.noiseColour();
     noise.setAlpha(ColourMaps::kBehindAlpha);
-    std::vector<std::uint32_t> repainted;
     const ClusterVisibility vis = visibility();
+    // The worker's host colours hold only for the visibility they were painted with.
     const bool asComputed = vis.core && vis.border && vis.noise;
-    if (!asComputed || run.rgba.size() != r.labels.size())
-        repainted = paintClusters(r.labels, r.isCore, run.slotOf, run.slotColours,
-                                  ColourMaps::packRgba(noise), vis);
+    std::vector<std::uint32_t> hostColours;
+    if (asComputed && run.rgba.size() == r.labels.size()) hostColours = run.rgba;
 
     Legend legend;
     legend.kind = Legend::Kind::Categories;
@@ -637,9 +640,10 @@ void DbscanPanel::repaint() {
                                   rest});
     }
     legend.entries.push_back({tr("noise"), ColourMaps::packRgba(noise), r.stats.noisePoints});
-    m_view.setColours(repainted.empty() ? std::span<const std::uint32_t>(run.rgba)
-                                        : std::span<const std::uint32_t>(repainted),
-                      std::move(legend));
+    m_view.setClusterColours(
+        std::shared_ptr<const DbscanResult>(m_run, &run.result),
+        clusterPaint(run.slotOf, run.slotColours, ColourMaps::packRgba(noise), vis),
+        std::move(legend), std::move(hostColours));
 }
 
 QString DbscanPanel::statisticsText(const DbscanResult& r) {

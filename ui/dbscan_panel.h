@@ -33,7 +33,8 @@ struct DbscanRun {
     DbscanParams params;
     std::vector<int> slotOf;                 ///< palette slot per cluster id
     std::vector<std::size_t> sizes;          ///< members per cluster id
-    std::vector<std::uint32_t> rgba;         ///< per-point colours for the visibility asked for
+    std::vector<std::uint32_t> rgba;         ///< host colours (all classes shown); empty when
+                                             ///< the view paints the device result itself
     std::vector<std::uint32_t> slotColours;  ///< packed colour per slot
 };
 

@@ -11,8 +11,11 @@
 #include <QWheelEvent>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
+#include "compute/backend/gl_interop.h"
+#include "compute/core/error.h"
 #include "ui/colour_maps.h"
 #include "ui/logger.h"
 
@@ -88,6 +91,7 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_points = std::move(points);
     m_colourOptions.clear();
     m_colours.clear();
+    m_clusterColours.reset();
     m_legend = {};
     m_lo = m_hi = {};
     m_planar = false;
@@ -158,7 +162,40 @@ bool PointCloudView::setColours(std::span<const std::uint32_t> rgba, Legend lege
     return true;
 }
 
+bool PointCloudView::setClusterColours(std::shared_ptr<const DbscanResult> clusters,
+                                       ClusterPaint paint, Legend legend,
+                                       std::vector<std::uint32_t> hostColours) {
+    const std::size_t n = pointCount();
+    if (!clusters || clusters->labels.size() != n ||
+        (!hostColours.empty() && hostColours.size() != n)) {
+        logWarning(tr("point view: a clustering of %1 points given for %2 points; colours "
+                      "unchanged")
+                       .arg(clusters ? clusters->labels.size() : 0)
+                       .arg(n));
+        return false;
+    }
+    const bool hasBehind = paint.hasTranslucent(clusters->stats.noisePoints);
+    PointColouring colouring;
+    colouring.rgba = std::move(hostColours);
+    colouring.legend = std::move(legend);
+    applyColouring(std::move(colouring), QStringLiteral("custom"));
+    m_clusterColours = ClusterColours{std::move(clusters), std::move(paint)};
+    m_hasBehind = hasBehind;
+    contentChanged();
+    return true;
+}
+
+void PointCloudView::setInteropAllowed(bool allowed) {
+    if (allowed == m_interopAllowed) return;
+    m_interopAllowed = allowed;
+    if (m_clusterColours) {
+        m_coloursDirty = true;
+        contentChanged();
+    }
+}
+
 void PointCloudView::applyColouring(PointColouring colouring, const QString& id) {
+    m_clusterColours.reset();
     m_colours = std::move(colouring.rgba);
     // The extra pass costs a full draw; skip it when no point is de-emphasised.
     m_hasBehind = std::any_of(m_colours.begin(), m_colours.end(), [](std::uint32_t c) {
@@ -318,6 +355,7 @@ void PointCloudView::initializeGL() {
     }
     m_uploadedCount = 0;
     m_colourBytes = 0;
+    m_colourCount = 0;
     m_positionsDirty = m_coloursDirty = true;
     emit glInitialized();
 }
@@ -352,12 +390,15 @@ void PointCloudView::releaseGl() {
     if (!m_vao.isCreated() && !m_positions.isCreated() && !m_program) return;
     const bool current = context() && context()->isValid();
     if (current) makeCurrent();
+    // Unregistered while the context is current and the buffer still exists.
+    m_colourLink.reset();
     m_vao.destroy();
     m_positions.destroy();
     m_colourBuffer.destroy();
     m_program.reset();
     m_uploadedCount = 0;
     m_colourBytes = 0;
+    m_colourCount = 0;
     m_glReady = false;
     if (current) doneCurrent();
 }
@@ -394,20 +435,26 @@ void PointCloudView::upload() {
         m_positionsDirty = false;
     }
     if (m_coloursDirty) {
-        m_colourBuffer.bind();
-        const std::size_t bytes = m_colours.size() * sizeof(std::uint32_t);
-        if (bytes == m_colourBytes && bytes > 0) {
-            glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), m_colours.data());
-        } else {
-            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), m_colours.data(), GL_DYNAMIC_DRAW);
-            m_colourBytes = bytes;
-        }
-        glEnableVertexAttribArray(1);
-        glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, nullptr);
         m_coloursDirty = false;
+        if (m_clusterColours && paintColoursOnDevice(n)) {
+            m_colourCount = n;
+        } else {
+            if (m_clusterColours && m_colours.size() != n) {
+                // Interop is off or failed: the same rule on the host.
+                const DbscanResult& r = *m_clusterColours->clusters;
+                m_colours = paintClusters(r.labels, r.isCore, m_clusterColours->paint);
+            }
+            allocateColourBuffer(m_colours.size() * sizeof(std::uint32_t), m_colours.data());
+            m_colourCount = m_colours.size();
+            if (n > 0)
+                setColourPath(ColourPath::HostUpload,
+                              m_clusterColours && !m_clusterColours->clusters->device
+                                  ? tr("the clusters were computed on the CPU")
+                                  : QString());
+        }
     }
     const GLenum error = glGetError();
-    m_uploadedCount = error == GL_NO_ERROR && m_colours.size() == n ? n : 0;
+    m_uploadedCount = error == GL_NO_ERROR && m_colourCount == n ? n : 0;
     if (error != GL_NO_ERROR) {
         m_glError =
             error == GL_OUT_OF_MEMORY
@@ -415,6 +462,86 @@ void PointCloudView::upload() {
                 : tr("uploading the points failed (GL error 0x%1)").arg(error, 0, 16);
         logError(tr("point view: %1").arg(m_glError));
     }
+}
+
+void PointCloudView::allocateColourBuffer(std::size_t bytes, const void* data) {
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    m_colourBuffer.bind();
+    if (bytes == m_colourBytes && bytes > 0) {
+        if (data) glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), data);
+    } else {
+        // New storage invalidates a registration of the old one.
+        m_colourLink.reset();
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), data, GL_DYNAMIC_DRAW);
+        m_colourBytes = bytes;
+    }
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, nullptr);
+}
+
+bool PointCloudView::paintColoursOnDevice(std::size_t n) {
+    const DbscanResult& r = *m_clusterColours->clusters;
+    if (!r.device || !mayPaintOnDevice() || n == 0) return false;
+    if (!m_interop) {
+        std::string whyNot;
+        m_interop = glInterop(&whyNot);
+        if (!m_interop) {
+            m_interopError = QString::fromStdString(whyNot);
+            logInfo(tr("GL interop unavailable (%1): point colours are uploaded from host memory")
+                        .arg(m_interopError));
+            return false;
+        }
+    }
+    try {
+        allocateColourBuffer(n * sizeof(std::uint32_t), nullptr);
+        if (!m_colourLink) m_colourLink = m_interop->link(m_colourBuffer.bufferId(), m_colourBytes);
+        m_colourLink->paintClusters(*r.device, m_clusterColours->paint);
+    } catch (const DeviceError& e) {
+        // The driver refused the buffer (a renderer on another GPU, a software renderer) or the
+        // device failed: host uploads from now on.
+        m_colourLink.reset();
+        m_interopError = QString::fromUtf8(e.what());
+        logWarning(tr("GL interop failed (%1): point colours are uploaded from host memory")
+                       .arg(m_interopError));
+        return false;
+    } catch (const Error& e) {
+        logWarning(tr("point view: painting on the GPU failed (%1); painting on the host")
+                       .arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    setColourPath(ColourPath::Interop, QString::fromStdString(m_interop->description()));
+    return true;
+}
+
+void PointCloudView::setColourPath(ColourPath path, const QString& why) {
+    if (path == m_colourPath) return;
+    m_colourPath = path;
+    if (path == ColourPath::Interop)
+        logInfo(tr("Point colours: painted on the GPU into the GL buffer (%1)").arg(why));
+    else if (path == ColourPath::HostUpload)
+        logInfo(why.isEmpty() ? tr("Point colours: uploaded from host memory")
+                              : tr("Point colours: uploaded from host memory (%1)").arg(why));
+}
+
+std::vector<std::uint32_t> PointCloudView::readColourBuffer() {
+    if (!m_glReady || !context()) return {};
+    makeCurrent();
+    upload();
+    std::vector<std::uint32_t> out(m_colourCount);
+    if (!out.empty()) {
+        m_colourBuffer.bind();
+        const void* mapped = glMapBufferRange(
+            GL_ARRAY_BUFFER, 0, GLsizeiptr(out.size() * sizeof(std::uint32_t)), GL_MAP_READ_BIT);
+        if (mapped) {
+            std::memcpy(out.data(), mapped, out.size() * sizeof(std::uint32_t));
+            glUnmapBuffer(GL_ARRAY_BUFFER);
+        } else {
+            out.clear();
+        }
+        m_colourBuffer.release();
+    }
+    doneCurrent();
+    return out;
 }
 
 void PointCloudView::paintGL() {

@@ -10,13 +10,21 @@
 #include <QSurfaceFormat>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
 #include "compute/core/point_set.h"
+#include "compute/dbscan/cluster_paint.h"
+#include "compute/dbscan/dbscan.h"
 #include "ui/legend.h"
 #include "ui/orbit_camera.h"
 #include "ui/point_colouring.h"
+
+namespace cs {
+class GlInterop;
+class GlBufferLink;
+}  // namespace cs
 
 namespace cs::ui {
 
@@ -28,6 +36,14 @@ namespace cs::ui {
 ///
 /// Needs OpenGL 3.3 core (or GLES 3.0): call QSurfaceFormat::setDefaultFormat(
 /// PointCloudView::defaultSurfaceFormat()) before the QApplication is created.
+///
+/// Colours reach the GPU one of two ways (colourPath(), logged when it changes): uploaded from
+/// host memory, or, for clusterings computed by the CUDA backend, painted by a CUDA kernel
+/// straight into the colour buffer (CUDA–GL interop, compute/backend/gl_interop.h). Interop
+/// thread rule: the GUI thread maps, writes and unmaps inside paintGL, with this view's context
+/// current; the compute worker only hands over finished device-resident results. The buffer's
+/// registration is dropped before the buffer is reallocated and before the context goes away
+/// (releaseGl), and a recreated context is repainted from the same device data.
 ///
 /// Mouse: left drag orbits, right/middle or Shift+left drag pans, the wheel zooms toward the
 /// cursor. Keys: arrows orbit, R resets the camera, F fits the data, + / - change point size.
@@ -56,8 +72,31 @@ public:
     /// rgba must hold one entry per point. Alpha 0 hides a point; alpha between 0 and 255
     /// de-emphasises it: it is drawn behind every opaque point (noise never hides clusters).
     bool setColours(std::span<const std::uint32_t> rgba, Legend legend = {});
-    /// The per-point colours as last set (host copy).
+    /// Colours by a clustering of these points (labels in input order) with paint's rule. When
+    /// clusters->device is set (a CUDA result) and GL interop works here, a CUDA kernel paints
+    /// the colour buffer at the next frame, with no per-point work on the host; otherwise the
+    /// colours are painted on the host (hostColours when given, computed otherwise) and
+    /// uploaded. False (and nothing changes) when the labels do not match the points.
+    bool setClusterColours(std::shared_ptr<const DbscanResult> clusters, ClusterPaint paint,
+                           Legend legend, std::vector<std::uint32_t> hostColours = {});
+    /// True when a clustering with device data would be painted on the device (interop allowed
+    /// and not known to fail): callers may then skip painting on the host.
+    bool mayPaintOnDevice() const { return m_interopAllowed && m_interopError.isEmpty(); }
+    /// Allows CUDA–GL interop (default) or forces host uploads (to compare the two paths, or as
+    /// a way around a misbehaving driver); repaints with the new path.
+    void setInteropAllowed(bool allowed);
+    bool interopAllowed() const { return m_interopAllowed; }
+    /// Why interop is not used, once it was tried and failed (empty otherwise).
+    QString interopError() const { return m_interopError; }
+    /// How the colours on screen reached the GPU.
+    enum class ColourPath { None, HostUpload, Interop };
+    ColourPath colourPath() const { return m_colourPath; }
+    /// The per-point colours as last set on the host (empty when they were painted on the GPU:
+    /// use readColourBuffer()).
     std::span<const std::uint32_t> colours() const { return m_colours; }
+    /// The colour buffer as the GPU holds it (read back from GL, after pending uploads), whichever
+    /// path wrote it; empty before GL is initialised.
+    std::vector<std::uint32_t> readColourBuffer();
     const Legend& legend() const { return m_legend; }
     /// The clear colour (the palette's base colour).
     QColor backgroundColour() const;
@@ -135,6 +174,9 @@ private:
     void releaseGl();
     bool buildProgram();
     void upload();
+    bool paintColoursOnDevice(std::size_t n);
+    void allocateColourBuffer(std::size_t bytes, const void* data);
+    void setColourPath(ColourPath path, const QString& why);
     void paintOverlay(QPainter& painter);
     void contentChanged();
     float aspect() const;
@@ -149,6 +191,12 @@ private:
     QString m_colourBy = QStringLiteral("uniform");
     std::vector<std::uint32_t> m_colours;
     Legend m_legend;
+    // Set while the colours are a clustering that may be painted on the device.
+    struct ClusterColours {
+        std::shared_ptr<const DbscanResult> clusters;
+        ClusterPaint paint;
+    };
+    std::optional<ClusterColours> m_clusterColours;
 
     QVector3D m_lo;  // bounding box of the drawn positions
     QVector3D m_hi;
@@ -167,6 +215,12 @@ private:
     bool m_hasBehind = false;  // some point has 0 < alpha < 255: draw the behind pass
     std::size_t m_uploadedCount = 0;
     std::size_t m_colourBytes = 0;  // allocated size of m_colourBuffer
+    std::size_t m_colourCount = 0;  // colours written into m_colourBuffer
+    bool m_interopAllowed = true;
+    QString m_interopError;  // why interop failed here; host uploads from then on
+    std::shared_ptr<GlInterop> m_interop;
+    std::unique_ptr<GlBufferLink> m_colourLink;  // m_colourBuffer registered with the device
+    ColourPath m_colourPath = ColourPath::None;
     GlInfo m_glInfo;
     QString m_glError;
 

@@ -10,6 +10,10 @@
 
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
+#include "compute/backend/gl_interop.h"
+#ifdef CS_HAVE_GL_INTEROP
+#include "kernels/interop/cuda_gl_interop.h"
+#endif
 #include "ui/automation.h"
 #include "ui/main_window.h"
 #include "ui/point_cloud_view.h"
@@ -68,23 +72,31 @@ int main(int argc, char** argv) {
     }
 
     cs::app::registerBuiltinBackends();
+#ifdef CS_HAVE_GL_INTEROP
+    cs::setGlInteropFactory(&cs::kernels::createCudaGlInterop);
+#endif
     cs::ui::applyTheme(cs::ui::savedTheme());
-    cs::ui::MainWindow window;
-    // Unknown algorithms and parameters are refused before a window shows up.
-    const QString invalid = cs::ui::Automation::validate(*options, window.algorithms());
-    if (!invalid.isEmpty()) {
-        std::fprintf(stderr, "clusterscope: error: %s\n", qPrintable(invalid));
-        return cs::ui::Automation::kUsageError;
+    int exitCode = 0;
+    {
+        cs::ui::MainWindow window;
+        // Unknown algorithms and parameters are refused before a window shows up.
+        const QString invalid = cs::ui::Automation::validate(*options, window.algorithms());
+        if (!invalid.isEmpty()) {
+            std::fprintf(stderr, "clusterscope: error: %s\n", qPrintable(invalid));
+            return cs::ui::Automation::kUsageError;
+        }
+        window.show();
+        cs::ui::Automation automation(window, *options);
+        QObject::connect(&automation, &cs::ui::Automation::finished, &app, &QCoreApplication::exit,
+                         Qt::QueuedConnection);
+        automation.start();
+        exitCode = QApplication::exec();
     }
-    window.show();
-    cs::ui::Automation automation(window, *options);
-    QObject::connect(&automation, &cs::ui::Automation::finished, &app, &QCoreApplication::exit,
-                     Qt::QueuedConnection);
-    automation.start();
-    const int exitCode = QApplication::exec();
-    // Device contexts go before static destruction, while the CUDA runtime is still loaded;
-    // a backend probe still queued on the pool would otherwise create one again afterwards.
+    // Device contexts go before static destruction, while the CUDA runtime is still loaded (the
+    // window, whose results hold device memory, is gone by now); a backend probe still queued on
+    // the pool would otherwise create one again afterwards.
     QThreadPool::globalInstance()->waitForDone();
+    cs::releaseGlInterop();
     cs::backendRegistry().releaseAll();
     return exitCode;
 }

@@ -3,9 +3,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
+#include "compute/core/device_resident.h"
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 
@@ -53,6 +55,9 @@ struct DbscanResult {
     std::int32_t clusterCount = 0;           ///< clusters, ids 0 .. clusterCount-1
     DbscanStats stats;                       ///< counts derived from labels and isCore
     DbscanPath pathUsed = DbscanPath::Auto;  ///< the neighbour search that actually ran
+    /// Labels and core flags as the backend left them in device memory (the CUDA backend), for
+    /// views that paint through GL interop; null on the CPU. Not part of the result's value.
+    std::shared_ptr<const DeviceResident> device;
 };
 
 /// The k-distance curve for choosing eps: the distance from each point to its k-th nearest

@@ -622,7 +622,7 @@ DbscanDeviceResult dbscanDevice(JobContext& ctx, const float* coords, std::size_
 }
 
 DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
-                        JobControl& job) {
+                        JobControl& job, DbscanDeviceResult* keepOnDevice) {
     validateDbscanParams(params);
     checkShape(points.n, points.dims, "DBSCAN");
     if (points.coords.size() != points.n * points.dims)
@@ -675,6 +675,7 @@ DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanPar
     result.stats.noisePoints = counts[2];
     result.stats.largestCluster = counts[3];
     result.pathUsed = device.pathUsed;
+    if (keepOnDevice) *keepOnDevice = std::move(device);
     job.setProgress(1.0, "download");
     return result;
 }

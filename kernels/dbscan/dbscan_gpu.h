@@ -18,10 +18,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "compute/core/device_resident.h"
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 #include "compute/dbscan/dbscan.h"
 #include "kernels/common/device_buffer.h"
+
+#include <memory>
 
 namespace cs::kernels {
 
@@ -33,6 +36,14 @@ struct DbscanDeviceResult {
     DeviceBuffer<std::uint8_t> isCore;       ///< 1 for core points
     std::int32_t clusterCount = 0;           ///< clusters, ids 0 .. clusterCount-1
     DbscanPath pathUsed = DbscanPath::Auto;  ///< Grid or Brute
+};
+
+/// A DbscanResult's labels and core flags kept on the device (DbscanResult::device), for the
+/// GL interop to paint from. Holds its context, whose stream the buffers are freed on.
+struct DbscanDeviceClusters final : cs::DeviceResident {
+    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffers
+    DbscanDeviceResult clusters;
+    std::string backend() const override { return "cuda"; }
 };
 
 /// Below this many points Auto takes Brute also for d <= 3: a few tiles beat building a grid.
@@ -69,10 +80,11 @@ void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t d
 /// DBSCAN of a host point set: upload of the raw coordinates (pinned staging), recentreDevice,
 /// dbscanDevice, statistics on the device, download. Labels, core flags and stats are
 /// byte-identical to dbscanCpu. Stages as dbscanDevice's plus "upload", "recentre", "stats"
-/// and "download".
+/// and "download". With keepOnDevice, the device labels and core flags are moved there instead of
+/// being freed.
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
 DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
-                        JobControl& job);
+                        JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr);
 
 /// k-distance of device-resident points (as dbscanDevice takes them): per point, the distance
 /// to its k-th nearest point counting itself, in input order. path: Auto (grid for d <= 3, all

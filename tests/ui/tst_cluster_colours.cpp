@@ -72,10 +72,16 @@ private slots:
         const std::vector<int> slotOf{1, 0};
         const std::vector<std::uint32_t> colours{0xff0000ffu, 0xff00ff00u};
         const std::uint32_t grey = 0x80808080u;
-        auto rgba = cs::ui::paintClusters(l, core, slotOf, colours, grey, {});
+        auto rgba = cs::paintClusters(l, core, cs::ui::clusterPaint(slotOf, colours, grey, {}));
         QCOMPARE(rgba, std::vector<std::uint32_t>({0xff00ff00u, 0xff00ff00u, grey, 0xff0000ffu}));
-        rgba = cs::ui::paintClusters(l, core, slotOf, colours, grey, {true, false, false});
+        rgba = cs::paintClusters(l, core,
+                                 cs::ui::clusterPaint(slotOf, colours, grey, {true, false, false}));
         QCOMPARE(rgba, std::vector<std::uint32_t>({0xff00ff00u, 0u, 0u, 0xff0000ffu}));
+        // A label with no slot (out of range) is painted as noise; without core flags every
+        // member counts as core.
+        rgba = cs::paintClusters(Labels{5, 1}, {},
+                                 cs::ui::clusterPaint(slotOf, colours, grey, {true, false, true}));
+        QCOMPARE(rgba, std::vector<std::uint32_t>({grey, 0xff0000ffu}));
     }
 };
 

@@ -6,7 +6,11 @@
 #include <cmath>
 #include <random>
 
+#include "compute/backend/gl_interop.h"
+#include "compute/core/error.h"
 #include "compute/core/point_set.h"
+#include "compute/dbscan/cluster_paint.h"
+#include "compute/dbscan/dbscan.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/colour_maps.h"
 #include "ui/orbit_camera.h"
@@ -181,6 +185,86 @@ private slots:
         QVERIFY(view->setColourBy(QStringLiteral("dim:0")));
         QCOMPARE(view->legend().title, QStringLiteral("x"));
         QVERIFY(waitDrawn(*view));
+    }
+
+    void clusterColoursUploadedFromHost() {
+        // The host path, as with the CPU backend: a 3 x 2 grid, two clusters and a noise point.
+        auto points = makePoints(3, {0, 0, 0, 1, 0, 0, 2, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0});
+        auto view = makeView(points, QSize(320, 240));
+        QVERIFY(view);
+        view->orbit(-view->camera().yaw(), -view->camera().pitch());
+        view->fitToData();
+        view->setPointSize(12);
+        auto r = std::make_shared<cs::DbscanResult>();
+        r->labels = {0, 0, 1, -1, 0, 1};
+        r->isCore = {1, 0, 1, 0, 1, 1};
+        r->clusterCount = 2;
+        r->stats.noisePoints = 1;
+        cs::ClusterPaint paint;
+        paint.clusterRgba = {ColourMaps::packRgba(200, 40, 40), ColourMaps::packRgba(40, 40, 200)};
+        paint.noiseRgba = ColourMaps::packRgba(view->noiseColour());
+        QVERIFY(view->setClusterColours(r, paint, {}));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->colourPath(), PointCloudView::ColourPath::HostUpload);
+        const auto want = cs::paintClusters(r->labels, r->isCore, paint);
+        QCOMPARE(view->readColourBuffer(), want);
+        QImage image = view->grabFramebuffer();
+        auto pixelOf = [&](std::size_t i) {
+            const auto p = points->point(i);
+            return image.pixelColor(view->project(QVector3D(p[0], p[1], p[2])).toPoint());
+        };
+        for (std::size_t i : {0, 1, 2, 4, 5})
+            QVERIFY2(near(pixelOf(i), ColourMaps::toColor(want[i])),
+                     qPrintable(QStringLiteral("point %1: %2").arg(i).arg(describe(pixelOf(i)))));
+        QVERIFY(!near(pixelOf(3), view->backgroundColour(), 2));
+
+        // Border points and noise hidden: only the core points are drawn.
+        paint.showBorder = false;
+        paint.showNoise = false;
+        QVERIFY(view->setClusterColours(r, paint, {}));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->readColourBuffer(), cs::paintClusters(r->labels, r->isCore, paint));
+        image = view->grabFramebuffer();
+        QVERIFY(near(pixelOf(1), view->backgroundColour(), 2));
+        QVERIFY(near(pixelOf(3), view->backgroundColour(), 2));
+        QVERIFY(near(pixelOf(0), ColourMaps::toColor(paint.clusterRgba[0])));
+
+        // A clustering of other points is refused; the colours stay.
+        auto wrong = std::make_shared<cs::DbscanResult>(*r);
+        wrong->labels.pop_back();
+        QVERIFY(!view->setClusterColours(wrong, paint, {}));
+        QCOMPARE(view->readColourBuffer(), cs::paintClusters(r->labels, r->isCore, paint));
+    }
+
+    void deviceClustersFallBackToHostWithoutInterop() {
+        // Device data, but no interop on this machine: painted on the host, and the view says
+        // why interop is not used.
+        struct FakeDeviceData : cs::DeviceResident {
+            std::string backend() const override { return "fake"; }
+        };
+        cs::setGlInteropFactory([]() -> std::shared_ptr<cs::GlInterop> {
+            throw cs::BackendUnavailable("no interop in this test");
+        });
+        auto points = makePoints(2, {0, 0, 1, 0, 2, 0});
+        auto view = makeView(points);
+        QVERIFY(view);
+        auto r = std::make_shared<cs::DbscanResult>();
+        r->labels = {0, -1, 0};
+        r->isCore = {1, 0, 0};
+        r->clusterCount = 1;
+        r->stats.noisePoints = 1;
+        r->device = std::make_shared<FakeDeviceData>();
+        cs::ClusterPaint paint;
+        paint.clusterRgba = {ColourMaps::packRgba(10, 200, 10)};
+        paint.noiseRgba = 0x80808080u;
+        QVERIFY(view->mayPaintOnDevice());
+        QVERIFY(view->setClusterColours(r, paint, {}));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->colourPath(), PointCloudView::ColourPath::HostUpload);
+        QCOMPARE(view->interopError(), QStringLiteral("no interop in this test"));
+        QVERIFY(!view->mayPaintOnDevice());
+        QCOMPARE(view->readColourBuffer(), cs::paintClusters(r->labels, r->isCore, paint));
+        cs::releaseGlInterop();
     }
 
     void cameraMath() {

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// No GL or CUDA header here: ui/ sees GL buffers as plain ids, kernels/ implements the writes.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "compute/core/device_resident.h"
+#include "compute/dbscan/cluster_paint.h"
+
+namespace cs {
+
+/// One OpenGL buffer object registered with the accelerator, written there with no copy through
+/// host memory (CUDA–GL interop: map on a stream, run a kernel into it, unmap).
+///
+/// Thread and context rule: a link is made, used and destroyed on the thread where the GL
+/// context that owns the buffer is current (the GUI thread, inside the view's context), and it
+/// is destroyed before the buffer is reallocated or deleted and before that context goes away.
+/// Device-resident inputs may come from work on any thread, provided that work has finished
+/// (backends hand results over after their stream synchronised). Every write has finished on the
+/// device when the call returns, so the input may be freed right after.
+class GlBufferLink {
+public:
+    virtual ~GlBufferLink() = default;
+    /// The GL buffer name.
+    virtual std::uint32_t glBuffer() const = 0;
+    /// The bytes registered (the buffer's size when it was linked).
+    virtual std::size_t bytes() const = 0;
+    /// Fills the buffer with bytes() / 4 packed RGBA8 colours: paint.colourOf(label, core) per
+    /// point of clusters (a DbscanResult::device of the same backend, with exactly that many
+    /// points). Throws cs::Error when clusters do not fit, cs::DeviceError when the device fails.
+    virtual void paintClusters(const DeviceResident& clusters, const ClusterPaint& paint) = 0;
+    /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
+    /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
+    virtual void writeTestPattern(std::uint32_t seed) = 0;
+};
+
+/// Makes GlBufferLinks: the accelerator side of drawing straight from device memory. A backend
+/// build provides one (kernels/interop); without it, or when it reports itself unavailable, views
+/// upload from host memory.
+class GlInterop {
+public:
+    virtual ~GlInterop() = default;
+    /// For the log: "CUDA–GL interop on NVIDIA H200".
+    virtual std::string description() const = 0;
+    /// Registers GL buffer `glBuffer` of `bytes` bytes (allocated with glBufferData) for writes.
+    /// Call with the owning context current. Throws cs::DeviceError when the driver refuses (a
+    /// renderer on another GPU or a software renderer, no GL context ...).
+    virtual std::unique_ptr<GlBufferLink> link(std::uint32_t glBuffer, std::size_t bytes) = 0;
+};
+
+/// The known pattern GlBufferLink::writeTestPattern writes: word i for a seed, an opaque RGBA8
+/// colour whose 24 colour bits are a splitmix-style hash (a shifted, truncated or stale buffer
+/// cannot match by chance, and a screenshot shows every point).
+constexpr std::uint32_t interopTestPattern(std::uint32_t seed, std::size_t i) {
+    std::uint64_t z = (std::uint64_t(seed) << 32) + std::uint64_t(i) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return std::uint32_t(z ^ (z >> 31)) | 0xFF000000u;
+}
+
+/// Installs the process's GL interop maker (app/gui does, when built with CUDA and GL). It is
+/// called once, on the first glInterop() call, and throws cs::BackendUnavailable with a reason
+/// when there is nothing to interoperate with (no CUDA device ...).
+void setGlInteropFactory(std::function<std::shared_ptr<GlInterop>()> factory);
+/// The process's GL interop, made on first use; nullptr when this build or machine has none,
+/// with the reason in *whyNot ("this build has no CUDA", "no CUDA driver on this machine ...").
+std::shared_ptr<GlInterop> glInterop(std::string* whyNot = nullptr);
+/// Drops the process's GL interop (its device stream); call before main() returns, after the
+/// views that used it are gone.
+void releaseGlInterop();
+
+}  // namespace cs

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+#include "kernels/interop/cuda_gl_interop.h"
+
+// GL's types before CUDA's interop header, which uses them.
+#include <GL/gl.h>
+#include <cuda_gl_interop.h>
+
+#include <string>
+#include <utility>
+
+#include "compute/core/error.h"
+#include "kernels/common/cuda_error.h"
+#include "kernels/common/device_buffer.h"
+#include "kernels/common/device_scope.h"
+#include "kernels/common/job_context.h"
+#include "kernels/cuda_backend.h"
+#include "kernels/dbscan/dbscan_gpu.h"
+#include "kernels/interop/interop_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+/// The device, and the stream every interop write runs on. High priority: a write is a few
+/// hundred microseconds that a frame waits for, while the compute worker's kernels may keep
+/// the device busy for tens of milliseconds.
+class InteropDevice {
+public:
+    explicit InteropDevice(int device) : m_device(device) {
+        DeviceScope scope(device);
+        cudaDeviceProp prop{};
+        CS_CUDA_CHECK(cudaGetDeviceProperties(&prop, device));
+        m_name = prop.name;
+        int least = 0;
+        int greatest = 0;
+        CS_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        CS_CUDA_CHECK(cudaStreamCreateWithPriority(&m_stream, cudaStreamNonBlocking, greatest));
+    }
+    ~InteropDevice() {
+        if (m_stream) CS_CUDA_CHECK_NOTHROW(cudaStreamDestroy(m_stream));
+    }
+    InteropDevice(const InteropDevice&) = delete;
+    InteropDevice& operator=(const InteropDevice&) = delete;
+
+    int device() const { return m_device; }
+    const std::string& name() const { return m_name; }
+    cudaStream_t stream() const { return m_stream; }
+
+private:
+    int m_device;
+    std::string m_name;
+    cudaStream_t m_stream = nullptr;
+};
+
+/// A registered buffer mapped for the scope: the pointer is valid until the scope ends, and the
+/// unmap orders every GL command issued afterwards behind the writes queued before it.
+class MappedGlBuffer {
+public:
+    MappedGlBuffer(cudaGraphicsResource_t resource, cudaStream_t stream)
+        : m_resource(resource), m_stream(stream) {
+        CS_CUDA_CHECK(cudaGraphicsMapResources(1, &m_resource, m_stream));
+        std::size_t size = 0;
+        void* pointer = nullptr;
+        const cudaError_t status =
+            cudaGraphicsResourceGetMappedPointer(&pointer, &size, m_resource);
+        if (status != cudaSuccess) {
+            CS_CUDA_CHECK_NOTHROW(cudaGraphicsUnmapResources(1, &m_resource, m_stream));
+            CS_CUDA_CHECK(status);
+        }
+        m_pointer = pointer;
+        m_size = size;
+    }
+    ~MappedGlBuffer() {
+        CS_CUDA_CHECK_NOTHROW(cudaGraphicsUnmapResources(1, &m_resource, m_stream));
+    }
+    MappedGlBuffer(const MappedGlBuffer&) = delete;
+    MappedGlBuffer& operator=(const MappedGlBuffer&) = delete;
+
+    std::uint32_t* words() const { return static_cast<std::uint32_t*>(m_pointer); }
+    std::size_t size() const { return m_size; }
+
+private:
+    cudaGraphicsResource_t m_resource;
+    cudaStream_t m_stream;
+    void* m_pointer = nullptr;
+    std::size_t m_size = 0;
+};
+
+class CudaGlBufferLink final : public cs::GlBufferLink {
+public:
+    CudaGlBufferLink(std::shared_ptr<const InteropDevice> device, std::uint32_t glBuffer,
+                     std::size_t bytes)
+        : m_device(std::move(device)), m_glBuffer(glBuffer), m_bytes(bytes) {
+        DeviceScope scope(m_device->device());
+        // Write-discard: CUDA never reads the old contents, so the driver need not preserve
+        // them across the map.
+        CS_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&m_resource, GLuint(glBuffer),
+                                                   cudaGraphicsRegisterFlagsWriteDiscard));
+    }
+    ~CudaGlBufferLink() override {
+        if (!m_resource) return;
+        const DeviceScopeNoThrow scope(m_device->device());
+        CS_CUDA_CHECK_NOTHROW(cudaGraphicsUnregisterResource(m_resource));
+    }
+
+    std::uint32_t glBuffer() const override { return m_glBuffer; }
+    std::size_t bytes() const override { return m_bytes; }
+
+    void paintClusters(const cs::DeviceResident& data, const cs::ClusterPaint& paint) override {
+        const auto* kept = dynamic_cast<const DbscanDeviceClusters*>(&data);
+        if (!kept || !kept->context)
+            throw cs::Error("GL interop: the clusters are not on a CUDA device (made by the " +
+                            data.backend() + " backend)");
+        const DbscanDeviceResult& c = kept->clusters;
+        const std::size_t n = c.labels.size();
+        if (kept->context->device() != m_device->device())
+            throw cs::Error("GL interop: the clusters are on CUDA device " +
+                            std::to_string(kept->context->device()) +
+                            ", the GL buffers are shared with device " +
+                            std::to_string(m_device->device()));
+        if (n * sizeof(std::uint32_t) != m_bytes || c.isCore.size() != n)
+            throw cs::Error("GL interop: " + std::to_string(n) +
+                            " clustered points for a colour buffer of " +
+                            std::to_string(m_bytes / sizeof(std::uint32_t)) + " points");
+        DeviceScope scope(m_device->device());
+        const cudaStream_t s = m_device->stream();
+        DeviceBuffer<std::uint32_t> table(paint.clusterRgba.size(), s);
+        table.copyFromHost(paint.clusterRgba);
+        {
+            MappedGlBuffer mapped(m_resource, s);
+            requireSize(mapped);
+            launchPaintClusters(
+                c.labels.data(), c.isCore.data(), n, table.data(), paint.clusterRgba.size(),
+                {paint.noiseRgba, paint.showCore, paint.showBorder, paint.showNoise},
+                mapped.words(), s);
+        }
+        // Done on the device before returning: the caller may drop the clusters (freed on the
+        // compute stream, which does not wait for this one) and the table right away.
+        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
+
+    void writeTestPattern(std::uint32_t seed) override {
+        DeviceScope scope(m_device->device());
+        const cudaStream_t s = m_device->stream();
+        {
+            MappedGlBuffer mapped(m_resource, s);
+            requireSize(mapped);
+            launchInteropTestPattern(mapped.words(), m_bytes / sizeof(std::uint32_t), seed, s);
+        }
+        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
+
+private:
+    /// DeviceScope for destructors: a failure only leaves the current device as it was.
+    class DeviceScopeNoThrow {
+    public:
+        explicit DeviceScopeNoThrow(int device) {
+            if (cudaGetDevice(&m_previous) != cudaSuccess || cudaSetDevice(device) != cudaSuccess) {
+                (void)cudaGetLastError();
+                m_previous = -1;
+            }
+        }
+        ~DeviceScopeNoThrow() {
+            if (m_previous >= 0) (void)cudaSetDevice(m_previous);
+        }
+
+    private:
+        int m_previous = -1;
+    };
+
+    void requireSize(const MappedGlBuffer& mapped) const {
+        // The GL buffer was reallocated behind the link's back: refuse rather than overrun.
+        if (mapped.size() < m_bytes)
+            throw cs::Error("GL interop: the GL buffer holds " + std::to_string(mapped.size()) +
+                            " bytes, " + std::to_string(m_bytes) + " were registered");
+    }
+
+    std::shared_ptr<const InteropDevice> m_device;
+    std::uint32_t m_glBuffer;
+    std::size_t m_bytes;
+    cudaGraphicsResource_t m_resource = nullptr;
+};
+
+class CudaGlInterop final : public cs::GlInterop {
+public:
+    explicit CudaGlInterop(int device) : m_device(std::make_shared<InteropDevice>(device)) {}
+
+    std::string description() const override { return "CUDA–GL interop on " + m_device->name(); }
+
+    std::unique_ptr<cs::GlBufferLink> link(std::uint32_t glBuffer, std::size_t bytes) override {
+        if (glBuffer == 0 || bytes == 0)
+            throw cs::Error("GL interop: nothing to link (buffer " + std::to_string(glBuffer) +
+                            ", " + std::to_string(bytes) + " bytes)");
+        return std::make_unique<CudaGlBufferLink>(m_device, glBuffer, bytes);
+    }
+
+private:
+    std::shared_ptr<const InteropDevice> m_device;
+};
+
+}  // namespace
+
+std::shared_ptr<cs::GlInterop> createCudaGlInterop() {
+    const CudaProbe probe = probeCudaDevice();
+    if (probe.device < 0) throw cs::BackendUnavailable(probe.reason);
+    try {
+        return std::make_shared<CudaGlInterop>(probe.device);
+    } catch (const CudaError& e) {
+        throw cs::BackendUnavailable("CUDA device " + std::to_string(probe.device) +
+                                     " could not be set up for GL interop: " + e.what());
+    }
+}
+
+}  // namespace cs::kernels

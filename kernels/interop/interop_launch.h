@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Launchers of the kernels that write into mapped GL buffers (bodies in interop_kernels.cu).
+// Asynchronous on `stream`; each checks its launch.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cs::kernels {
+
+/// Which classes of a clustering are drawn, and the noise colour (cs::ClusterPaint's rule).
+struct ClusterPaintRule {
+    std::uint32_t noiseRgba = 0;
+    bool showCore = true;
+    bool showBorder = true;
+    bool showNoise = true;
+};
+
+/// out[i] = the colour of point i by cs::ClusterPaint::colourOf: clusterRgba[labels[i]] for a
+/// shown member, rule.noiseRgba for shown noise (and labels >= clusterCount), 0 when hidden.
+void launchPaintClusters(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
+                         const std::uint32_t* clusterRgba, std::size_t clusterCount,
+                         ClusterPaintRule rule, std::uint32_t* out, cudaStream_t stream);
+
+/// out[i] = cs::interopTestPattern(seed, i) for i < words.
+void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,
+                              cudaStream_t stream);
+
+}  // namespace cs::kernels

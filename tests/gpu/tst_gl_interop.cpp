@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+// CUDA–GL interop in the point view: a CUDA kernel writes the colour buffer that GL draws.
+// Label gpu; a GUI suite (xvfb-run here and in CI, where it skips for want of a CUDA device; on
+// the GPU machine it runs under Xvfb with the NVIDIA GL driver, see DEVICE.md). Set
+// CS_TEST_OUTPUT to a folder to keep the screenshots.
+#include <cuda_runtime_api.h>
+
+#include <QDir>
+#include <QtTest>
+#include <random>
+
+#include "compute/backend/gl_interop.h"
+#include "compute/core/job_control.h"
+#include "compute/dbscan/cluster_paint.h"
+#include "compute/demo/demo_data.h"
+#include "kernels/cuda_backend.h"
+#include "kernels/interop/cuda_gl_interop.h"
+#include "tests/ui/gui_test_main.h"
+#include "ui/colour_maps.h"
+#include "ui/point_cloud_view.h"
+
+using cs::ui::ColourMaps;
+using cs::ui::PointCloudView;
+using ColourPath = PointCloudView::ColourPath;
+
+namespace {
+
+// A k x k grid of points in the plane, far enough apart that big sprites do not overlap.
+std::shared_ptr<const cs::PointSet> gridPoints(int k) {
+    std::vector<float> coords;
+    for (int y = 0; y < k; ++y)
+        for (int x = 0; x < k; ++x)
+            coords.insert(coords.end(), {float(x), float(y), 0.0f});
+    return std::make_shared<const cs::PointSet>(cs::PointSet::fromCoords(3, std::move(coords)));
+}
+
+std::vector<std::uint32_t> expectedPattern(std::uint32_t seed, std::size_t n) {
+    std::vector<std::uint32_t> out(n);
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = cs::interopTestPattern(seed, i);
+    return out;
+}
+
+std::size_t firstDifference(const std::vector<std::uint32_t>& a,
+                            const std::vector<std::uint32_t>& b) {
+    if (a.size() != b.size()) return 0;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return i;
+    return a.size();
+}
+
+std::size_t deviceMemoryUsed() {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) return 0;
+    return total - free;
+}
+
+void saveScreenshot(const QImage& image, const QString& name) {
+    const QString dir = qEnvironmentVariable("CS_TEST_OUTPUT");
+    if (dir.isEmpty()) return;
+    QDir().mkpath(dir);
+    QVERIFY(image.save(QDir(dir).filePath(name)));
+}
+
+}  // namespace
+
+class TestGlInterop : public QObject {
+    Q_OBJECT
+
+private:
+    std::shared_ptr<cs::Backend> m_cuda;
+
+    std::unique_ptr<PointCloudView> makeView(std::shared_ptr<const cs::PointSet> points,
+                                             QSize size = QSize(400, 400)) {
+        auto view = std::make_unique<PointCloudView>();
+        view->resize(size);
+        view->show();
+        if (!QTest::qWaitForWindowExposed(view.get())) return nullptr;
+        view->setPointSet(std::move(points));
+        if (!waitDrawn(*view)) return nullptr;
+        return view;
+    }
+    static bool waitDrawn(PointCloudView& view) {
+        return QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000);
+    }
+    std::shared_ptr<const cs::DbscanResult> clusterOnGpu(const cs::PointSet& points,
+                                                         cs::DbscanParams params) {
+        cs::JobControl job;
+        return std::make_shared<const cs::DbscanResult>(m_cuda->dbscan(points, params, job));
+    }
+    static cs::ClusterPaint paintFor(const cs::DbscanResult& r, bool core, bool border,
+                                     bool noise) {
+        cs::ClusterPaint paint;
+        for (int c = 0; c < r.clusterCount; ++c)
+            paint.clusterRgba.push_back(ColourMaps::packRgba(ColourMaps::categorical(c)));
+        paint.noiseRgba = ColourMaps::packRgba(QColor(128, 128, 128, ColourMaps::kBehindAlpha));
+        paint.showCore = core;
+        paint.showBorder = border;
+        paint.showNoise = noise;
+        return paint;
+    }
+    // Colours the view by r on the device and checks the GL buffer against the host rule.
+    void checkDevicePaint(PointCloudView& view, std::shared_ptr<const cs::DbscanResult> r,
+                          const cs::ClusterPaint& paint) {
+        QVERIFY(view.setClusterColours(r, paint, {}));
+        QVERIFY(waitDrawn(view));
+        QVERIFY2(view.interopError().isEmpty(), qPrintable(view.interopError()));
+        QCOMPARE(view.colourPath(), ColourPath::Interop);
+        QVERIFY(view.colours().empty());  // nothing was painted on the host
+        const auto gl = view.readColourBuffer();
+        const auto host = cs::paintClusters(r->labels, r->isCore, paint);
+        QCOMPARE(firstDifference(gl, host), host.size());
+    }
+
+private slots:
+    void initTestCase() {
+        CS_SKIP_WITHOUT_GL();
+        const cs::kernels::CudaProbe probe = cs::kernels::probeCudaDevice();
+        if (probe.device < 0)
+            QSKIP(qPrintable("no CUDA device: " + QString::fromStdString(probe.reason)));
+        cs::setGlInteropFactory(&cs::kernels::createCudaGlInterop);
+        m_cuda = cs::kernels::createCudaBackend();
+    }
+    void cleanupTestCase() {
+        m_cuda.reset();
+        cs::releaseGlInterop();
+    }
+
+    void patternWrittenByCudaIsWhatGlDraws() {
+        // Big sprites on a 6 x 6 grid: each point's pixel shows its word of the pattern.
+        const int k = 6;
+        auto view = makeView(gridPoints(k));
+        QVERIFY(view);
+        view->orbit(-view->camera().yaw(), -view->camera().pitch());
+        view->fitToData();
+        view->setPointSize(18);
+        QVERIFY(waitDrawn(*view));
+        QVERIFY2(!view->glInfo().renderer.isEmpty(), "no GL renderer");
+        qInfo("GL_RENDERER: %s", qPrintable(view->glInfo().renderer));
+
+        std::string whyNot;
+        auto interop = cs::glInterop(&whyNot);
+        QVERIFY2(interop, whyNot.c_str());
+        const std::uint32_t seed = 20261129u;
+        view->makeCurrent();
+        try {
+            auto link = interop->link(view->colourBufferId(), std::size_t(k * k) * 4);
+            link->writeTestPattern(seed);
+        } catch (const std::exception& e) {
+            view->doneCurrent();
+            QFAIL(e.what());
+        }
+        view->doneCurrent();
+        const auto expected = expectedPattern(seed, std::size_t(k * k));
+        QCOMPARE(firstDifference(view->readColourBuffer(), expected), expected.size());
+
+        view->update();
+        QTest::qWait(100);
+        const QImage image = view->grabFramebuffer();
+        saveScreenshot(image, QStringLiteral("interop_pattern.png"));
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            const auto p = view->pointSet()->point(i);
+            const QPoint pixel = view->project(QVector3D(p[0], p[1], p[2])).toPoint();
+            const QColor want = ColourMaps::toColor(expected[i]);
+            const QColor got = image.pixelColor(pixel);
+            QVERIFY2(std::abs(got.red() - want.red()) <= 8 &&
+                         std::abs(got.green() - want.green()) <= 8 &&
+                         std::abs(got.blue() - want.blue()) <= 8,
+                     qPrintable(QStringLiteral("point %1: %2 on screen, %3 written")
+                                    .arg(i)
+                                    .arg(got.name(), want.name())));
+        }
+    }
+
+    void largeBufferPatternRoundTrip() {
+        // 1M points: the whole buffer, not a prefix, comes back as written.
+        auto view =
+            makeView(std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(1'000'000, 3)));
+        QVERIFY(view);
+        auto interop = cs::glInterop();
+        QVERIFY(interop);
+        view->makeCurrent();
+        auto link = interop->link(view->colourBufferId(), view->pointCount() * 4);
+        link->writeTestPattern(7);
+        link.reset();
+        view->doneCurrent();
+        const auto expected = expectedPattern(7, view->pointCount());
+        QCOMPARE(firstDifference(view->readColourBuffer(), expected), expected.size());
+    }
+
+    void dbscanColoursPaintedOnDeviceEqualHost() {
+        auto points = std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(200'000, 11));
+        auto view = makeView(points);
+        QVERIFY(view);
+        const auto r = clusterOnGpu(*points, {.eps = 0.6f, .minPts = 10});
+        QVERIFY(r->device);
+        QVERIFY(r->clusterCount > 1);
+        QVERIFY(r->stats.noisePoints > 0);
+        checkDevicePaint(*view, r, paintFor(*r, true, true, true));
+        checkDevicePaint(*view, r, paintFor(*r, true, false, false));
+        checkDevicePaint(*view, r, paintFor(*r, false, true, true));
+        // Forcing the host path gives the same buffer, uploaded.
+        view->setInteropAllowed(false);
+        QVERIFY(view->setClusterColours(r, paintFor(*r, true, true, true), {}));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->colourPath(), ColourPath::HostUpload);
+        const auto host = cs::paintClusters(r->labels, r->isCore, paintFor(*r, true, true, true));
+        QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
+        view->setInteropAllowed(true);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->colourPath(), ColourPath::Interop);
+        QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
+        saveScreenshot(view->grabFramebuffer(), QStringLiteral("interop_dbscan.png"));
+        // A clustering of other points is refused, and the colours stay.
+        const auto other = clusterOnGpu(*gridPoints(4), {.eps = 1.5f, .minPts = 2});
+        QVERIFY(!view->setClusterColours(other, paintFor(*other, true, true, true), {}));
+        QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
+    }
+
+    void reloadReparentAndCloseKeepInteropSound() {
+        const std::size_t before = deviceMemoryUsed();
+        for (int round = 0; round < 12; ++round) {
+            // Reload: another size re-registers the reallocated buffer.
+            auto points = std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(
+                std::size_t(50'000 + 7'919 * round), std::uint64_t(round)));
+            auto view = makeView(points);
+            QVERIFY(view);
+            const auto r = clusterOnGpu(*points, {.eps = 0.6f, .minPts = 8});
+            checkDevicePaint(*view, r, paintFor(*r, true, true, true));
+            if (round % 3 == 1) {
+                // A new top level destroys the GL context (the registration goes first) and
+                // makes a new one: the view repaints from the same device data.
+                QWidget host;
+                host.resize(420, 420);
+                view->setParent(&host);
+                host.show();
+                QVERIFY(QTest::qWaitForWindowExposed(&host));
+                view->show();
+                QVERIFY(waitDrawn(*view));
+                QCOMPARE(view->colourPath(), ColourPath::Interop);
+                const auto want =
+                    cs::paintClusters(r->labels, r->isCore, paintFor(*r, true, true, true));
+                QCOMPARE(firstDifference(view->readColourBuffer(), want), want.size());
+                view->setParent(nullptr);
+            }
+            if (round % 3 == 2) {
+                // New data in the same view: the old clustering no longer applies.
+                view->setPointSet(std::make_shared<const cs::PointSet>(
+                    cs::demo::makeDemoPoints(1'000, std::uint64_t(round))));
+                QVERIFY(waitDrawn(*view));
+                QCOMPARE(view->colourPath(), ColourPath::HostUpload);
+            }
+            view->close();
+            // The view, its context and its registration go while the clustering lives on.
+        }
+        QTest::qWait(50);
+        cudaDeviceSynchronize();
+        const std::size_t after = deviceMemoryUsed();
+        // Twelve rounds of views, registrations and clusterings leave no device memory behind
+        // beyond allocator slack.
+        QVERIFY2(after <= before + (64u << 20),
+                 qPrintable(QStringLiteral("device memory grew by %1 MiB")
+                                .arg(double(after - before) / (1 << 20), 0, 'f', 1)));
+        QCOMPARE(cudaGetLastError(), cudaSuccess);
+    }
+};
+
+CS_GUI_TEST_MAIN(TestGlInterop)
+#include "tst_gl_interop.moc"
