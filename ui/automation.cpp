@@ -3,9 +3,11 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QImageWriter>
+#include <QJsonDocument>
 #include <QLocale>
 #include <QRegularExpression>
 #include <cmath>
@@ -13,6 +15,7 @@
 #include "compute/core/error.h"
 #include "ui/logger.h"
 #include "ui/main_window.h"
+#include "ui/view_benchmark.h"
 
 namespace cs::ui {
 namespace {
@@ -67,6 +70,12 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         QStringLiteral("screenshot"),
         QObject::tr("When everything is loaded, run and drawn, save the window as a PNG."),
         QStringLiteral("OUT.png"));
+    const QCommandLineOption measureOption(
+        QStringLiteral("measure"),
+        QObject::tr("After the runs, measure the point view: frame times while orbiting and "
+                    "DBSCAN eps change to screen, colours through GL interop and from the "
+                    "host; write them as JSON."),
+        QStringLiteral("OUT.json"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),
                                         QStringLiteral("WxH"));
@@ -78,8 +87,8 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
     parser.addOptions({helpOption, versionOption, asOption, demoPointsOption, demoSeriesOption,
-                       paramOption, runOption, screenshotOption, sizeOption, timeoutOption,
-                       quitOption});
+                       paramOption, runOption, screenshotOption, measureOption, sizeOption,
+                       timeoutOption, quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -120,18 +129,27 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
     o.params = parser.values(paramOption);
     o.runs = parser.values(runOption);
     o.quit = parser.isSet(quitOption);
-    if (parser.isSet(screenshotOption)) {
-        o.screenshot = parser.value(screenshotOption);
-        const QFileInfo info(o.screenshot);
+    // Output files are checked now, not after minutes of loading and running.
+    auto checkOutput = [&](const QCommandLineOption& option, QString* path) -> QString {
+        if (!parser.isSet(option)) return {};
+        *path = parser.value(option);
+        const QString flag = QStringLiteral("--") + option.names().constFirst();
+        const QFileInfo info(*path);
         const QDir dir = info.absoluteDir();
         if (info.fileName().isEmpty())
-            return fail(QObject::tr("--screenshot needs a file name, not '%1'").arg(o.screenshot));
+            return QObject::tr("%1 needs a file name, not '%2'").arg(flag, *path);
         if (!dir.exists())
-            return fail(QObject::tr("cannot write screenshot '%1': folder '%2' does not exist")
-                            .arg(o.screenshot, dir.path()));
+            return QObject::tr("cannot write %1 '%2': folder '%3' does not exist")
+                .arg(flag.mid(2), *path, dir.path());
         if (!QFileInfo(dir.path()).isWritable())
-            return fail(QObject::tr("cannot write screenshot '%1': folder '%2' is not writable")
-                            .arg(o.screenshot, dir.path()));
+            return QObject::tr("cannot write %1 '%2': folder '%3' is not writable")
+                .arg(flag.mid(2), *path, dir.path());
+        return {};
+    };
+    for (const auto& [option, path] :
+         {std::pair{&screenshotOption, &o.screenshot}, std::pair{&measureOption, &o.measure}}) {
+        const QString problem = checkOutput(*option, path);
+        if (!problem.isEmpty()) return fail(problem);
     }
     if (parser.isSet(sizeOption)) {
         static const QRegularExpression re(QStringLiteral("^([0-9]{2,5})[xX]([0-9]{2,5})$"));
@@ -227,25 +245,58 @@ void Automation::poll() {
             return;
         case Phase::Settling:
             if (!m_window.isSettled()) return;
-            if (!m_options.screenshot.isEmpty()) {
-                const QImage image = m_window.grabWindow();
-                QImageWriter writer(m_options.screenshot);
-                if (!writer.canWrite() || !writer.write(image)) {
-                    fail(tr("cannot write screenshot '%1': %2")
-                             .arg(m_options.screenshot, writer.errorString()));
-                } else {
-                    logInfo(tr("screenshot saved: %1 (%2 × %3)")
-                                .arg(QFileInfo(m_options.screenshot).absoluteFilePath())
-                                .arg(image.width())
-                                .arg(image.height()));
-                }
+            if (!m_options.measure.isEmpty()) {
+                startMeasuring();
+                return;
             }
-            finish();
+            saveScreenshotAndFinish();
             return;
+        case Phase::Measuring:
+            return;  // the benchmark calls back
         case Phase::Idle:
         case Phase::Done:
             return;
     }
+}
+
+void Automation::startMeasuring() {
+    m_phase = Phase::Measuring;
+    logInfo(tr("automation: measuring the point view"));
+    auto* benchmark = new ViewBenchmark(m_window, this);
+    connect(benchmark, &ViewBenchmark::finished, this, [this, benchmark](const QJsonObject& r) {
+        benchmark->deleteLater();
+        QFile file(m_options.measure);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+            file.write(QJsonDocument(r).toJson()) < 0)
+            fail(tr("cannot write measurements '%1': %2")
+                     .arg(m_options.measure, file.errorString()));
+        else
+            logInfo(tr("measurements saved: %1").arg(QFileInfo(file).absoluteFilePath()));
+        saveScreenshotAndFinish();
+    });
+    connect(benchmark, &ViewBenchmark::failed, this, [this, benchmark](const QString& message) {
+        benchmark->deleteLater();
+        fail(tr("measuring failed: %1").arg(message));
+        saveScreenshotAndFinish();
+    });
+    benchmark->start();
+}
+
+void Automation::saveScreenshotAndFinish() {
+    if (!m_options.screenshot.isEmpty()) {
+        const QImage image = m_window.grabWindow();
+        QImageWriter writer(m_options.screenshot);
+        if (!writer.canWrite() || !writer.write(image)) {
+            fail(tr("cannot write screenshot '%1': %2")
+                     .arg(m_options.screenshot, writer.errorString()));
+        } else {
+            logInfo(tr("screenshot saved: %1 (%2 × %3)")
+                        .arg(QFileInfo(m_options.screenshot).absoluteFilePath())
+                        .arg(image.width())
+                        .arg(image.height()));
+        }
+    }
+    finish();
 }
 
 void Automation::fail(const QString& message, int code) {

@@ -20,7 +20,8 @@ class MainWindow;
 
 /// What the GUI's command line asks for:
 /// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
-///  [--param ALGO.NAME=VALUE]... [--run ALGO]... [--screenshot OUT.png] [--window-size WxH]
+///  [--param ALGO.NAME=VALUE]... [--run ALGO]... [--measure OUT.json] [--screenshot OUT.png]
+///  [--window-size WxH]
 ///  [--timeout S] [--quit]`
 struct AutomationOptions {
     QString file;                            ///< the file to open, or empty
@@ -30,6 +31,7 @@ struct AutomationOptions {
     QStringList params;                      ///< --param texts, checked by Automation
     QStringList runs;                        ///< --run algorithm names, in order
     QString screenshot;                      ///< --screenshot PNG path, or empty
+    QString measure;                         ///< --measure JSON path (ViewBenchmark), or empty
     QSize windowSize;                        ///< --window-size, or invalid (keep the saved one)
     int timeoutSeconds = 600;                ///< --timeout: give up waiting after this long
     bool quit = false;                       ///< --quit: exit when done (status ≠ 0 on failure)
@@ -81,8 +83,10 @@ signals:
     void finished(int exitCode);
 
 private:
-    enum class Phase { Idle, Loading, Settling, Done };
+    enum class Phase { Idle, Loading, Settling, Measuring, Done };
     void poll();
+    void startMeasuring();
+    void saveScreenshotAndFinish();
     void fail(const QString& message, int code = 1);
     void finish();
 

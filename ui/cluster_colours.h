@@ -21,7 +21,7 @@ namespace cs::ui {
 /// @endcode
 /// prevLabels: the previous run's labels (empty for a first run; otherwise the same length as
 /// labels); prevSlots: its slot per cluster id; labels: -1 for noise, else 0 .. clusterCount-1.
-/// Returns one slot per cluster id. O(N) time with a hash of (old, new) pairs.
+/// Returns one slot per cluster id. O(N) time, counting (old, new) pairs on all cores.
 std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
                                    std::span<const int> prevSlots,
                                    std::span<const std::int32_t> labels, int clusterCount);

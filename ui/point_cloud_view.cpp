@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/point_cloud_view.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QKeyEvent>
 #include <QLocale>
@@ -174,13 +175,11 @@ bool PointCloudView::setClusterColours(std::shared_ptr<const DbscanResult> clust
                        .arg(n));
         return false;
     }
-    const bool hasBehind = paint.hasTranslucent(clusters->stats.noisePoints);
     PointColouring colouring;
     colouring.rgba = std::move(hostColours);
     colouring.legend = std::move(legend);
     applyColouring(std::move(colouring), QStringLiteral("custom"));
     m_clusterColours = ClusterColours{std::move(clusters), std::move(paint)};
-    m_hasBehind = hasBehind;
     contentChanged();
     return true;
 }
@@ -197,11 +196,6 @@ void PointCloudView::setInteropAllowed(bool allowed) {
 void PointCloudView::applyColouring(PointColouring colouring, const QString& id) {
     m_clusterColours.reset();
     m_colours = std::move(colouring.rgba);
-    // The extra pass costs a full draw; skip it when no point is de-emphasised.
-    m_hasBehind = std::any_of(m_colours.begin(), m_colours.end(), [](std::uint32_t c) {
-        const std::uint32_t a = c >> 24;
-        return a > 0 && a < 255;
-    });
     m_legend = std::move(colouring.legend);
     m_coloursDirty = true;
     if (m_colourBy != id) {
@@ -552,8 +546,15 @@ void PointCloudView::paintGL() {
     if (m_glReady) {
         upload();
         if (m_uploadedCount > 0) {
+            QElapsedTimer drawClock;
+            if (m_drawTiming) {
+                glFinish();
+                drawClock.start();
+            }
             glEnable(GL_DEPTH_TEST);
-            glDepthFunc(GL_LESS);
+            // De-emphasised points are drawn on the far plane (depth 1, as cleared): equal
+            // passes, so they show where nothing nearer was drawn, in the same single pass.
+            glDepthFunc(GL_LEQUAL);
             glDisable(GL_BLEND);
             if (!context()->isOpenGLES()) {
                 glEnable(kProgramPointSize);
@@ -568,17 +569,14 @@ void PointCloudView::paintGL() {
                                        0.3f * std::clamp((m_pointSize - 2.0f) / 6.0f, 0.0f, 1.0f));
             {
                 QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
-                if (m_hasBehind) {
-                    glDepthMask(GL_FALSE);
-                    m_program->setUniformValue("u_pass", 0);
-                    glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
-                    glDepthMask(GL_TRUE);
-                }
-                m_program->setUniformValue("u_pass", 1);
                 glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
             }
             m_program->release();
             glDisable(GL_DEPTH_TEST);
+            if (m_drawTiming) {
+                glFinish();
+                m_lastDrawMs = double(drawClock.nsecsElapsed()) / 1e6;
+            }
         }
     }
 

@@ -146,6 +146,10 @@ public:
     std::size_t uploadedPointCount() const { return m_uploadedCount; }
     /// True once the latest data and colours have been drawn and the frame was swapped.
     bool isContentDrawn() const { return m_drawnGeneration == m_contentGeneration; }
+    /// Times every frame's draw calls with glFinish on both sides (costs the CPU/GPU overlap:
+    /// for measurements only); lastDrawMilliseconds() then holds the latest frame's.
+    void setDrawTiming(bool on) { m_drawTiming = on; }
+    double lastDrawMilliseconds() const { return m_lastDrawMs; }
     /// The GL buffers (0 before initialisation), for writing colours from elsewhere later.
     GLuint positionBufferId() const { return m_positions.bufferId(); }
     GLuint colourBufferId() const { return m_colourBuffer.bufferId(); }
@@ -212,7 +216,6 @@ private:
     bool m_glReady = false;
     bool m_positionsDirty = false;
     bool m_coloursDirty = false;
-    bool m_hasBehind = false;  // some point has 0 < alpha < 255: draw the behind pass
     std::size_t m_uploadedCount = 0;
     std::size_t m_colourBytes = 0;  // allocated size of m_colourBuffer
     std::size_t m_colourCount = 0;  // colours written into m_colourBuffer
@@ -221,6 +224,8 @@ private:
     std::shared_ptr<GlInterop> m_interop;
     std::unique_ptr<GlBufferLink> m_colourLink;  // m_colourBuffer registered with the device
     ColourPath m_colourPath = ColourPath::None;
+    bool m_drawTiming = false;
+    double m_lastDrawMs = 0.0;
     GlInfo m_glInfo;
     QString m_glError;
 

@@ -26,9 +26,6 @@ struct ClusterPaint {
         if (!(core ? showCore : showBorder)) return 0u;
         return clusterRgba[std::size_t(label)];
     }
-    /// True when some point will be drawn de-emphasised (alpha strictly between 0 and 255), which
-    /// costs the point view an extra pass; noise is the only class painted that way.
-    bool hasTranslucent(std::size_t noisePoints) const;
 };
 
 /// Per-point colours by paint.colourOf(labels[i], isCore[i]); isCore may be empty (every member

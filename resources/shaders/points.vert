@@ -6,16 +6,14 @@ layout(location = 1) in vec4 a_colour;  // RGBA8, normalised
 
 uniform mat4 u_mvp;
 uniform float u_pointSize;  // diameter in framebuffer pixels
-// The view draws twice: pass 0 the de-emphasised points (0 < alpha < 1, e.g. noise) without
-// writing depth, pass 1 the opaque ones on top, so that in a dense cloud noise never hides the
-// clusters. Alpha 0 hides a point in both passes.
-uniform int u_pass;
+// De-emphasised points (0 < alpha < 1, e.g. noise) go to the far plane, where any opaque point
+// in front of them wins the depth test (GL_LEQUAL against the cleared depth 1): in a dense cloud
+// noise never hides the clusters, and one draw call does it. Alpha 0 hides a point.
 
 out vec3 v_colour;
 
 void main() {
-    bool behind = a_colour.a < 0.999;
-    if (a_colour.a == 0.0 || behind != (u_pass == 0)) {
+    if (a_colour.a == 0.0) {
         // Outside the clip volume: the point is culled before rasterisation.
         gl_Position = vec4(2.0, 2.0, 2.0, 1.0);
         gl_PointSize = 1.0;
@@ -23,6 +21,7 @@ void main() {
         return;
     }
     gl_Position = u_mvp * vec4(a_position, 1.0);
+    if (a_colour.a < 0.999) gl_Position.z = gl_Position.w;
     gl_PointSize = u_pointSize;
     v_colour = a_colour.rgb;
 }

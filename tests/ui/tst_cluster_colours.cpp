@@ -5,6 +5,7 @@
 
 #include "ui/cluster_colours.h"
 
+using cs::ui::clusterSizes;
 using cs::ui::matchClusterSlots;
 using Labels = std::vector<std::int32_t>;
 
@@ -64,6 +65,29 @@ private slots:
         const auto sb = matchClusterSlots(a, sa, b, 52);
         std::set<int> unique(sb.begin(), sb.end());
         QCOMPARE(unique.size(), sb.size());
+    }
+
+    void millionsOfPointsMatchAcrossThreads() {
+        // 3M points (counted on several threads), a relabelling of 100 clusters with some
+        // points moved to noise: every new cluster keeps its old cluster's slot.
+        const std::size_t n = 3'000'000;
+        Labels prev(n), next(n);
+        std::uint64_t state = 12345;
+        std::vector<std::size_t> expectedSizes(100, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            const auto r = std::uint32_t(state >> 33);
+            prev[i] = r % 101 == 100 ? -1 : std::int32_t(r % 101);
+            next[i] = prev[i] < 0 || r % 7 == 0 ? -1 : std::int32_t((prev[i] * 37) % 100);
+            if (next[i] >= 0) ++expectedSizes[std::size_t(next[i])];
+        }
+        QCOMPARE(clusterSizes(next, 100), expectedSizes);
+        std::vector<int> prevSlots(100);
+        for (int c = 0; c < 100; ++c)
+            prevSlots[std::size_t(c)] = 99 - c;
+        const auto slotOf = matchClusterSlots(prev, prevSlots, next, 100);
+        for (int old = 0; old < 100; ++old)
+            QCOMPARE(slotOf[std::size_t((old * 37) % 100)], prevSlots[std::size_t(old)]);
     }
 
     void noiseIsGreyAndHiddenClassesTransparent() {

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QMetaObject>
+#include <QObject>
+#include <QTimer>
+#include <vector>
+
+namespace cs::ui {
+
+class MainWindow;
+
+/// Measures what a user of the point view feels (`clusterscope --measure OUT.json`):
+///  - frames: the view orbiting continuously, each frame's draw time (glFinish on both sides)
+///    and the interval between presented frames;
+///  - parameter to screen: from a DBSCAN eps change to the frame that shows its colours, with
+///    the colours painted on the GPU through GL interop and uploaded from host memory,
+///    alternating on the same data in one run (the host path also pays for painting on the
+///    worker and copying the colours).
+/// Runs on the GUI thread's event loop; start() returns at once, finished() carries the report.
+class ViewBenchmark : public QObject {
+    Q_OBJECT
+public:
+    explicit ViewBenchmark(MainWindow& window, QObject* parent = nullptr);
+    ~ViewBenchmark() override;
+
+    /// Frames timed while orbiting, after kWarmupFrames untimed ones.
+    static constexpr int kFrames = 240;
+    static constexpr int kWarmupFrames = 20;
+    /// Parameter changes timed per colour path (after one untimed change each).
+    static constexpr int kChangesPerPath = 15;
+
+    void start();
+
+signals:
+    /// The report (JSON object: points, renderer, backend, frames, paramToScreen).
+    void finished(const QJsonObject& report);
+    /// Why nothing could be measured (no points, no DBSCAN, a failed run).
+    void failed(const QString& message);
+
+private:
+    void startFrames();
+    void onFrame();
+    void startChanges();
+    void nextChange();
+    void onResult();
+    void onDrawn();
+    void fail(const QString& message);
+    void disconnectAll();
+
+    MainWindow& m_window;
+    QJsonObject m_report;
+    std::vector<QMetaObject::Connection> m_connections;
+    QElapsedTimer m_clock;
+
+    int m_frame = 0;
+    qint64 m_lastFrameNs = 0;
+    std::vector<double> m_drawMs;
+    std::vector<double> m_intervalMs;
+
+    int m_change = 0;  // index over both paths, interleaved
+    double m_baseEps = 0.0;
+    qint64 m_changeStartNs = 0;
+    qint64 m_resultNs = -1;
+    bool m_settling = false;            // waiting for a path switch to reach the screen
+    std::vector<double> m_totalMs[2];   // 0 interop, 1 host
+    std::vector<double> m_resultMs[2];  // change to result on the GUI thread
+    std::vector<double> m_jobMs[2];     // the job itself, on the worker
+    QString m_pathSeen[2];
+};
+
+}  // namespace cs::ui
