@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The GUI's command line: parsing, the algorithm registry's checks, an in-process run with a
 // stand-in algorithm, and the real clusterscope executable end to end.
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -13,6 +15,7 @@
 #include "ui/automation.h"
 #include "ui/main_window.h"
 #include "ui/point_cloud_view.h"
+#include "ui/view_benchmark.h"
 
 using cs::ui::AlgorithmParameter;
 using cs::ui::AlgorithmRegistry;
@@ -141,6 +144,8 @@ private slots:
         QTest::newRow("missing value") << QStringList{"--screenshot"} << "screenshot";
         QTest::newRow("no such folder")
             << QStringList{"--screenshot", "/nonexistent-folder/x.png"} << "does not exist";
+        QTest::newRow("measure folder")
+            << QStringList{"--measure", "/nonexistent-folder/m.json"} << "measure '/nonexistent";
         QTest::newRow("bad size") << QStringList{"--window-size", "big"} << "WIDTHxHEIGHT";
         QTest::newRow("bad timeout") << QStringList{"--timeout", "-3"} << "--timeout";
     }
@@ -267,6 +272,49 @@ private slots:
         const QImage image(shot);
         QVERIFY(!image.isNull());
         QVERIFY(notBlank(image));
+    }
+
+    void endToEndMeasurements() {
+        // --measure: frames while orbiting and eps changes to screen, on both colour paths (here
+        // both end up uploading from the host: no CUDA), in a JSON report.
+        CS_SKIP_WITHOUT_GL();
+        const QString report = m_tmp.filePath(QStringLiteral("m.json"));
+        const Run run = runClusterscope({"--demo-points", "20000", "--run", "dbscan", "--measure",
+                                         report, "--window-size", "900x700", "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject j = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(j[QStringLiteral("points")].toDouble(), 20000.0);
+        QVERIFY(!j[QStringLiteral("glRenderer")].toString().isEmpty());
+        const QJsonObject frames = j[QStringLiteral("frames")].toObject();
+        const QJsonObject draw = frames[QStringLiteral("drawMs")].toObject();
+        QVERIFY(draw[QStringLiteral("count")].toInt() >= cs::ui::ViewBenchmark::kFrames);
+        QVERIFY(draw[QStringLiteral("median")].toDouble() > 0.0);
+        QVERIFY(
+            frames[QStringLiteral("intervalMs")].toObject()[QStringLiteral("median")].toDouble() >=
+            draw[QStringLiteral("min")].toDouble());
+        const QJsonObject changes = j[QStringLiteral("paramToScreen")].toObject();
+        for (const QString& path : {QStringLiteral("interop"), QStringLiteral("host")}) {
+            const QJsonObject p = changes[path].toObject();
+            QCOMPARE(p[QStringLiteral("totalMs")].toObject()[QStringLiteral("count")].toInt(),
+                     cs::ui::ViewBenchmark::kChangesPerPath);
+            // The result arrives before its frame is on screen, and after its job ran.
+            const double total =
+                p[QStringLiteral("totalMs")].toObject()[QStringLiteral("median")].toDouble();
+            const double result =
+                p[QStringLiteral("resultMs")].toObject()[QStringLiteral("median")].toDouble();
+            const double job =
+                p[QStringLiteral("jobMs")].toObject()[QStringLiteral("median")].toDouble();
+            QVERIFY2(job > 0 && result >= job && total >= result,
+                     qPrintable(QStringLiteral("%1: job %2, result %3, total %4")
+                                    .arg(path)
+                                    .arg(job)
+                                    .arg(result)
+                                    .arg(total)));
+            QCOMPARE(p[QStringLiteral("colourPath")].toString(), QStringLiteral("host"));
+        }
+        QCOMPARE(j[QStringLiteral("backend")].toString(), QStringLiteral("cpu"));
     }
 
     void endToEndFailures() {
