@@ -128,6 +128,13 @@ CudaProbe probeCudaDevice() {
     return probe;
 }
 
+/// One point set's coordinates kept on the device. The weak pointer identifies the set: while it
+/// can be locked, no other set can sit at that address.
+struct CudaBackend::Resident {
+    std::weak_ptr<const PointSet> of;
+    DeviceBuffer<float> coords;
+};
+
 CudaBackend::CudaBackend(int device) : m_device(device) {
     DeviceScope scope(device);
     cudaDeviceProp prop{};
@@ -151,6 +158,32 @@ CudaBackend::CudaBackend(int device) : m_device(device) {
 
 CudaBackend::~CudaBackend() = default;
 
+void CudaBackend::keepResident(std::shared_ptr<const PointSet> points, JobControl& job) {
+    m_resident.reset();
+    if (!points || points->n == 0 || points->coords.size() != points->n * points->dims) return;
+    try {
+        DeviceScope scope(m_device);
+        auto resident = std::make_unique<Resident>();
+        resident->coords = uploadRecentred(*m_context, *points, job);
+        m_context->synchronize();
+        resident->of = points;
+        m_resident = std::move(resident);
+    } catch (const CudaError&) {
+        // Out of device memory, most likely: the algorithms upload per call instead.
+        (void)cudaGetLastError();
+    }
+}
+
+const float* CudaBackend::residentCoords(const PointSet& points) {
+    if (!m_resident) return nullptr;
+    const std::shared_ptr<const PointSet> of = m_resident->of.lock();
+    if (!of) {
+        m_resident.reset();
+        return nullptr;
+    }
+    return of.get() == &points ? m_resident->coords.data() : nullptr;
+}
+
 BackendInfo CudaBackend::info() const {
     BackendInfo info;
     info.name = "cuda";
@@ -173,13 +206,14 @@ DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& par
                                  JobControl& job) {
     auto kept = std::make_shared<DbscanDeviceClusters>();
     kept->context = m_context;
-    DbscanResult result = dbscanCuda(*m_context, points, params, job, &kept->clusters);
+    DbscanResult result =
+        dbscanCuda(*m_context, points, params, job, &kept->clusters, residentCoords(points));
     if (points.n > 0) result.device = std::move(kept);
     return result;
 }
 
 KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl& job) {
-    return kDistanceCuda(*m_context, points, k, job);
+    return kDistanceCuda(*m_context, points, k, job, DbscanPath::Auto, residentCoords(points));
 }
 
 std::shared_ptr<cs::Backend> createCudaBackend() {

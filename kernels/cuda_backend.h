@@ -28,6 +28,9 @@ public:
     std::string name() const override { return "cuda"; }
     /// Device name, free/total memory now, driver, runtime, cuBLAS, cuFFT, cuSOLVER versions.
     BackendInfo info() const override;
+    /// The recentred coordinates on the device (uploadRecentred), used by dbscan and kDistance
+    /// for this very PointSet object while it lives.
+    void keepResident(std::shared_ptr<const PointSet> points, JobControl& job) override;
     /// GPU DBSCAN (kernels/dbscan/dbscan_gpu.h): labels byte-identical to the CPU backend; the
     /// labels and core flags also stay on the device (DbscanResult::device) for GL interop.
     DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
@@ -41,12 +44,17 @@ public:
     JobContext& context() { return *m_context; }
 
 private:
+    struct Resident;
+    /// The resident coordinates of points, or nullptr (then frees a copy whose set is gone).
+    const float* residentCoords(const PointSet& points);
+
     int m_device;
     std::string m_deviceName;
     std::string m_versions;
     // Shared with the device-resident results it made (DbscanResult::device), which free their
     // buffers on its stream.
     std::shared_ptr<JobContext> m_context;
+    std::unique_ptr<Resident> m_resident;  // declared after the context: freed on its stream
 };
 
 /// Where a usable CUDA device is, or why there is none.

@@ -530,6 +530,12 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         const PointSet& p = *dataset.points;
         m_pointsName = dataset.name;
         m_pointView->setPointSet(dataset.points);
+        // Queued before the panels' jobs: with an accelerator they all find the points there.
+        m_jobs->submit<bool>(QStringLiteral("resident"),
+                             [points = dataset.points](Backend& backend, JobControl& job) {
+                                 backend.keepResident(points, job);
+                                 return true;
+                             });
         m_dbscanPanel->setPointSet(dataset.points);
         setCurrentView(View::Points);
         logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")

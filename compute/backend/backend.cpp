@@ -17,6 +17,8 @@ std::string BackendInfo::summary() const {
     return text;
 }
 
+void Backend::keepResident(std::shared_ptr<const PointSet>, JobControl&) {}
+
 DbscanResult Backend::dbscan(const PointSet&, const DbscanParams&, JobControl&) {
     unsupported("DBSCAN");
 }

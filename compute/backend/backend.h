@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "compute/core/job_control.h"
@@ -33,6 +34,12 @@ public:
     virtual std::string name() const = 0;
     /// Device, memory and versions as of now.
     virtual BackendInfo info() const = 0;
+
+    /// Keeps points in accelerator memory while they live (one set at a time), so that the
+    /// algorithms below skip uploading them: a live view re-running DBSCAN as a slider moves
+    /// pays the upload once. Never throws; where there is no accelerator, or the copy does not
+    /// fit, the algorithms upload as before.
+    virtual void keepResident(std::shared_ptr<const PointSet> points, JobControl& job);
 
     /// DBSCAN (semantics in compute/dbscan/dbscan.h); labels identical on every backend.
     /// @code cs::DbscanResult r = backend.dbscan(points, {.eps = 0.5f, .minPts = 10}, job);

@@ -537,6 +537,8 @@ void buildKDistanceGrid(const JobContext& ctx, const float* coords, std::size_t 
 
 // The raw coordinates of a host point set on the device, re-centred there ("upload" and
 // "recentre"). The PointSet is read in place: no host copy besides the pinned staging chunks.
+}  // namespace
+
 DeviceBuffer<float> uploadRecentred(JobContext& ctx, const PointSet& points, JobControl& job) {
     const cudaStream_t s = ctx.stream();
     DeviceBuffer<float> coords(points.coords.size(), s);
@@ -552,8 +554,6 @@ DeviceBuffer<float> uploadRecentred(JobContext& ctx, const PointSet& points, Job
     }
     return coords;
 }
-
-}  // namespace
 
 void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t dims) {
     if (n == 0 || dims == 0) return;
@@ -622,7 +622,7 @@ DbscanDeviceResult dbscanDevice(JobContext& ctx, const float* coords, std::size_
 }
 
 DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
-                        JobControl& job, DbscanDeviceResult* keepOnDevice) {
+                        JobControl& job, DbscanDeviceResult* keepOnDevice, const float* recentred) {
     validateDbscanParams(params);
     checkShape(points.n, points.dims, "DBSCAN");
     if (points.coords.size() != points.n * points.dims)
@@ -646,8 +646,10 @@ DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanPar
         result.labels.resize(n);
         result.isCore.resize(n);
     });
-    DeviceBuffer<float> coords = uploadRecentred(ctx, points, job);
-    DbscanDeviceResult device = dbscanDevice(ctx, coords.data(), n, points.dims, params, job);
+    DeviceBuffer<float> coords =
+        recentred ? DeviceBuffer<float>() : uploadRecentred(ctx, points, job);
+    DbscanDeviceResult device =
+        dbscanDevice(ctx, recentred ? recentred : coords.data(), n, points.dims, params, job);
     coords.reset();
     const cudaStream_t s = ctx.stream();
     std::array<std::uint32_t, 4> counts{};
@@ -736,7 +738,7 @@ DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::s
 }
 
 KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, JobControl& job,
-                              DbscanPath path) {
+                              DbscanPath path, const float* recentred) {
     checkShape(points.n, points.dims, "k-distance");
     if (points.coords.size() != points.n * points.dims)
         throw Error("point set holds " + std::to_string(points.coords.size()) +
@@ -748,10 +750,11 @@ KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, Jo
     DeviceScope scope(ctx.device());
     job.checkpoint();
     ensureFits(ctx, points.coords.size() * 4, "k-distance", points.n);
-    DeviceBuffer<float> coords = uploadRecentred(ctx, points, job);
+    DeviceBuffer<float> coords =
+        recentred ? DeviceBuffer<float>() : uploadRecentred(ctx, points, job);
     const cudaStream_t s = ctx.stream();
-    DeviceBuffer<float> values =
-        kDistanceDevice(ctx, coords.data(), points.n, points.dims, k, job, path);
+    DeviceBuffer<float> values = kDistanceDevice(ctx, recentred ? recentred : coords.data(),
+                                                 points.n, points.dims, k, job, path);
     coords.reset();
     KDistanceResult result;
     {

@@ -81,10 +81,16 @@ void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t d
 /// dbscanDevice, statistics on the device, download. Labels, core flags and stats are
 /// byte-identical to dbscanCpu. Stages as dbscanDevice's plus "upload", "recentre", "stats"
 /// and "download". With keepOnDevice, the device labels and core flags are moved there instead of
-/// being freed.
+/// being freed. With recentred (uploadRecentred() of these very points, on ctx's device), the
+/// upload and recentring are skipped.
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
 DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
-                        JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr);
+                        JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr,
+                        const float* recentred = nullptr);
+
+/// recentredCoords() of points on ctx's device: the raw coordinates uploaded through pinned
+/// staging (stage "upload"), then recentreDevice (stage "recentre").
+DeviceBuffer<float> uploadRecentred(JobContext& ctx, const PointSet& points, JobControl& job);
 
 /// k-distance of device-resident points (as dbscanDevice takes them): per point, the distance
 /// to its k-th nearest point counting itself, in input order. path: Auto (grid for d <= 3, all
@@ -97,8 +103,9 @@ DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::s
                                     DbscanPath path = DbscanPath::Auto);
 
 /// The k-distance curve of a host point set, bit-identical to kDistanceCpu (values and order).
+/// recentred as for dbscanCuda.
 /// @code cs::KDistanceResult r = cs::kernels::kDistanceCuda(ctx, points, 10, job); @endcode
 KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, JobControl& job,
-                              DbscanPath path = DbscanPath::Auto);
+                              DbscanPath path = DbscanPath::Auto, const float* recentred = nullptr);
 
 }  // namespace cs::kernels

@@ -504,6 +504,46 @@ CS_TEST(deviceEntryAndTimings) {
     CS_CHECK_EQ(dev.clusterCount, cpu.clusterCount);
 }
 
+// Points kept resident (Backend::keepResident): no upload stage, the same labels, and a copy
+// that is never used for another set, nor after its set is gone.
+CS_TEST(residentPoints) {
+    const DbscanParams p{.eps = 1.0f, .minPts = 10};
+    auto a = std::make_shared<const PointSet>(cs::makeBlobPoints(60'000, 3, 77));
+    cs::JobControl keep;
+    g_backend->keepResident(a, keep);
+    cs::JobControl cpuJob;
+    const DbscanResult cpuA = cs::dbscanCpu(*a, p, cpuJob, 0);
+    cs::JobControl job;
+    const DbscanResult gpuA = g_backend->dbscan(*a, p, job);
+    CS_CHECK_MSG(firstDifference(cpuA, gpuA).empty(), firstDifference(cpuA, gpuA));
+    for (const auto& t : job.timings())
+        CS_CHECK_MSG(t.name != "upload" && t.name != "recentre",
+                     "resident points uploaded: " + t.name);
+    cs::JobControl kd;
+    const cs::KDistanceResult kGpu = g_backend->kDistance(*a, 10, kd);
+    cs::JobControl kdCpu;
+    CS_CHECK(kGpu.perPoint == cs::kDistanceCpu(*a, 10, kdCpu, 0).perPoint);
+
+    // Another set (same size) is uploaded, not taken from the resident copy.
+    const PointSet b = cs::makeBlobPoints(60'000, 3, 78);
+    cs::JobControl jobB, cpuB;
+    const DbscanResult gpuB = g_backend->dbscan(b, p, jobB);
+    CS_CHECK_MSG(firstDifference(cs::dbscanCpu(b, p, cpuB, 0), gpuB).empty(), "other set");
+    bool uploaded = false;
+    for (const auto& t : jobB.timings())
+        uploaded |= t.name == "upload";
+    CS_CHECK(uploaded);
+
+    // Once the resident set is gone, a new set in its place is uploaded too.
+    a.reset();
+    auto c = std::make_shared<const PointSet>(cs::makeBlobPoints(60'000, 3, 79));
+    cs::JobControl jobC, cpuC;
+    const DbscanResult gpuC = g_backend->dbscan(*c, p, jobC);
+    CS_CHECK_MSG(firstDifference(cs::dbscanCpu(*c, p, cpuC, 0), gpuC).empty(), "set after");
+    cs::JobControl none;
+    g_backend->keepResident(nullptr, none);
+}
+
 CS_TEST(errorsAreClear) {
     // Far more than any device holds: a cs::Error before any allocation, not a crash.
     cs::JobControl job;
