@@ -11,6 +11,7 @@
 #include <QPainter>
 #include <QWheelEvent>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -539,12 +540,28 @@ std::vector<std::uint32_t> PointCloudView::readColourBuffer() {
 }
 
 void PointCloudView::paintGL() {
+    using Clock = std::chrono::steady_clock;
+    const auto sinceEpochNs = [] {
+        return std::int64_t(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+                .count());
+    };
+    if (m_drawTiming) m_frameTiming = {sinceEpochNs(), 0, 0.0, 0.0};
     const QColor bg = backgroundColour();
     glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
 
     if (m_glReady) {
+        QElapsedTimer uploadClock;
+        if (m_drawTiming) {
+            glFinish();
+            uploadClock.start();
+        }
         upload();
+        if (m_drawTiming) {
+            glFinish();
+            m_frameTiming.uploadMs = double(uploadClock.nsecsElapsed()) / 1e6;
+        }
         if (m_uploadedCount > 0) {
             QElapsedTimer drawClock;
             if (m_drawTiming) {
@@ -575,7 +592,7 @@ void PointCloudView::paintGL() {
             glDisable(GL_DEPTH_TEST);
             if (m_drawTiming) {
                 glFinish();
-                m_lastDrawMs = double(drawClock.nsecsElapsed()) / 1e6;
+                m_frameTiming.drawMs = double(drawClock.nsecsElapsed()) / 1e6;
             }
         }
     }
@@ -590,6 +607,10 @@ void PointCloudView::paintGL() {
     paintOverlay(painter);
     painter.end();
     m_paintedGeneration = m_contentGeneration;
+    if (m_drawTiming) {
+        glFinish();
+        m_frameTiming.endNs = sinceEpochNs();
+    }
 }
 
 void PointCloudView::paintOverlay(QPainter& painter) {

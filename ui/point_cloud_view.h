@@ -146,10 +146,17 @@ public:
     std::size_t uploadedPointCount() const { return m_uploadedCount; }
     /// True once the latest data and colours have been drawn and the frame was swapped.
     bool isContentDrawn() const { return m_drawnGeneration == m_contentGeneration; }
-    /// Times every frame's draw calls with glFinish on both sides (costs the CPU/GPU overlap:
-    /// for measurements only); lastDrawMilliseconds() then holds the latest frame's.
+    /// Times every frame with glFinish between its parts (costs the CPU/GPU overlap: for
+    /// measurements only); lastFrameTiming() then describes the latest frame.
     void setDrawTiming(bool on) { m_drawTiming = on; }
-    double lastDrawMilliseconds() const { return m_lastDrawMs; }
+    struct FrameTiming {
+        std::int64_t startNs = 0;  ///< paintGL began (steady clock, ns since its epoch)
+        std::int64_t endNs = 0;    ///< paintGL ended, everything finished on the GPU
+        double uploadMs = 0.0;     ///< buffer writes (host upload or interop paint)
+        double drawMs = 0.0;       ///< the point draw call
+    };
+    const FrameTiming& lastFrameTiming() const { return m_frameTiming; }
+    double lastDrawMilliseconds() const { return m_frameTiming.drawMs; }
     /// The GL buffers (0 before initialisation), for writing colours from elsewhere later.
     GLuint positionBufferId() const { return m_positions.bufferId(); }
     GLuint colourBufferId() const { return m_colourBuffer.bufferId(); }
@@ -225,7 +232,7 @@ private:
     std::unique_ptr<GlBufferLink> m_colourLink;  // m_colourBuffer registered with the device
     ColourPath m_colourPath = ColourPath::None;
     bool m_drawTiming = false;
-    double m_lastDrawMs = 0.0;
+    FrameTiming m_frameTiming;
     GlInfo m_glInfo;
     QString m_glError;
 

@@ -3,6 +3,7 @@
 
 #include <QJsonArray>
 #include <algorithm>
+#include <chrono>
 
 #include "ui/dbscan_panel.h"
 #include "ui/job_runner.h"
@@ -27,6 +28,12 @@ QJsonObject summary(std::vector<double> values) {
     o[QStringLiteral("min")] = values.front();
     o[QStringLiteral("max")] = values.back();
     return o;
+}
+
+std::int64_t nowNs() {
+    return std::int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count());
 }
 
 QString pathName(PointCloudView::ColourPath path) {
@@ -76,7 +83,6 @@ void ViewBenchmark::start() {
     m_report[QStringLiteral("viewPixels")] =
         QJsonArray{int(view->width() * view->devicePixelRatioF()),
                    int(view->height() * view->devicePixelRatioF())};
-    m_clock.start();
     startFrames();
 }
 
@@ -91,7 +97,7 @@ void ViewBenchmark::startFrames() {
 
 void ViewBenchmark::onFrame() {
     PointCloudView* view = m_window.pointView();
-    const qint64 now = m_clock.nsecsElapsed();
+    const std::int64_t now = nowNs();
     if (m_frame >= kWarmupFrames) {
         m_drawMs.push_back(view->lastDrawMilliseconds());
         m_intervalMs.push_back(double(now - m_lastFrameNs) / 1e6);
@@ -102,7 +108,6 @@ void ViewBenchmark::onFrame() {
         return;
     }
     disconnectAll();
-    view->setDrawTiming(false);
     m_intervalMs.erase(m_intervalMs.begin());  // the first interval spans the warm-up's end
     QJsonObject frames;
     frames[QStringLiteral("drawMs")] = summary(m_drawMs);
@@ -136,12 +141,13 @@ void ViewBenchmark::startChanges() {
         connect(panel, &DbscanPanel::resultChanged, this, &ViewBenchmark::onResult));
     m_connections.push_back(connect(m_window.pointView(), &PointCloudView::contentDrawn, this,
                                     &ViewBenchmark::onDrawn));
-    m_connections.push_back(connect(m_window.jobRunner(), &JobRunner::finished, this,
-                                    [this](const JobOutcome& outcome) {
-                                        if (outcome.kind != QLatin1String("dbscan") || m_change < 2)
-                                            return;
-                                        m_jobMs[m_change % 2].push_back(outcome.milliseconds);
-                                    }));
+    m_connections.push_back(connect(
+        m_window.jobRunner(), &JobRunner::finished, this, [this](const JobOutcome& outcome) {
+            if (outcome.kind != QLatin1String("dbscan") || m_change < 2) return;
+            m_jobMs[m_change % 2].push_back(outcome.milliseconds);
+            for (const auto& stage : outcome.timings)
+                m_stageMs[m_change % 2][stage.name].push_back(stage.milliseconds);
+        }));
     m_connections.push_back(
         connect(m_window.jobRunner(), &JobRunner::failed, this, [this](const JobOutcome& o) {
             if (o.kind == QLatin1String("dbscan")) fail(tr("DBSCAN failed: %1").arg(o.error));
@@ -154,12 +160,21 @@ void ViewBenchmark::nextChange() {
     if (m_change >= total) {
         disconnectAll();
         m_window.pointView()->setInteropAllowed(true);
+        m_window.pointView()->setDrawTiming(false);
         QJsonObject changes;
         for (int p = 0; p < 2; ++p) {
             QJsonObject path;
             path[QStringLiteral("totalMs")] = summary(m_totalMs[p]);
             path[QStringLiteral("resultMs")] = summary(m_resultMs[p]);
             path[QStringLiteral("jobMs")] = summary(m_jobMs[p]);
+            path[QStringLiteral("resultToPaintMs")] = summary(m_waitPaintMs[p]);
+            path[QStringLiteral("paintMs")] = summary(m_paintMs[p]);
+            path[QStringLiteral("bufferWriteMs")] = summary(m_uploadMs[p]);
+            path[QStringLiteral("paintToSwapMs")] = summary(m_presentMs[p]);
+            QJsonObject stages;
+            for (const auto& [name, values] : m_stageMs[p])
+                stages[QString::fromStdString(name)] = summary(values)[QStringLiteral("median")];
+            path[QStringLiteral("jobStageMedianMs")] = stages;
             path[QStringLiteral("colourPath")] = m_pathSeen[p];
             changes[p == 0 ? QStringLiteral("interop") : QStringLiteral("host")] = path;
         }
@@ -178,14 +193,14 @@ void ViewBenchmark::nextChange() {
     }
     m_settling = false;
     m_resultNs = -1;
-    m_changeStartNs = m_clock.nsecsElapsed();
+    m_changeStartNs = nowNs();
     // Every change a new eps, a little off the starting one, so that every run computes.
     m_window.dbscanPanel()->setEps(m_baseEps * (1.0 + 0.002 * double(m_change + 1)));
 }
 
 void ViewBenchmark::onResult() {
     if (m_settling || m_resultNs >= 0) return;
-    m_resultNs = m_clock.nsecsElapsed();
+    m_resultNs = nowNs();
 }
 
 void ViewBenchmark::onDrawn() {
@@ -194,11 +209,16 @@ void ViewBenchmark::onDrawn() {
         return;
     }
     if (m_resultNs < 0) return;  // a frame drawn before the result arrived
-    const qint64 now = m_clock.nsecsElapsed();
+    const std::int64_t now = nowNs();
     if (m_change >= 2) {  // the first change of each path is untimed
         const int p = m_change % 2;
+        const PointCloudView::FrameTiming& frame = m_window.pointView()->lastFrameTiming();
         m_totalMs[p].push_back(double(now - m_changeStartNs) / 1e6);
         m_resultMs[p].push_back(double(m_resultNs - m_changeStartNs) / 1e6);
+        m_waitPaintMs[p].push_back(double(frame.startNs - m_resultNs) / 1e6);
+        m_paintMs[p].push_back(double(frame.endNs - frame.startNs) / 1e6);
+        m_uploadMs[p].push_back(frame.uploadMs);
+        m_presentMs[p].push_back(double(now - frame.endNs) / 1e6);
         m_pathSeen[p] = pathName(m_window.pointView()->colourPath());
     }
     ++m_change;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QMetaObject>
 #include <QObject>
 #include <QTimer>
+#include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace cs::ui {
@@ -53,21 +55,26 @@ private:
     MainWindow& m_window;
     QJsonObject m_report;
     std::vector<QMetaObject::Connection> m_connections;
-    QElapsedTimer m_clock;
 
     int m_frame = 0;
-    qint64 m_lastFrameNs = 0;
+    std::int64_t m_lastFrameNs = 0;
     std::vector<double> m_drawMs;
     std::vector<double> m_intervalMs;
 
     int m_change = 0;  // index over both paths, interleaved
     double m_baseEps = 0.0;
-    qint64 m_changeStartNs = 0;
-    qint64 m_resultNs = -1;
+    std::int64_t m_changeStartNs = 0;
+    std::int64_t m_resultNs = -1;
     bool m_settling = false;            // waiting for a path switch to reach the screen
     std::vector<double> m_totalMs[2];   // 0 interop, 1 host
     std::vector<double> m_resultMs[2];  // change to result on the GUI thread
     std::vector<double> m_jobMs[2];     // the job itself, on the worker
+    // Where the rest goes: result to the frame's paint, the paint, the paint to the swap.
+    std::vector<double> m_waitPaintMs[2];
+    std::vector<double> m_paintMs[2];
+    std::vector<double> m_uploadMs[2];
+    std::vector<double> m_presentMs[2];
+    std::map<std::string, std::vector<double>> m_stageMs[2];  // the job's stages
     QString m_pathSeen[2];
 };
 
