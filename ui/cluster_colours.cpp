@@ -94,9 +94,15 @@ std::vector<std::size_t> clusterSizes(std::span<const std::int32_t> labels, int 
 std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
                                    std::span<const int> prevSlots,
                                    std::span<const std::int32_t> labels, int clusterCount) {
-    const std::size_t count = std::size_t(std::max(clusterCount, 0));
+    return matchClusterSlots(prevLabels, prevSlots, labels, clusterSizes(labels, clusterCount));
+}
+
+std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
+                                   std::span<const int> prevSlots,
+                                   std::span<const std::int32_t> labels,
+                                   std::span<const std::size_t> sizes) {
+    const std::size_t count = sizes.size();
     std::vector<int> slotOf(count, -1);
-    const std::vector<std::size_t> sizes = clusterSizes(labels, clusterCount);
     std::vector<bool> slotUsed;
 
     if (prevLabels.size() == labels.size() && !prevSlots.empty()) {

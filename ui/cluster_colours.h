@@ -25,6 +25,11 @@ namespace cs::ui {
 std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
                                    std::span<const int> prevSlots,
                                    std::span<const std::int32_t> labels, int clusterCount);
+/// The same, with the new clusters' sizes (clusterSizes(labels, count)) already known.
+std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
+                                   std::span<const int> prevSlots,
+                                   std::span<const std::int32_t> labels,
+                                   std::span<const std::size_t> sizes);
 
 /// Members per cluster id (labels -1 are not counted).
 std::vector<std::size_t> clusterSizes(std::span<const std::int32_t> labels, int clusterCount);

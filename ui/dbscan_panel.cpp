@@ -450,23 +450,26 @@ void DbscanPanel::submitRun() {
         run.params = p;
         run.result = backend.dbscan(*points, p, job);
         job.checkpoint();
-        const auto colours = job.stage("colours");
-        const std::span<const std::int32_t> prevLabels =
-            prev ? std::span<const std::int32_t>(prev->result.labels)
-                 : std::span<const std::int32_t>();
-        const std::span<const int> prevSlots =
-            prev ? std::span<const int>(prev->slotOf) : std::span<const int>();
-        run.slotOf =
-            matchClusterSlots(prevLabels, prevSlots, run.result.labels, run.result.clusterCount);
-        run.sizes = clusterSizes(run.result.labels, run.result.clusterCount);
-        const int maxSlot =
-            run.slotOf.empty() ? -1 : *std::max_element(run.slotOf.begin(), run.slotOf.end());
-        run.slotColours.resize(std::size_t(maxSlot + 1));
-        for (int s = 0; s <= maxSlot; ++s)
-            run.slotColours[std::size_t(s)] = ColourMaps::packRgba(ColourMaps::categorical(s));
-        if (!(paintOnDevice && run.result.device))
+        {
+            const auto match = job.stage("match colours");
+            const std::span<const std::int32_t> prevLabels =
+                prev ? std::span<const std::int32_t>(prev->result.labels)
+                     : std::span<const std::int32_t>();
+            const std::span<const int> prevSlots =
+                prev ? std::span<const int>(prev->slotOf) : std::span<const int>();
+            run.sizes = clusterSizes(run.result.labels, run.result.clusterCount);
+            run.slotOf = matchClusterSlots(prevLabels, prevSlots, run.result.labels, run.sizes);
+            const int maxSlot =
+                run.slotOf.empty() ? -1 : *std::max_element(run.slotOf.begin(), run.slotOf.end());
+            run.slotColours.resize(std::size_t(maxSlot + 1));
+            for (int s = 0; s <= maxSlot; ++s)
+                run.slotColours[std::size_t(s)] = ColourMaps::packRgba(ColourMaps::categorical(s));
+        }
+        if (!(paintOnDevice && run.result.device)) {
+            const auto paint = job.stage("paint colours");
             run.rgba = paintClusters(run.result.labels, run.result.isCore,
                                      clusterPaint(run.slotOf, run.slotColours, noiseRgba, vis));
+        }
         return run;
     });
 }

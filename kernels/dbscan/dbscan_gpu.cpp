@@ -662,7 +662,10 @@ DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanPar
         words.copyToHost(counts);
         stage.finish();
     }
-    allocated.get();
+    {
+        const auto wait = job.stage("host buffers");
+        allocated.get();
+    }
     {
         ScopedGpuStage stage(ctx, job, "download");
         copyToHostStaged(result.labels.data(), device.labels.data(), device.labels.bytes(),
