@@ -7,6 +7,7 @@
 #include <cusolverDn.h>
 #include <library_types.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "compute/core/error.h"
@@ -14,6 +15,7 @@
 #include "kernels/common/device_scope.h"
 #include "kernels/common/job_context.h"
 #include "kernels/dbscan/dbscan_gpu.h"
+#include "kernels/dbscan/dbscan_launch.h"
 
 namespace cs::kernels {
 namespace {
@@ -210,6 +212,45 @@ DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& par
         dbscanCuda(*m_context, points, params, job, &kept->clusters, residentCoords(points));
     if (points.n > 0) result.device = std::move(kept);
     return result;
+}
+
+std::vector<ClusterOverlap> CudaBackend::clusterOverlap(const DbscanResult& a,
+                                                        const DbscanResult& b, JobControl& job) {
+    const auto* da = dynamic_cast<const DbscanDeviceClusters*>(a.device.get());
+    const auto* db = dynamic_cast<const DbscanDeviceClusters*>(b.device.get());
+    const std::size_t n = a.labels.size();
+    const std::size_t bins =
+        std::size_t(std::max(a.clusterCount, 0)) * std::size_t(std::max(b.clusterCount, 0));
+    if (!da || !db || da->context != m_context || db->context != m_context ||
+        b.labels.size() != n || da->clusters.labels.size() != n ||
+        db->clusters.labels.size() != n || bins == 0 || bins > kMaxOverlapBins)
+        return Backend::clusterOverlap(a, b, job);
+    DeviceScope scope(m_device);
+    const cudaStream_t s = m_context->stream();
+    ScopedGpuStage stage(*m_context, job, "overlap");
+    DeviceBuffer<std::uint32_t> hist(bins, s);
+    hist.zero();
+    launchOverlapHistogram(da->clusters.labels.data(), db->clusters.labels.data(), n,
+                           std::uint32_t(a.clusterCount), std::uint32_t(b.clusterCount),
+                           hist.data(), s);
+    DeviceBuffer<OverlapCell> cells(std::min(bins, n), s);
+    DeviceBuffer<std::uint32_t> used(1, s);
+    used.zero();
+    launchOverlapCompact(hist.data(), bins, std::uint32_t(b.clusterCount), cells.data(),
+                         used.data(), s);
+    const std::uint32_t count = used.toHost()[0];
+    std::vector<OverlapCell> host(count);
+    cells.copyToHost(host);
+    m_context->synchronize();
+    stage.finish();
+    std::vector<ClusterOverlap> out;
+    out.reserve(count);
+    for (const OverlapCell& c : host)
+        out.push_back({c.a, c.b, c.points});
+    std::sort(out.begin(), out.end(), [](const ClusterOverlap& x, const ClusterOverlap& y) {
+        return x.a != y.a ? x.a < y.a : x.b < y.b;
+    });
+    return out;
 }
 
 KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl& job) {

@@ -35,6 +35,11 @@ public:
     /// labels and core flags also stay on the device (DbscanResult::device) for GL interop.
     DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
                         JobControl& job) override;
+    /// On the GPU when both results left their labels there (this backend's dbscan), with a
+    /// dense table of up to kMaxOverlapBins pairs; on the host otherwise.
+    std::vector<ClusterOverlap> clusterOverlap(const DbscanResult& a, const DbscanResult& b,
+                                               JobControl& job) override;
+    static constexpr std::size_t kMaxOverlapBins = std::size_t(1) << 24;
     /// GPU k-distance curve, bit-identical to the CPU backend; k up to kKDistanceMaxK (256).
     KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
 

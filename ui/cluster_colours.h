@@ -6,33 +6,31 @@
 #include <span>
 #include <vector>
 
+#include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/cluster_paint.h"
 
 namespace cs::ui {
 
-/// Palette slotOf for the clusters of a clustering, stable across re-runs: a cluster that
+/// Palette slots for the clusters of a clustering, stable across re-runs: a cluster that
 /// persists when a parameter moves a little keeps its colour. New clusters are matched to the
-/// previous run's by overlap, greedily by the largest intersection (each old slot used once);
-/// unmatched new clusters take the lowest unused slotOf, largest cluster first. Plain C++: the
-/// GUI maps slot i to ColourMaps::categorical(i).
+/// previous run's by overlap (cs::clusterOverlap, or Backend::clusterOverlap on the device),
+/// greedily by the largest intersection (each old slot used once); unmatched new clusters take
+/// the lowest unused slot, largest cluster first. The GUI maps slot i to
+/// ColourMaps::categorical(i).
 /// @code
-/// auto slotOf = cs::ui::matchClusterSlots(prevLabels, prevSlots, result.labels,
-/// result.clusterCount);
+/// auto slotOf = cs::ui::matchClusterSlots(backend.clusterOverlap(prev, now, job), prevSlots,
+///                                         cs::clusterSizes(now.labels, now.clusterCount));
 /// @endcode
-/// prevLabels: the previous run's labels (empty for a first run; otherwise the same length as
-/// labels); prevSlots: its slot per cluster id; labels: -1 for noise, else 0 .. clusterCount-1.
-/// Returns one slot per cluster id. O(N) time, counting (old, new) pairs on all cores.
+/// overlap: cells (a = previous cluster id, b = new cluster id), empty for a first run;
+/// prevSlots: the previous run's slot per cluster id; sizes: members per new cluster id.
+/// Returns one slot per new cluster id.
+std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
+                                   std::span<const int> prevSlots,
+                                   std::span<const std::size_t> sizes);
+/// The same from labels (-1 noise, else 0 .. clusterCount-1; prevLabels empty for a first run).
 std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
                                    std::span<const int> prevSlots,
                                    std::span<const std::int32_t> labels, int clusterCount);
-/// The same, with the new clusters' sizes (clusterSizes(labels, count)) already known.
-std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
-                                   std::span<const int> prevSlots,
-                                   std::span<const std::int32_t> labels,
-                                   std::span<const std::size_t> sizes);
-
-/// Members per cluster id (labels -1 are not counted).
-std::vector<std::size_t> clusterSizes(std::span<const std::int32_t> labels, int clusterCount);
 
 /// Which point classes are drawn.
 struct ClusterVisibility {

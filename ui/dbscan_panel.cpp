@@ -452,13 +452,15 @@ void DbscanPanel::submitRun() {
         job.checkpoint();
         {
             const auto match = job.stage("match colours");
-            const std::span<const std::int32_t> prevLabels =
-                prev ? std::span<const std::int32_t>(prev->result.labels)
-                     : std::span<const std::int32_t>();
-            const std::span<const int> prevSlots =
-                prev ? std::span<const int>(prev->slotOf) : std::span<const int>();
+            // The previous run's clusters overlap the new ones where their labels live (on the
+            // GPU after a CUDA run).
+            std::vector<ClusterOverlap> overlap;
+            if (prev && prev->result.labels.size() == run.result.labels.size())
+                overlap = backend.clusterOverlap(prev->result, run.result, job);
             run.sizes = clusterSizes(run.result.labels, run.result.clusterCount);
-            run.slotOf = matchClusterSlots(prevLabels, prevSlots, run.result.labels, run.sizes);
+            run.slotOf = matchClusterSlots(
+                overlap, prev ? std::span<const int>(prev->slotOf) : std::span<const int>(),
+                run.sizes);
             const int maxSlot =
                 run.slotOf.empty() ? -1 : *std::max_element(run.slotOf.begin(), run.slotOf.end());
             run.slotColours.resize(std::size_t(maxSlot + 1));

@@ -23,6 +23,12 @@ DbscanResult Backend::dbscan(const PointSet&, const DbscanParams&, JobControl&) 
     unsupported("DBSCAN");
 }
 
+std::vector<ClusterOverlap> Backend::clusterOverlap(const DbscanResult& a, const DbscanResult& b,
+                                                    JobControl& job) {
+    const auto stage = job.stage("overlap");
+    return cs::clusterOverlap(a.labels, a.clusterCount, b.labels, b.clusterCount);
+}
+
 KDistanceResult Backend::kDistance(const PointSet&, int, JobControl&) {
     unsupported("k-distance");
 }

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
+#include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 
 namespace cs {
@@ -46,6 +48,11 @@ public:
     /// @endcode
     virtual DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
                                 JobControl& job);
+    /// The contingency table of two clusterings of the same points (compute/dbscan/
+    /// cluster_overlap.h), e.g. to keep cluster colours across re-runs; computed where the labels
+    /// live (on the GPU when both results left them there). The default runs on the host.
+    virtual std::vector<ClusterOverlap> clusterOverlap(const DbscanResult& a, const DbscanResult& b,
+                                                       JobControl& job);
     /// The k-distance curve (distance to the k-th nearest point, itself counted) for eps choice.
     virtual KDistanceResult kDistance(const PointSet& points, int k, JobControl& job);
 

@@ -223,4 +223,26 @@ std::size_t sortFloatsTempBytes(std::size_t n);
 void sortFloats(void* temp, std::size_t tempBytes, const float* in, float* out, std::size_t n,
                 cudaStream_t stream);
 
+// ---------------------------------------------------------------------------------------------
+// Overlap of two clusterings (CudaBackend::clusterOverlap)
+// ---------------------------------------------------------------------------------------------
+
+/// One non-empty cell of a contingency table, as the device writes it.
+struct OverlapCell {
+    std::int32_t a;
+    std::int32_t b;
+    std::uint32_t points;
+};
+
+/// hist[a[i] * countB + b[i]] += 1 for every point whose labels are both in range, with
+/// warp-aggregated atomics (neighbouring points mostly share their pair). hist: countA * countB
+/// zeroed counters.
+void launchOverlapHistogram(const std::int32_t* a, const std::int32_t* b, std::size_t n,
+                            std::uint32_t countA, std::uint32_t countB, std::uint32_t* hist,
+                            cudaStream_t stream);
+/// Appends every non-zero bin of hist (bins = countA * countB) to cells, in no particular order;
+/// *used (zeroed) ends as their number.
+void launchOverlapCompact(const std::uint32_t* hist, std::size_t bins, std::uint32_t countB,
+                          OverlapCell* cells, std::uint32_t* used, cudaStream_t stream);
+
 }  // namespace cs::kernels

@@ -19,6 +19,7 @@
 
 #include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
+#include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_datasets.h"
@@ -182,6 +183,41 @@ class TestDbscan : public QObject {
     Q_OBJECT
 
 private slots:
+    void clusterOverlapMatchesCounting() {
+        // Against a plain map count: noise and out-of-range labels left out, cells sorted, and
+        // enough points for several threads.
+        for (const std::size_t n : {std::size_t(0), std::size_t(7), std::size_t(1'500'000)}) {
+            std::vector<std::int32_t> a(n), b(n);
+            std::uint64_t state = 99 + n;
+            for (std::size_t i = 0; i < n; ++i) {
+                state = state * 6364136223846793005ull + 1442695040888963407ull;
+                const auto r = std::uint32_t(state >> 33);
+                a[i] = std::int32_t(r % 23) - 2;  // -2 and -1: noise; 0 .. 20 clusters
+                b[i] = i % 5 == 0 ? std::int32_t(r % 41) : a[i] < 0 ? -1 : (a[i] * 3) % 17;
+            }
+            std::map<std::pair<std::int32_t, std::int32_t>, std::uint64_t> expected;
+            for (std::size_t i = 0; i < n; ++i)
+                if (a[i] >= 0 && a[i] < 21 && b[i] >= 0 && b[i] < 40) ++expected[{a[i], b[i]}];
+            const auto got = cs::clusterOverlap(a, 21, b, 40);
+            QCOMPARE(got.size(), expected.size());
+            std::size_t k = 0;
+            for (const auto& [pair, count] : expected) {
+                QCOMPARE(got[k].a, pair.first);
+                QCOMPARE(got[k].b, pair.second);
+                QCOMPARE(got[k].points, count);
+                ++k;
+            }
+            // Sizes, the other count the colour matching needs.
+            std::vector<std::size_t> sizes(40, 0);
+            for (const auto l : b)
+                if (l >= 0 && l < 40) ++sizes[std::size_t(l)];
+            QCOMPARE(cs::clusterSizes(b, 40), sizes);
+        }
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            cs::clusterOverlap(std::vector<std::int32_t>(3), 1, std::vector<std::int32_t>(4), 1));
+    }
+
     void matchesOracle_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<qulonglong>("n");

@@ -20,6 +20,7 @@
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
 #include "compute/core/random.h"
+#include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_datasets.h"
@@ -542,6 +543,34 @@ CS_TEST(residentPoints) {
     CS_CHECK_MSG(firstDifference(cs::dbscanCpu(*c, p, cpuC, 0), gpuC).empty(), "set after");
     cs::JobControl none;
     g_backend->keepResident(nullptr, none);
+}
+
+// The contingency table of two GPU runs, on the device, equals the host count; beyond the dense
+// table's size the host count answers.
+CS_TEST(clusterOverlapOnDevice) {
+    const PointSet pts = cs::makeBlobPoints(400'000, 3, 31);
+    cs::JobControl j1, j2, j3;
+    const DbscanResult a = g_backend->dbscan(pts, {.eps = 0.9f, .minPts = 10}, j1);
+    const DbscanResult b = g_backend->dbscan(pts, {.eps = 1.1f, .minPts = 12}, j2);
+    CS_CHECK(a.device && b.device && a.clusterCount > 1 && b.clusterCount > 1);
+    const auto onDevice = g_backend->clusterOverlap(a, b, j3);
+    const auto onHost = cs::clusterOverlap(a.labels, a.clusterCount, b.labels, b.clusterCount);
+    CS_CHECK_EQ(onDevice.size(), onHost.size());
+    CS_CHECK(onDevice == onHost);
+    bool ranOnDevice = false;
+    for (const auto& t : j3.timings())
+        ranOnDevice |= t.name == "overlap";
+    CS_CHECK(ranOnDevice);
+
+    // Thousands of tiny clusters each: more pairs than the dense table holds.
+    const PointSet sparse = cs::makeUniformPoints(20'000, 3, 5);
+    cs::JobControl s1, s2, s3;
+    const DbscanResult x = g_backend->dbscan(sparse, {.eps = 0.05f, .minPts = 1}, s1);
+    const DbscanResult y = g_backend->dbscan(sparse, {.eps = 0.06f, .minPts = 1}, s2);
+    CS_CHECK(std::size_t(x.clusterCount) * std::size_t(y.clusterCount) >
+             cs::kernels::CudaBackend::kMaxOverlapBins);
+    CS_CHECK(g_backend->clusterOverlap(x, y, s3) ==
+             cs::clusterOverlap(x.labels, x.clusterCount, y.labels, y.clusterCount));
 }
 
 CS_TEST(errorsAreClear) {

@@ -9,6 +9,8 @@
 #include <QtTest>
 #include <random>
 
+#include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
 #include "compute/backend/gl_interop.h"
 #include "compute/core/job_control.h"
 #include "compute/dbscan/cluster_paint.h"
@@ -17,6 +19,8 @@
 #include "kernels/interop/cuda_gl_interop.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/colour_maps.h"
+#include "ui/dbscan_panel.h"
+#include "ui/main_window.h"
 #include "ui/point_cloud_view.h"
 
 using cs::ui::ColourMaps;
@@ -216,6 +220,61 @@ private slots:
         const auto other = clusterOnGpu(*gridPoints(4), {.eps = 1.5f, .minPts = 2});
         QVERIFY(!view->setClusterColours(other, paintFor(*other, true, true, true), {}));
         QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
+    }
+
+    void mainWindowKeepsInteropThroughViewSwitchesAndReloads() {
+        // The application as a user drives it: CUDA DBSCAN from the panel, colours painted
+        // through interop, then other views, other data, and back.
+        cs::app::registerBuiltinBackends();
+        auto window = std::make_unique<cs::ui::MainWindow>();
+        window->resize(1200, 800);
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window.get()));
+        auto settled = [&] { return QTest::qWaitFor([&] { return window->isSettled(); }, 60000); };
+        PointCloudView& view = *window->pointView();
+        // The interop result must equal the host path's on the same clustering.
+        auto checkBothPaths = [&](const char* when) {
+            QVERIFY2(settled(), when);
+            QVERIFY2(view.colourPath() == ColourPath::Interop, when);
+            const auto interop = view.readColourBuffer();
+            view.setInteropAllowed(false);
+            QVERIFY2(settled(), when);
+            QVERIFY2(view.colourPath() == ColourPath::HostUpload, when);
+            const auto host = view.readColourBuffer();
+            view.setInteropAllowed(true);
+            QVERIFY2(settled(), when);
+            QVERIFY2(!interop.empty() && interop == host, when);
+        };
+
+        window->openDemoPoints(300'000);
+        QVERIFY(settled());
+        cs::ui::DbscanPanel& panel = *window->dbscanPanel();
+        panel.setEps(0.8);
+        panel.run();
+        QVERIFY(settled());
+        QCOMPARE(window->jobRunner()->backendName(), QStringLiteral("cuda"));
+        QVERIFY(panel.lastRun() && panel.lastRun()->result.device);
+        checkBothPaths("first run");
+        // Core points only: painted again on the device from the same labels.
+        panel.setEps(0.9);
+        QVERIFY(settled());
+        checkBothPaths("second run");
+
+        window->setCurrentView(cs::ui::MainWindow::View::Series);
+        window->openDemoSeries();
+        QVERIFY(settled());
+        window->setCurrentView(cs::ui::MainWindow::View::Points);
+        view.update();
+        checkBothPaths("after the series view");
+
+        window->openDemoPoints(120'000);  // reload: another size, the buffer is re-registered
+        QVERIFY(settled());
+        panel.setEps(0.8);
+        panel.run();
+        checkBothPaths("after a reload");
+        window->close();
+        window.reset();  // contexts and registrations go; the runner's results with them
+        QCOMPARE(cudaGetLastError(), cudaSuccess);
     }
 
     void reloadReparentAndCloseKeepInteropSound() {

@@ -5,7 +5,7 @@
 
 #include "ui/cluster_colours.h"
 
-using cs::ui::clusterSizes;
+using cs::clusterSizes;
 using cs::ui::matchClusterSlots;
 using Labels = std::vector<std::int32_t>;
 
