@@ -134,7 +134,7 @@ CudaProbe probeCudaDevice() {
 /// can be locked, no other set can sit at that address.
 struct CudaBackend::Resident {
     std::weak_ptr<const PointSet> of;
-    DeviceBuffer<float> coords;
+    std::shared_ptr<DevicePoints> points;  // shared with the views that draw from it
 };
 
 CudaBackend::CudaBackend(int device) : m_device(device) {
@@ -160,19 +160,26 @@ CudaBackend::CudaBackend(int device) : m_device(device) {
 
 CudaBackend::~CudaBackend() = default;
 
-void CudaBackend::keepResident(std::shared_ptr<const PointSet> points, JobControl& job) {
+std::shared_ptr<const DeviceResident> CudaBackend::keepResident(
+    std::shared_ptr<const PointSet> points, JobControl& job) {
     m_resident.reset();
-    if (!points || points->n == 0 || points->coords.size() != points->n * points->dims) return;
+    if (!points || points->n == 0 || points->coords.size() != points->n * points->dims)
+        return nullptr;
     try {
         DeviceScope scope(m_device);
-        auto resident = std::make_unique<Resident>();
-        resident->coords = uploadRecentred(*m_context, *points, job);
+        auto copy = std::make_shared<DevicePoints>();
+        copy->context = m_context;
+        copy->coords = uploadRecentred(*m_context, *points, job);
+        copy->n = points->n;
+        copy->dims = points->dims;
+        // Finished before anyone else (the GUI thread's interop) reads it.
         m_context->synchronize();
-        resident->of = points;
-        m_resident = std::move(resident);
+        m_resident = std::make_unique<Resident>(Resident{points, copy});
+        return copy;
     } catch (const CudaError&) {
         // Out of device memory, most likely: the algorithms upload per call instead.
         (void)cudaGetLastError();
+        return nullptr;
     }
 }
 
@@ -183,7 +190,7 @@ const float* CudaBackend::residentCoords(const PointSet& points) {
         m_resident.reset();
         return nullptr;
     }
-    return of.get() == &points ? m_resident->coords.data() : nullptr;
+    return of.get() == &points ? m_resident->points->coords.data() : nullptr;
 }
 
 BackendInfo CudaBackend::info() const {

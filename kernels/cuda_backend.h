@@ -30,7 +30,8 @@ public:
     BackendInfo info() const override;
     /// The recentred coordinates on the device (uploadRecentred), used by dbscan and kDistance
     /// for this very PointSet object while it lives.
-    void keepResident(std::shared_ptr<const PointSet> points, JobControl& job) override;
+    std::shared_ptr<const DeviceResident> keepResident(std::shared_ptr<const PointSet> points,
+                                                       JobControl& job) override;
     /// GPU DBSCAN (kernels/dbscan/dbscan_gpu.h): labels byte-identical to the CPU backend; the
     /// labels and core flags also stay on the device (DbscanResult::device) for GL interop.
     DbscanResult dbscan(const PointSet& points, const DbscanParams& params,

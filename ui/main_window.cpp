@@ -54,6 +54,8 @@ namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kRecentKey = QStringLiteral("recentFiles");
+// The job that keeps the loaded points on the compute device (Backend::keepResident).
+const QString kResidentJob = QStringLiteral("resident");
 const QString kLastDirKey = QStringLiteral("ui/lastDirectory");
 const QString kUpAxisKey = QStringLiteral("view/upAxis");
 
@@ -195,8 +197,19 @@ void MainWindow::createComputePanels() {
         statusBar()->showMessage(message + tr(" — the previous result is kept"), 15000);
     });
     connect(m_jobs, &JobRunner::cancelled, this, [this](const JobOutcome& o) {
+        if (o.kind == kResidentJob) return;  // superseded by newer data
         statusBar()->showMessage(tr("%1 cancelled — the previous result is kept").arg(o.kind),
                                  5000);
+    });
+    // The device copy of the points on screen, for the view to draw from.
+    connect(m_jobs, &JobRunner::finished, this, [this](const JobOutcome& o) {
+        if (o.kind != kResidentJob) return;
+        auto copy =
+            *std::static_pointer_cast<const std::shared_ptr<const DeviceResident>>(o.result);
+        m_pointView->setDevicePositions(std::move(copy));
+    });
+    connect(m_jobs, &JobRunner::failed, this, [this](const JobOutcome& o) {
+        if (o.kind == kResidentJob) m_pointView->setDevicePositions(nullptr);
     });
     connect(m_jobs, &JobRunner::backendChanged, this,
             [this](const QString& name, const QString& reason) {
@@ -530,12 +543,14 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         const PointSet& p = *dataset.points;
         m_pointsName = dataset.name;
         m_pointView->setPointSet(dataset.points);
+        // One upload for the algorithms and the view: with CUDA running, the view draws the
+        // positions from the compute copy (interop) instead of uploading them itself.
+        if (m_jobs->backendName() == QLatin1String("cuda")) m_pointView->expectDevicePositions();
         // Queued before the panels' jobs: with an accelerator they all find the points there.
-        m_jobs->submit<bool>(QStringLiteral("resident"),
-                             [points = dataset.points](Backend& backend, JobControl& job) {
-                                 backend.keepResident(points, job);
-                                 return true;
-                             });
+        m_jobs->submit<std::shared_ptr<const DeviceResident>>(
+            kResidentJob, [points = dataset.points](Backend& backend, JobControl& job) {
+                return backend.keepResident(points, job);
+            });
         m_dbscanPanel->setPointSet(dataset.points);
         setCurrentView(View::Points);
         logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")

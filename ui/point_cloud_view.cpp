@@ -58,6 +58,16 @@ float defaultPointSize(std::size_t n) {
 
 PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
+    m_deviceWait.setSingleShot(true);
+    connect(&m_deviceWait, &QTimer::timeout, this, [this] {
+        if (!m_awaitDevicePositions) return;
+        m_awaitDevicePositions = false;
+        logInfo(tr("The device copy of the points did not come in %1 s: uploading them from host "
+                   "memory")
+                    .arg(m_deviceWait.interval() / 1000.0));
+        m_positionsDirty = true;
+        contentChanged();
+    });
     setMinimumSize(200, 150);
     setMouseTracking(false);
     connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
@@ -96,7 +106,11 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_clusterColours.reset();
     m_legend = {};
     m_lo = m_hi = {};
+    m_centre = {0.0, 0.0, 0.0};
     m_planar = false;
+    m_devicePositions.reset();
+    m_awaitDevicePositions = false;
+    m_deviceWait.stop();
     if (m_points && m_points->n > 0) {
         const PointSet& p = *m_points;
         float lo[3] = {0, 0, 0};
@@ -118,8 +132,18 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
         }
         for (std::size_t j = 0; j < used; ++j)
             if (lo[j] > hi[j]) lo[j] = hi[j] = 0.0f;
-        m_lo = QVector3D(lo[0], lo[1], lo[2]);
-        m_hi = QVector3D(hi[0], hi[1], hi[2]);
+        // The view draws around the box's midpoint, the centre recentredCoords() uses, so that
+        // float32 keeps its precision on clouds far from the origin (georeferenced scans) and
+        // the device copy of the algorithms is exactly what the view draws.
+        float viewLo[3] = {0, 0, 0};
+        float viewHi[3] = {0, 0, 0};
+        for (std::size_t j = 0; j < used; ++j) {
+            m_centre[j] = 0.5 * (double(lo[j]) + double(hi[j]));
+            viewLo[j] = float(double(lo[j]) - m_centre[j]);
+            viewHi[j] = float(double(hi[j]) - m_centre[j]);
+        }
+        m_lo = QVector3D(viewLo[0], viewLo[1], viewLo[2]);
+        m_hi = QVector3D(viewHi[0], viewHi[1], viewHi[2]);
         m_planar = p.dims < 3 || hi[2] == lo[2];
         m_colourOptions = PointColouring::options(p);
         m_pointSize = defaultPointSize(p.n);
@@ -188,10 +212,9 @@ bool PointCloudView::setClusterColours(std::shared_ptr<const DbscanResult> clust
 void PointCloudView::setInteropAllowed(bool allowed) {
     if (allowed == m_interopAllowed) return;
     m_interopAllowed = allowed;
-    if (m_clusterColours) {
-        m_coloursDirty = true;
-        contentChanged();
-    }
+    if (m_clusterColours) m_coloursDirty = true;
+    if (m_devicePositions) m_positionsDirty = true;
+    if (m_coloursDirty || m_positionsDirty) contentChanged();
 }
 
 void PointCloudView::applyColouring(PointColouring colouring, const QString& id) {
@@ -299,7 +322,10 @@ void PointCloudView::zoom(float factor, QPointF pixel) {
 }
 
 QPointF PointCloudView::project(const QVector3D& world) const {
-    const QVector3D ndc = modelViewProjection().map(world);
+    const QVector3D view(float(double(world.x()) - m_centre[0]),
+                         float(double(world.y()) - m_centre[1]),
+                         float(double(world.z()) - m_centre[2]));
+    const QVector3D ndc = modelViewProjection().map(view);
     return {(ndc.x() + 1.0) * 0.5 * width(), (1.0 - ndc.y()) * 0.5 * height()};
 }
 
@@ -351,6 +377,8 @@ void PointCloudView::initializeGL() {
     m_uploadedCount = 0;
     m_colourBytes = 0;
     m_colourCount = 0;
+    m_positionBytes = 0;
+    m_positionCount = 0;
     m_positionsDirty = m_coloursDirty = true;
     emit glInitialized();
 }
@@ -385,8 +413,9 @@ void PointCloudView::releaseGl() {
     if (!m_vao.isCreated() && !m_positions.isCreated() && !m_program) return;
     const bool current = context() && context()->isValid();
     if (current) makeCurrent();
-    // Unregistered while the context is current and the buffer still exists.
+    // Unregistered while the context is current and the buffers still exist.
     m_colourLink.reset();
+    m_positionLink.reset();
     m_vao.destroy();
     m_positions.destroy();
     m_colourBuffer.destroy();
@@ -394,6 +423,8 @@ void PointCloudView::releaseGl() {
     m_uploadedCount = 0;
     m_colourBytes = 0;
     m_colourCount = 0;
+    m_positionBytes = 0;
+    m_positionCount = 0;
     m_glReady = false;
     if (current) doneCurrent();
 }
@@ -405,29 +436,9 @@ void PointCloudView::upload() {
     }
     QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
 
-    if (m_positionsDirty) {
-        m_positions.bind();
-        // glBufferData rather than QOpenGLBuffer::allocate: its int size overflows at 2 GiB.
-        if (n == 0) {
-            glBufferData(GL_ARRAY_BUFFER, 0, nullptr, GL_STATIC_DRAW);
-        } else if (m_points->dims == 3) {
-            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(n * 3 * sizeof(float)),
-                         m_points->coords.data(), GL_STATIC_DRAW);
-        } else {
-            // Only the first three columns are drawn; missing ones are 0. The packed copy lives
-            // only for the upload.
-            std::vector<float> packed(n * 3, 0.0f);
-            const std::size_t dims = m_points->dims;
-            const std::size_t used = std::min<std::size_t>(dims, 3);
-            for (std::size_t i = 0; i < n; ++i)
-                for (std::size_t j = 0; j < used; ++j)
-                    packed[i * 3 + j] = m_points->coords[i * dims + j];
-            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(packed.size() * sizeof(float)), packed.data(),
-                         GL_STATIC_DRAW);
-        }
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    if (m_positionsDirty && !(m_awaitDevicePositions && !m_devicePositions)) {
         m_positionsDirty = false;
+        if (!(m_devicePositions && writePositionsOnDevice(n))) uploadPositionsFromHost(n);
     }
     if (m_coloursDirty) {
         m_coloursDirty = false;
@@ -442,14 +453,14 @@ void PointCloudView::upload() {
             allocateColourBuffer(m_colours.size() * sizeof(std::uint32_t), m_colours.data());
             m_colourCount = m_colours.size();
             if (n > 0)
-                setColourPath(ColourPath::HostUpload,
+                setUploadPath(UploadPath::HostUpload,
                               m_clusterColours && !m_clusterColours->clusters->device
                                   ? tr("the clusters were computed on the CPU")
                                   : QString());
         }
     }
     const GLenum error = glGetError();
-    m_uploadedCount = error == GL_NO_ERROR && m_colourCount == n ? n : 0;
+    m_uploadedCount = error == GL_NO_ERROR && m_positionCount == n && m_colourCount == n ? n : 0;
     if (error != GL_NO_ERROR) {
         m_glError =
             error == GL_OUT_OF_MEMORY
@@ -457,6 +468,117 @@ void PointCloudView::upload() {
                 : tr("uploading the points failed (GL error 0x%1)").arg(error, 0, 16);
         logError(tr("point view: %1").arg(m_glError));
     }
+}
+
+void PointCloudView::uploadPositionsFromHost(std::size_t n) {
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    m_positions.bind();
+    m_positionLink.reset();  // new storage below
+    // glBufferData rather than QOpenGLBuffer::allocate: its int size overflows at 2 GiB.
+    const std::size_t bytes = n * 3 * sizeof(float);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_STATIC_DRAW);
+    m_positionBytes = bytes;
+    if (n > 0) {
+        // Recentred straight into the buffer: only the first three columns are drawn, missing
+        // ones are 0.
+        auto* out =
+            static_cast<float*>(glMapBufferRange(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes),
+                                                 GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
+        std::vector<float> staging;
+        if (!out) {
+            staging.resize(n * 3);
+            out = staging.data();
+        }
+        const std::size_t dims = m_points->dims;
+        const std::size_t used = std::min<std::size_t>(dims, 3);
+        const float* in = m_points->coords.data();
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < 3; ++j)
+                out[i * 3 + j] = j < used ? float(double(in[i * dims + j]) - m_centre[j]) : 0.0f;
+        if (staging.empty())
+            glUnmapBuffer(GL_ARRAY_BUFFER);
+        else
+            glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), staging.data());
+    }
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    m_positionCount = n;
+    if (n > 0) setPositionPath(UploadPath::HostUpload);
+}
+
+bool PointCloudView::ensureInterop() {
+    if (!mayPaintOnDevice()) return false;
+    if (m_interop) return true;
+    std::string whyNot;
+    m_interop = glInterop(&whyNot);
+    if (m_interop) return true;
+    m_interopError = QString::fromStdString(whyNot);
+    logInfo(tr("GL interop unavailable (%1): the point view uploads from host memory")
+                .arg(m_interopError));
+    return false;
+}
+
+bool PointCloudView::writePositionsOnDevice(std::size_t n) {
+    if (n == 0 || !ensureInterop()) return false;
+    try {
+        const std::size_t bytes = n * 3 * sizeof(float);
+        QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+        m_positions.bind();
+        if (bytes != m_positionBytes) {
+            m_positionLink.reset();
+            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_STATIC_DRAW);
+            m_positionBytes = bytes;
+        }
+        glEnableVertexAttribArray(0);
+        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+        if (!m_positionLink) m_positionLink = m_interop->link(m_positions.bufferId(), bytes);
+        m_positionLink->writePositions(*m_devicePositions);
+    } catch (const DeviceError& e) {
+        m_positionLink.reset();
+        m_interopError = QString::fromUtf8(e.what());
+        logWarning(tr("GL interop failed (%1): the point view uploads from host memory")
+                       .arg(m_interopError));
+        return false;
+    } catch (const Error& e) {
+        logWarning(tr("point view: writing the positions on the GPU failed (%1); uploading them")
+                       .arg(QString::fromUtf8(e.what())));
+        return false;
+    }
+    m_positionCount = n;
+    setPositionPath(UploadPath::Interop);
+    return true;
+}
+
+void PointCloudView::setDevicePositions(std::shared_ptr<const DeviceResident> points) {
+    const bool waiting = m_awaitDevicePositions;
+    m_deviceWait.stop();
+    m_awaitDevicePositions = false;
+    m_devicePositions = std::move(points);
+    // Positions already uploaded from the host stay, unless the device can write them.
+    if (waiting || (m_devicePositions && mayPaintOnDevice())) {
+        m_positionsDirty = true;
+        contentChanged();
+    }
+}
+
+void PointCloudView::expectDevicePositions(int timeoutMs) {
+    if (!m_points || m_points->n == 0 || !mayPaintOnDevice()) return;
+    m_awaitDevicePositions = true;
+    m_deviceWait.start(timeoutMs);
+}
+
+void PointCloudView::setPositionPath(UploadPath path) {
+    if (path == m_positionPath) return;
+    m_positionPath = path;
+    if (path == UploadPath::Interop)
+        logInfo(tr("Point positions: written on the GPU from the compute copy (%1)")
+                    .arg(QString::fromStdString(m_interop->description())));
+}
+
+std::vector<float> PointCloudView::readPositionBuffer() {
+    std::vector<float> out;
+    readBuffer(m_positions, m_positionCount * 3 * sizeof(float), out);
+    return out;
 }
 
 void PointCloudView::allocateColourBuffer(std::size_t bytes, const void* data) {
@@ -476,17 +598,7 @@ void PointCloudView::allocateColourBuffer(std::size_t bytes, const void* data) {
 
 bool PointCloudView::paintColoursOnDevice(std::size_t n) {
     const DbscanResult& r = *m_clusterColours->clusters;
-    if (!r.device || !mayPaintOnDevice() || n == 0) return false;
-    if (!m_interop) {
-        std::string whyNot;
-        m_interop = glInterop(&whyNot);
-        if (!m_interop) {
-            m_interopError = QString::fromStdString(whyNot);
-            logInfo(tr("GL interop unavailable (%1): point colours are uploaded from host memory")
-                        .arg(m_interopError));
-            return false;
-        }
-    }
+    if (!r.device || n == 0 || !ensureInterop()) return false;
     try {
         allocateColourBuffer(n * sizeof(std::uint32_t), nullptr);
         if (!m_colourLink) m_colourLink = m_interop->link(m_colourBuffer.bufferId(), m_colourBytes);
@@ -504,39 +616,47 @@ bool PointCloudView::paintColoursOnDevice(std::size_t n) {
                        .arg(QString::fromUtf8(e.what())));
         return false;
     }
-    setColourPath(ColourPath::Interop, QString::fromStdString(m_interop->description()));
+    setUploadPath(UploadPath::Interop, QString::fromStdString(m_interop->description()));
     return true;
 }
 
-void PointCloudView::setColourPath(ColourPath path, const QString& why) {
+void PointCloudView::setUploadPath(UploadPath path, const QString& why) {
     if (path == m_colourPath) return;
     m_colourPath = path;
-    if (path == ColourPath::Interop)
+    if (path == UploadPath::Interop)
         logInfo(tr("Point colours: painted on the GPU into the GL buffer (%1)").arg(why));
-    else if (path == ColourPath::HostUpload)
+    else if (path == UploadPath::HostUpload)
         logInfo(why.isEmpty() ? tr("Point colours: uploaded from host memory")
                               : tr("Point colours: uploaded from host memory (%1)").arg(why));
 }
 
 std::vector<std::uint32_t> PointCloudView::readColourBuffer() {
-    if (!m_glReady || !context()) return {};
+    std::vector<std::uint32_t> out;
+    readBuffer(m_colourBuffer, m_colourCount * sizeof(std::uint32_t), out);
+    return out;
+}
+
+template <typename T>
+void PointCloudView::readBuffer(QOpenGLBuffer& buffer, std::size_t bytes, std::vector<T>& out) {
+    out.clear();
+    if (!m_glReady || !context()) return;
     makeCurrent();
     upload();
-    std::vector<std::uint32_t> out(m_colourCount);
-    if (!out.empty()) {
-        m_colourBuffer.bind();
-        const void* mapped = glMapBufferRange(
-            GL_ARRAY_BUFFER, 0, GLsizeiptr(out.size() * sizeof(std::uint32_t)), GL_MAP_READ_BIT);
+    // upload() may have changed what the buffer holds.
+    bytes = &buffer == &m_positions ? m_positionCount * 3 * sizeof(float)
+                                    : m_colourCount * sizeof(std::uint32_t);
+    if (bytes > 0) {
+        buffer.bind();
+        const void* mapped =
+            glMapBufferRange(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);
         if (mapped) {
-            std::memcpy(out.data(), mapped, out.size() * sizeof(std::uint32_t));
+            out.resize(bytes / sizeof(T));
+            std::memcpy(out.data(), mapped, bytes);
             glUnmapBuffer(GL_ARRAY_BUFFER);
-        } else {
-            out.clear();
         }
-        m_colourBuffer.release();
+        buffer.release();
     }
     doneCurrent();
-    return out;
 }
 
 void PointCloudView::paintGL() {

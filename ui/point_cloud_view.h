@@ -8,6 +8,8 @@
 #include <QOpenGLWidget>
 #include <QPoint>
 #include <QSurfaceFormat>
+#include <QTimer>
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -88,9 +90,27 @@ public:
     bool interopAllowed() const { return m_interopAllowed; }
     /// Why interop is not used, once it was tried and failed (empty otherwise).
     QString interopError() const { return m_interopError; }
+    /// How a buffer's contents reached the GPU.
+    enum class UploadPath { None, HostUpload, Interop };
     /// How the colours on screen reached the GPU.
-    enum class ColourPath { None, HostUpload, Interop };
-    ColourPath colourPath() const { return m_colourPath; }
+    UploadPath colourPath() const { return m_colourPath; }
+    /// How the positions reached the GPU.
+    UploadPath positionPath() const { return m_positionPath; }
+    /// Draws the positions from the compute backend's device copy of these points
+    /// (Backend::keepResident), written by CUDA into the position buffer through GL interop;
+    /// without interop (or with nullptr) they are uploaded from host memory as usual.
+    void setDevicePositions(std::shared_ptr<const DeviceResident> points);
+    /// Holds the host upload of the current points back until setDevicePositions() brings them
+    /// from the device, for at most timeoutMs: the points then cross the bus once, for the
+    /// algorithms and the view together. No effect where interop is not usable.
+    void expectDevicePositions(int timeoutMs = kDevicePositionsWaitMs);
+    static constexpr int kDevicePositionsWaitMs = 3000;
+    /// The position buffer as the GPU holds it: xyz per point, in the view's recentred space
+    /// (data coordinates minus viewCentre()); empty before GL is initialised.
+    std::vector<float> readPositionBuffer();
+    /// The midpoint of the data's bounding box, which the view subtracts before drawing (the
+    /// centre recentredCoords() uses, first three dimensions).
+    std::array<double, 3> viewCentre() const { return m_centre; }
     /// The per-point colours as last set on the host (empty when they were painted on the GPU:
     /// use readColourBuffer()).
     std::span<const std::uint32_t> colours() const { return m_colours; }
@@ -187,7 +207,13 @@ private:
     void upload();
     bool paintColoursOnDevice(std::size_t n);
     void allocateColourBuffer(std::size_t bytes, const void* data);
-    void setColourPath(ColourPath path, const QString& why);
+    void uploadPositionsFromHost(std::size_t n);
+    bool writePositionsOnDevice(std::size_t n);
+    bool ensureInterop();
+    template <typename T>
+    void readBuffer(QOpenGLBuffer& buffer, std::size_t bytes, std::vector<T>& out);
+    void setUploadPath(UploadPath path, const QString& why);
+    void setPositionPath(UploadPath path);
     void paintOverlay(QPainter& painter);
     void contentChanged();
     float aspect() const;
@@ -209,8 +235,9 @@ private:
     };
     std::optional<ClusterColours> m_clusterColours;
 
-    QVector3D m_lo;  // bounding box of the drawn positions
+    QVector3D m_lo;  // bounding box of the drawn positions (view space)
     QVector3D m_hi;
+    std::array<double, 3> m_centre{};  // data coordinates minus this = view space
     bool m_planar = false;
     UpAxis m_upAxis = UpAxis::PlusY;
     OrbitCamera m_camera;
@@ -230,7 +257,14 @@ private:
     QString m_interopError;  // why interop failed here; host uploads from then on
     std::shared_ptr<GlInterop> m_interop;
     std::unique_ptr<GlBufferLink> m_colourLink;  // m_colourBuffer registered with the device
-    ColourPath m_colourPath = ColourPath::None;
+    UploadPath m_colourPath = UploadPath::None;
+    std::size_t m_positionBytes = 0;  // allocated size of m_positions
+    std::size_t m_positionCount = 0;  // points written into m_positions
+    std::shared_ptr<const DeviceResident> m_devicePositions;
+    bool m_awaitDevicePositions = false;
+    QTimer m_deviceWait;
+    std::unique_ptr<GlBufferLink> m_positionLink;  // m_positions registered with the device
+    UploadPath m_positionPath = UploadPath::None;
     bool m_drawTiming = false;
     FrameTiming m_frameTiming;
     GlInfo m_glInfo;

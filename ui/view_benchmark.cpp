@@ -36,13 +36,13 @@ std::int64_t nowNs() {
                             .count());
 }
 
-QString pathName(PointCloudView::ColourPath path) {
+QString pathName(PointCloudView::UploadPath path) {
     switch (path) {
-        case PointCloudView::ColourPath::Interop:
+        case PointCloudView::UploadPath::Interop:
             return QStringLiteral("interop");
-        case PointCloudView::ColourPath::HostUpload:
+        case PointCloudView::UploadPath::HostUpload:
             return QStringLiteral("host");
-        case PointCloudView::ColourPath::None:
+        case PointCloudView::UploadPath::None:
             break;
     }
     return QStringLiteral("none");

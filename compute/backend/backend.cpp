@@ -17,7 +17,10 @@ std::string BackendInfo::summary() const {
     return text;
 }
 
-void Backend::keepResident(std::shared_ptr<const PointSet>, JobControl&) {}
+std::shared_ptr<const DeviceResident> Backend::keepResident(std::shared_ptr<const PointSet>,
+                                                            JobControl&) {
+    return nullptr;
+}
 
 DbscanResult Backend::dbscan(const PointSet&, const DbscanParams&, JobControl&) {
     unsupported("DBSCAN");

@@ -39,9 +39,11 @@ public:
 
     /// Keeps points in accelerator memory while they live (one set at a time), so that the
     /// algorithms below skip uploading them: a live view re-running DBSCAN as a slider moves
-    /// pays the upload once. Never throws; where there is no accelerator, or the copy does not
-    /// fit, the algorithms upload as before.
-    virtual void keepResident(std::shared_ptr<const PointSet> points, JobControl& job);
+    /// pays the upload once. Returns the device copy (recentredCoords() values) for views to draw
+    /// from through GL interop, or nullptr where there is no accelerator or the copy does not fit
+    /// (then the algorithms upload as before). Never throws.
+    virtual std::shared_ptr<const DeviceResident> keepResident(
+        std::shared_ptr<const PointSet> points, JobControl& job);
 
     /// DBSCAN (semantics in compute/dbscan/dbscan.h); labels identical on every backend.
     /// @code cs::DbscanResult r = backend.dbscan(points, {.eps = 0.5f, .minPts = 10}, job);

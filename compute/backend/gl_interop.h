@@ -34,6 +34,10 @@ public:
     /// point of clusters (a DbscanResult::device of the same backend, with exactly that many
     /// points). Throws cs::Error when clusters do not fit, cs::DeviceError when the device fails.
     virtual void paintClusters(const DeviceResident& clusters, const ClusterPaint& paint) = 0;
+    /// Fills the buffer with bytes() / 12 xyz float positions: the first three columns of a
+    /// Backend::keepResident copy of the same backend (recentred coordinates; missing columns 0).
+    /// Throws cs::Error when the points do not fit, cs::DeviceError when the device fails.
+    virtual void writePositions(const DeviceResident& points) = 0;
     /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
     /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
     virtual void writeTestPattern(std::uint32_t seed) = 0;

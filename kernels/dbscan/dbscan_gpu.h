@@ -46,6 +46,16 @@ struct DbscanDeviceClusters final : cs::DeviceResident {
     std::string backend() const override { return "cuda"; }
 };
 
+/// A point set's recentredCoords() on the device (CudaBackend::keepResident): the algorithms'
+/// input without an upload, and the point view's positions through GL interop.
+struct DevicePoints final : cs::DeviceResident {
+    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffer
+    DeviceBuffer<float> coords;           ///< n x dims, row-major
+    std::size_t n = 0;
+    std::size_t dims = 0;
+    std::string backend() const override { return "cuda"; }
+};
+
 /// Below this many points Auto takes Brute also for d <= 3: a few tiles beat building a grid.
 inline constexpr std::size_t kDbscanCudaBruteBelow = 1024;
 /// The largest k the GPU k-distance keeps per point (registers / local memory).

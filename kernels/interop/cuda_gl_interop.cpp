@@ -138,6 +138,32 @@ public:
         CS_CUDA_CHECK(cudaStreamSynchronize(s));
     }
 
+    void writePositions(const cs::DeviceResident& data) override {
+        const auto* points = dynamic_cast<const DevicePoints*>(&data);
+        if (!points || !points->context)
+            throw cs::Error("GL interop: the points are not on a CUDA device (made by the " +
+                            data.backend() + " backend)");
+        if (points->context->device() != m_device->device())
+            throw cs::Error("GL interop: the points are on CUDA device " +
+                            std::to_string(points->context->device()) +
+                            ", the GL buffers are shared with device " +
+                            std::to_string(m_device->device()));
+        if (points->n * 3 * sizeof(float) != m_bytes ||
+            points->coords.size() != points->n * points->dims)
+            throw cs::Error("GL interop: " + std::to_string(points->n) +
+                            " points for a position buffer of " +
+                            std::to_string(m_bytes / (3 * sizeof(float))) + " points");
+        DeviceScope scope(m_device->device());
+        const cudaStream_t s = m_device->stream();
+        {
+            MappedGlBuffer mapped(m_resource, s);
+            requireSize(mapped);
+            launchPackPositions(points->coords.data(), points->n, points->dims,
+                                reinterpret_cast<float*>(mapped.words()), s);
+        }
+        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
+
     void writeTestPattern(std::uint32_t seed) override {
         DeviceScope scope(m_device->device());
         const cudaStream_t s = m_device->stream();

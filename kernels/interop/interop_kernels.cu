@@ -33,6 +33,14 @@ __global__ void paintClustersKernel(const std::int32_t* __restrict__ labels,
     }
 }
 
+__global__ void packPositionsKernel(const float* __restrict__ coords, std::size_t n,
+                                    std::size_t dims, float* __restrict__ out) {
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        for (std::size_t j = 0; j < 3; ++j)
+            out[3 * i + j] = j < dims ? coords[i * dims + j] : 0.0f;
+}
+
 __global__ void testPatternKernel(std::uint32_t* __restrict__ out, std::size_t words,
                                   std::uint32_t seed) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
@@ -48,6 +56,13 @@ void launchPaintClusters(const std::int32_t* labels, const std::uint8_t* isCore,
     if (n == 0) return;
     paintClustersKernel<<<blocksFor(n), kThreads, 0, stream>>>(labels, isCore, n, clusterRgba,
                                                                clusterCount, rule, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, float* out,
+                         cudaStream_t stream) {
+    if (n == 0) return;
+    packPositionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -25,6 +25,10 @@ void launchPaintClusters(const std::int32_t* labels, const std::uint8_t* isCore,
                          const std::uint32_t* clusterRgba, std::size_t clusterCount,
                          ClusterPaintRule rule, std::uint32_t* out, cudaStream_t stream);
 
+/// out[3 i + j] = coords[i * dims + j] for j < min(dims, 3), 0 for the other j.
+void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, float* out,
+                         cudaStream_t stream);
+
 /// out[i] = cs::interopTestPattern(seed, i) for i < words.
 void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,
                               cudaStream_t stream);

@@ -511,7 +511,10 @@ CS_TEST(residentPoints) {
     const DbscanParams p{.eps = 1.0f, .minPts = 10};
     auto a = std::make_shared<const PointSet>(cs::makeBlobPoints(60'000, 3, 77));
     cs::JobControl keep;
-    g_backend->keepResident(a, keep);
+    const auto copy = g_backend->keepResident(a, keep);
+    const auto* onDevice = dynamic_cast<const cs::kernels::DevicePoints*>(copy.get());
+    CS_CHECK(onDevice && onDevice->n == a->n && onDevice->dims == 3);
+    CS_CHECK(onDevice && onDevice->coords.toHost() == recentredCoords(*a));
     cs::JobControl cpuJob;
     const DbscanResult cpuA = cs::dbscanCpu(*a, p, cpuJob, 0);
     cs::JobControl job;

@@ -14,6 +14,7 @@
 #include "compute/backend/gl_interop.h"
 #include "compute/core/job_control.h"
 #include "compute/dbscan/cluster_paint.h"
+#include "compute/dbscan/dbscan.h"
 #include "compute/demo/demo_data.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/interop/cuda_gl_interop.h"
@@ -25,7 +26,7 @@
 
 using cs::ui::ColourMaps;
 using cs::ui::PointCloudView;
-using ColourPath = PointCloudView::ColourPath;
+using UploadPath = PointCloudView::UploadPath;
 
 namespace {
 
@@ -109,7 +110,7 @@ private:
         QVERIFY(view.setClusterColours(r, paint, {}));
         QVERIFY(waitDrawn(view));
         QVERIFY2(view.interopError().isEmpty(), qPrintable(view.interopError()));
-        QCOMPARE(view.colourPath(), ColourPath::Interop);
+        QCOMPARE(view.colourPath(), UploadPath::Interop);
         QVERIFY(view.colours().empty());  // nothing was painted on the host
         const auto gl = view.readColourBuffer();
         const auto host = cs::paintClusters(r->labels, r->isCore, paint);
@@ -208,18 +209,80 @@ private slots:
         view->setInteropAllowed(false);
         QVERIFY(view->setClusterColours(r, paintFor(*r, true, true, true), {}));
         QVERIFY(waitDrawn(*view));
-        QCOMPARE(view->colourPath(), ColourPath::HostUpload);
+        QCOMPARE(view->colourPath(), UploadPath::HostUpload);
         const auto host = cs::paintClusters(r->labels, r->isCore, paintFor(*r, true, true, true));
         QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
         view->setInteropAllowed(true);
         QVERIFY(waitDrawn(*view));
-        QCOMPARE(view->colourPath(), ColourPath::Interop);
+        QCOMPARE(view->colourPath(), UploadPath::Interop);
         QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
         saveScreenshot(view->grabFramebuffer(), QStringLiteral("interop_dbscan.png"));
         // A clustering of other points is refused, and the colours stay.
         const auto other = clusterOnGpu(*gridPoints(4), {.eps = 1.5f, .minPts = 2});
         QVERIFY(!view->setClusterColours(other, paintFor(*other, true, true, true), {}));
         QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
+    }
+
+    void positionsWrittenFromTheComputeCopy() {
+        // 5-D points far from the origin: the view draws the first three columns of the
+        // backend's recentred device copy, bit for bit what the host would upload.
+        std::vector<float> coords(50'000 * 5);
+        std::mt19937 rng(5);
+        std::uniform_real_distribution<float> u(-50.0f, 50.0f);
+        for (std::size_t i = 0; i < coords.size(); ++i)
+            coords[i] = u(rng) + (i % 5 == 0 ? 350'000.0f : 0.0f);
+        auto points =
+            std::make_shared<const cs::PointSet>(cs::PointSet::fromCoords(5, std::move(coords)));
+        auto view = makeView(points);
+        QVERIFY(view);
+        QCOMPARE(view->positionPath(), UploadPath::HostUpload);
+        const auto uploaded = view->readPositionBuffer();
+        cs::JobControl job;
+        const auto copy = m_cuda->keepResident(points, job);
+        QVERIFY(copy);
+        view->setDevicePositions(copy);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->positionPath(), UploadPath::Interop);
+        const auto written = view->readPositionBuffer();
+        const std::vector<float> recentred = cs::recentredCoords(*points);
+        QCOMPARE(written.size(), points->n * 3);
+        for (std::size_t i = 0; i < points->n; ++i)
+            for (std::size_t j = 0; j < 3; ++j)
+                if (written[i * 3 + j] != recentred[i * 5 + j])
+                    QFAIL(qPrintable(QStringLiteral("point %1, column %2: %3 written, %4 expected")
+                                         .arg(i)
+                                         .arg(j)
+                                         .arg(written[i * 3 + j])
+                                         .arg(recentred[i * 5 + j])));
+        QVERIFY(written == uploaded);  // the host path's upload holds the same values
+
+        // Waiting for the copy: nothing drawn, then every point where it belongs.
+        auto grid = gridPoints(5);
+        view->setPointSet(grid);
+        QVERIFY(view->setColourBy(QStringLiteral("uniform")));
+        view->orbit(-view->camera().yaw(), -view->camera().pitch());
+        view->fitToData();
+        view->zoom(1.8f);
+        view->setPointSize(12);
+        view->expectDevicePositions(60'000);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(0));
+        view->setDevicePositions(m_cuda->keepResident(grid, job));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), grid->n);
+        QCOMPARE(view->positionPath(), UploadPath::Interop);
+        const QImage image = view->grabFramebuffer();
+        saveScreenshot(image, QStringLiteral("interop_positions.png"));
+        for (std::size_t i = 0; i < grid->n; ++i) {
+            const auto p = grid->point(i);
+            const QColor got =
+                image.pixelColor(view->project(QVector3D(p[0], p[1], p[2])).toPoint());
+            const QColor want = view->uniformColour();
+            QVERIFY2(std::abs(got.red() - want.red()) <= 10 &&
+                         std::abs(got.green() - want.green()) <= 10 &&
+                         std::abs(got.blue() - want.blue()) <= 10,
+                     qPrintable(QStringLiteral("point %1: %2").arg(i).arg(got.name())));
+        }
     }
 
     void mainWindowKeepsInteropThroughViewSwitchesAndReloads() {
@@ -235,11 +298,11 @@ private slots:
         // The interop result must equal the host path's on the same clustering.
         auto checkBothPaths = [&](const char* when) {
             QVERIFY2(settled(), when);
-            QVERIFY2(view.colourPath() == ColourPath::Interop, when);
+            QVERIFY2(view.colourPath() == UploadPath::Interop, when);
             const auto interop = view.readColourBuffer();
             view.setInteropAllowed(false);
             QVERIFY2(settled(), when);
-            QVERIFY2(view.colourPath() == ColourPath::HostUpload, when);
+            QVERIFY2(view.colourPath() == UploadPath::HostUpload, when);
             const auto host = view.readColourBuffer();
             view.setInteropAllowed(true);
             QVERIFY2(settled(), when);
@@ -248,6 +311,8 @@ private slots:
 
         window->openDemoPoints(300'000);
         QVERIFY(settled());
+        // The positions come from the compute backend's copy of the points.
+        QCOMPARE(view.positionPath(), UploadPath::Interop);
         cs::ui::DbscanPanel& panel = *window->dbscanPanel();
         panel.setEps(0.8);
         panel.run();
@@ -255,7 +320,7 @@ private slots:
         QCOMPARE(window->jobRunner()->backendName(), QStringLiteral("cuda"));
         QVERIFY(panel.lastRun() && panel.lastRun()->result.device);
         checkBothPaths("first run");
-        // Core points only: painted again on the device from the same labels.
+        // Another eps: painted again on the device, matched to the first run's colours.
         panel.setEps(0.9);
         QVERIFY(settled());
         checkBothPaths("second run");
@@ -267,8 +332,10 @@ private slots:
         view.update();
         checkBothPaths("after the series view");
 
-        window->openDemoPoints(120'000);  // reload: another size, the buffer is re-registered
+        window->openDemoPoints(120'000);  // reload: another size, the buffers are re-registered
         QVERIFY(settled());
+        QCOMPARE(view.positionPath(), UploadPath::Interop);
+        QCOMPARE(view.readPositionBuffer(), cs::recentredCoords(*view.pointSet()));
         panel.setEps(0.8);
         panel.run();
         checkBothPaths("after a reload");
@@ -297,7 +364,7 @@ private slots:
                 QVERIFY(QTest::qWaitForWindowExposed(&host));
                 view->show();
                 QVERIFY(waitDrawn(*view));
-                QCOMPARE(view->colourPath(), ColourPath::Interop);
+                QCOMPARE(view->colourPath(), UploadPath::Interop);
                 const auto want =
                     cs::paintClusters(r->labels, r->isCore, paintFor(*r, true, true, true));
                 QCOMPARE(firstDifference(view->readColourBuffer(), want), want.size());
@@ -308,7 +375,7 @@ private slots:
                 view->setPointSet(std::make_shared<const cs::PointSet>(
                     cs::demo::makeDemoPoints(1'000, std::uint64_t(round))));
                 QVERIFY(waitDrawn(*view));
-                QCOMPARE(view->colourPath(), ColourPath::HostUpload);
+                QCOMPARE(view->colourPath(), UploadPath::HostUpload);
             }
             view->close();
             // The view, its context and its registration go while the clustering lives on.

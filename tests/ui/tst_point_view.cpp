@@ -3,8 +3,10 @@
 // key handling. Runs under xvfb-run (Mesa llvmpipe here, the NVIDIA driver on the GPU machine).
 #include <QSignalSpy>
 #include <QtTest>
+#include <array>
 #include <cmath>
 #include <random>
+#include <set>
 
 #include "compute/backend/gl_interop.h"
 #include "compute/core/error.h"
@@ -205,7 +207,7 @@ private slots:
         paint.noiseRgba = ColourMaps::packRgba(view->noiseColour());
         QVERIFY(view->setClusterColours(r, paint, {}));
         QVERIFY(waitDrawn(*view));
-        QCOMPARE(view->colourPath(), PointCloudView::ColourPath::HostUpload);
+        QCOMPARE(view->colourPath(), PointCloudView::UploadPath::HostUpload);
         const auto want = cs::paintClusters(r->labels, r->isCore, paint);
         QCOMPARE(view->readColourBuffer(), want);
         QImage image = view->grabFramebuffer();
@@ -260,11 +262,76 @@ private slots:
         QVERIFY(view->mayPaintOnDevice());
         QVERIFY(view->setClusterColours(r, paint, {}));
         QVERIFY(waitDrawn(*view));
-        QCOMPARE(view->colourPath(), PointCloudView::ColourPath::HostUpload);
+        QCOMPARE(view->colourPath(), PointCloudView::UploadPath::HostUpload);
         QCOMPARE(view->interopError(), QStringLiteral("no interop in this test"));
         QVERIFY(!view->mayPaintOnDevice());
         QCOMPARE(view->readColourBuffer(), cs::paintClusters(r->labels, r->isCore, paint));
         cs::releaseGlInterop();
+    }
+
+    void georeferencedPointsKeepTheirPrecision() {
+        // Northing-like coordinates, 0.25 and 0.5 apart (float32's spacing there is 0.25): drawn
+        // from raw coordinates, the projection's float arithmetic is off by about that much and
+        // the four points land anywhere; drawn recentred, each lands where it belongs.
+        auto points = makePoints(3, {4000000.00f, 4000000.00f, 120.0f,  //
+                                     4000000.25f, 4000000.00f, 120.0f,  //
+                                     4000000.00f, 4000000.50f, 120.0f,  //
+                                     4000000.25f, 4000000.50f, 120.0f});
+        auto view = makeView(points, QSize(300, 300));
+        QVERIFY(view);
+        QVERIFY(view->setColourBy(QStringLiteral("uniform")));
+        view->orbit(25.0f - view->camera().yaw(), 15.0f - view->camera().pitch());
+        view->fitToData();
+        view->zoom(1.5f);
+        view->setPointSize(6);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->positionPath(), PointCloudView::UploadPath::HostUpload);
+        // What GL holds: the first three columns minus the box midpoint, as recentredCoords().
+        const std::array<double, 3> centre{4000000.125, 4000000.25, 120.0};
+        QCOMPARE(view->viewCentre(), centre);
+        const auto gl = view->readPositionBuffer();
+        QCOMPARE(gl.size(), std::size_t(12));
+        for (std::size_t i = 0; i < 4; ++i)
+            for (std::size_t j = 0; j < 3; ++j)
+                QCOMPARE(gl[i * 3 + j], float(double(points->point(i)[j]) - centre[j]));
+        const QImage image = view->grabFramebuffer();
+        std::set<std::pair<int, int>> pixels;
+        for (std::size_t i = 0; i < 4; ++i) {
+            const auto p = points->point(i);
+            const QPoint px = view->project(QVector3D(p[0], p[1], p[2])).toPoint();
+            pixels.insert({px.x(), px.y()});
+            QVERIFY2(near(image.pixelColor(px), view->uniformColour(), 10),
+                     qPrintable(QStringLiteral("point %1 at %2,%3: %4")
+                                    .arg(i)
+                                    .arg(px.x())
+                                    .arg(px.y())
+                                    .arg(describe(image.pixelColor(px)))));
+        }
+        QCOMPARE(pixels.size(), std::size_t(4));
+    }
+
+    void devicePositionsThatNeverComeAreUploaded() {
+        // Waiting for a device copy of the points: nothing is drawn until it comes or the wait
+        // ends, then the host uploads.
+        auto points = makePoints(3, {0, 0, 0, 1, 1, 1});
+        auto view = std::make_unique<PointCloudView>();
+        view->resize(200, 200);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        view->setPointSet(points);
+        view->expectDevicePositions(300);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(0));
+        QTRY_COMPARE_WITH_TIMEOUT(view->uploadedPointCount(), std::size_t(2), 5000);
+        QCOMPARE(view->positionPath(), PointCloudView::UploadPath::HostUpload);
+        // A backend without a device copy answers nullptr: the host uploads at once.
+        view->setPointSet(makePoints(3, {0, 0, 0, 1, 1, 1, 2, 2, 2}));
+        view->expectDevicePositions(60000);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(0));
+        view->setDevicePositions(nullptr);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(3));
     }
 
     void cameraMath() {
