@@ -4,29 +4,11 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <thread>
+
+#include "compute/core/parallel.h"
 
 namespace cs {
 namespace {
-
-// Below this many points per thread, threads cost more than they save.
-constexpr std::size_t kPointsPerThread = std::size_t(1) << 18;
-
-unsigned threadsFor(std::size_t n) {
-    const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-    return unsigned(std::clamp<std::size_t>(n / kPointsPerThread, 1, hardware));
-}
-
-/// body(begin, end, t) over `threads` contiguous chunks of [0, n), in parallel.
-template <typename Body>
-void forChunks(std::size_t n, unsigned threads, Body body) {
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(body, n * t / threads, n * (t + 1) / threads, t);
-    body(std::size_t(0), n / threads, 0u);
-    for (auto& thread : pool)
-        thread.join();
-}
 
 /// Points per (old, new) label pair, by open addressing with linear probing: a clustering has a
 /// few thousand distinct pairs, so the table stays in cache, where a node-based hash map would

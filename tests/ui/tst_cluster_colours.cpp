@@ -88,6 +88,21 @@ private slots:
         const auto slotOf = matchClusterSlots(prev, prevSlots, next, 100);
         for (int old = 0; old < 100; ++old)
             QCOMPARE(slotOf[std::size_t((old * 37) % 100)], prevSlots[std::size_t(old)]);
+
+        // Painting, also on several threads, follows the rule point by point.
+        std::vector<std::uint8_t> core(n);
+        for (std::size_t i = 0; i < n; ++i)
+            core[i] = std::uint8_t(i % 3 != 0);
+        std::vector<std::uint32_t> slotColours(100);
+        for (std::size_t c = 0; c < 100; ++c)
+            slotColours[c] = 0xff000000u | std::uint32_t(c * 2654435761u >> 8);
+        const cs::ClusterPaint paint =
+            cs::ui::clusterPaint(slotOf, slotColours, 0x80808080u, {true, false, true});
+        const auto rgba = cs::paintClusters(next, core, paint);
+        QCOMPARE(rgba.size(), n);
+        for (std::size_t i = 0; i < n; ++i)
+            if (rgba[i] != paint.colourOf(next[i], core[i] != 0))
+                QFAIL(qPrintable(QStringLiteral("point %1").arg(i)));
     }
 
     void noiseIsGreyAndHiddenClassesTransparent() {
