@@ -453,7 +453,7 @@ void PointCloudView::upload() {
             allocateColourBuffer(m_colours.size() * sizeof(std::uint32_t), m_colours.data());
             m_colourCount = m_colours.size();
             if (n > 0)
-                setUploadPath(UploadPath::HostUpload,
+                setColourPath(UploadPath::HostUpload,
                               m_clusterColours && !m_clusterColours->clusters->device
                                   ? tr("the clusters were computed on the CPU")
                                   : QString());
@@ -520,33 +520,47 @@ bool PointCloudView::ensureInterop() {
 
 bool PointCloudView::writePositionsOnDevice(std::size_t n) {
     if (n == 0 || !ensureInterop()) return false;
-    try {
-        const std::size_t bytes = n * 3 * sizeof(float);
-        QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
-        m_positions.bind();
-        if (bytes != m_positionBytes) {
-            m_positionLink.reset();
-            glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_STATIC_DRAW);
-            m_positionBytes = bytes;
-        }
-        glEnableVertexAttribArray(0);
-        glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-        if (!m_positionLink) m_positionLink = m_interop->link(m_positions.bufferId(), bytes);
-        m_positionLink->writePositions(*m_devicePositions);
-    } catch (const DeviceError& e) {
-        m_positionLink.reset();
-        m_interopError = QString::fromUtf8(e.what());
-        logWarning(tr("GL interop failed (%1): the point view uploads from host memory")
-                       .arg(m_interopError));
-        return false;
-    } catch (const Error& e) {
-        logWarning(tr("point view: writing the positions on the GPU failed (%1); uploading them")
-                       .arg(QString::fromUtf8(e.what())));
-        return false;
+    const std::size_t bytes = n * 3 * sizeof(float);
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    m_positions.bind();
+    if (bytes != m_positionBytes) {
+        m_positionLink.reset();  // new storage
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_STATIC_DRAW);
+        m_positionBytes = bytes;
     }
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    if (!writeThroughInterop(
+            m_positionLink, m_positions.bufferId(), bytes,
+            [&](GlBufferLink& link) { link.writePositions(*m_devicePositions); },
+            tr("the positions")))
+        return false;
     m_positionCount = n;
     setPositionPath(UploadPath::Interop);
     return true;
+}
+
+bool PointCloudView::writeThroughInterop(std::unique_ptr<GlBufferLink>& link, GLuint buffer,
+                                         std::size_t bytes,
+                                         const std::function<void(GlBufferLink&)>& write,
+                                         const QString& what) {
+    try {
+        if (!link) link = m_interop->link(buffer, bytes);
+        write(*link);
+        return true;
+    } catch (const DeviceError& e) {
+        // The driver refused the buffer (a renderer on another GPU, a software renderer) or the
+        // device failed: host uploads from now on.
+        link.reset();
+        m_interopError = QString::fromUtf8(e.what());
+        logWarning(tr("GL interop failed (%1): the point view uploads from host memory")
+                       .arg(m_interopError));
+    } catch (const Error& e) {
+        logWarning(tr("point view: writing %1 on the GPU failed (%2); uploading them from host "
+                      "memory")
+                       .arg(what, QString::fromUtf8(e.what())));
+    }
+    return false;
 }
 
 void PointCloudView::setDevicePositions(std::shared_ptr<const DeviceResident> points) {
@@ -599,28 +613,17 @@ void PointCloudView::allocateColourBuffer(std::size_t bytes, const void* data) {
 bool PointCloudView::paintColoursOnDevice(std::size_t n) {
     const DbscanResult& r = *m_clusterColours->clusters;
     if (!r.device || n == 0 || !ensureInterop()) return false;
-    try {
-        allocateColourBuffer(n * sizeof(std::uint32_t), nullptr);
-        if (!m_colourLink) m_colourLink = m_interop->link(m_colourBuffer.bufferId(), m_colourBytes);
-        m_colourLink->paintClusters(*r.device, m_clusterColours->paint);
-    } catch (const DeviceError& e) {
-        // The driver refused the buffer (a renderer on another GPU, a software renderer) or the
-        // device failed: host uploads from now on.
-        m_colourLink.reset();
-        m_interopError = QString::fromUtf8(e.what());
-        logWarning(tr("GL interop failed (%1): point colours are uploaded from host memory")
-                       .arg(m_interopError));
+    allocateColourBuffer(n * sizeof(std::uint32_t), nullptr);
+    if (!writeThroughInterop(
+            m_colourLink, m_colourBuffer.bufferId(), m_colourBytes,
+            [&](GlBufferLink& link) { link.paintClusters(*r.device, m_clusterColours->paint); },
+            tr("the cluster colours")))
         return false;
-    } catch (const Error& e) {
-        logWarning(tr("point view: painting on the GPU failed (%1); painting on the host")
-                       .arg(QString::fromUtf8(e.what())));
-        return false;
-    }
-    setUploadPath(UploadPath::Interop, QString::fromStdString(m_interop->description()));
+    setColourPath(UploadPath::Interop, QString::fromStdString(m_interop->description()));
     return true;
 }
 
-void PointCloudView::setUploadPath(UploadPath path, const QString& why) {
+void PointCloudView::setColourPath(UploadPath path, const QString& why) {
     if (path == m_colourPath) return;
     m_colourPath = path;
     if (path == UploadPath::Interop)

@@ -11,6 +11,7 @@
 #include <QTimer>
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -210,9 +211,13 @@ private:
     void uploadPositionsFromHost(std::size_t n);
     bool writePositionsOnDevice(std::size_t n);
     bool ensureInterop();
+    /// Registers buffer once (in link) and runs write on it; a refused registration or a
+    /// device fault turns interop off for this view, other errors fail only this write.
+    bool writeThroughInterop(std::unique_ptr<GlBufferLink>& link, GLuint buffer, std::size_t bytes,
+                             const std::function<void(GlBufferLink&)>& write, const QString& what);
     template <typename T>
     void readBuffer(QOpenGLBuffer& buffer, std::size_t bytes, std::vector<T>& out);
-    void setUploadPath(UploadPath path, const QString& why);
+    void setColourPath(UploadPath path, const QString& why);
     void setPositionPath(UploadPath path);
     void paintOverlay(QPainter& painter);
     void contentChanged();
