@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# On the GPU machine, in a GL session (../shared/docs/DEVICE.md (b): build here with the GUI and
+# CUDA, bundle with make-bundle.sh, then `source .device/gl-session.sh` there): the CUDA-GL
+# interop and view tests under the NVIDIA GL driver, then `clusterscope --measure` at 1M, 10M
+# and 30M demo points. Everything lands in $OUT/gui.tgz (screenshots, logs, JSON); a summary
+# goes to stdout. Usage: .ci/device-gui-check.sh [BUILD_DIR]   (default build-gpugui)
+set -uo pipefail
+build=${1:-build-gpugui}
+out=${OUT:-/tmp/out}
+work="$out/gui"
+mkdir -p "$work"
+export CS_TEST_OUTPUT="$work"
+status=0
+for t in tests/gpu/tst_gl_interop tests/ui/tst_point_view tests/ui/tst_dbscan_panel; do
+    timeout 300 "$build/$t" >"$work/$(basename "$t").log" 2>&1 || status=1
+    grep -E "^Totals|^FAIL|Loc:" "$work/$(basename "$t").log" | sed "s|^|$(basename "$t"): |"
+done
+for n in 1M 10M 30M; do
+    timeout 200 "$build/app/gui/clusterscope" --demo-points "$n" --run dbscan \
+        --window-size 1600x1000 --measure "$work/measure-$n.json" --screenshot "$work/app-$n.png" \
+        --quit >"$work/measure-$n.log" 2>&1 || status=1
+    python3 - "$work/measure-$n.json" "$n" <<'PY' || status=1
+import json, sys
+j = json.load(open(sys.argv[1]))
+f = j["frames"]
+print(f"{sys.argv[2]}: draw {f['drawMs']['median']:.2f} ms, frame interval {f['intervalMs']['median']:.2f} ms")
+for path in ("interop", "host"):
+    q = j["paramToScreen"][path]
+    print(f"  eps change to screen, {path:7s} ({q['colourPath']}): {q['totalMs']['median']:.1f} ms "
+          f"(job {q['jobMs']['median']:.1f}, result {q['resultMs']['median']:.1f}, "
+          f"paint {q['paintMs']['median']:.1f}, paint to swap {q['paintToSwapMs']['median']:.1f})")
+PY
+done
+tar czf "$out/gui.tgz" -C "$out" gui && rm -rf "$work"
+exit $status
