@@ -13,7 +13,9 @@
 #include "compute/core/error.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_scope.h"
+#include "kernels/common/device_series.h"
 #include "kernels/common/job_context.h"
+#include "kernels/common/staged_copy.h"
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/dbscan/dbscan_launch.h"
 
@@ -178,6 +180,38 @@ std::shared_ptr<const DeviceResident> CudaBackend::keepResident(
         return copy;
     } catch (const CudaError&) {
         // Out of device memory, most likely: the algorithms upload per call instead.
+        (void)cudaGetLastError();
+        return nullptr;
+    }
+}
+
+std::shared_ptr<const DeviceResident> CudaBackend::keepSeriesResident(
+    std::shared_ptr<const SeriesSet> series, JobControl& job) {
+    if (!series || series->n == 0 ||
+        series->values.size() != series->n * series->channels * series->length)
+        return nullptr;
+    try {
+        DeviceScope scope(m_device);
+        const auto stage = job.stage("upload");
+        const cudaStream_t s = m_context->stream();
+        auto copy = std::make_shared<DeviceSeries>();
+        copy->context = m_context;
+        copy->values = DeviceBuffer<float>(series->values.size(), s);
+        copyToDeviceStaged(copy->values.data(), series->values.data(), copy->values.bytes(),
+                           m_device, s);
+        copy->lengths = DeviceBuffer<std::uint32_t>(series->n, s);
+        // Sets without lengths have every series at full length.
+        const std::vector<std::uint32_t> lengths =
+            series->lengths.size() == series->n
+                ? series->lengths
+                : std::vector<std::uint32_t>(series->n, std::uint32_t(series->length));
+        copy->lengths.copyFromHost(lengths);
+        copy->n = series->n;
+        copy->channels = series->channels;
+        copy->length = series->length;
+        m_context->synchronize();  // finished before the GUI thread reads it
+        return copy;
+    } catch (const CudaError&) {
         (void)cudaGetLastError();
         return nullptr;
     }

@@ -32,6 +32,9 @@ public:
     /// for this very PointSet object while it lives.
     std::shared_ptr<const DeviceResident> keepResident(std::shared_ptr<const PointSet> points,
                                                        JobControl& job) override;
+    /// The values and lengths on the device (DeviceSeries, kernels/interop/device_series.h).
+    std::shared_ptr<const DeviceResident> keepSeriesResident(
+        std::shared_ptr<const SeriesSet> series, JobControl& job) override;
     /// GPU DBSCAN (kernels/dbscan/dbscan_gpu.h): labels byte-identical to the CPU backend; the
     /// labels and core flags also stay on the device (DbscanResult::device) for GL interop.
     DbscanResult dbscan(const PointSet& points, const DbscanParams& params,

@@ -56,6 +56,8 @@ const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kRecentKey = QStringLiteral("recentFiles");
 // The job that keeps the loaded points on the compute device (Backend::keepResident).
 const QString kResidentJob = QStringLiteral("resident");
+// The same for the loaded series (Backend::keepSeriesResident), for the series heat map.
+const QString kResidentSeriesJob = QStringLiteral("resident-series");
 const QString kLastDirKey = QStringLiteral("ui/lastDirectory");
 const QString kUpAxisKey = QStringLiteral("view/upAxis");
 
@@ -197,7 +199,7 @@ void MainWindow::createComputePanels() {
         statusBar()->showMessage(message + tr(" — the previous result is kept"), 15000);
     });
     connect(m_jobs, &JobRunner::cancelled, this, [this](const JobOutcome& o) {
-        if (o.kind == kResidentJob) return;  // superseded by newer data
+        if (o.kind == kResidentJob || o.kind == kResidentSeriesJob) return;  // newer data came
         statusBar()->showMessage(tr("%1 cancelled — the previous result is kept").arg(o.kind),
                                  5000);
     });
@@ -561,6 +563,10 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         const SeriesSet& s = *dataset.series;
         m_seriesName = dataset.name;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
+        m_jobs->submit<std::shared_ptr<const DeviceResident>>(
+            kResidentSeriesJob, [series = dataset.series](Backend& backend, JobControl& job) {
+                return backend.keepSeriesResident(series, job);
+            });
         setCurrentView(View::Series);
         std::size_t test = 0;
         for (auto t : s.isTest)

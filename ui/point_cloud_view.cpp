@@ -2,7 +2,6 @@
 #include "ui/point_cloud_view.h"
 
 #include <QElapsedTimer>
-#include <QFile>
 #include <QKeyEvent>
 #include <QLocale>
 #include <QMouseEvent>
@@ -19,6 +18,7 @@
 #include "compute/backend/gl_interop.h"
 #include "compute/core/error.h"
 #include "ui/colour_maps.h"
+#include "ui/glsl_source.h"
 #include "ui/logger.h"
 
 namespace cs::ui {
@@ -36,15 +36,6 @@ constexpr float kPointSizeStep = 1.25f;
 QString glString(QOpenGLFunctions* f, GLenum name) {
     const auto* s = reinterpret_cast<const char*>(f->glGetString(name));
     return s ? QString::fromLatin1(s) : QString();
-}
-
-QByteArray shaderSource(const QString& resource, bool gles) {
-    QFile file(resource);
-    if (!file.open(QIODevice::ReadOnly)) return {};
-    // One source for desktop GL 3.3 core and GLES 3.0: only the header differs.
-    const QByteArray header = gles ? QByteArrayLiteral("#version 300 es\nprecision highp float;\n")
-                                   : QByteArrayLiteral("#version 330 core\n");
-    return header + file.readAll();
 }
 
 float defaultPointSize(std::size_t n) {
@@ -394,8 +385,8 @@ bool PointCloudView::buildProgram() {
         logError(tr("point view: %1").arg(m_glError));
         return false;
     }
-    const QByteArray vert = shaderSource(QStringLiteral(":/shaders/points.vert"), gles);
-    const QByteArray frag = shaderSource(QStringLiteral(":/shaders/points.frag"), gles);
+    const QByteArray vert = glslSource(QStringLiteral(":/shaders/points.vert"), gles);
+    const QByteArray frag = glslSource(QStringLiteral(":/shaders/points.frag"), gles);
     m_program = std::make_unique<QOpenGLShaderProgram>();
     if (vert.isEmpty() || frag.isEmpty() ||
         !m_program->addShaderFromSourceCode(QOpenGLShader::Vertex, vert) ||

@@ -23,6 +23,7 @@
 #include "ui/legend.h"
 #include "ui/orbit_camera.h"
 #include "ui/point_colouring.h"
+#include "ui/upload_path.h"
 
 namespace cs {
 class GlInterop;
@@ -91,8 +92,7 @@ public:
     bool interopAllowed() const { return m_interopAllowed; }
     /// Why interop is not used, once it was tried and failed (empty otherwise).
     QString interopError() const { return m_interopError; }
-    /// How a buffer's contents reached the GPU.
-    enum class UploadPath { None, HostUpload, Interop };
+    using UploadPath = cs::ui::UploadPath;
     /// How the colours on screen reached the GPU.
     UploadPath colourPath() const { return m_colourPath; }
     /// How the positions reached the GPU.

@@ -13,6 +13,7 @@
 #include <QLineSeries>
 #include <QLocale>
 #include <QSignalBlocker>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -20,7 +21,9 @@
 #include <limits>
 #include <map>
 
+#include "compute/core/series_matrix.h"
 #include "ui/colour_maps.h"
+#include "ui/series_heatmap_view.h"
 
 namespace cs::ui {
 namespace {
@@ -85,6 +88,10 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing, true);
     m_chartView->setFrameShape(QFrame::NoFrame);
+    m_heatmap = new SeriesHeatmapView(this);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_chartView);
+    m_stack->addWidget(m_heatmap);
 
     m_title = new QLabel(this);
     QFont bold = m_title->font();
@@ -99,6 +106,9 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_splitLabel = new QLabel(tr("Show:"), this);
     m_splitBox = new QComboBox(this);
     m_splitBox->addItems({tr("Train and test"), tr("Train only"), tr("Test only")});
+    m_styleBox = new QComboBox(this);
+    m_styleBox->addItems({tr("Lines"), tr("Heat map")});
+    m_styleBox->setToolTip(tr("Lines: a sample of the series. Heat map: every series as a row."));
     m_channelLabel->setBuddy(m_channelBox);
     m_splitLabel->setBuddy(m_splitBox);
 
@@ -110,18 +120,23 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     bar->addSpacing(12);
     bar->addWidget(m_splitLabel);
     bar->addWidget(m_splitBox);
+    bar->addSpacing(12);
+    bar->addWidget(m_styleBox);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 0);
     layout->setSpacing(4);
     layout->addLayout(bar);
     layout->addWidget(m_note);
-    layout->addWidget(m_chartView, 1);
+    layout->addWidget(m_stack, 1);
 
     connect(m_channelBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) setChannel(i);
     });
     connect(m_splitBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) setSplit(Split(i));
+    });
+    connect(m_styleBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setStyle(Style(i));
     });
     updateControls();
     rebuild();
@@ -152,6 +167,23 @@ void SeriesView::setSplit(Split split) {
     m_split = split;
     updateControls();
     rebuild();
+}
+
+void SeriesView::setStyle(Style style) {
+    if (style == m_style) return;
+    m_style = style;
+    {
+        const QSignalBlocker blocker(m_styleBox);
+        m_styleBox->setCurrentIndex(int(style));
+    }
+    m_stack->setCurrentWidget(style == Style::Heatmap ? static_cast<QWidget*>(m_heatmap)
+                                                      : static_cast<QWidget*>(m_chartView));
+    rebuild();
+}
+
+void SeriesView::setDeviceSeries(std::shared_ptr<const SeriesSet> series,
+                                 std::shared_ptr<const DeviceResident> copy) {
+    m_heatmap->setDeviceSeries(std::move(series), std::move(copy));
 }
 
 void SeriesView::setMaxDrawn(int count) {
@@ -255,6 +287,7 @@ void SeriesView::rebuild() {
             tr("Open a .ts, .arff or UCR file with File ▸ Open… (Ctrl+O), drop one "
                "here, or pick File ▸ Demo data ▸ Time series."));
         m_chart->setTitle(QString());
+        m_heatmap->setRows(nullptr, {}, 0);
         applyPalette();
         emit chartUpdated();
         return;
@@ -278,6 +311,14 @@ void SeriesView::rebuild() {
     }
     m_shownCount = int(candidates.size());
     m_drawn = sampleAcrossClasses(candidates, classOf, m_maxDrawn);
+    {
+        // The heat map shows every series that passes the filter (up to its row limit).
+        std::vector<std::uint8_t> keep(s.n, 0);
+        for (const std::size_t i : candidates)
+            keep[i] = 1;
+        m_heatmap->setRows(m_series, heatmapRows(s, keep, std::size_t(m_heatmap->maxRows())),
+                           std::size_t(m_channel));
+    }
 
     const std::size_t c = std::size_t(m_channel);
     float lo = std::numeric_limits<float>::infinity();
@@ -360,6 +401,22 @@ void SeriesView::rebuild() {
     m_title->setText(title);
 
     QStringList note;
+    if (m_style == Style::Heatmap) {
+        const std::size_t rows = m_heatmap->rowCount();
+        note << (rows < candidates.size()
+                     ? tr("heat map of %1 of %2 series, picked evenly within each class")
+                           .arg(number(rows), number(candidates.size()))
+                     : tr("heat map of all %1 series").arg(number(rows)));
+        if (split)
+            note << tr("%1 train + %2 test")
+                        .arg(number(trainShown), number(candidates.size() - trainShown));
+        m_note->setText(note.join(QStringLiteral(" · ")));
+        m_note->setVisible(true);
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
     if (split)
         note << tr("%1 train (solid) + %2 test (dashed)")
                     .arg(number(trainShown), number(candidates.size() - trainShown));

@@ -8,14 +8,18 @@
 #include <span>
 #include <vector>
 
+#include "compute/core/device_resident.h"
 #include "compute/core/series_set.h"
 
 class QChart;
 class QChartView;
 class QComboBox;
 class QLabel;
+class QStackedWidget;
 
 namespace cs::ui {
+
+class SeriesHeatmapView;
 
 /// The time-series view: series as lines coloured by class (the categorical palette of the
 /// point view), one legend entry per class with its count, a channel selector for multivariate
@@ -28,6 +32,8 @@ class SeriesView : public QWidget {
 public:
     /// Which part of a train/test split is shown.
     enum class Split { All, Train, Test };
+    /// Lines (a sample of the series), or a heat map of all of them (SeriesHeatmapView).
+    enum class Style { Lines, Heatmap };
 
     explicit SeriesView(QWidget* parent = nullptr);
     ~SeriesView() override;
@@ -42,6 +48,12 @@ public:
     void setChannel(int channel);
     Split split() const { return m_split; }
     void setSplit(Split split);
+    Style style() const { return m_style; }
+    void setStyle(Style style);
+    /// The device copy of the series shown (Backend::keepSeriesResident), for the heat map.
+    void setDeviceSeries(std::shared_ptr<const SeriesSet> series,
+                         std::shared_ptr<const DeviceResident> copy);
+    SeriesHeatmapView* heatmapView() const { return m_heatmap; }
     /// The cap on drawn series.
     int maxDrawn() const { return m_maxDrawn; }
     void setMaxDrawn(int count);
@@ -90,6 +102,10 @@ private:
     std::vector<std::size_t> m_drawn;
     int m_shownCount = 0;
 
+    Style m_style = Style::Lines;
+    SeriesHeatmapView* m_heatmap = nullptr;
+    QStackedWidget* m_stack = nullptr;
+    QComboBox* m_styleBox = nullptr;
     QChart* m_chart = nullptr;
     QChartView* m_chartView = nullptr;
     QLabel* m_title = nullptr;

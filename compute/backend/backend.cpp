@@ -22,6 +22,11 @@ std::shared_ptr<const DeviceResident> Backend::keepResident(std::shared_ptr<cons
     return nullptr;
 }
 
+std::shared_ptr<const DeviceResident> Backend::keepSeriesResident(std::shared_ptr<const SeriesSet>,
+                                                                  JobControl&) {
+    return nullptr;
+}
+
 DbscanResult Backend::dbscan(const PointSet&, const DbscanParams&, JobControl&) {
     unsupported("DBSCAN");
 }

@@ -8,6 +8,7 @@
 
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
+#include "compute/core/series_set.h"
 #include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 
@@ -44,6 +45,12 @@ public:
     /// (then the algorithms upload as before). Never throws.
     virtual std::shared_ptr<const DeviceResident> keepResident(
         std::shared_ptr<const PointSet> points, JobControl& job);
+
+    /// A device copy of a series set (values and lengths) for views to draw from through GL
+    /// interop (the series heat map), and for the series algorithms to come; nullptr where there
+    /// is no accelerator or it does not fit. Never throws.
+    virtual std::shared_ptr<const DeviceResident> keepSeriesResident(
+        std::shared_ptr<const SeriesSet> series, JobControl& job);
 
     /// DBSCAN (semantics in compute/dbscan/dbscan.h); labels identical on every backend.
     /// @code cs::DbscanResult r = backend.dbscan(points, {.eps = 0.5f, .minPts = 10}, job);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "compute/core/device_resident.h"
@@ -38,6 +39,12 @@ public:
     /// Backend::keepResident copy of the same backend (recentred coordinates; missing columns 0).
     /// Throws cs::Error when the points do not fit, cs::DeviceError when the device fails.
     virtual void writePositions(const DeviceResident& points) = 0;
+    /// Fills the buffer (a pixel buffer of order.size() x length floats) with seriesMatrix():
+    /// channel `channel` of series order[r] of a Backend::keepSeriesResident copy, z-normalised
+    /// per row, NaN past each series' length. Throws cs::Error when the sizes do not fit,
+    /// cs::DeviceError when the device fails.
+    virtual void writeSeriesMatrix(const DeviceResident& series,
+                                   std::span<const std::uint32_t> order, std::size_t channel) = 0;
     /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
     /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
     virtual void writeTestPattern(std::uint32_t seed) = 0;

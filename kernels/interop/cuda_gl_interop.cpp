@@ -5,6 +5,7 @@
 #include <GL/gl.h>
 #include <cuda_gl_interop.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -12,6 +13,7 @@
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_buffer.h"
 #include "kernels/common/device_scope.h"
+#include "kernels/common/device_series.h"
 #include "kernels/common/job_context.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/dbscan/dbscan_gpu.h"
@@ -160,6 +162,41 @@ public:
             requireSize(mapped);
             launchPackPositions(points->coords.data(), points->n, points->dims,
                                 reinterpret_cast<float*>(mapped.words()), s);
+        }
+        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
+
+    void writeSeriesMatrix(const cs::DeviceResident& data, std::span<const std::uint32_t> order,
+                           std::size_t channel) override {
+        const auto* series = dynamic_cast<const DeviceSeries*>(&data);
+        if (!series || !series->context)
+            throw cs::Error("GL interop: the series are not on a CUDA device (made by the " +
+                            data.backend() + " backend)");
+        if (series->context->device() != m_device->device())
+            throw cs::Error("GL interop: the series are on CUDA device " +
+                            std::to_string(series->context->device()) +
+                            ", the GL buffers are shared with device " +
+                            std::to_string(m_device->device()));
+        if (order.size() * series->length * sizeof(float) != m_bytes ||
+            channel >= std::max<std::size_t>(series->channels, 1))
+            throw cs::Error("GL interop: " + std::to_string(order.size()) + " rows of " +
+                            std::to_string(series->length) + " samples (channel " +
+                            std::to_string(channel) + ") for a pixel buffer of " +
+                            std::to_string(m_bytes) + " bytes");
+        for (const std::uint32_t i : order)
+            if (i >= series->n)
+                throw cs::Error("GL interop: no series " + std::to_string(i) + " of " +
+                                std::to_string(series->n));
+        DeviceScope scope(m_device->device());
+        const cudaStream_t s = m_device->stream();
+        DeviceBuffer<std::uint32_t> rows(order.size(), s);
+        rows.copyFromHost(order);
+        {
+            MappedGlBuffer mapped(m_resource, s);
+            requireSize(mapped);
+            launchSeriesMatrix(series->values.data(), series->lengths.data(), series->channels,
+                               series->length, channel, rows.data(), order.size(),
+                               reinterpret_cast<float*>(mapped.words()), s);
         }
         CS_CUDA_CHECK(cudaStreamSynchronize(s));
     }

@@ -41,6 +41,47 @@ __global__ void packPositionsKernel(const float* __restrict__ coords, std::size_
             out[3 * i + j] = j < dims ? coords[i * dims + j] : 0.0f;
 }
 
+// One block per row: the mean and the standard deviation by block-wide sums in double (a fixed
+// tree, so every run gives the same values), then the normalised row.
+constexpr int kRowThreads = 256;
+
+__device__ double blockSum(double value, double* scratch) {
+    scratch[threadIdx.x] = value;
+    __syncthreads();
+    for (int stride = kRowThreads / 2; stride > 0; stride /= 2) {
+        if (int(threadIdx.x) < stride) scratch[threadIdx.x] += scratch[threadIdx.x + stride];
+        __syncthreads();
+    }
+    const double total = scratch[0];
+    __syncthreads();
+    return total;
+}
+
+__global__ void seriesMatrixKernel(const float* __restrict__ values,
+                                   const std::uint32_t* __restrict__ lengths, std::size_t channels,
+                                   std::size_t length, std::size_t channel,
+                                   const std::uint32_t* __restrict__ order,
+                                   float* __restrict__ out) {
+    __shared__ double scratch[kRowThreads];
+    const std::size_t row = blockIdx.x;
+    const std::size_t series = order[row];
+    const float* x = values + (series * channels + channel) * length;
+    const std::size_t len = lengths[series] < length ? lengths[series] : length;
+    double sum = 0.0;
+    for (std::size_t t = threadIdx.x; t < len; t += kRowThreads)
+        sum += x[t];
+    const double mean = len ? blockSum(sum, scratch) / double(len) : 0.0;
+    double squares = 0.0;
+    for (std::size_t t = threadIdx.x; t < len; t += kRowThreads)
+        squares += (x[t] - mean) * (x[t] - mean);
+    const double total = blockSum(squares, scratch);
+    const double sd = len ? sqrt(total / double(len)) : 0.0;
+    const double scale = sd > 0.0 ? 1.0 / sd : 0.0;
+    float* o = out + row * length;
+    for (std::size_t t = threadIdx.x; t < length; t += kRowThreads)
+        o[t] = t < len ? float((x[t] - mean) * scale) : __int_as_float(0x7fc00000);  // NaN
+}
+
 __global__ void testPatternKernel(std::uint32_t* __restrict__ out, std::size_t words,
                                   std::uint32_t seed) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < words;
@@ -63,6 +104,15 @@ void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, f
                          cudaStream_t stream) {
     if (n == 0) return;
     packPositionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchSeriesMatrix(const float* values, const std::uint32_t* lengths, std::size_t channels,
+                        std::size_t length, std::size_t channel, const std::uint32_t* order,
+                        std::size_t rows, float* out, cudaStream_t stream) {
+    if (rows == 0 || length == 0) return;
+    seriesMatrixKernel<<<unsigned(rows), kRowThreads, 0, stream>>>(values, lengths, channels,
+                                                                   length, channel, order, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

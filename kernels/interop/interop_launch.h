@@ -29,6 +29,12 @@ void launchPaintClusters(const std::int32_t* labels, const std::uint8_t* isCore,
 void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, float* out,
                          cudaStream_t stream);
 
+/// cs::seriesMatrix on the device: out[r * length + t] = channel `channel` of series order[r],
+/// z-normalised over its true length (double sums), NaN past it. values: n x channels x length.
+void launchSeriesMatrix(const float* values, const std::uint32_t* lengths, std::size_t channels,
+                        std::size_t length, std::size_t channel, const std::uint32_t* order,
+                        std::size_t rows, float* out, cudaStream_t stream);
+
 /// out[i] = cs::interopTestPattern(seed, i) for i < words.
 void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,
                               cudaStream_t stream);

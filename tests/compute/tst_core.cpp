@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <atomic>
+#include <cmath>
 #include <thread>
 
 #include "compute/backend/backend_registry.h"
@@ -11,6 +12,7 @@
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
+#include "compute/core/series_matrix.h"
 #include "compute/core/series_set.h"
 #include "compute/io/dataset.h"
 #include "compute/io/text_input.h"
@@ -33,6 +35,43 @@ class TestCore : public QObject {
     Q_OBJECT
 
 private slots:
+    void seriesMatrixRowsAndValues() {
+        // Three series of up to 4 samples, the last one 2 long; classes 1, 0, 1 and unlabelled.
+        cs::SeriesSet s;
+        s.n = 4;
+        s.channels = 1;
+        s.length = 4;
+        s.values = {1,  2,  3, 4,  //
+                    5,  5,  5, 5,  //
+                    -1, 1,  0, 0,  //
+                    0,  10, 0, 10};
+        s.lengths = {4, 4, 2, 4};
+        s.labels = {1, 0, 1, -1};
+        s.classNames = {"a", "b"};
+        // Grouped by class, unlabelled last; a filter and a row cap.
+        QCOMPARE(cs::heatmapRows(s, {}, 100), std::vector<std::uint32_t>({1, 0, 2, 3}));
+        const std::vector<std::uint8_t> keep{1, 1, 1, 0};
+        QCOMPARE(cs::heatmapRows(s, keep, 100), std::vector<std::uint32_t>({1, 0, 2}));
+        QCOMPARE(cs::heatmapRows(s, {}, 2).size(), std::size_t(2));
+
+        const std::vector<std::uint32_t> order{0, 1, 2};
+        const cs::SeriesMatrix m = cs::seriesMatrix(s, order, 0);
+        QCOMPARE(m.rows, std::size_t(3));
+        QCOMPARE(m.cols, std::size_t(4));
+        // Row 0: 1..4, mean 2.5, population sd sqrt(1.25).
+        const double sd = std::sqrt(1.25);
+        for (int t = 0; t < 4; ++t)
+            QCOMPARE(m.values[std::size_t(t)], float((t + 1 - 2.5) / sd));
+        // Row 1: constant, all 0. Row 2: -1, 1 over its 2 samples, then NaN padding.
+        for (int t = 0; t < 4; ++t)
+            QCOMPARE(m.values[std::size_t(4 + t)], 0.0f);
+        QCOMPARE(m.values[8], -1.0f);
+        QCOMPARE(m.values[9], 1.0f);
+        QVERIFY(std::isnan(m.values[10]) && std::isnan(m.values[11]));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::seriesMatrix(s, order, 1));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::seriesMatrix(s, std::vector<std::uint32_t>{9}, 0));
+    }
+
     void pointSetFromCoords() {
         const auto s = cs::PointSet::fromCoords(2, {0, 1, 2, 3, 4, 5});
         QCOMPARE(s.n, std::size_t(3));

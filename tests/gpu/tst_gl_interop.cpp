@@ -13,6 +13,7 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/gl_interop.h"
 #include "compute/core/job_control.h"
+#include "compute/core/series_matrix.h"
 #include "compute/dbscan/cluster_paint.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/demo/demo_data.h"
@@ -23,6 +24,8 @@
 #include "ui/dbscan_panel.h"
 #include "ui/main_window.h"
 #include "ui/point_cloud_view.h"
+#include "ui/series_heatmap_view.h"
+#include "ui/series_view.h"
 
 using cs::ui::ColourMaps;
 using cs::ui::PointCloudView;
@@ -285,6 +288,54 @@ private slots:
         }
     }
 
+    void seriesHeatmapWrittenByCuda() {
+        // 2,000 series of up to 300 samples, some shorter: the pixel buffer a CUDA kernel
+        // z-normalises into equals the host's matrix, padding included.
+        cs::SeriesSet set = cs::demo::makeDemoSeries(2000, 300, 5);
+        for (std::size_t i = 0; i < set.n; ++i)
+            set.lengths[i] = std::uint32_t(set.length - i % 57);
+        auto series = std::make_shared<const cs::SeriesSet>(std::move(set));
+        cs::ui::SeriesHeatmapView view;
+        view.resize(700, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const auto rows = cs::heatmapRows(*series, {}, std::size_t(view.maxRows()));
+        view.setRows(series, rows, 0);
+        cs::JobControl job;
+        const auto copy = m_cuda->keepSeriesResident(series, job);
+        QVERIFY(copy);
+        view.setDeviceSeries(series, copy);
+        QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
+        QVERIFY2(view.problem().isEmpty(), qPrintable(view.problem()));
+        QCOMPARE(view.matrixPath(), cs::ui::UploadPath::Interop);
+        const cs::SeriesMatrix host = cs::seriesMatrix(*series, rows, 0);
+        auto compare = [&](const std::vector<float>& gl, float tolerance) {
+            QCOMPARE(gl.size(), host.values.size());
+            std::size_t padding = 0;
+            for (std::size_t k = 0; k < gl.size(); ++k) {
+                const float want = host.values[k];
+                if (std::isnan(want)) {
+                    ++padding;
+                    QVERIFY2(std::isnan(gl[k]), qPrintable(QString::number(k)));
+                } else if (!(std::abs(gl[k] - want) <=
+                             tolerance * std::max(1.0f, std::abs(want)))) {
+                    QFAIL(qPrintable(QStringLiteral("cell %1: %2 on the GPU, %3 on the host")
+                                         .arg(k)
+                                         .arg(gl[k])
+                                         .arg(want)));
+                }
+            }
+            QVERIFY(padding > 0);
+        };
+        // Sums in another order: equal to a few float ulps.
+        compare(view.readMatrixBuffer(), 1e-5f);
+        saveScreenshot(view.grabFramebuffer(), QStringLiteral("interop_heatmap.png"));
+        view.setInteropAllowed(false);
+        QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
+        QCOMPARE(view.matrixPath(), cs::ui::UploadPath::HostUpload);
+        compare(view.readMatrixBuffer(), 0.0f);
+    }
+
     void mainWindowKeepsInteropThroughViewSwitchesAndReloads() {
         // The application as a user drives it: CUDA DBSCAN from the panel, colours painted
         // through interop, then other views, other data, and back.
@@ -328,6 +379,17 @@ private slots:
         window->setCurrentView(cs::ui::MainWindow::View::Series);
         window->openDemoSeries();
         QVERIFY(settled());
+        // The series heat map draws from the device copy of the series once it has come (the
+        // copy is made on the worker after the load; until then the host uploads).
+        window->seriesView()->setStyle(cs::ui::SeriesView::Style::Heatmap);
+        cs::ui::SeriesHeatmapView& heatmap = *window->seriesView()->heatmapView();
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return heatmap.isContentDrawn() &&
+                       heatmap.matrixPath() == cs::ui::UploadPath::Interop;
+            },
+            20000));
+        QVERIFY(!heatmap.readMatrixBuffer().empty());
         window->setCurrentView(cs::ui::MainWindow::View::Points);
         view.update();
         checkBothPaths("after the series view");
