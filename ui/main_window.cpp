@@ -203,12 +203,15 @@ void MainWindow::createComputePanels() {
         statusBar()->showMessage(tr("%1 cancelled — the previous result is kept").arg(o.kind),
                                  5000);
     });
-    // The device copy of the points on screen, for the view to draw from.
+    // The device copies of the points and series on screen, for the views to draw from.
     connect(m_jobs, &JobRunner::finished, this, [this](const JobOutcome& o) {
-        if (o.kind != kResidentJob) return;
+        if (o.kind != kResidentJob && o.kind != kResidentSeriesJob) return;
         auto copy =
             *std::static_pointer_cast<const std::shared_ptr<const DeviceResident>>(o.result);
-        m_pointView->setDevicePositions(std::move(copy));
+        if (o.kind == kResidentJob)
+            m_pointView->setDevicePositions(std::move(copy));
+        else
+            m_seriesView->setDeviceSeries(m_seriesView->seriesSet(), std::move(copy));
     });
     connect(m_jobs, &JobRunner::failed, this, [this](const JobOutcome& o) {
         if (o.kind == kResidentJob) m_pointView->setDevicePositions(nullptr);
