@@ -102,6 +102,7 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_devicePositions.reset();
     m_awaitDevicePositions = false;
     m_deviceWait.stop();
+    m_positionCount = 0;  // the buffer holds the previous set's positions until the upload
     if (m_points && m_points->n > 0) {
         const PointSet& p = *m_points;
         float lo[3] = {0, 0, 0};
@@ -582,7 +583,8 @@ void PointCloudView::setPositionPath(UploadPath path) {
 
 std::vector<float> PointCloudView::readPositionBuffer() {
     std::vector<float> out;
-    readBuffer(m_positions, m_positionCount * 3 * sizeof(float), out);
+    readBuffer(
+        m_positions, [this] { return m_positionCount * 3 * sizeof(float); }, out);
     return out;
 }
 
@@ -626,19 +628,19 @@ void PointCloudView::setColourPath(UploadPath path, const QString& why) {
 
 std::vector<std::uint32_t> PointCloudView::readColourBuffer() {
     std::vector<std::uint32_t> out;
-    readBuffer(m_colourBuffer, m_colourCount * sizeof(std::uint32_t), out);
+    readBuffer(
+        m_colourBuffer, [this] { return m_colourCount * sizeof(std::uint32_t); }, out);
     return out;
 }
 
 template <typename T>
-void PointCloudView::readBuffer(QOpenGLBuffer& buffer, std::size_t bytes, std::vector<T>& out) {
+void PointCloudView::readBuffer(QOpenGLBuffer& buffer, const std::function<std::size_t()>& bytesOf,
+                                std::vector<T>& out) {
     out.clear();
     if (!m_glReady || !context()) return;
     makeCurrent();
-    upload();
-    // upload() may have changed what the buffer holds.
-    bytes = &buffer == &m_positions ? m_positionCount * 3 * sizeof(float)
-                                    : m_colourCount * sizeof(std::uint32_t);
+    upload();  // pending writes first: what the next frame would draw
+    const std::size_t bytes = bytesOf();
     if (bytes > 0) {
         buffer.bind();
         const void* mapped =

@@ -216,7 +216,8 @@ private:
     bool writeThroughInterop(std::unique_ptr<GlBufferLink>& link, GLuint buffer, std::size_t bytes,
                              const std::function<void(GlBufferLink&)>& write, const QString& what);
     template <typename T>
-    void readBuffer(QOpenGLBuffer& buffer, std::size_t bytes, std::vector<T>& out);
+    void readBuffer(QOpenGLBuffer& buffer, const std::function<std::size_t()>& bytesOf,
+                    std::vector<T>& out);
     void setColourPath(UploadPath path, const QString& why);
     void setPositionPath(UploadPath path);
     void paintOverlay(QPainter& painter);

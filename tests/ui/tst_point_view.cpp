@@ -324,14 +324,17 @@ private slots:
         QCOMPARE(view->uploadedPointCount(), std::size_t(0));
         QTRY_COMPARE_WITH_TIMEOUT(view->uploadedPointCount(), std::size_t(2), 5000);
         QCOMPARE(view->positionPath(), PointCloudView::UploadPath::HostUpload);
-        // A backend without a device copy answers nullptr: the host uploads at once.
-        view->setPointSet(makePoints(3, {0, 0, 0, 1, 1, 1, 2, 2, 2}));
+        // New points of the same count: the old positions are not drawn while waiting. A backend
+        // without a device copy answers nullptr: the host uploads at once.
+        view->setPointSet(makePoints(3, {5, 5, 5, 6, 6, 6}));
         view->expectDevicePositions(60000);
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->uploadedPointCount(), std::size_t(0));
         view->setDevicePositions(nullptr);
         QVERIFY(waitDrawn(*view));
-        QCOMPARE(view->uploadedPointCount(), std::size_t(3));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(2));
+        QCOMPARE(view->readPositionBuffer(),
+                 std::vector<float>({-0.5f, -0.5f, -0.5f, 0.5f, 0.5f, 0.5f}));
     }
 
     void cameraMath() {
