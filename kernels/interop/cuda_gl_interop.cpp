@@ -108,108 +108,66 @@ public:
     std::size_t bytes() const override { return m_bytes; }
 
     void paintClusters(const cs::DeviceResident& data, const cs::ClusterPaint& paint) override {
-        const auto* kept = dynamic_cast<const DbscanDeviceClusters*>(&data);
-        if (!kept || !kept->context)
-            throw cs::Error("GL interop: the clusters are not on a CUDA device (made by the " +
-                            data.backend() + " backend)");
-        const DbscanDeviceResult& c = kept->clusters;
+        const DbscanDeviceResult& c = onThisDevice<DbscanDeviceClusters>(data, "clusters").clusters;
         const std::size_t n = c.labels.size();
-        if (kept->context->device() != m_device->device())
-            throw cs::Error("GL interop: the clusters are on CUDA device " +
-                            std::to_string(kept->context->device()) +
-                            ", the GL buffers are shared with device " +
-                            std::to_string(m_device->device()));
         if (n * sizeof(std::uint32_t) != m_bytes || c.isCore.size() != n)
             throw cs::Error("GL interop: " + std::to_string(n) +
                             " clustered points for a colour buffer of " +
                             std::to_string(m_bytes / sizeof(std::uint32_t)) + " points");
         DeviceScope scope(m_device->device());
-        const cudaStream_t s = m_device->stream();
-        DeviceBuffer<std::uint32_t> table(paint.clusterRgba.size(), s);
+        DeviceBuffer<std::uint32_t> table(paint.clusterRgba.size(), m_device->stream());
         table.copyFromHost(paint.clusterRgba);
-        {
-            MappedGlBuffer mapped(m_resource, s);
-            requireSize(mapped);
+        writeMapped([&](void* out, cudaStream_t s) {
             launchPaintClusters(
                 c.labels.data(), c.isCore.data(), n, table.data(), paint.clusterRgba.size(),
                 {paint.noiseRgba, paint.showCore, paint.showBorder, paint.showNoise},
-                mapped.words(), s);
-        }
-        // Done on the device before returning: the caller may drop the clusters (freed on the
-        // compute stream, which does not wait for this one) and the table right away.
-        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+                static_cast<std::uint32_t*>(out), s);
+        });
     }
 
     void writePositions(const cs::DeviceResident& data) override {
-        const auto* points = dynamic_cast<const DevicePoints*>(&data);
-        if (!points || !points->context)
-            throw cs::Error("GL interop: the points are not on a CUDA device (made by the " +
-                            data.backend() + " backend)");
-        if (points->context->device() != m_device->device())
-            throw cs::Error("GL interop: the points are on CUDA device " +
-                            std::to_string(points->context->device()) +
-                            ", the GL buffers are shared with device " +
-                            std::to_string(m_device->device()));
-        if (points->n * 3 * sizeof(float) != m_bytes ||
-            points->coords.size() != points->n * points->dims)
-            throw cs::Error("GL interop: " + std::to_string(points->n) +
+        const DevicePoints& points = onThisDevice<DevicePoints>(data, "points");
+        if (points.n * 3 * sizeof(float) != m_bytes ||
+            points.coords.size() != points.n * points.dims)
+            throw cs::Error("GL interop: " + std::to_string(points.n) +
                             " points for a position buffer of " +
                             std::to_string(m_bytes / (3 * sizeof(float))) + " points");
         DeviceScope scope(m_device->device());
-        const cudaStream_t s = m_device->stream();
-        {
-            MappedGlBuffer mapped(m_resource, s);
-            requireSize(mapped);
-            launchPackPositions(points->coords.data(), points->n, points->dims,
-                                reinterpret_cast<float*>(mapped.words()), s);
-        }
-        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+        writeMapped([&](void* out, cudaStream_t s) {
+            launchPackPositions(points.coords.data(), points.n, points.dims,
+                                static_cast<float*>(out), s);
+        });
     }
 
     void writeSeriesMatrix(const cs::DeviceResident& data, std::span<const std::uint32_t> order,
                            std::size_t channel) override {
-        const auto* series = dynamic_cast<const DeviceSeries*>(&data);
-        if (!series || !series->context)
-            throw cs::Error("GL interop: the series are not on a CUDA device (made by the " +
-                            data.backend() + " backend)");
-        if (series->context->device() != m_device->device())
-            throw cs::Error("GL interop: the series are on CUDA device " +
-                            std::to_string(series->context->device()) +
-                            ", the GL buffers are shared with device " +
-                            std::to_string(m_device->device()));
-        if (order.size() * series->length * sizeof(float) != m_bytes ||
-            channel >= std::max<std::size_t>(series->channels, 1))
+        const DeviceSeries& series = onThisDevice<DeviceSeries>(data, "series");
+        if (order.size() * series.length * sizeof(float) != m_bytes ||
+            channel >= std::max<std::size_t>(series.channels, 1))
             throw cs::Error("GL interop: " + std::to_string(order.size()) + " rows of " +
-                            std::to_string(series->length) + " samples (channel " +
+                            std::to_string(series.length) + " samples (channel " +
                             std::to_string(channel) + ") for a pixel buffer of " +
                             std::to_string(m_bytes) + " bytes");
         for (const std::uint32_t i : order)
-            if (i >= series->n)
+            if (i >= series.n)
                 throw cs::Error("GL interop: no series " + std::to_string(i) + " of " +
-                                std::to_string(series->n));
+                                std::to_string(series.n));
         DeviceScope scope(m_device->device());
-        const cudaStream_t s = m_device->stream();
-        DeviceBuffer<std::uint32_t> rows(order.size(), s);
+        DeviceBuffer<std::uint32_t> rows(order.size(), m_device->stream());
         rows.copyFromHost(order);
-        {
-            MappedGlBuffer mapped(m_resource, s);
-            requireSize(mapped);
-            launchSeriesMatrix(series->values.data(), series->lengths.data(), series->channels,
-                               series->length, channel, rows.data(), order.size(),
-                               reinterpret_cast<float*>(mapped.words()), s);
-        }
-        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+        writeMapped([&](void* out, cudaStream_t s) {
+            launchSeriesMatrix(series.values.data(), series.lengths.data(), series.channels,
+                               series.length, channel, rows.data(), order.size(),
+                               static_cast<float*>(out), s);
+        });
     }
 
     void writeTestPattern(std::uint32_t seed) override {
         DeviceScope scope(m_device->device());
-        const cudaStream_t s = m_device->stream();
-        {
-            MappedGlBuffer mapped(m_resource, s);
-            requireSize(mapped);
-            launchInteropTestPattern(mapped.words(), m_bytes / sizeof(std::uint32_t), seed, s);
-        }
-        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+        writeMapped([&](void* out, cudaStream_t s) {
+            launchInteropTestPattern(static_cast<std::uint32_t*>(out),
+                                     m_bytes / sizeof(std::uint32_t), seed, s);
+        });
     }
 
 private:
@@ -229,6 +187,37 @@ private:
     private:
         int m_previous = -1;
     };
+
+    /// data as this backend's T, on the device the GL buffers are shared with; throws cs::Error
+    /// naming `what` otherwise.
+    template <typename T>
+    const T& onThisDevice(const cs::DeviceResident& data, const char* what) const {
+        const auto* typed = dynamic_cast<const T*>(&data);
+        if (!typed || !typed->context)
+            throw cs::Error(std::string("GL interop: the ") + what +
+                            " are not on a CUDA device (made by the " + data.backend() +
+                            " backend)");
+        if (typed->context->device() != m_device->device())
+            throw cs::Error(std::string("GL interop: the ") + what + " are on CUDA device " +
+                            std::to_string(typed->context->device()) +
+                            ", the GL buffers are shared with device " +
+                            std::to_string(m_device->device()));
+        return *typed;
+    }
+
+    /// Maps the buffer on the interop stream, runs launch(pointer, stream), unmaps and waits:
+    /// done on the device before returning, so the caller may drop the inputs right away (they
+    /// are freed on the compute stream, which does not wait for this one).
+    template <typename Launch>
+    void writeMapped(Launch launch) {
+        const cudaStream_t s = m_device->stream();
+        {
+            MappedGlBuffer mapped(m_resource, s);
+            requireSize(mapped);
+            launch(static_cast<void*>(mapped.words()), s);
+        }
+        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
 
     void requireSize(const MappedGlBuffer& mapped) const {
         // The GL buffer was reallocated behind the link's back: refuse rather than overrun.
