@@ -3,10 +3,13 @@
 
 #include <QLinearGradient>
 #include <QLocale>
+#include <QMouseEvent>
 #include <QOpenGLContext>
 #include <QOpenGLPaintDevice>
 #include <QPainter>
+#include <QToolTip>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "compute/backend/gl_interop.h"
@@ -30,6 +33,7 @@ constexpr int kBottom = 26;
 
 SeriesHeatmapView::SeriesHeatmapView(QWidget* parent) : QOpenGLWidget(parent) {
     setMinimumSize(200, 150);
+    setMouseTracking(true);  // the read-out follows the pointer
     connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
         const bool wasDrawn = isContentDrawn();
         m_drawnGeneration = m_paintedGeneration;
@@ -88,6 +92,39 @@ QPointF SeriesHeatmapView::cellCentre(std::size_t row, std::size_t column) const
     const double cols = double(std::max<std::size_t>(m_series ? m_series->length : 1, 1));
     return {plot.left() + (double(column) + 0.5) * plot.width() / cols,
             plot.top() + (double(row) + 0.5) * plot.height() / rows};
+}
+
+QString SeriesHeatmapView::describe(QPointF pos) const {
+    const QRectF plot = plotRect();
+    if (!m_series || m_order.empty() || m_series->length == 0 || !plot.contains(pos)) return {};
+    const SeriesSet& s = *m_series;
+    const auto row =
+        std::min(m_order.size() - 1,
+                 std::size_t((pos.y() - plot.top()) / plot.height() * double(m_order.size())));
+    const auto t = std::min(s.length - 1,
+                            std::size_t((pos.x() - plot.left()) / plot.width() * double(s.length)));
+    const std::uint32_t i = m_order[row];
+    QString text = tr("series %1").arg(i);
+    if (i < s.labels.size() && s.labels[i] >= 0)
+        text += tr(" · class %1")
+                    .arg(std::size_t(s.labels[i]) < s.classNames.size()
+                             ? QString::fromStdString(s.classNames[std::size_t(s.labels[i])])
+                             : QString::number(s.labels[i]));
+    text += tr(" · t = %1").arg(t);
+    // One row's z-values on the host: cheap, and the same on both paths.
+    const std::uint32_t one[] = {i};
+    const float z = seriesMatrix(s, one, m_channel).values[t];
+    text += std::isnan(z) ? tr(" · past the end") : tr(" · z = %1").arg(double(z), 0, 'f', 2);
+    return text;
+}
+
+void SeriesHeatmapView::mouseMoveEvent(QMouseEvent* event) {
+    const QString text = describe(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    QOpenGLWidget::mouseMoveEvent(event);
 }
 
 void SeriesHeatmapView::initializeGL() {

@@ -59,6 +59,9 @@ public:
     /// The screen rectangle of the matrix (widget coordinates) and of row r, column t in it.
     QRectF plotRect() const;
     QPointF cellCentre(std::size_t row, std::size_t column) const;
+    /// What the mouse at pos (widget coordinates) points at: "series 12 · class up · t = 40 ·
+    /// z = 1.23" (the series' index in the set), or empty outside the matrix.
+    QString describe(QPointF pos) const;
     /// True once the latest rows were drawn and the frame swapped.
     bool isContentDrawn() const { return m_drawnGeneration == m_contentGeneration; }
 
@@ -72,6 +75,7 @@ signals:
 protected:
     void initializeGL() override;
     void paintGL() override;
+    void mouseMoveEvent(QMouseEvent* event) override;
 
 private:
     void releaseGl();

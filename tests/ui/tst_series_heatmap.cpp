@@ -88,6 +88,13 @@ private slots:
                 image.pixelColor(QPoint(int(view.plotRect().left()) - 8, int(cell.y())));
             QVERIFY(near(band, ColourMaps::categorical(series->labels[rows[r]]), 3));
         }
+        // The read-out under the pointer: the series' own index, its class, t and z.
+        QCOMPARE(view.describe(view.cellCentre(0, 3)),
+                 QStringLiteral("series 1 · class down · t = 3 · z = %1")
+                     .arg(double(m.values[3]), 0, 'f', 2));
+        QCOMPARE(view.describe(view.cellCentre(2, 3)),
+                 QStringLiteral("series 2 · class up · t = 3 · past the end"));
+        QVERIFY(view.describe(QPointF(2, 2)).isEmpty());
     }
 
     void seriesViewSwitchesToTheHeatmap() {
