@@ -6,11 +6,13 @@
 #include <QFutureWatcher>
 #include <QLocale>
 #include <QtConcurrent/QtConcurrentRun>
+#include <atomic>
 #include <new>
 #include <variant>
 
 #include "compute/core/error.h"
 #include "compute/demo/demo_data.h"
+#include "compute/io/text_input.h"
 
 namespace cs::ui {
 
@@ -18,9 +20,15 @@ DatasetLoader::DatasetLoader(QObject* parent) : QObject(parent) {}
 
 DatasetLoader::~DatasetLoader() {
     // Workers hold no pointer to this object, but their watchers do: wait for them so that no
-    // finished() arrives at a dead loader.
+    // finished() arrives at a dead loader. Cancelled first, file loads end within moments.
+    cancelRunning();
     for (auto* watcher : findChildren<QFutureWatcherBase*>())
         watcher->waitForFinished();
+}
+
+void DatasetLoader::cancelRunning() {
+    for (const auto& [generation, control] : m_controls)
+        control->cancel();
 }
 
 std::uint64_t DatasetLoader::loadFile(const QString& path, io::DataKind kind) {
@@ -37,7 +45,7 @@ std::uint64_t DatasetLoader::loadFile(const QString& path, io::DataKind kind) {
             out.error = tr("%1: is a folder, not a data file").arg(path);
             return out;
         }
-        io::Dataset data = io::loadDataset(path.toStdString(), kind);
+        io::Dataset data = io::loadDataset(path.toStdString(), kind);  // in the request's scope
         out.dataset.name = name;
         out.dataset.path = path;
         out.dataset.kind = kind;
@@ -73,12 +81,37 @@ std::uint64_t DatasetLoader::loadDemoSeries() {
 }
 
 std::uint64_t DatasetLoader::start(QString activity, QString path, std::function<Outcome()> job) {
+    // The newest request wins: the older ones stop at their next check.
+    cancelRunning();
     const std::uint64_t generation = ++m_generation;
     m_activity = std::move(activity);
+    // Progress reaches the GUI thread a few times a second, as "Loading x… 40 %".
+    auto lastReport = std::make_shared<std::atomic<qint64>>(0);
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    auto control = std::make_shared<JobControl>(
+        [this, generation, lastReport, clock](double fraction, std::string_view) {
+            const qint64 now = clock->elapsed();
+            if (now - lastReport->load() < 100) return;
+            lastReport->store(now);
+            QMetaObject::invokeMethod(
+                this,
+                [this, generation, fraction] {
+                    if (generation != m_generation || m_activity.isEmpty()) return;
+                    QString text = m_activity;
+                    const int cut = text.indexOf(QStringLiteral("… "));
+                    if (cut >= 0) text.truncate(cut + 1);
+                    m_activity = tr("%1 %2 %").arg(text).arg(int(fraction * 100));
+                    emit activityChanged(m_activity);
+                },
+                Qt::QueuedConnection);
+        });
+    m_controls[generation] = control;
     auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, generation, path] {
         Outcome outcome = watcher->result();
         watcher->deleteLater();
+        m_controls.erase(generation);
         --m_running;
         if (generation == m_generation) {
             if (outcome.error.isEmpty()) {
@@ -95,14 +128,18 @@ std::uint64_t DatasetLoader::start(QString activity, QString path, std::function
     });
     if (m_running++ == 0) emit busyChanged(true);
     emit activityChanged(m_activity);
-    watcher->setFuture(QtConcurrent::run([job = std::move(job), path]() -> Outcome {
+    watcher->setFuture(QtConcurrent::run([job = std::move(job), path, control]() -> Outcome {
         QElapsedTimer timer;
         timer.start();
         Outcome out;
         // Every failure becomes a message: readers throw cs::InputError with file and place;
         // anything else still must not take the GUI down.
         try {
+            const io::ReadScope scope(control.get());
             out = job();
+        } catch (const Cancelled&) {
+            // Superseded or shutting down: nobody waits for this result.
+            out.error = tr("%1: loading was cancelled").arg(path);
         } catch (const Error& e) {
             out.error = QString::fromStdString(e.what());
         } catch (const std::bad_alloc&) {

@@ -5,8 +5,10 @@
 #include <QString>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 
+#include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 #include "compute/core/series_set.h"
 #include "compute/io/dataset.h"
@@ -25,8 +27,10 @@ struct LoadedDataset {
 };
 
 /// Loads files and generates demo data on worker threads (QtConcurrent), never blocking the
-/// GUI thread. The newest request wins: results of older ones still running are dropped when
-/// they arrive. Signals are emitted on the loader's (GUI) thread.
+/// GUI thread. The newest request wins: older file loads still running are cancelled (they stop
+/// within a chunk of the file or a few thousand lines, cs::io::ReadScope) and their results are
+/// dropped. File loads report their progress in activity(). Destroying the loader cancels what
+/// runs and waits only for that. Signals are emitted on the loader's (GUI) thread.
 /// @code
 /// connect(&loader, &DatasetLoader::loaded, this, [](const LoadedDataset& d) { ... });
 /// loader.loadFile("bunny.pcd");
@@ -68,8 +72,11 @@ private:
         QString error;
     };
     std::uint64_t start(QString activity, QString path, std::function<Outcome()> job);
+    void cancelRunning();
 
     std::uint64_t m_generation = 0;
+    // The running requests' controls, by generation (cancelled when superseded).
+    std::map<std::uint64_t, std::shared_ptr<JobControl>> m_controls;
     int m_running = 0;
     QString m_activity;
 };

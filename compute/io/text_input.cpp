@@ -1,14 +1,38 @@
 // SPDX-License-Identifier: MIT
 #include "compute/io/text_input.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
 #include <system_error>
 
 #include "compute/core/error.h"
+#include "compute/core/job_control.h"
 
 namespace cs::io {
+namespace {
+
+thread_local JobControl* t_readJob = nullptr;
+
+// Checks between chunks and lines: often enough to stop within a fraction of a second, rarely
+// enough to cost nothing.
+constexpr std::size_t kReadChunk = std::size_t(32) << 20;
+constexpr std::size_t kLinesPerCheck = 1 << 15;
+
+}  // namespace
+
+ReadScope::ReadScope(JobControl* job) : m_previous(t_readJob) {
+    t_readJob = job;
+}
+
+ReadScope::~ReadScope() {
+    t_readJob = m_previous;
+}
+
+JobControl* ReadScope::current() {
+    return t_readJob;
+}
 
 std::string readFileBytes(const std::filesystem::path& file, std::uint64_t maxBytes) {
     std::error_code ec;
@@ -25,13 +49,26 @@ std::string readFileBytes(const std::filesystem::path& file, std::uint64_t maxBy
                                             " bytes this reader accepts");
     std::string bytes(static_cast<std::size_t>(size), '\0');
     in.seekg(0);
-    if (size > 0 && !in.read(bytes.data(), size))
-        throw InputError(file.string(), "could not be read to the end");
+    JobControl* job = t_readJob;
+    for (std::size_t done = 0; done < bytes.size();) {
+        if (job) {
+            job->checkpoint();
+            job->setProgress(0.5 * double(done) / double(bytes.size()), "reading");
+        }
+        const std::size_t chunk = std::min(kReadChunk, bytes.size() - done);
+        if (!in.read(bytes.data() + done, std::streamsize(chunk)))
+            throw InputError(file.string(), "could not be read to the end");
+        done += chunk;
+    }
     return bytes;
 }
 
 bool LineCursor::next(std::string_view& line) {
     if (m_pos >= m_text.size()) return false;
+    if (m_line % kLinesPerCheck == 0 && t_readJob) {
+        t_readJob->checkpoint();
+        t_readJob->setProgress(0.5 + 0.5 * double(m_pos) / double(m_text.size()), "parsing");
+    }
     std::size_t end = m_text.find('\n', m_pos);
     std::size_t stop = end == std::string_view::npos ? m_text.size() : end;
     line = m_text.substr(m_pos, stop - m_pos);

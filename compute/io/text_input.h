@@ -7,7 +7,29 @@
 #include <string>
 #include <string_view>
 
+namespace cs {
+class JobControl;
+}
+
 namespace cs::io {
+
+/// Cancellation and progress for every read on this thread while the scope lives (readers take
+/// no JobControl of their own): readFileBytes checks job between chunks of the file and
+/// reports "reading" (0 to 0.5), LineCursor checks it every few thousand lines and reports
+/// "parsing" (0.5 to 1). A cancelled job makes them throw cs::Cancelled. Scopes nest.
+/// @code { cs::io::ReadScope scope(&job); auto data = cs::io::loadDataset(path); } @endcode
+class ReadScope {
+public:
+    explicit ReadScope(JobControl* job);
+    ~ReadScope();
+    ReadScope(const ReadScope&) = delete;
+    ReadScope& operator=(const ReadScope&) = delete;
+    /// The job of the innermost scope on this thread, or nullptr.
+    static JobControl* current();
+
+private:
+    JobControl* m_previous;
+};
 
 /// Reads a whole file into memory; throws cs::InputError naming the file when it cannot be
 /// opened or read, or is larger than maxBytes.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 #include "compute/io/npy.h"
 #include "compute/io/point_readers.h"
@@ -123,6 +124,48 @@ private:
 
 private slots:
     void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void readsReportProgressAndStopWhenCancelled() {
+        // 300,000 lines of CSV: progress through reading, then parsing, and a stop on request.
+        const fs::path file = path("big.csv");
+        {
+            std::ofstream out(file);
+            out << "x,y,z\n";
+            for (int i = 0; i < 300'000; ++i)
+                out << i << ',' << i % 97 << ',' << i % 13 << '\n';
+        }
+        std::vector<std::pair<double, std::string>> seen;
+        cs::JobControl job(
+            [&](double f, std::string_view stage) { seen.emplace_back(f, std::string(stage)); });
+        {
+            const cs::io::ReadScope scope(&job);
+            const cs::PointSet p = cs::io::readPoints(file);
+            QCOMPARE(p.n, std::size_t(300'000));
+        }
+        QVERIFY(seen.size() > 5);
+        QCOMPARE(seen.front().second, std::string("reading"));
+        QCOMPARE(seen.back().second, std::string("parsing"));
+        for (std::size_t k = 1; k < seen.size(); ++k)
+            QVERIFY(seen[k].first >= seen[k - 1].first);
+        QVERIFY(seen.back().first > 0.9);
+
+        // Cancelled half-way through parsing: cs::Cancelled, and no scope leaks out.
+        cs::JobControl* self = nullptr;
+        cs::JobControl cancelling([&](double f, std::string_view) {
+            if (f > 0.75) self->cancel();
+        });
+        self = &cancelling;
+        {
+            const cs::io::ReadScope scope(&cancelling);
+            QVERIFY_THROWS_EXCEPTION(cs::Cancelled, cs::io::readPoints(file));
+        }
+        QCOMPARE(cs::io::ReadScope::current(), nullptr);
+        // Cancelled before it starts: nothing is read.
+        cs::JobControl cancelled;
+        cancelled.cancel();
+        const cs::io::ReadScope scope(&cancelled);
+        QVERIFY_THROWS_EXCEPTION(cs::Cancelled, cs::io::readPoints(file));
+    }
 
     // ---- the real clouds of ../shared/data/points (PCL's test clouds, see SOURCES.md) ----------
 
