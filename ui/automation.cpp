@@ -76,6 +76,11 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
                     "DBSCAN eps change to screen, colours through GL interop and from the "
                     "host; write them as JSON."),
         QStringLiteral("OUT.json"));
+    const QCommandLineOption exportOption(
+        QStringLiteral("export"),
+        QObject::tr("When everything has run, write what File ▸ Export writes: the DBSCAN labels "
+                    "(.csv), the data (.npy) or the view (.png)."),
+        QStringLiteral("OUT"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),
                                         QStringLiteral("WxH"));
@@ -87,8 +92,8 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
     parser.addOptions({helpOption, versionOption, asOption, demoPointsOption, demoSeriesOption,
-                       paramOption, runOption, screenshotOption, measureOption, sizeOption,
-                       timeoutOption, quitOption});
+                       paramOption, runOption, screenshotOption, measureOption, exportOption,
+                       sizeOption, timeoutOption, quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -147,9 +152,18 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         return {};
     };
     for (const auto& [option, path] :
-         {std::pair{&screenshotOption, &o.screenshot}, std::pair{&measureOption, &o.measure}}) {
+         {std::pair{&screenshotOption, &o.screenshot}, std::pair{&measureOption, &o.measure},
+          std::pair{&exportOption, &o.exportPath}}) {
         const QString problem = checkOutput(*option, path);
         if (!problem.isEmpty()) return fail(problem);
+    }
+    if (!o.exportPath.isEmpty()) {
+        const QString suffix = QFileInfo(o.exportPath).suffix().toLower();
+        if (suffix != QLatin1String("csv") && suffix != QLatin1String("npy") &&
+            suffix != QLatin1String("png"))
+            return fail(QObject::tr("--export writes .csv (DBSCAN labels), .npy (the data) or "
+                                    ".png (the view), not '%1'")
+                            .arg(o.exportPath));
     }
     if (parser.isSet(sizeOption)) {
         static const QRegularExpression re(QStringLiteral("^([0-9]{2,5})[xX]([0-9]{2,5})$"));
@@ -282,7 +296,17 @@ void Automation::startMeasuring() {
     benchmark->start();
 }
 
+void Automation::exportResults() {
+    if (m_options.exportPath.isEmpty()) return;
+    const QString error = m_window.exportTo(m_options.exportPath);
+    if (error.isEmpty())
+        logInfo(tr("exported: %1").arg(QFileInfo(m_options.exportPath).absoluteFilePath()));
+    else
+        fail(tr("export failed: %1").arg(error));
+}
+
 void Automation::saveScreenshotAndFinish() {
+    exportResults();
     if (!m_options.screenshot.isEmpty()) {
         const QImage image = m_window.grabWindow();
         QImageWriter writer(m_options.screenshot);

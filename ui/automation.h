@@ -20,7 +20,8 @@ class MainWindow;
 
 /// What the GUI's command line asks for:
 /// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
-///  [--param ALGO.NAME=VALUE]... [--run ALGO]... [--measure OUT.json] [--screenshot OUT.png]
+///  [--param ALGO.NAME=VALUE]... [--run ALGO]... [--measure OUT.json] [--export OUT]
+///  [--screenshot OUT.png]
 ///  [--window-size WxH]
 ///  [--timeout S] [--quit]`
 struct AutomationOptions {
@@ -32,12 +33,13 @@ struct AutomationOptions {
     QStringList runs;                        ///< --run algorithm names, in order
     QString screenshot;                      ///< --screenshot PNG path, or empty
     QString measure;                         ///< --measure JSON path (ViewBenchmark), or empty
-    QSize windowSize;                        ///< --window-size, or invalid (keep the saved one)
-    int timeoutSeconds = 600;                ///< --timeout: give up waiting after this long
-    bool quit = false;                       ///< --quit: exit when done (status ≠ 0 on failure)
-    bool help = false;                       ///< --help: print helpText and exit
-    bool version = false;                    ///< --version
-    QString helpText;                        ///< the usage text (filled by parse)
+    QString exportPath;  ///< --export: what File ▸ Export writes (.csv labels, .npy data, .png)
+    QSize windowSize;    ///< --window-size, or invalid (keep the saved one)
+    int timeoutSeconds = 600;  ///< --timeout: give up waiting after this long
+    bool quit = false;         ///< --quit: exit when done (status ≠ 0 on failure)
+    bool help = false;         ///< --help: print helpText and exit
+    bool version = false;      ///< --version
+    QString helpText;          ///< the usage text (filled by parse)
 };
 
 /// Drives a MainWindow from the command line, for tests, demos and screenshots: opens the file
@@ -87,6 +89,7 @@ private:
     void poll();
     void startMeasuring();
     void saveScreenshotAndFinish();
+    void exportResults();
     void fail(const QString& message, int code = 1);
     void finish();
 

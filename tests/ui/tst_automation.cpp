@@ -146,6 +146,8 @@ private slots:
             << QStringList{"--screenshot", "/nonexistent-folder/x.png"} << "does not exist";
         QTest::newRow("measure folder")
             << QStringList{"--measure", "/nonexistent-folder/m.json"} << "measure '/nonexistent";
+        QTest::newRow("export kind")
+            << QStringList{"--export", "/tmp/labels.txt"} << ".csv (DBSCAN";
         QTest::newRow("bad size") << QStringList{"--window-size", "big"} << "WIDTHxHEIGHT";
         QTest::newRow("bad timeout") << QStringList{"--timeout", "-3"} << "--timeout";
     }
@@ -315,6 +317,32 @@ private slots:
             QCOMPARE(p[QStringLiteral("colourPath")].toString(), QStringLiteral("host"));
         }
         QCOMPARE(j[QStringLiteral("backend")].toString(), QStringLiteral("cpu"));
+    }
+
+    void endToEndExport() {
+        // --export writes what File ▸ Export does: here the DBSCAN labels, one row per point.
+        CS_SKIP_WITHOUT_GL();
+        const QString labels = m_tmp.filePath(QStringLiteral("labels.csv"));
+        const Run run = runClusterscope({"--demo-points", "5000", "--param", "dbscan.eps=4",
+                                         "--run", "dbscan", "--export", labels, "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        QFile file(labels);
+        QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(lines.front().startsWith(QLatin1String("#")) &&
+                     lines.front().contains(QLatin1String("eps=4")),
+                 qPrintable(lines.front()));
+        int rows = 0;
+        for (const QString& line : lines)
+            rows += !line.startsWith(QLatin1Char('#')) && line.count(QLatin1Char(',')) == 2 &&
+                    line.front().isDigit();
+        QCOMPARE(rows, 5000);
+        // No labels yet without a run: a clear failure, exit status 1.
+        const Run none = runClusterscope({"--demo-points", "1000", "--export",
+                                          m_tmp.filePath(QStringLiteral("none.csv")), "--quit"});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.stdErr.contains(QLatin1String("no DBSCAN labels")), qPrintable(none.stdErr));
     }
 
     void endToEndFailures() {
