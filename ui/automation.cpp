@@ -298,11 +298,9 @@ void Automation::startMeasuring() {
 
 void Automation::exportResults() {
     if (m_options.exportPath.isEmpty()) return;
+    // Success is logged by the export itself.
     const QString error = m_window.exportTo(m_options.exportPath);
-    if (error.isEmpty())
-        logInfo(tr("exported: %1").arg(QFileInfo(m_options.exportPath).absoluteFilePath()));
-    else
-        fail(tr("export failed: %1").arg(error));
+    if (!error.isEmpty()) fail(tr("export failed: %1").arg(error));
 }
 
 void Automation::saveScreenshotAndFinish() {

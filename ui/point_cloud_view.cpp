@@ -202,8 +202,8 @@ bool PointCloudView::setClusterColours(std::shared_ptr<const DbscanResult> clust
 }
 
 void PointCloudView::setInteropAllowed(bool allowed) {
-    if (allowed == m_interopAllowed) return;
-    m_interopAllowed = allowed;
+    if (allowed == m_interop.allowed()) return;
+    m_interop.setAllowed(allowed);
     if (m_clusterColours) m_coloursDirty = true;
     if (m_devicePositions) m_positionsDirty = true;
     if (m_coloursDirty || m_positionsDirty) contentChanged();
@@ -498,20 +498,8 @@ void PointCloudView::uploadPositionsFromHost(std::size_t n) {
     if (n > 0) setPositionPath(UploadPath::HostUpload);
 }
 
-bool PointCloudView::ensureInterop() {
-    if (!mayPaintOnDevice()) return false;
-    if (m_interop) return true;
-    std::string whyNot;
-    m_interop = glInterop(&whyNot);
-    if (m_interop) return true;
-    m_interopError = QString::fromStdString(whyNot);
-    logInfo(tr("GL interop unavailable (%1): the point view uploads from host memory")
-                .arg(m_interopError));
-    return false;
-}
-
 bool PointCloudView::writePositionsOnDevice(std::size_t n) {
-    if (n == 0 || !ensureInterop()) return false;
+    if (n == 0 || !m_interop.ready()) return false;
     const std::size_t bytes = n * 3 * sizeof(float);
     QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
     m_positions.bind();
@@ -522,7 +510,7 @@ bool PointCloudView::writePositionsOnDevice(std::size_t n) {
     }
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
-    if (!writeThroughInterop(
+    if (!m_interop.write(
             m_positionLink, m_positions.bufferId(), bytes,
             [&](GlBufferLink& link) { link.writePositions(*m_devicePositions); },
             tr("the positions")))
@@ -530,29 +518,6 @@ bool PointCloudView::writePositionsOnDevice(std::size_t n) {
     m_positionCount = n;
     setPositionPath(UploadPath::Interop);
     return true;
-}
-
-bool PointCloudView::writeThroughInterop(std::unique_ptr<GlBufferLink>& link, GLuint buffer,
-                                         std::size_t bytes,
-                                         const std::function<void(GlBufferLink&)>& write,
-                                         const QString& what) {
-    try {
-        if (!link) link = m_interop->link(buffer, bytes);
-        write(*link);
-        return true;
-    } catch (const DeviceError& e) {
-        // The driver refused the buffer (a renderer on another GPU, a software renderer) or the
-        // device failed: host uploads from now on.
-        link.reset();
-        m_interopError = QString::fromUtf8(e.what());
-        logWarning(tr("GL interop failed (%1): the point view uploads from host memory")
-                       .arg(m_interopError));
-    } catch (const Error& e) {
-        logWarning(tr("point view: writing %1 on the GPU failed (%2); uploading them from host "
-                      "memory")
-                       .arg(what, QString::fromUtf8(e.what())));
-    }
-    return false;
 }
 
 void PointCloudView::setDevicePositions(std::shared_ptr<const DeviceResident> points) {
@@ -578,7 +543,7 @@ void PointCloudView::setPositionPath(UploadPath path) {
     m_positionPath = path;
     if (path == UploadPath::Interop)
         logInfo(tr("Point positions: written on the GPU from the compute copy (%1)")
-                    .arg(QString::fromStdString(m_interop->description())));
+                    .arg(m_interop.description()));
 }
 
 std::vector<float> PointCloudView::readPositionBuffer() {
@@ -605,14 +570,14 @@ void PointCloudView::allocateColourBuffer(std::size_t bytes, const void* data) {
 
 bool PointCloudView::paintColoursOnDevice(std::size_t n) {
     const DbscanResult& r = *m_clusterColours->clusters;
-    if (!r.device || n == 0 || !ensureInterop()) return false;
+    if (!r.device || n == 0 || !m_interop.ready()) return false;
     allocateColourBuffer(n * sizeof(std::uint32_t), nullptr);
-    if (!writeThroughInterop(
+    if (!m_interop.write(
             m_colourLink, m_colourBuffer.bufferId(), m_colourBytes,
             [&](GlBufferLink& link) { link.paintClusters(*r.device, m_clusterColours->paint); },
             tr("the cluster colours")))
         return false;
-    setColourPath(UploadPath::Interop, QString::fromStdString(m_interop->description()));
+    setColourPath(UploadPath::Interop, m_interop.description());
     return true;
 }
 

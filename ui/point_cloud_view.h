@@ -24,9 +24,9 @@
 #include "ui/orbit_camera.h"
 #include "ui/point_colouring.h"
 #include "ui/upload_path.h"
+#include "ui/view_interop.h"
 
 namespace cs {
-class GlInterop;
 class GlBufferLink;
 }  // namespace cs
 
@@ -85,13 +85,13 @@ public:
                            Legend legend, std::vector<std::uint32_t> hostColours = {});
     /// True when a clustering with device data would be painted on the device (interop allowed
     /// and not known to fail): callers may then skip painting on the host.
-    bool mayPaintOnDevice() const { return m_interopAllowed && m_interopError.isEmpty(); }
+    bool mayPaintOnDevice() const { return m_interop.usable(); }
     /// Allows CUDA–GL interop (default) or forces host uploads (to compare the two paths, or as
     /// a way around a misbehaving driver); repaints with the new path.
     void setInteropAllowed(bool allowed);
-    bool interopAllowed() const { return m_interopAllowed; }
+    bool interopAllowed() const { return m_interop.allowed(); }
     /// Why interop is not used, once it was tried and failed (empty otherwise).
-    QString interopError() const { return m_interopError; }
+    QString interopError() const { return m_interop.error(); }
     using UploadPath = cs::ui::UploadPath;
     /// How the colours on screen reached the GPU.
     UploadPath colourPath() const { return m_colourPath; }
@@ -210,11 +210,6 @@ private:
     void allocateColourBuffer(std::size_t bytes, const void* data);
     void uploadPositionsFromHost(std::size_t n);
     bool writePositionsOnDevice(std::size_t n);
-    bool ensureInterop();
-    /// Registers buffer once (in link) and runs write on it; a refused registration or a
-    /// device fault turns interop off for this view, other errors fail only this write.
-    bool writeThroughInterop(std::unique_ptr<GlBufferLink>& link, GLuint buffer, std::size_t bytes,
-                             const std::function<void(GlBufferLink&)>& write, const QString& what);
     template <typename T>
     void readBuffer(QOpenGLBuffer& buffer, const std::function<std::size_t()>& bytesOf,
                     std::vector<T>& out);
@@ -259,9 +254,7 @@ private:
     std::size_t m_uploadedCount = 0;
     std::size_t m_colourBytes = 0;  // allocated size of m_colourBuffer
     std::size_t m_colourCount = 0;  // colours written into m_colourBuffer
-    bool m_interopAllowed = true;
-    QString m_interopError;  // why interop failed here; host uploads from then on
-    std::shared_ptr<GlInterop> m_interop;
+    ViewInterop m_interop{QObject::tr("point view")};
     std::unique_ptr<GlBufferLink> m_colourLink;  // m_colourBuffer registered with the device
     UploadPath m_colourPath = UploadPath::None;
     std::size_t m_positionBytes = 0;  // allocated size of m_positions

@@ -66,8 +66,8 @@ void SeriesHeatmapView::setDeviceSeries(std::shared_ptr<const SeriesSet> series,
 }
 
 void SeriesHeatmapView::setInteropAllowed(bool allowed) {
-    if (allowed == m_interopAllowed) return;
-    m_interopAllowed = allowed;
+    if (allowed == m_interop.allowed()) return;
+    m_interop.setAllowed(allowed);
     m_dirty = true;
     contentChanged();
 }
@@ -191,16 +191,7 @@ void SeriesHeatmapView::releaseGl() {
 }
 
 bool SeriesHeatmapView::writeOnDevice(std::size_t bytes) {
-    if (!m_device || m_deviceOf != m_series || !m_interopAllowed || !m_interopError.isEmpty())
-        return false;
-    if (!m_interop) {
-        std::string whyNot;
-        m_interop = glInterop(&whyNot);
-        if (!m_interop) {
-            m_interopError = QString::fromStdString(whyNot);
-            return false;
-        }
-    }
+    if (!m_device || m_deviceOf != m_series || !m_interop.ready()) return false;
     if (bytes != m_pixelBytes) {
         m_link.reset();  // new storage
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
@@ -208,23 +199,14 @@ bool SeriesHeatmapView::writeOnDevice(std::size_t bytes) {
         glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
         m_pixelBytes = bytes;
     }
-    try {
-        if (!m_link) m_link = m_interop->link(m_pixelBuffer, bytes);
-        m_link->writeSeriesMatrix(*m_device, m_order, m_channel);
-    } catch (const DeviceError& e) {
-        m_link.reset();
-        m_interopError = QString::fromUtf8(e.what());
-        logWarning(tr("GL interop failed (%1): the series heat map uploads from host memory")
-                       .arg(m_interopError));
+    if (!m_interop.write(
+            m_link, m_pixelBuffer, bytes,
+            [&](GlBufferLink& link) { link.writeSeriesMatrix(*m_device, m_order, m_channel); },
+            tr("the series")))
         return false;
-    } catch (const Error& e) {
-        logWarning(tr("series heat map: writing on the GPU failed (%1); uploading from the host")
-                       .arg(QString::fromUtf8(e.what())));
-        return false;
-    }
     if (m_path != UploadPath::Interop)
         logInfo(tr("Series heat map: written on the GPU into the pixel buffer (%1)")
-                    .arg(QString::fromStdString(m_interop->description())));
+                    .arg(m_interop.description()));
     m_path = UploadPath::Interop;
     return true;
 }

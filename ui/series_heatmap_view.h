@@ -13,9 +13,9 @@
 #include "compute/core/series_matrix.h"
 #include "compute/core/series_set.h"
 #include "ui/upload_path.h"
+#include "ui/view_interop.h"
 
 namespace cs {
-class GlInterop;
 class GlBufferLink;
 }  // namespace cs
 
@@ -89,9 +89,7 @@ private:
     std::size_t m_channel = 0;
     std::shared_ptr<const SeriesSet> m_deviceOf;  // the set m_device copies
     std::shared_ptr<const DeviceResident> m_device;
-    bool m_interopAllowed = true;
-    QString m_interopError;
-    std::shared_ptr<GlInterop> m_interop;
+    ViewInterop m_interop{QObject::tr("series heat map")};
     std::unique_ptr<GlBufferLink> m_link;  // m_pixelBuffer registered with the device
 
     std::unique_ptr<QOpenGLShaderProgram> m_program;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 #include <set>
+#include <span>
 
 #include "compute/backend/gl_interop.h"
 #include "compute/core/error.h"
@@ -266,6 +267,80 @@ private slots:
         QCOMPARE(view->interopError(), QStringLiteral("no interop in this test"));
         QVERIFY(!view->mayPaintOnDevice());
         QCOMPARE(view->readColourBuffer(), cs::paintClusters(r->labels, r->isCore, paint));
+        cs::releaseGlInterop();
+    }
+
+    void interopBookkeepingWithAStandInDevice() {
+        // A stand-in GlInterop (no CUDA here): the view registers its colour buffer once, asks
+        // it to paint, keeps no host copy; a device fault turns interop off and the host paints.
+        struct Calls {
+            int links = 0;
+            int paints = 0;
+            std::uint32_t buffer = 0;
+            std::size_t bytes = 0;
+            bool fail = false;
+        };
+        struct StandInLink : cs::GlBufferLink {
+            Calls& calls;
+            std::uint32_t id;
+            std::size_t size;
+            StandInLink(Calls& c, std::uint32_t i, std::size_t b) : calls(c), id(i), size(b) {}
+            std::uint32_t glBuffer() const override { return id; }
+            std::size_t bytes() const override { return size; }
+            void paintClusters(const cs::DeviceResident&, const cs::ClusterPaint&) override {
+                if (calls.fail) throw cs::DeviceError("stand-in device fault");
+                ++calls.paints;
+            }
+            void writePositions(const cs::DeviceResident&) override {}
+            void writeSeriesMatrix(const cs::DeviceResident&, std::span<const std::uint32_t>,
+                                   std::size_t) override {}
+            void writeTestPattern(std::uint32_t) override {}
+        };
+        struct StandIn : cs::GlInterop {
+            Calls& calls;
+            explicit StandIn(Calls& c) : calls(c) {}
+            std::string description() const override { return "stand-in interop"; }
+            std::unique_ptr<cs::GlBufferLink> link(std::uint32_t buffer,
+                                                   std::size_t bytes) override {
+                ++calls.links;
+                calls.buffer = buffer;
+                calls.bytes = bytes;
+                return std::make_unique<StandInLink>(calls, buffer, bytes);
+            }
+        };
+        struct FakeDeviceData : cs::DeviceResident {
+            std::string backend() const override { return "stand-in"; }
+        };
+        Calls calls;
+        cs::setGlInteropFactory([&calls] { return std::make_shared<StandIn>(calls); });
+        auto view = makeView(makePoints(2, {0, 0, 1, 0, 2, 0}));
+        QVERIFY(view);
+        auto r = std::make_shared<cs::DbscanResult>();
+        r->labels = {0, -1, 0};
+        r->isCore = {1, 0, 1};
+        r->clusterCount = 1;
+        r->device = std::make_shared<FakeDeviceData>();
+        cs::ClusterPaint paint;
+        paint.clusterRgba = {ColourMaps::packRgba(10, 200, 10)};
+        for (int run = 0; run < 2; ++run) {
+            QVERIFY(view->setClusterColours(r, paint, {}));
+            QVERIFY(waitDrawn(*view));
+            QCOMPARE(view->colourPath(), PointCloudView::UploadPath::Interop);
+        }
+        QCOMPARE(calls.links, 1);  // registered once, painted twice
+        QCOMPARE(calls.paints, 2);
+        QCOMPARE(calls.buffer, view->colourBufferId());
+        QCOMPARE(calls.bytes, std::size_t(3 * 4));
+        QVERIFY(view->colours().empty());
+
+        calls.fail = true;
+        QVERIFY(view->setClusterColours(r, paint, {}));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->colourPath(), PointCloudView::UploadPath::HostUpload);
+        QCOMPARE(view->interopError(), QStringLiteral("stand-in device fault"));
+        QVERIFY(!view->mayPaintOnDevice());
+        QCOMPARE(view->readColourBuffer(), cs::paintClusters(r->labels, r->isCore, paint));
+        view.reset();
         cs::releaseGlInterop();
     }
 
