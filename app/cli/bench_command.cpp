@@ -10,10 +10,12 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
+#include "app/cli/knn_command.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_datasets.h"
 #include "compute/io/npy.h"
+#include "compute/knn/knn_datasets.h"
 
 namespace cs::cli {
 namespace {
@@ -120,6 +122,107 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
     });
 }
 
+void addBenchKnn(CLI::App& bench, int& exitCode) {
+    struct Options {
+        std::size_t n = 100'000, d = 3;
+        std::string dist = "blobs", backend = "auto", input, dump;
+        KnnParams params;
+        int repeat = 5, warmup = 1;
+        std::uint64_t seed = 1;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = bench.add_subcommand(
+        "knn", "Benchmark the random-projection forest kNN graph on generated points or a file");
+    cmd->add_option("--n", o->n, "Number of points (default 100000)");
+    cmd->add_option("--d", o->d, "Dimensions (default 3)");
+    cmd->add_option("--dist", o->dist, "blobs, uniform or embed (default blobs)");
+    cmd->add_option("--input", o->input, "Benchmark this point file instead of generated data");
+    cmd->add_option("--k", o->params.k, "Neighbours per point (default 10)");
+    cmd->add_option("--trees", o->params.trees, "Most trees (default 8)");
+    cmd->add_option("--leaf-size", o->params.leafSize, "Largest leaf (default 512)");
+    cmd->add_option("--target-recall", o->params.targetRecall,
+                    "Stop at this sampled recall; 0 builds every tree (default 0.95)");
+    cmd->add_option("--recall-sample", o->params.recallSample, "Recall sample size (default 256)");
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--repeat", o->repeat, "Timed runs (default 5)");
+    cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
+    cmd->add_option("--seed", o->seed, "Data and forest seed (default 1)");
+    cmd->add_option("--dump", o->dump, "Also write the points to this .npy file");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            KnnParams params = o->params;
+            params.seed = o->seed;
+            validateKnnParams(params);
+            if (o->repeat < 1 || o->warmup < 0)
+                throw Error("--repeat must be >= 1 and --warmup >= 0");
+            const KnnDistribution dist = parseKnnDistribution(o->dist);
+            const auto backend = backendRegistry().get(o->backend);
+            const auto info = backend->info();
+
+            const auto generateStart = std::chrono::steady_clock::now();
+            const PointSet points = o->input.empty() ? makeKnnDataset(dist, o->n, o->d, o->seed)
+                                                     : loadPointCloud(o->input);
+            const double generateMs = millisecondsSince(generateStart);
+            try {
+                validateKnnInput(points, params);
+            } catch (const Error& e) {
+                if (o->input.empty()) throw;
+                throw Error(o->input + ": " + e.what());
+            }
+            if (!o->dump.empty()) io::writeNpy(o->dump, points.coords, {points.n, points.dims});
+
+            nlohmann::json config = {{"algorithm", "knn"},    {"backend", backend->name()},
+                                     {"device", info.device}, {"threads", info.threads},
+                                     {"n", points.n},         {"d", points.dims},
+                                     {"k", params.k},         {"params", knnParamsJson(params)}};
+            if (o->input.empty())
+                config["dist"] = std::string(toString(dist));
+            else
+                config["input"] = o->input;
+            std::vector<double> totals, recalls, treesBuilt;
+            std::map<std::string, std::vector<double>> stages;
+            nlohmann::json lastSummary;
+            for (int run = 0; run < o->warmup + o->repeat; ++run) {
+                JobControl job;
+                const auto start = std::chrono::steady_clock::now();
+                const KnnGraph g = backend->knnGraph(points, params, job);
+                const double totalMs = millisecondsSince(start);
+                if (run < o->warmup) continue;
+                const nlohmann::json stageMs = stageMilliseconds(job.timings());
+                nlohmann::json line = config;
+                lastSummary = knnSummary(g);
+                line.update(lastSummary);
+                line.update(
+                    {{"run", run - o->warmup}, {"stages_ms", stageMs}, {"total_ms", totalMs}});
+                printJson(line);
+                totals.push_back(totalMs);
+                recalls.push_back(g.recall());
+                treesBuilt.push_back(double(g.treesBuilt));
+                for (const auto& [name, ms] : stageMs.items())
+                    stages[name].push_back(ms.get<double>());
+            }
+            nlohmann::json summary = config;
+            nlohmann::json medianStages = nlohmann::json::object();
+            for (const auto& [name, values] : stages)
+                medianStages[name] = median(values);
+            summary.update({{"summary", "median"},
+                            {"runs", o->repeat},
+                            {"warmup", o->warmup},
+                            {"generate_ms", generateMs},
+                            {"recall", median(recalls)},
+                            {"trees_built", median(treesBuilt)},
+                            {"recall_by_tree", lastSummary["recall_by_tree"]},
+                            {"median_total_ms", median(totals)},
+                            {"min_total_ms", *std::min_element(totals.begin(), totals.end())},
+                            {"max_total_ms", *std::max_element(totals.begin(), totals.end())},
+                            {"median_stages_ms", medianStages}});
+            if (!o->dump.empty()) summary["dump"] = o->dump;
+            printJson(summary);
+            return kExitOk;
+        });
+    });
+}
+
 }  // namespace
 
 void addBenchCommand(CLI::App& app, int& exitCode) {
@@ -128,6 +231,7 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
     bench->require_subcommand(1);
     // One add<Algorithm> per benchmarked algorithm.
     addBenchDbscan(*bench, exitCode);
+    addBenchKnn(*bench, exitCode);
 }
 
 }  // namespace cs::cli

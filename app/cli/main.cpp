@@ -7,6 +7,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
 #include "app/cli/info_command.h"
+#include "app/cli/knn_command.h"
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
 
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
     cs::cli::addBackendsCommand(app, exitCode);
     cs::cli::addDbscanCommand(app, exitCode);
     cs::cli::addKdistCommand(app, exitCode);
+    cs::cli::addKnnCommand(app, exitCode);
     cs::cli::addBenchCommand(app, exitCode);
     try {
         app.parse(argc, argv);

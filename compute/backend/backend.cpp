@@ -41,6 +41,10 @@ KDistanceResult Backend::kDistance(const PointSet&, int, JobControl&) {
     unsupported("k-distance");
 }
 
+KnnGraph Backend::knnGraph(const PointSet&, const KnnParams&, JobControl&) {
+    unsupported("the kNN graph");
+}
+
 void Backend::unsupported(std::string_view algorithm) const {
     throw BackendUnavailable("the " + name() + " backend cannot run " + std::string(algorithm));
 }

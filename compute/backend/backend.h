@@ -11,6 +11,7 @@
 #include "compute/core/series_set.h"
 #include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/knn/knn_graph.h"
 
 namespace cs {
 
@@ -64,6 +65,10 @@ public:
                                                        JobControl& job);
     /// The k-distance curve (distance to the k-th nearest point, itself counted) for eps choice.
     virtual KDistanceResult kDistance(const PointSet& points, int k, JobControl& job);
+    /// The approximate kNN graph from a random-projection tree forest (compute/knn/knn_graph.h);
+    /// the same graph, bit for bit, on every backend.
+    /// @code cs::KnnGraph g = backend.knnGraph(points, {.k = 10, .trees = 8}, job); @endcode
+    virtual KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job);
 
 protected:
     /// Thrown by the defaults above: this backend does not implement the algorithm (yet).

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "compute/dbscan/dbscan_cpu.h"
+#include "compute/knn/knn_cpu.h"
 
 namespace cs {
 namespace {
@@ -45,6 +46,10 @@ DbscanResult CpuBackend::dbscan(const PointSet& points, const DbscanParams& para
 
 KDistanceResult CpuBackend::kDistance(const PointSet& points, int k, JobControl& job) {
     return kDistanceCpu(points, k, job, m_threads);
+}
+
+KnnGraph CpuBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
+    return knnGraphCpu(points, params, job, m_threads);
 }
 
 }  // namespace cs

@@ -17,6 +17,8 @@ public:
                         JobControl& job) override;
     /// Exact k-distance curve (kDistanceCpu).
     KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
+    /// The random-projection forest kNN graph (knnGraphCpu): the oracle of the GPU tests.
+    KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) override;
     /// Worker threads the algorithms use.
     int threads() const { return m_threads; }
 

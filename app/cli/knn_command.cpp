@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/knn_command.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <variant>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/dbscan_command.h"
+#include "compute/backend/backend_registry.h"
+#include "compute/core/error.h"
+#include "compute/io/dataset.h"
+#include "compute/io/npy.h"
+#include "compute/io/writers.h"
+
+namespace cs::cli {
+namespace {
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+std::string fileName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool endsWith(const std::string& text, const std::string& suffix) {
+    return text.size() >= suffix.size() &&
+           std::equal(suffix.rbegin(), suffix.rend(), text.rbegin(), [](char a, char b) {
+               return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+}
+
+/// graph.npy -> graph_distances.npy
+std::string distancesPath(const std::string& out) {
+    return out.substr(0, out.size() - 4) + "_distances.npy";
+}
+
+}  // namespace
+
+nlohmann::json knnParamsJson(const KnnParams& p) {
+    return {{"k", p.k},
+            {"trees", p.trees},
+            {"leaf_size", p.leafSize},
+            {"target_recall", p.targetRecall},
+            {"recall_sample", p.recallSample},
+            {"seed", p.seed}};
+}
+
+nlohmann::json knnSummary(const KnnGraph& g) {
+    double sum = 0.0, largest = 0.0;
+    const std::size_t k = std::size_t(std::max(g.k, 0));
+    for (std::size_t i = 0; k > 0 && i < g.n; ++i) {
+        const double d = g.distances[i * k + k - 1];
+        sum += d;
+        largest = std::max(largest, d);
+    }
+    return {{"trees_built", g.treesBuilt},
+            {"recall_by_tree", g.recallByTree},
+            {"recall", g.recall()},
+            {"mean_kth_distance", g.n ? sum / double(g.n) : 0.0},
+            {"max_kth_distance", largest}};
+}
+
+PointSet loadPointCloud(const std::string& file) {
+    io::Dataset data = io::loadDataset(file);
+    if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
+    throw Error(file + ": holds time series, not points; this command needs a point cloud");
+}
+
+void addKnnCommand(CLI::App& app, int& exitCode) {
+    struct Options {
+        std::string file, backend = "auto", out;
+        KnnParams params;
+        bool json = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand(
+        "knn", "The approximate kNN graph of a point cloud (random-projection tree forest)");
+    cmd->add_option("FILE", o->file, "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy)")->required();
+    cmd->add_option("--k", o->params.k, "Neighbours per point, itself not counted (default 10)");
+    cmd->add_option("--trees", o->params.trees, "Most random-projection trees (default 8)");
+    cmd->add_option("--leaf-size", o->params.leafSize,
+                    "Largest leaf, 2 (k + 1) .. 2048 (default 512)");
+    cmd->add_option("--target-recall", o->params.targetRecall,
+                    "Stop once the sampled recall reaches it; 0 builds every tree (default 0.95)");
+    cmd->add_option("--recall-sample", o->params.recallSample,
+                    "Points whose exact neighbours measure the recall (default 256)");
+    cmd->add_option("--seed", o->params.seed, "Random directions and recall sample (default 1)");
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--out", o->out,
+                    "Write the graph: .csv edges, or .npy indices (+ _distances.npy)");
+    cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            const bool csv = endsWith(o->out, ".csv"), npy = endsWith(o->out, ".npy");
+            if (!o->out.empty() && !csv && !npy)
+                throw Error(o->out + ": --out must end in .csv or .npy");
+            const auto backend = backendRegistry().get(o->backend);
+            const PointSet points = loadPointCloud(o->file);
+            JobControl job;
+            const auto start = std::chrono::steady_clock::now();
+            KnnGraph g;
+            try {
+                validateKnnInput(points, o->params);
+                g = backend->knnGraph(points, o->params, job);
+            } catch (const Cancelled&) {
+                throw;
+            } catch (const Error& e) {
+                // The parameters and the set size are judged against this file: name it.
+                throw Error(o->file + ": " + e.what());
+            }
+            const double totalMs = millisecondsSince(start);
+            if (csv) {
+                std::ostringstream header;
+                header << "knn k=" << o->params.k << " trees=" << g.treesBuilt
+                       << " leafSize=" << o->params.leafSize << " seed=" << o->params.seed
+                       << " recall=" << g.recall() << " backend=" << backend->name()
+                       << " file=" << o->file;
+                io::writeKnnEdgesCsv(o->out, g.n, std::size_t(g.k), g.indices, g.distances,
+                                     header.str());
+            } else if (npy) {
+                io::writeNpy(o->out, std::span<const std::int32_t>(g.indices),
+                             {g.n, std::size_t(g.k)});
+                io::writeNpy(distancesPath(o->out), std::span<const float>(g.distances),
+                             {g.n, std::size_t(g.k)});
+            }
+            if (o->json) {
+                nlohmann::json j = knnSummary(g);
+                j.update({{"algorithm", "knn"},
+                          {"file", o->file},
+                          {"backend", backend->name()},
+                          {"device", backend->info().device},
+                          {"n", points.n},
+                          {"d", points.dims},
+                          {"k", o->params.k},
+                          {"params", knnParamsJson(o->params)},
+                          {"stages_ms", stageMilliseconds(job.timings())},
+                          {"total_ms", totalMs}});
+                if (!o->out.empty()) j["out"] = o->out;
+                if (npy) j["out_distances"] = distancesPath(o->out);
+                printJson(j);
+            } else {
+                std::ostringstream line;
+                line << fileName(o->file) << ": kNN graph of " << points.n << " points, k " << g.k
+                     << ", " << g.treesBuilt << (g.treesBuilt == 1 ? " tree" : " trees")
+                     << ", sampled recall " << g.recall() << "; " << backend->name() << ' ';
+                line.precision(3);
+                line << std::fixed << totalMs << " ms";
+                if (!o->out.empty()) line << "; graph in " << o->out;
+                std::cout << line.str() << std::endl;
+            }
+            return kExitOk;
+        });
+    });
+}
+
+}  // namespace cs::cli

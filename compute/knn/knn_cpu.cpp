@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+// The CPU kNN graph from a random-projection tree forest (PyRKNN: Xiao, Chen, Biros, "Randomized
+// projection trees for approximate k-nearest neighbour graphs", ACM TOPC; section 3, the
+// "all-to-all in each leaf" update). Every number that decides the graph follows knn_graph.h:
+// projections by knnProjection, splits by knnSortKey, distances by canonicalDist2 and lists by
+// (squared distance, index), so the CUDA backend builds the same graph bit for bit.
+#include "compute/knn/knn_cpu.h"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cmath>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/dbscan/dbscan.h"
+
+namespace cs {
+namespace {
+
+// An empty list slot: after any real candidate in the (dist2, index) order, even one at an
+// infinite distance (indices are below INT32_MAX, validateKnnInput makes sure).
+constexpr float kEmptyDist2 = std::numeric_limits<float>::infinity();
+constexpr std::int32_t kEmptyIndex = std::numeric_limits<std::int32_t>::max();
+
+int workerCount(int threads) {
+    if (threads > 0) return threads;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+// body(item, state) for every item of [0, count), handed out `grain` items at a time to up to
+// `threads` workers, each with its own default-constructed State (scratch buffers). The calling
+// thread is one of the workers and the only one that reports progress (JobControl's callback
+// runs on the job's thread). Workers stop taking items once the job is cancelled, and the
+// caller's job.checkpoint() after this returns turns that into cs::Cancelled once every worker
+// has joined: a cancel never escapes with threads still writing.
+template <class State, class Body>
+void parallelItems(std::size_t count, int threads, std::size_t grain, JobControl* job,
+                   const std::function<void(double)>& progress, Body&& body) {
+    if (count == 0) return;
+    grain = std::max<std::size_t>(grain, 1);
+    std::atomic<std::size_t> next{0}, done{0};
+    std::atomic<bool> stop{false};
+    std::exception_ptr error;
+    std::mutex errorMutex;
+    auto worker = [&](bool reporter) {
+        State state{};
+        for (;;) {
+            if (stop.load(std::memory_order_relaxed) || (job && job->isCancelled())) break;
+            const std::size_t begin = next.fetch_add(grain, std::memory_order_relaxed);
+            if (begin >= count) break;
+            const std::size_t end = std::min(count, begin + grain);
+            try {
+                for (std::size_t item = begin; item < end; ++item)
+                    body(item, state);
+            } catch (...) {
+                std::lock_guard lock(errorMutex);
+                if (!error) error = std::current_exception();
+                stop = true;
+                break;
+            }
+            const std::size_t finished =
+                done.fetch_add(end - begin, std::memory_order_relaxed) + (end - begin);
+            if (reporter && progress) progress(double(finished) / double(count));
+        }
+    };
+    {
+        const std::size_t chunks = (count + grain - 1) / grain;
+        const std::size_t helpers =
+            std::min<std::size_t>(std::size_t(std::max(threads, 1)), chunks);
+        std::vector<std::jthread> pool;
+        for (std::size_t t = 1; t < helpers; ++t)
+            pool.emplace_back(worker, false);
+        worker(true);
+    }
+    if (error) std::rethrow_exception(error);
+}
+
+struct NoState {};
+
+// Offers (d2, index) to a list of k (dist2, index) pairs sorted ascending. The caller has seen
+// d2 <= dist2[k - 1]. A neighbour already present has exactly the same d2 (canonicalDist2 is
+// symmetric and deterministic), so it sits right before the insertion position.
+inline void offer(float* dist2, std::int32_t* index, int k, float d2, std::int32_t j) {
+    const int last = k - 1;
+    if (d2 == dist2[last] && j >= index[last]) return;  // after the last, or the last itself
+    int p = last;
+    while (p > 0 && (dist2[p - 1] > d2 || (dist2[p - 1] == d2 && index[p - 1] > j)))
+        --p;
+    if (p > 0 && dist2[p - 1] == d2 && index[p - 1] == j) return;  // already there
+    for (int q = last; q > p; --q) {
+        dist2[q] = dist2[q - 1];
+        index[q] = index[q - 1];
+    }
+    dist2[p] = d2;
+    index[p] = j;
+}
+
+// Scratch of one leaf-search worker, reused from leaf to leaf.
+struct LeafScratch {
+    std::vector<float> xT;            // dims x m, the leaf's coordinates transposed
+    std::vector<float> row;           // squared distances from point i to the later points
+    std::vector<float> dist2;         // m x k, the leaf's lists
+    std::vector<std::int32_t> index;  // m x k
+    std::vector<float> bound;         // m, the last (k-th) squared distance of each list
+    std::vector<std::int32_t> id;     // m, the leaf's point indices
+};
+
+// All pairs of one leaf update both lists. The leaf's coordinates and lists are gathered into
+// contiguous scratch first (the points are scattered over the whole set), and the distances of
+// point i to all later points are accumulated dimension by dimension across the row: the same
+// additions in the same order as canonicalDist2 (diff = x_i - x_j, float, no FMA), but a loop
+// over j the compiler can vectorise. Most pairs are rejected by both lists' k-th distance,
+// kept contiguous in `bound` so that test is one predictable branch.
+void searchLeaf(const float* x, std::size_t dims, int k, const std::uint32_t* members,
+                std::size_t m, float* dist2, std::int32_t* index, LeafScratch& s) {
+    const std::size_t kk = std::size_t(k);
+    s.xT.resize(dims * m);
+    s.row.resize(m);
+    s.dist2.resize(m * kk);
+    s.index.resize(m * kk);
+    s.bound.resize(m);
+    s.id.resize(m);
+    for (std::size_t p = 0; p < m; ++p) {
+        const std::size_t g = members[p];
+        s.id[p] = std::int32_t(g);
+        for (std::size_t t = 0; t < dims; ++t)
+            s.xT[t * m + p] = x[g * dims + t];
+        std::copy_n(dist2 + g * kk, kk, s.dist2.data() + p * kk);
+        std::copy_n(index + g * kk, kk, s.index.data() + p * kk);
+        s.bound[p] = s.dist2[p * kk + kk - 1];
+    }
+    float* row = s.row.data();
+    float* ld = s.dist2.data();
+    std::int32_t* li = s.index.data();
+    float* bound = s.bound.data();
+    const std::int32_t* id = s.id.data();
+    for (std::size_t i = 0; i + 1 < m; ++i) {
+        for (std::size_t j = i + 1; j < m; ++j)
+            row[j] = 0.0f;
+        for (std::size_t t = 0; t < dims; ++t) {
+            const float* col = s.xT.data() + t * m;
+            const float xi = col[i];
+            for (std::size_t j = i + 1; j < m; ++j) {
+                const float diff = xi - col[j];
+                row[j] = row[j] + diff * diff;  // -ffp-contract=off: never an FMA
+            }
+        }
+        float* di = ld + i * kk;
+        std::int32_t* ii = li + i * kk;
+        const std::int32_t gi = id[i];
+        float bi = bound[i];
+        for (std::size_t j = i + 1; j < m; ++j) {
+            const float d2 = row[j];
+            if (d2 > bi && d2 > bound[j]) continue;
+            if (d2 <= bi) {
+                offer(di, ii, k, d2, id[j]);
+                bi = di[kk - 1];
+            }
+            if (d2 <= bound[j]) {
+                offer(ld + j * kk, li + j * kk, k, d2, gi);
+                bound[j] = ld[j * kk + kk - 1];
+            }
+        }
+        bound[i] = bi;
+    }
+    for (std::size_t p = 0; p < m; ++p) {
+        const std::size_t g = std::size_t(id[p]);
+        std::copy_n(s.dist2.data() + p * kk, kk, dist2 + g * kk);
+        std::copy_n(s.index.data() + p * kk, kk, index + g * kk);
+    }
+}
+
+// Projections of all points on the levels directions: proj[l * n + i].
+std::vector<float> project(std::span<const float> x, std::size_t n, std::size_t dims,
+                           std::span<const float> directions, int levels, int threads,
+                           JobControl* job) {
+    std::vector<float> proj(std::size_t(levels) * n);
+    constexpr std::size_t kBlock = 4096;
+    parallelItems<NoState>(
+        (n + kBlock - 1) / kBlock, threads, 1, job, {}, [&](std::size_t block, NoState&) {
+            const std::size_t end = std::min(n, (block + 1) * kBlock);
+            for (std::size_t i = block * kBlock; i < end; ++i)
+                for (int l = 0; l < levels; ++l)
+                    proj[std::size_t(l) * n + i] = knnProjection(
+                        x.data() + i * dims, directions.data() + std::size_t(l) * dims, dims);
+        });
+    return proj;
+}
+
+// The tree's point order (knn_graph.h): at level l every node is split by its knnSortKey on
+// direction l. Only which points end up in each half matters until the last level, so the
+// upper levels partition with nth_element (the keys are distinct, the index being in the low
+// word, so the halves are those of a full sort); the last level sorts fully, which makes the
+// order inside every leaf the sorted one and the whole order unique.
+std::vector<std::uint32_t> treeOrder(const std::vector<float>& proj, std::size_t n, int levels,
+                                     int threads, JobControl* job) {
+    std::vector<std::uint32_t> order(n);
+    for (std::size_t i = 0; i < n; ++i)
+        order[i] = std::uint32_t(i);
+    std::vector<std::uint64_t> keys(n);
+    for (int l = 0; l < levels; ++l) {
+        if (job) job->checkpoint();
+        const auto offsets = knnNodeOffsets(n, l);
+        const float* p = proj.data() + std::size_t(l) * n;
+        const bool last = l + 1 == levels;
+        parallelItems<NoState>(offsets.size() - 1, threads, 1, job, {},
+                               [&](std::size_t node, NoState&) {
+                                   const std::size_t b = offsets[node], e = offsets[node + 1];
+                                   for (std::size_t q = b; q < e; ++q)
+                                       keys[q] = knnSortKey(p[order[q]], order[q]);
+                                   auto* kb = keys.data() + b;
+                                   auto* ke = keys.data() + e;
+                                   if (last)
+                                       std::sort(kb, ke);
+                                   else
+                                       std::nth_element(kb, kb + (e - b) / 2, ke);
+                                   for (std::size_t q = b; q < e; ++q)
+                                       order[q] = std::uint32_t(keys[q]);
+                               });
+    }
+    if (job) job->checkpoint();
+    return order;
+}
+
+std::vector<std::int32_t> exactRows(std::span<const float> x, std::size_t n, std::size_t dims,
+                                    std::span<const std::int32_t> rows, int k, int threads,
+                                    std::vector<float>* dist2, JobControl* job) {
+    if (k < 1 || std::size_t(k) >= std::max<std::size_t>(n, 1))
+        throw Error("the exact kNN needs 1 <= k <= n - 1, got k = " + std::to_string(k) +
+                    " for n = " + std::to_string(n));
+    if (x.size() != n * dims)
+        throw Error("knnExactRows: " + std::to_string(x.size()) +
+                    " coordinates for n * d = " + std::to_string(n * dims));
+    const std::size_t kk = std::size_t(k);
+    std::vector<std::int32_t> out(rows.size() * kk, kEmptyIndex);
+    std::vector<float> outDist2(rows.size() * kk, kEmptyDist2);
+    for (auto r : rows)
+        if (r < 0 || std::size_t(r) >= n)
+            throw Error("knnExactRows: row " + std::to_string(r) + " is not a point of the set");
+    // Rows go in groups of kGroup: each point is loaded once per group and its squared distances
+    // to the group's rows (canonicalDist2's additions, in its order) form a loop across the
+    // group that the compiler vectorises.
+    constexpr std::size_t kGroup = 8;
+    const std::size_t groups = (rows.size() + kGroup - 1) / kGroup;
+    parallelItems<NoState>(groups, threads, 1, job, {}, [&](std::size_t group, NoState&) {
+        const std::size_t first = group * kGroup;
+        const std::size_t count = std::min(kGroup, rows.size() - first);
+        std::vector<float> a(dims * kGroup, 0.0f);  // dims x kGroup, the rows transposed
+        std::array<float, kGroup> bound, acc;
+        std::array<std::size_t, kGroup> self;
+        for (std::size_t r = 0; r < kGroup; ++r) {
+            const std::size_t row = std::size_t(rows[first + std::min(r, count - 1)]);
+            self[r] = r < count ? row : n;  // padding rows never keep anything
+            for (std::size_t t = 0; t < dims; ++t)
+                a[t * kGroup + r] = x[row * dims + t];
+            bound[r] = r < count ? kEmptyDist2 : -1.0f;
+        }
+        for (std::size_t j = 0; j < n; ++j) {
+            const float* b = x.data() + j * dims;
+            acc.fill(0.0f);
+            for (std::size_t t = 0; t < dims; ++t) {
+                const float bt = b[t];
+                for (std::size_t r = 0; r < kGroup; ++r) {
+                    const float diff = a[t * kGroup + r] - bt;
+                    acc[r] = acc[r] + diff * diff;  // -ffp-contract=off: never an FMA
+                }
+            }
+            for (std::size_t r = 0; r < kGroup; ++r) {
+                if (acc[r] > bound[r] || j == self[r]) continue;
+                float* ld = outDist2.data() + (first + r) * kk;
+                offer(ld, out.data() + (first + r) * kk, k, acc[r], std::int32_t(j));
+                bound[r] = ld[kk - 1];
+            }
+        }
+    });
+    if (dist2) *dist2 = std::move(outDist2);
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> knnTreeOrderCpu(std::span<const float> coords, std::size_t n,
+                                           std::size_t dims, std::span<const float> directions,
+                                           int levels, int threads) {
+    if (coords.size() != n * dims || directions.size() != std::size_t(levels) * dims)
+        throw Error("knnTreeOrderCpu: coords must be n x dims and directions levels x dims");
+    const int workers = workerCount(threads);
+    const auto proj = project(coords, n, dims, directions, levels, workers, nullptr);
+    return treeOrder(proj, n, levels, workers, nullptr);
+}
+
+std::vector<std::int32_t> knnExactRows(std::span<const float> coords, std::size_t n,
+                                       std::size_t dims, std::span<const std::int32_t> rows, int k,
+                                       int threads, std::vector<float>* dist2) {
+    return exactRows(coords, n, dims, rows, k, workerCount(threads), dist2, nullptr);
+}
+
+KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl& job,
+                     int threads) {
+    validateKnnInput(points, params);
+    job.checkpoint();
+    const std::size_t n = points.n, dims = points.dims, k = std::size_t(params.k);
+    const int workers = workerCount(threads);
+    const int levels = knnLevels(n, params.leafSize);
+    const auto leaves = knnNodeOffsets(n, levels);
+
+    // Progress: the exact sample up to 5 %, the trees up to 98 % (as if all were built), the
+    // rest for finishing.
+    constexpr double kSampleEnd = 0.05, kTreesEnd = 0.98;
+    const double perTree = (kTreesEnd - kSampleEnd) / double(params.trees);
+
+    std::vector<float> x;
+    std::vector<std::int32_t> sample, exact;
+    {
+        auto stage = job.stage("exact sample");
+        x = recentredCoords(points);
+        sample = knnRecallSample(n, params.recallSample, params.seed);
+        exact = exactRows(x, n, dims, sample, params.k, workers, nullptr, &job);
+        job.checkpoint();
+    }
+    job.setProgress(kSampleEnd, "exact sample");
+
+    KnnGraph graph;
+    graph.n = n;
+    graph.k = params.k;
+    graph.indices.assign(n * k, kEmptyIndex);
+    std::vector<float> dist2(n * k, kEmptyDist2);
+
+    for (int tree = 0; tree < params.trees; ++tree) {
+        job.checkpoint();
+        const double base = kSampleEnd + perTree * tree;
+        std::vector<float> proj;
+        {
+            auto stage = job.stage("projection");
+            const auto directions = knnTreeDirections(params.seed, tree, levels, dims);
+            proj = project(x, n, dims, directions, levels, workers, &job);
+            job.checkpoint();
+        }
+        job.setProgress(base + 0.1 * perTree, "projection");
+        std::vector<std::uint32_t> order;
+        {
+            auto stage = job.stage("tree");
+            order = treeOrder(proj, n, levels, workers, &job);
+            proj = {};
+        }
+        job.setProgress(base + 0.3 * perTree, "tree");
+        {
+            auto stage = job.stage("leaf search");
+            // Leaves go out a few at a time; cancellation is looked at between grains, i.e. every
+            // 16 leaves of each worker (the few-hundred-leaf checkpoint of the spec, and more).
+            const std::function<void(double)> progress = [&](double f) {
+                job.setProgress(base + (0.3 + 0.65 * f) * perTree, "leaf search");
+            };
+            parallelItems<LeafScratch>(leaves.size() - 1, workers, 16, &job, progress,
+                                       [&](std::size_t leaf, LeafScratch& scratch) {
+                                           searchLeaf(x.data(), dims, params.k,
+                                                      order.data() + leaves[leaf],
+                                                      leaves[leaf + 1] - leaves[leaf], dist2.data(),
+                                                      graph.indices.data(), scratch);
+                                       });
+            job.checkpoint();
+        }
+        double recall = 0.0;
+        {
+            auto stage = job.stage("recall");
+            recall = knnRecall(graph, sample, exact);
+        }
+        graph.recallByTree.push_back(recall);
+        graph.treesBuilt = tree + 1;
+        job.setProgress(base + perTree, "recall");
+        if (params.targetRecall > 0.0 && recall >= params.targetRecall) break;
+    }
+
+    job.checkpoint();
+    {
+        auto stage = job.stage("finish");
+        graph.distances.resize(n * k);
+        for (std::size_t i = 0; i < n * k; ++i)
+            graph.distances[i] = std::sqrt(dist2[i]);
+    }
+    job.setProgress(1.0, "finish");
+    return graph;
+}
+
+}  // namespace cs

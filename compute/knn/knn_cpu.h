@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "compute/core/job_control.h"
+#include "compute/core/point_set.h"
+#include "compute/knn/knn_graph.h"
+
+namespace cs {
+
+/// The kNN graph on the CPU with `threads` threads (the reference and oracle of the GPU tests),
+/// following compute/knn/knn_graph.h to the letter. Input: points row-major N x d, finite,
+/// N >= k + 1. Stages (JobControl timings, the CUDA backend uses the same names): "exact sample"
+/// once, then per tree "projection", "tree", "leaf search", "recall", and "finish" at the end.
+/// threads <= 0: one per hardware thread; the graph does not depend on the thread count.
+/// Throws cs::Error on bad parameters or input (validateKnnInput), cs::Cancelled when the job is
+/// cancelled (never a half-built graph). Memory: O(N (d + k + levels)).
+/// @code cs::KnnGraph g = cs::knnGraphCpu(points, {.k = 10, .trees = 8}, job, 4); @endcode
+KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl& job,
+                     int threads = 0);
+
+/// The tree's point order for one tree: points permuted so every node (and leaf) is the range
+/// knnNodeOffsets gives; coords are recentred (row-major n x dims), directions levels x dims.
+/// The last level's nodes are fully sorted by their key, so the order is unique.
+/// @code auto order = cs::knnTreeOrderCpu(x, n, d, cs::knnTreeDirections(1, 0, L, d), L, 4);
+/// @endcode
+std::vector<std::uint32_t> knnTreeOrderCpu(std::span<const float> coords, std::size_t n,
+                                           std::size_t dims, std::span<const float> directions,
+                                           int levels, int threads = 0);
+
+/// Exact k nearest (canonicalDist2, index order; self excluded) of the listed rows among all n
+/// points of coords (row-major n x dims): rows.size() * k indices, row by row, and (when dist2
+/// is not null) their squared distances. Needs k <= n - 1. Brute force, parallel over rows.
+/// @code auto exact = cs::knnExactRows(x, n, d, cs::knnRecallSample(n, 256, 1), 10, 4); @endcode
+std::vector<std::int32_t> knnExactRows(std::span<const float> coords, std::size_t n,
+                                       std::size_t dims, std::span<const std::int32_t> rows, int k,
+                                       int threads = 0, std::vector<float>* dist2 = nullptr);
+
+}  // namespace cs

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "compute/core/device_resident.h"
+#include "compute/core/point_set.h"
+
+namespace cs {
+
+// The approximate kNN graph of PyRKNN (Xiao, Chen, Biros, ACM TOPC): a forest of random-projection
+// (RP) trees, built one tree at a time; inside each leaf every point meets every other point
+// exactly, and each point keeps the k nearest it has met in any tree so far. More trees, higher
+// recall. Every backend builds the same trees and keeps the same lists, so for the same input
+// and parameters the graphs are identical, index for index and bit for bit:
+//  - coordinates are recentredCoords() (compute/dbscan/dbscan.h);
+//  - tree t has `levels` = knnLevels(n, leafSize) random directions, one per level, from
+//    knnTreeDirections(seed, t, levels, dims) (standard normal, drawn on the host);
+//  - the projection of point i on direction q is knnProjection(): float, dimension order,
+//    no fused multiply-add (CUDA: __fmul_rn/__fadd_rn);
+//  - level l splits every node, a range [b, e) of the tree's point order, into
+//    [b, b + (e - b) / 2) and the rest, after sorting the range by knnSortKey(projection on
+//    direction l, point index) ascending: ties go by index, so the order is total;
+//    knnNodeOffsets() gives the ranges, which depend on n and the level only;
+//  - in each leaf, point i meets every other point j of the leaf at canonicalDist2() (the
+//    DBSCAN distance: float, dimension order, no FMA);
+//  - a point's list holds the k smallest (squared distance, index) pairs met so far, in that
+//    order, without repeats and never the point itself.
+// After each tree the recall on a fixed sample of points (knnRecallSample) is measured against
+// their exact neighbours under the same order; the build stops once it reaches targetRecall or
+// after `trees` trees.
+
+/// kNN graph parameters.
+struct KnnParams {
+    int k = 10;                  ///< neighbours per point, the point itself not counted
+    int trees = 8;               ///< most RP trees to build (>= 1)
+    int leafSize = 512;          ///< largest leaf (2 (k + 1) .. kKnnMaxLeafSize)
+    double targetRecall = 0.95;  ///< stop once the sampled recall reaches it (0: build all trees)
+    int recallSample = 256;      ///< points whose exact neighbours measure the recall (>= 1)
+    std::uint64_t seed = 1;      ///< random directions and the recall sample
+};
+
+/// Largest k any backend accepts.
+inline constexpr int kKnnMaxK = 64;
+/// Largest leafSize any backend accepts.
+inline constexpr int kKnnMaxLeafSize = 2048;
+
+/// An approximate kNN graph over N points.
+struct KnnGraph {
+    std::size_t n = 0;  ///< points
+    int k = 0;          ///< neighbours per point
+    /// n * k neighbour indices, row i = point i's neighbours, nearest first (ties: lower index).
+    std::vector<std::int32_t> indices;
+    /// n * k Euclidean distances (sqrt of canonicalDist2, float), matching `indices`.
+    std::vector<float> distances;
+    int treesBuilt = 0;                ///< RP trees built before stopping
+    std::vector<double> recallByTree;  ///< sampled recall after each tree, in [0, 1]
+    /// The neighbour indices as the backend left them in device memory (the CUDA backend), for
+    /// the point view's edges through GL interop; null on the CPU. Not part of the graph's value.
+    std::shared_ptr<const DeviceResident> device;
+
+    /// Recall after the last tree (0 when none was built).
+    double recall() const { return recallByTree.empty() ? 0.0 : recallByTree.back(); }
+};
+
+/// Throws cs::Error naming the bad value: k outside [1, kKnnMaxK], trees < 1, leafSize outside
+/// [2 (k + 1), kKnnMaxLeafSize], targetRecall outside [0, 1] or not finite, recallSample < 1.
+void validateKnnParams(const KnnParams& params);
+/// Also throws cs::Error when the set has fewer than k + 1 points.
+void validateKnnInput(const PointSet& points, const KnnParams& params);
+
+/// Tree depth: the smallest L >= 0 with ceil(n / 2^L) <= leafSize.
+int knnLevels(std::size_t n, int leafSize);
+/// The cs::Random seed of tree `tree`'s directions: a = splitMix64(seed) (one step from state
+/// seed), then splitMix64 one step from state a ^ uint32(tree).
+std::uint64_t knnTreeSeed(std::uint64_t seed, int tree);
+/// The levels x dims directions of tree `tree`, row-major, standard normal draws in double rounded
+/// to float, from cs::Random seeded with a SplitMix64 mix of (seed, tree).
+std::vector<float> knnTreeDirections(std::uint64_t seed, int tree, int levels, std::size_t dims);
+/// The 2^level + 1 boundaries of the nodes at `level` in a tree of n points: node j is
+/// [offsets[j], offsets[j + 1]), halving [0, n) `level` times (left gets the floor half).
+std::vector<std::uint32_t> knnNodeOffsets(std::size_t n, int level);
+/// The sorted, distinct indices of the recall sample: min(recallSample, n) points drawn
+/// without replacement by cs::Random(seed ^ 0x5EED5A3B1E).
+std::vector<std::int32_t> knnRecallSample(std::size_t n, int recallSample, std::uint64_t seed);
+
+/// Projection of a point on a direction: float, dimension order, no FMA.
+inline float knnProjection(const float* point, const float* direction, std::size_t dims) {
+    float sum = 0.0f;
+    for (std::size_t j = 0; j < dims; ++j)
+        sum = sum + point[j] * direction[j];  // compute/ builds with -ffp-contract=off
+    return sum;
+}
+
+/// The tree's sort key: the float's bits made monotone (-0 before +0) in the high word, the
+/// point index in the low word. kernels/knn repeats this on the device.
+inline std::uint64_t knnSortKey(float projection, std::uint32_t index) {
+    std::uint32_t bits;
+    static_assert(sizeof bits == sizeof projection);
+    __builtin_memcpy(&bits, &projection, sizeof bits);
+    bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+    return (std::uint64_t(bits) << 32) | index;
+}
+
+/// The graph's edges as GL_LINES index pairs (point, neighbour), 2 n k words, row by row: what
+/// GlBufferLink::writeKnnEdges writes on the device.
+std::vector<std::uint32_t> knnEdgeIndices(const KnnGraph& graph);
+
+/// The fraction of the exact neighbours found: rows and exact hold the same number of rows of k
+/// indices each (row r of rows taken as a set); hits / (rows * k) in double. Every backend's
+/// recall goes through this, so the stopping decision is the same everywhere.
+inline double knnRecallOfRows(std::span<const std::int32_t> rows,
+                              std::span<const std::int32_t> exact, int k) {
+    if (k < 1 || rows.size() != exact.size() || rows.empty()) return 0.0;
+    std::size_t hits = 0;
+    for (std::size_t r = 0; r < rows.size(); r += std::size_t(k))
+        for (std::size_t a = r; a < r + std::size_t(k); ++a)
+            for (std::size_t b = r; b < r + std::size_t(k); ++b)
+                if (exact[a] == rows[b]) {
+                    ++hits;
+                    break;
+                }
+    return double(hits) / double(rows.size());
+}
+
+/// knnRecallOfRows of the graph's rows of the `sample` points against their exact neighbours
+/// (sample.size() * k indices, row by row).
+double knnRecall(const KnnGraph& graph, std::span<const std::int32_t> sample,
+                 std::span<const std::int32_t> exact);
+
+}  // namespace cs
