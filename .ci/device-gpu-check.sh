@@ -3,7 +3,8 @@
 # On the GPU machine (see ../shared/docs/DEVICE.md): configure and build without Qt, run the
 # gpu-labelled tests, then the GPU benchmarks; logs and bench JSON lines go to $OUT.
 # Needs .devdeps/ (.ci/device-deps.sh) and the real clouds copied to .devdata/points/
-# (../shared does not travel); carry both. Usage: .ci/device-gpu-check.sh [tests|bench|all]
+# (../shared does not travel); carry both.
+# Usage: .ci/device-gpu-check.sh [tests|bench|knn|all]  (bench: DBSCAN benchmarks; knn: the tests, then the kNN benchmarks)
 set -uo pipefail
 what=${1:-all}
 out=${OUT:-/tmp/out}
@@ -27,7 +28,53 @@ if [[ $what != bench ]]; then
     grep -E "Test +#|tests passed|Totals|FAIL" "$out/ctest.log"
 fi
 
-if [[ $what != tests ]]; then
+if [[ $what == knn || $what == all ]]; then
+    step "kNN benchmarks"
+    cli=build-device/app/clusterscope-cli
+    knnbench() {  # one median line per case
+        echo "# $*" >>"$out/knn.jsonl"
+        timeout 200 "$cli" bench knn "$@" | tee -a "$out/knn.jsonl" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    j = json.loads(line)
+    if j.get("summary") != "median": continue
+    s = j["median_stages_ms"]
+    dev = sum(v for k, v in s.items() if k not in ("upload", "finish"))
+    print("%-4s %-7s n=%-9d d=%-3d k=%-2d trees=%-2s recall=%.3f: device %.1f ms, end to end %.1f ms | %s" % (
+        j["backend"], j.get("dist", "file"), j["n"], j["d"], j["k"], j["trees_built"], j["recall"],
+        dev, j["median_total_ms"], " ".join("%s=%.2f" % kv for kv in s.items())))'
+    }
+    knnbench --backend cuda --dist blobs --n 1000000 --d 3 --k 10 --repeat 5 --warmup 1 --dump /tmp/knn_blobs1m.npy
+    knnbench --backend cuda --dist blobs --n 1000000 --d 3 --k 10 --trees 1 --target-recall 0 --repeat 5 --warmup 1
+    knnbench --backend cuda --dist uniform --n 10000000 --d 3 --k 10 --repeat 3 --warmup 1
+    knnbench --backend cuda --dist embed --n 1000000 --d 128 --k 10 --repeat 3 --warmup 1 --dump /tmp/knn_embed1m.npy
+    knnbench --backend cuda --dist embed --n 100000 --d 128 --k 32 --repeat 5 --warmup 1
+    knnbench --backend cpu --dist blobs --n 1000000 --d 3 --k 10 --repeat 1 --warmup 0
+    knnbench --backend cpu --dist embed --n 100000 --d 128 --k 10 --repeat 1 --warmup 0 --dump /tmp/knn_embed100k.npy
+    # Peers in the same call, on the same points, all cores: exact kNN (scikit-learn), and
+    # approximate ones where installed (FAISS, PyNNDescent).
+    for f in /tmp/knn_blobs1m.npy /tmp/knn_embed100k.npy /tmp/knn_embed1m.npy; do
+        timeout 300 python3 - "$f" <<'PY' || true
+import sys, time, numpy as np
+X = np.load(sys.argv[1]).astype(np.float32); name = sys.argv[1].split("/")[-1]
+try:
+    import sklearn
+    from sklearn.neighbors import NearestNeighbors
+    if len(X) <= 1_000_000 and (X.shape[1] <= 3 or len(X) <= 100_000):
+        t = time.time(); NearestNeighbors(n_neighbors=11, n_jobs=-1).fit(X).kneighbors(X)
+        print("sklearn %s exact kNN %s n=%d d=%d k=10: %.0f ms" % (sklearn.__version__, name, len(X), X.shape[1], 1e3 * (time.time() - t)))
+except ImportError:
+    print("scikit-learn: not installed here")
+for mod in ("faiss", "pynndescent"):
+    try:
+        __import__(mod); print(mod, "installed")
+    except ImportError:
+        print(mod + ": not installed here")
+PY
+    done
+fi
+
+if [[ $what == bench || $what == all ]]; then
     step benchmarks
     cli=build-device/app/clusterscope-cli
     bench() {  # one median line per case: device-resident stages vs end to end

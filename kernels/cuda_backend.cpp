@@ -18,6 +18,7 @@
 #include "kernels/common/staged_copy.h"
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/dbscan/dbscan_launch.h"
+#include "kernels/knn/knn_gpu.h"
 
 namespace cs::kernels {
 namespace {
@@ -296,6 +297,17 @@ std::vector<ClusterOverlap> CudaBackend::clusterOverlap(const DbscanResult& a,
 
 KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl& job) {
     return kDistanceCuda(*m_context, points, k, job, DbscanPath::Auto, residentCoords(points));
+}
+
+KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
+    auto kept = std::make_shared<KnnDeviceGraph>();
+    kept->context = m_context;
+    KnnGraph graph =
+        knnGraphCuda(*m_context, points, params, job, &kept->indices, residentCoords(points));
+    kept->n = graph.n;
+    kept->k = graph.k;
+    graph.device = std::move(kept);
+    return graph;
 }
 
 std::shared_ptr<cs::Backend> createCudaBackend() {

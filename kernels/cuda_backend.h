@@ -47,6 +47,10 @@ public:
     /// GPU k-distance curve, bit-identical to the CPU backend; k up to kKDistanceMaxK (256).
     KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
 
+    /// GPU kNN graph (kernels/knn/knn_gpu.h), identical to the CPU backend's; the neighbour
+    /// indices also stay on the device (KnnGraph::device) for the point view's edges.
+    KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) override;
+
     /// The CUDA device ordinal.
     int device() const { return m_device; }
     /// The context algorithms run on (one job at a time).

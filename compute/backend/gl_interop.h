@@ -45,6 +45,12 @@ public:
     /// cs::DeviceError when the device fails.
     virtual void writeSeriesMatrix(const DeviceResident& series,
                                    std::span<const std::uint32_t> order, std::size_t channel) = 0;
+    /// Fills the buffer (an element buffer of bytes() / 4 uint32 indices) with the edges of a
+    /// kNN graph (a KnnGraph::device of the same backend) as GL_LINES pairs, knnEdgeIndices()
+    /// order: for point i and neighbour slot c, word 2 (i k + c) is i and the next word the
+    /// neighbour. Throws cs::Error when the graph does not fit, cs::DeviceError when the device
+    /// fails.
+    virtual void writeKnnEdges(const DeviceResident& graph) = 0;
     /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
     /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
     virtual void writeTestPattern(std::uint32_t seed) = 0;

@@ -2,6 +2,7 @@
 #include "kernels/common/device_memory.h"
 
 #include <atomic>
+#include <cstdint>
 
 #include "kernels/common/cuda_error.h"
 
@@ -71,6 +72,20 @@ void deviceFree(void* pointer, cudaStream_t stream) noexcept {
     } else {
         CS_CUDA_CHECK_NOTHROW(cudaFree(pointer));
     }
+}
+
+void keepPoolWarm(int device, std::size_t bytes) {
+    if (!memoryPoolsSupported()) return;
+    cudaMemPool_t pool = nullptr;
+    if (cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return;
+    }
+    std::uint64_t current = 0;
+    CS_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &current));
+    if (current >= bytes) return;
+    std::uint64_t wanted = bytes;
+    CS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &wanted));
 }
 
 }  // namespace cs::kernels

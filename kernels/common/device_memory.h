@@ -19,4 +19,10 @@ void deviceFree(void* pointer, cudaStream_t stream) noexcept;
 /// True when the current device supports stream-ordered allocation (memory pools).
 bool memoryPoolsSupported();
 
+/// Lets device's default memory pool keep up to bytes cached across synchronisations (never
+/// lowers the threshold): without it the pool hands freed memory back at every synchronisation
+/// and repeated runs (slider moves, benchmark repetitions) map their buffers anew. Throws
+/// CudaError.
+void keepPoolWarm(int device, std::size_t bytes);
+
 }  // namespace cs::kernels

@@ -4,10 +4,6 @@
 // kernels are in the .cu files beside this one (see dbscan_launch.h).
 #include "kernels/dbscan/dbscan_gpu.h"
 
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -23,27 +19,13 @@
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
+#include "kernels/common/huge_pages.h"
 #include "kernels/common/job_context.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/dbscan/dbscan_launch.h"
 
 namespace cs::kernels {
 namespace {
-
-/// Reserves n elements, asking the kernel to back them with transparent huge pages: the first
-/// touch of a result for millions of points then faults 2 MiB pages, not 4 KiB ones.
-template <typename T>
-void reserveOnHugePages(std::vector<T>& v, std::size_t n) {
-    v.reserve(n);
-#ifdef __linux__
-    constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
-    const auto first = reinterpret_cast<std::uintptr_t>(v.data());
-    const std::uintptr_t begin = (first + kHugePage - 1) & ~(kHugePage - 1);
-    const std::uintptr_t end = (first + n * sizeof(T)) & ~(kHugePage - 1);
-    // Advice only: where huge pages are off, nothing changes.
-    if (end > begin) (void)madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
-}
 
 constexpr std::size_t kMaxPoints = std::size_t(std::numeric_limits<std::int32_t>::max()) - 1;
 // Per launch of the all-pairs kernels: rows x n x d about 2^36, some 10-50 ms on an H200, so
@@ -80,24 +62,6 @@ T readBack(const DeviceBuffer<T>& buffer, std::size_t index, const JobContext& c
     buffer.copyToHost(std::span<T>(&value, 1), index);
     ctx.synchronize();
     return value;
-}
-
-// The stream-ordered pool gives freed memory back to the driver at every synchronisation when
-// its release threshold is 0 (the default), so each stage's buffers would be mapped anew on
-// every run. Keeping up to one run's worth cached makes repeated runs (slider moves, benchmark
-// repetitions) allocation-free; the pool never holds more than the largest run used.
-void keepPoolWarm(int device, std::size_t bytes) {
-    if (!memoryPoolsSupported()) return;
-    cudaMemPool_t pool = nullptr;
-    if (cudaDeviceGetDefaultMemPool(&pool, device) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return;
-    }
-    std::uint64_t current = 0;
-    CS_CUDA_CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &current));
-    if (current >= bytes) return;
-    std::uint64_t wanted = bytes;
-    CS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &wanted));
 }
 
 // --- bounds -------------------------------------------------------------------------------------

@@ -18,6 +18,7 @@
 #include "kernels/cuda_backend.h"
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/interop/interop_launch.h"
+#include "kernels/knn/knn_gpu.h"
 
 namespace cs::kernels {
 namespace {
@@ -159,6 +160,20 @@ public:
             launchSeriesMatrix(series.values.data(), series.lengths.data(), series.channels,
                                series.length, channel, rows.data(), order.size(),
                                static_cast<float*>(out), s);
+        });
+    }
+
+    void writeKnnEdges(const cs::DeviceResident& data) override {
+        const KnnDeviceGraph& graph = onThisDevice<KnnDeviceGraph>(data, "kNN graph");
+        const std::size_t slots = graph.n * std::size_t(std::max(graph.k, 0));
+        if (slots * 2 * sizeof(std::uint32_t) != m_bytes || graph.indices.size() != slots)
+            throw cs::Error("GL interop: " + std::to_string(slots) +
+                            " kNN edges for an element buffer of " +
+                            std::to_string(m_bytes / (2 * sizeof(std::uint32_t))) + " edges");
+        DeviceScope scope(m_device->device());
+        writeMapped([&](void* out, cudaStream_t s) {
+            launchKnnEdges(graph.indices.data(), graph.n, graph.k, static_cast<std::uint32_t*>(out),
+                           s);
         });
     }
 

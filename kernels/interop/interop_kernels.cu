@@ -41,6 +41,17 @@ __global__ void packPositionsKernel(const float* __restrict__ coords, std::size_
             out[3 * i + j] = j < dims ? coords[i * dims + j] : 0.0f;
 }
 
+// Word 2 (i k + c) = i, the next word = neighbour c of i: GL_LINES pairs.
+__global__ void knnEdgesKernel(const std::int32_t* __restrict__ indices, std::size_t n, int k,
+                               std::uint32_t* __restrict__ out) {
+    const std::size_t slots = n * std::size_t(k);
+    for (std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; s < slots;
+         s += std::size_t(gridDim.x) * blockDim.x) {
+        out[2 * s] = std::uint32_t(s / std::size_t(k));
+        out[2 * s + 1] = std::uint32_t(indices[s]);
+    }
+}
+
 // One block per row: the mean and the standard deviation by block-wide sums in double (a fixed
 // tree, so every run gives the same values), then the normalised row.
 constexpr int kRowThreads = 256;
@@ -104,6 +115,13 @@ void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, f
                          cudaStream_t stream) {
     if (n == 0) return;
     packPositionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnEdges(const std::int32_t* indices, std::size_t n, int k, std::uint32_t* out,
+                    cudaStream_t stream) {
+    if (n == 0 || k <= 0) return;
+    knnEdgesKernel<<<blocksFor(n * std::size_t(k)), kThreads, 0, stream>>>(indices, n, k, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -29,6 +29,11 @@ void launchPaintClusters(const std::int32_t* labels, const std::uint8_t* isCore,
 void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, float* out,
                          cudaStream_t stream);
 
+/// cs::knnEdgeIndices on the device: out[2 s] = s / k, out[2 s + 1] = indices[s] for the n k
+/// slots s of a kNN graph's neighbour indices.
+void launchKnnEdges(const std::int32_t* indices, std::size_t n, int k, std::uint32_t* out,
+                    cudaStream_t stream);
+
 /// cs::seriesMatrix on the device: out[r * length + t] = channel `channel` of series order[r],
 /// z-normalised over its true length (double sums), NaN past it. values: n x channels x length.
 void launchSeriesMatrix(const float* values, const std::uint32_t* lengths, std::size_t channels,

@@ -226,6 +226,42 @@ private slots:
         QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
     }
 
+    void knnEdgesWrittenByCuda() {
+        auto points = std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(150'000, 12));
+        auto view = makeView(points);
+        QVERIFY(view);
+        cs::JobControl job;
+        const auto graph = std::make_shared<const cs::KnnGraph>(
+            m_cuda->knnGraph(*points, {.k = 8, .trees = 2, .targetRecall = 0.0}, job));
+        QVERIFY(graph->device);
+        const std::vector<std::uint32_t> host = cs::knnEdgeIndices(*graph);
+        QCOMPARE(host.size(), points->n * 8 * 2);
+        QVERIFY(view->setKnnEdges(graph));
+        QVERIFY(waitDrawn(*view));
+        QVERIFY2(view->interopError().isEmpty(), qPrintable(view->interopError()));
+        QCOMPARE(view->edgePath(), UploadPath::Interop);
+        QCOMPARE(view->edgeCount(), points->n * 8);
+        QCOMPARE(firstDifference(view->readEdgeBuffer(), host), host.size());
+        saveScreenshot(view->grabFramebuffer(), QStringLiteral("interop_knn.png"));
+        // The host path uploads the same buffer.
+        view->setInteropAllowed(false);
+        QVERIFY(view->setKnnEdges(graph));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgePath(), UploadPath::HostUpload);
+        QCOMPARE(firstDifference(view->readEdgeBuffer(), host), host.size());
+        view->setInteropAllowed(true);
+        // A graph of other points is refused and the edges stay.
+        cs::JobControl other;
+        const auto small = std::make_shared<const cs::KnnGraph>(
+            m_cuda->knnGraph(*gridPoints(4), {.k = 4, .trees = 1}, other));
+        QVERIFY(!view->setKnnEdges(small));
+        QCOMPARE(firstDifference(view->readEdgeBuffer(), host), host.size());
+        // Other points clear the edges.
+        view->setPointSet(gridPoints(4));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgeCount(), std::size_t(0));
+    }
+
     void positionsWrittenFromTheComputeCopy() {
         // 5-D points far from the origin: the view draws the first three columns of the
         // backend's recentred device copy, bit for bit what the host would upload.

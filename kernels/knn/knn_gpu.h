@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The kNN graph from a random-projection tree forest on the GPU, bit-identical to the CPU
+// backend (the spec is compute/knn/knn_graph.h). Host-only header (g++ with the CUDA include
+// path). Per tree: the projections on its directions, one segmented sort of (projection, index)
+// keys per level (CUB), the points gathered in tree order into a structure of arrays, and the
+// leaf search: a block of rows of one leaf against tiles of the leaf's points in shared memory,
+// each thread keeping its point's list. The recall sample's exact neighbours come from the same
+// tiles over all points, in chunks merged afterwards. Stages (CUDA events): "upload",
+// "recentre" (without resident points), "exact sample", "projection", "tree", "leaf search",
+// "recall", "finish".
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "compute/core/device_resident.h"
+#include "compute/core/job_control.h"
+#include "compute/core/point_set.h"
+#include "compute/knn/knn_graph.h"
+#include "kernels/common/device_buffer.h"
+
+namespace cs::kernels {
+
+class JobContext;
+
+/// A KnnGraph's neighbour indices kept on the device (KnnGraph::device): n x k int32, row by row,
+/// for the point view's edges through GL interop. Holds its context, whose stream frees them.
+struct KnnDeviceGraph final : cs::DeviceResident {
+    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffer
+    DeviceBuffer<std::int32_t> indices;   ///< n x k
+    std::size_t n = 0;
+    int k = 0;
+    std::string backend() const override { return "cuda"; }
+};
+
+/// Device memory the build needs for n points of `dims` with these parameters, besides the
+/// input coordinates: an upper bound used to refuse problems that do not fit.
+std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& params);
+
+/// The kNN graph of a host point set, identical to knnGraphCpu. With keepIndices, the device
+/// neighbour indices are moved there. With recentred (uploadRecentred() of these very points, on
+/// ctx's device), the upload is skipped. Throws cs::Error on bad parameters or input, too many
+/// points (>= 2^31 - 1) or too little free device memory; cs::Cancelled when the job is
+/// cancelled (checked between trees and levels).
+/// @code cs::KnnGraph g = cs::kernels::knnGraphCuda(ctx, points, {.k = 10}, job); @endcode
+KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& params,
+                      JobControl& job, DeviceBuffer<std::int32_t>* keepIndices = nullptr,
+                      const float* recentred = nullptr);
+
+}  // namespace cs::kernels

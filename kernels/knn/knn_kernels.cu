@@ -1,0 +1,431 @@
+// SPDX-License-Identifier: MIT
+// The kNN-graph kernels: projections, tree sort keys, the segmented sort, the leaf search and
+// the exact search of the recall sample. Every distance is canonicalDist2 (float, dimension
+// order, no FMA) and every list keeps the k smallest (dist2, index) pairs, so the graphs are
+// bit-identical to the CPU backend's (compute/knn/knn_graph.h).
+#include <cub/device/device_segmented_sort.cuh>
+
+#include <cfloat>
+#include <climits>
+
+#include "kernels/common/cuda_error.h"
+#include "kernels/knn/knn_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr std::int32_t kNoIndex = INT_MAX;
+
+unsigned blocksFor(std::size_t work, int threads = kThreads) {
+    return unsigned((work + threads - 1) / threads);
+}
+
+// (a, ai) before (b, bi): the lists' total order.
+__device__ __forceinline__ bool before(float a, std::int32_t ai, float b, std::int32_t bi) {
+    return a < b || (a == b && ai < bi);
+}
+
+// A point's k nearest so far, sorted by (dist2, index). Up to 16 entries live in registers
+// (compile-time indices only); larger lists in local memory.
+template <int KMax>
+struct NearList {
+    float d[KMax];
+    std::int32_t i[KMax];
+    float worstD;
+    std::int32_t worstI;
+
+    __device__ __forceinline__ void clear() {
+#pragma unroll
+        for (int m = 0; m < KMax; ++m) {
+            d[m] = INFINITY;
+            i[m] = kNoIndex;
+        }
+        worstD = INFINITY;
+        worstI = kNoIndex;
+    }
+    __device__ __forceinline__ void load(const float* dist2, const std::int32_t* index, int k) {
+        clear();
+#pragma unroll
+        for (int m = 0; m < KMax; ++m)
+            if (m < k) {
+                d[m] = dist2[m];
+                i[m] = index[m];
+            }
+        refreshWorst(k);
+    }
+    __device__ __forceinline__ void store(float* dist2, std::int32_t* index, int k) const {
+#pragma unroll
+        for (int m = 0; m < KMax; ++m)
+            if (m < k) {
+                dist2[m] = d[m];
+                index[m] = i[m];
+            }
+    }
+    __device__ __forceinline__ void refreshWorst(int k) {
+#pragma unroll
+        for (int m = 0; m < KMax; ++m)
+            if (m == k - 1) {
+                worstD = d[m];
+                worstI = i[m];
+            }
+    }
+    // Keeps (x, xi) when it beats the k-th entry and is not in the list yet.
+    __device__ __forceinline__ void consider(float x, std::int32_t xi, int k) {
+        if (!before(x, xi, worstD, worstI)) return;
+        if constexpr (KMax <= 16) {
+            bool repeat = false;
+#pragma unroll
+            for (int m = 0; m < KMax; ++m)
+                repeat |= m < k && d[m] == x && i[m] == xi;
+            if (repeat) return;
+                // Insertion by compare-exchange: the larger pair travels on.
+#pragma unroll
+            for (int m = 0; m < KMax; ++m)
+                if (m < k && before(x, xi, d[m], i[m])) {
+                    const float td = d[m];
+                    const std::int32_t ti = i[m];
+                    d[m] = x;
+                    i[m] = xi;
+                    x = td;
+                    xi = ti;
+                }
+        } else {
+            int p = k - 1;
+            while (p > 0 && before(x, xi, d[p - 1], i[p - 1]))
+                --p;
+            // A repeat has the same dist2 and index, so it sits just before the insertion point.
+            if (p > 0 && d[p - 1] == x && i[p - 1] == xi) return;
+            for (int m = k - 1; m > p; --m) {
+                d[m] = d[m - 1];
+                i[m] = i[m - 1];
+            }
+            d[p] = x;
+            i[p] = xi;
+        }
+        refreshWorst(k);
+    }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Projections and the tree
+// ---------------------------------------------------------------------------------------------
+
+__global__ void projectionsKernel(const float* coords, std::size_t n, int dims,
+                                  const float* directions, int levels, float* proj) {
+    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (p >= n) return;
+    const float* x = coords + p * std::size_t(dims);
+    for (int l = 0; l < levels; ++l) {
+        const float* q = directions + std::size_t(l) * dims;
+        float sum = 0.0f;
+        for (int j = 0; j < dims; ++j)
+            sum = __fadd_rn(sum, __fmul_rn(x[j], q[j]));
+        proj[std::size_t(l) * n + p] = sum;
+    }
+}
+
+__global__ void sortKeysKernel(const float* proj, const std::uint64_t* previous, std::size_t n,
+                               std::uint64_t* keys) {
+    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (p >= n) return;
+    const std::uint32_t id = previous ? std::uint32_t(previous[p]) : std::uint32_t(p);
+    std::uint32_t bits = __float_as_uint(proj[id]);
+    bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+    keys[p] = (std::uint64_t(bits) << 32) | id;
+}
+
+__global__ void orderKernel(const std::uint64_t* keys, std::size_t n, std::uint32_t* order) {
+    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (p < n) order[p] = keys ? std::uint32_t(keys[p]) : std::uint32_t(p);
+}
+
+__global__ void gatherSoaKernel(const float* coords, int dims, int dPad, const std::uint32_t* ids,
+                                std::size_t count, std::size_t stride, float* soa) {
+    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (p >= stride) return;
+    const float* x = p < count ? coords + std::size_t(ids[p]) * dims : nullptr;
+    for (int j = 0; j < dPad; ++j)
+        soa[std::size_t(j) * stride + p] = x && j < dims ? x[j] : 0.0f;
+}
+
+__global__ void clearListsKernel(float* dist2, std::int32_t* index, std::size_t slots) {
+    const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s >= slots) return;
+    dist2[s] = INFINITY;
+    index[s] = kNoIndex;
+}
+
+__global__ void sqrtKernel(const float* dist2, std::size_t slots, float* distances) {
+    const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s < slots) distances[s] = __fsqrt_rn(dist2[s]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Distances: rows (one per thread) against tiles of kKnnTile candidates, the dimensions streamed
+// through shared memory Chunk at a time; acc[m] is canonicalDist2 exactly (dimensions in order,
+// padding adds exact zeros).
+// ---------------------------------------------------------------------------------------------
+
+template <int Chunk>
+struct Tile {
+    float coords[Chunk][kKnnTile];
+    std::int32_t ids[kKnnTile];
+};
+
+// Fills acc with the distances from the thread's row (own column of rowSoa) to candidates
+// [t0, t0 + count) of candSoa. Contains the block's barriers: every thread calls it.
+template <int Chunk>
+__device__ __forceinline__ void tileDistances(const float* rowSoa, std::size_t rowStride,
+                                              std::size_t own, const float* candSoa,
+                                              std::size_t candStride, const std::uint32_t* candIds,
+                                              std::size_t t0, int count, int dPad,
+                                              Tile<Chunk>& tile, float (&acc)[kKnnTile]) {
+#pragma unroll
+    for (int m = 0; m < kKnnTile; ++m)
+        acc[m] = 0.0f;
+    for (int c0 = 0; c0 < dPad; c0 += Chunk) {
+        __syncthreads();
+        for (int e = threadIdx.x; e < Chunk * kKnnTile; e += blockDim.x) {
+            const int jj = e / kKnnTile, m = e % kKnnTile;
+            tile.coords[jj][m] =
+                m < count ? candSoa[std::size_t(c0 + jj) * candStride + t0 + m] : 0.0f;
+        }
+        if (c0 == 0 && threadIdx.x < kKnnTile)
+            tile.ids[threadIdx.x] =
+                int(threadIdx.x) < count ? std::int32_t(candIds[t0 + threadIdx.x]) : kNoIndex;
+        float x[Chunk];
+#pragma unroll
+        for (int jj = 0; jj < Chunk; ++jj)
+            x[jj] = rowSoa[std::size_t(c0 + jj) * rowStride + own];
+        __syncthreads();
+#pragma unroll
+        for (int jj = 0; jj < Chunk; ++jj) {
+#pragma unroll
+            for (int m = 0; m < kKnnTile; ++m) {
+                const float diff = __fsub_rn(x[jj], tile.coords[jj][m]);
+                acc[m] = __fadd_rn(acc[m], __fmul_rn(diff, diff));
+            }
+        }
+    }
+}
+
+template <int Chunk, int KMax>
+__global__ void __launch_bounds__(kKnnRowsPerBlock)
+    leafSearchKernel(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
+                     const std::uint32_t* offsets, unsigned rowBlocks, int k, float* dist2,
+                     std::int32_t* index) {
+    __shared__ Tile<Chunk> tile;
+    const unsigned leaf = blockIdx.x / rowBlocks;
+    const unsigned rowBlock = blockIdx.x % rowBlocks;
+    const std::uint32_t b = offsets[leaf], e = offsets[leaf + 1];
+    const std::uint32_t first = b + rowBlock * kKnnRowsPerBlock;
+    if (first >= e) return;  // the whole block: no barrier is skipped by part of it
+    const std::uint32_t row = first + threadIdx.x;
+    const bool valid = row < e;
+    const std::uint32_t own = valid ? row : first;
+    const std::int32_t self = std::int32_t(order[own]);
+    NearList<KMax> list;
+    if (valid)
+        list.load(dist2 + std::size_t(self) * k, index + std::size_t(self) * k, k);
+    else
+        list.clear();
+    for (std::uint32_t t0 = b; t0 < e; t0 += kKnnTile) {
+        const int count = int(min(std::uint32_t(kKnnTile), e - t0));
+        float acc[kKnnTile];
+        tileDistances<Chunk>(soa, stride, own, soa, stride, order, t0, count, dPad, tile, acc);
+#pragma unroll
+        for (int m = 0; m < kKnnTile; ++m)
+            if (m < count && tile.ids[m] != self) list.consider(acc[m], tile.ids[m], k);
+    }
+    if (valid) list.store(dist2 + std::size_t(self) * k, index + std::size_t(self) * k, k);
+}
+
+template <int Chunk, int KMax>
+__global__ void __launch_bounds__(kKnnRowsPerBlock)
+    exactPartialKernel(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
+                       std::size_t rows, const float* candSoa, std::size_t candStride,
+                       const std::uint32_t* candIds, std::size_t count, std::size_t chunkLength,
+                       int dPad, int k, float* dist2, std::int32_t* index) {
+    __shared__ Tile<Chunk> tile;
+    const std::size_t chunk = blockIdx.y;
+    const std::size_t row = std::size_t(blockIdx.x) * kKnnRowsPerBlock + threadIdx.x;
+    const bool valid = row < rows;
+    const std::size_t own = valid ? row : 0;
+    const std::int32_t self = std::int32_t(rowIds[own]);
+    const std::size_t b = chunk * chunkLength;
+    const std::size_t e = min(count, b + chunkLength);
+    NearList<KMax> list;
+    list.clear();
+    for (std::size_t t0 = b; t0 < e; t0 += kKnnTile) {
+        const int n = int(min(std::size_t(kKnnTile), e - t0));
+        float acc[kKnnTile];
+        tileDistances<Chunk>(rowSoa, rowStride, own, candSoa, candStride, candIds, t0, n, dPad,
+                             tile, acc);
+#pragma unroll
+        for (int m = 0; m < kKnnTile; ++m)
+            if (m < n && tile.ids[m] != self) list.consider(acc[m], tile.ids[m], k);
+    }
+    if (valid) {
+        const std::size_t slot = (chunk * rows + row) * std::size_t(k);
+        list.store(dist2 + slot, index + slot, k);
+    }
+}
+
+template <int KMax>
+__global__ void mergePartialKernel(float* dist2, std::int32_t* index, std::size_t rows,
+                                   std::size_t chunks, int k) {
+    const std::size_t row = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (row >= rows) return;
+    NearList<KMax> list;
+    list.load(dist2 + row * k, index + row * k, k);
+    for (std::size_t c = 1; c < chunks; ++c) {
+        const std::size_t slot = (c * rows + row) * std::size_t(k);
+        for (int m = 0; m < k; ++m)
+            list.consider(dist2[slot + m], index[slot + m], k);
+    }
+    list.store(dist2 + row * k, index + row * k, k);
+}
+
+// Chunk by padded dimensions, then the list size by k.
+template <template <int, int> class Launch, typename... Args>
+void byShape(int dPad, int k, Args&&... args) {
+    auto withK = [&](auto chunk) {
+        constexpr int C = decltype(chunk)::value;
+        if (k <= 16)
+            Launch<C, 16>::run(args...);
+        else if (k <= 32)
+            Launch<C, 32>::run(args...);
+        else
+            Launch<C, 64>::run(args...);
+    };
+    if (dPad <= 4)
+        withK(std::integral_constant<int, 4>{});
+    else
+        withK(std::integral_constant<int, 16>{});
+}
+
+template <int C, int K>
+struct LeafLaunch {
+    static void run(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
+                    const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
+                    float* dist2, std::int32_t* index, cudaStream_t stream) {
+        const unsigned rowBlocks = unsigned((maxLeaf + kKnnRowsPerBlock - 1) / kKnnRowsPerBlock);
+        leafSearchKernel<C, K><<<unsigned(leaves * rowBlocks), kKnnRowsPerBlock, 0, stream>>>(
+            soa, stride, dPad, order, offsets, rowBlocks, k, dist2, index);
+    }
+};
+
+template <int C, int K>
+struct ExactLaunch {
+    static void run(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
+                    std::size_t rows, const float* candSoa, std::size_t candStride,
+                    const std::uint32_t* candIds, std::size_t count, int dPad, int k,
+                    std::size_t chunks, float* dist2, std::int32_t* index, cudaStream_t stream) {
+        const std::size_t chunkLength = (count + chunks - 1) / chunks;
+        const dim3 grid(blocksFor(rows, kKnnRowsPerBlock), unsigned(chunks));
+        exactPartialKernel<C, K><<<grid, kKnnRowsPerBlock, 0, stream>>>(
+            rowSoa, rowStride, rowIds, rows, candSoa, candStride, candIds, count, chunkLength, dPad,
+            k, dist2, index);
+    }
+};
+
+}  // namespace
+
+int knnPaddedDims(int dims) {
+    return dims <= 4 ? 4 : (dims + 15) / 16 * 16;
+}
+
+void launchKnnProjections(const float* coords, std::size_t n, int dims, const float* directions,
+                          int levels, float* proj, cudaStream_t stream) {
+    if (n == 0 || levels == 0) return;
+    projectionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, directions, levels,
+                                                             proj);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnSortKeys(const float* proj, const std::uint64_t* previous, std::size_t n,
+                       std::uint64_t* keys, cudaStream_t stream) {
+    if (n == 0) return;
+    sortKeysKernel<<<blocksFor(n), kThreads, 0, stream>>>(proj, previous, n, keys);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+std::size_t knnSortTempBytes(std::size_t n, std::size_t segments) {
+    std::size_t bytes = 0;
+    CS_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+        nullptr, bytes, static_cast<const std::uint64_t*>(nullptr),
+        static_cast<std::uint64_t*>(nullptr), int(n), int(segments),
+        static_cast<const std::uint32_t*>(nullptr), static_cast<const std::uint32_t*>(nullptr)));
+    return bytes;
+}
+
+void sortKnnSegments(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
+                     std::uint64_t* keysOut, std::size_t n, const std::uint32_t* offsets,
+                     std::size_t segments, cudaStream_t stream) {
+    CS_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp, tempBytes, keysIn, keysOut, int(n),
+                                                     int(segments), offsets, offsets + 1, stream));
+}
+
+void launchKnnOrderFromKeys(const std::uint64_t* keys, std::size_t n, std::uint32_t* order,
+                            cudaStream_t stream) {
+    if (n == 0) return;
+    orderKernel<<<blocksFor(n), kThreads, 0, stream>>>(keys, n, order);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnGatherSoa(const float* coords, int dims, int dPad, const std::uint32_t* ids,
+                        std::size_t count, std::size_t stride, float* soa, cudaStream_t stream) {
+    if (stride == 0) return;
+    gatherSoaKernel<<<blocksFor(stride), kThreads, 0, stream>>>(coords, dims, dPad, ids, count,
+                                                                stride, soa);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnClearLists(float* dist2, std::int32_t* index, std::size_t slots,
+                         cudaStream_t stream) {
+    if (slots == 0) return;
+    clearListsKernel<<<blocksFor(slots), kThreads, 0, stream>>>(dist2, index, slots);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
+                         const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
+                         float* dist2, std::int32_t* index, cudaStream_t stream) {
+    if (leaves == 0 || maxLeaf == 0) return;
+    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, offsets, leaves, maxLeaf, k, dist2,
+                        index, stream);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnExactPartial(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
+                           std::size_t rows, const float* candSoa, std::size_t candStride,
+                           const std::uint32_t* candIds, std::size_t count, int dPad, int k,
+                           std::size_t chunks, float* dist2, std::int32_t* index,
+                           cudaStream_t stream) {
+    if (rows == 0 || chunks == 0) return;
+    byShape<ExactLaunch>(dPad, k, rowSoa, rowStride, rowIds, rows, candSoa, candStride, candIds,
+                         count, dPad, k, chunks, dist2, index, stream);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnMergePartial(float* dist2, std::int32_t* index, std::size_t rows, std::size_t chunks,
+                           int k, cudaStream_t stream) {
+    if (rows == 0) return;
+    const unsigned blocks = blocksFor(rows, 64);
+    if (k <= 16)
+        mergePartialKernel<16><<<blocks, 64, 0, stream>>>(dist2, index, rows, chunks, k);
+    else if (k <= 32)
+        mergePartialKernel<32><<<blocks, 64, 0, stream>>>(dist2, index, rows, chunks, k);
+    else
+        mergePartialKernel<64><<<blocks, 64, 0, stream>>>(dist2, index, rows, chunks, k);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnSqrt(const float* dist2, std::size_t slots, float* distances, cudaStream_t stream) {
+    if (slots == 0) return;
+    sqrtKernel<<<blocksFor(slots), kThreads, 0, stream>>>(dist2, slots, distances);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace cs::kernels

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Host-callable launchers of the kNN-graph kernels (knn_kernels.cu). g++ compiles the
+// orchestration (knn_gpu.cpp) against this header. Every launcher is asynchronous on `stream`
+// and checks its launch.
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cs::kernels {
+
+/// Rows (threads) per block of the leaf and sample kernels.
+inline constexpr int kKnnRowsPerBlock = 128;
+/// Candidates per shared-memory tile.
+inline constexpr int kKnnTile = 32;
+
+/// Dimensions padded for the structure-of-arrays layouts: d for d <= 4 rounded up to 4, else a
+/// multiple of 16 (the chunk the kernels stream through shared memory; padding adds exact zeros).
+int knnPaddedDims(int dims);
+
+/// proj[l * n + i] = knnProjection(point i, direction l) for every level l < levels: coords
+/// n x dims row-major, directions levels x dims row-major.
+void launchKnnProjections(const float* coords, std::size_t n, int dims, const float* directions,
+                          int levels, float* proj, cudaStream_t stream);
+
+/// keys[p] = knnSortKey(proj[order(p)], order(p)) with order(p) = p when previous is null, else
+/// the low word of previous[p] (the order the last level's sort left).
+void launchKnnSortKeys(const float* proj, const std::uint64_t* previous, std::size_t n,
+                       std::uint64_t* keys, cudaStream_t stream);
+
+/// Device scratch bytes sortKnnSegments needs for n keys in `segments` segments.
+std::size_t knnSortTempBytes(std::size_t n, std::size_t segments);
+/// Sorts the keys of each segment [offsets[s], offsets[s + 1]) ascending (CUB segmented sort).
+void sortKnnSegments(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
+                     std::uint64_t* keysOut, std::size_t n, const std::uint32_t* offsets,
+                     std::size_t segments, cudaStream_t stream);
+
+/// order[p] = low word of keys[p].
+void launchKnnOrderFromKeys(const std::uint64_t* keys, std::size_t n, std::uint32_t* order,
+                            cudaStream_t stream);
+
+/// Structure of arrays: soa[j * stride + p] = coords[ids[p] * dims + j] for p < count, j < dims;
+/// rows dims .. dPad - 1 and columns count .. stride - 1 zero.
+void launchKnnGatherSoa(const float* coords, int dims, int dPad, const std::uint32_t* ids,
+                        std::size_t count, std::size_t stride, float* soa, cudaStream_t stream);
+
+/// Fills n * k list slots with the empty entry (infinity, INT32_MAX).
+void launchKnnClearLists(float* dist2, std::int32_t* index, std::size_t slots, cudaStream_t stream);
+
+/// One tree's leaf search: every point of every leaf [offsets[s], offsets[s + 1]) (tree
+/// positions; soa is the tree-ordered structure of arrays, order maps positions to point ids)
+/// meets every other point of its leaf; lists (point id x k, sorted by (dist2, index)) keep the
+/// k smallest pairs without repeats. maxLeaf: the largest leaf.
+void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
+                         const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
+                         float* dist2, std::int32_t* index, cudaStream_t stream);
+
+/// Exact neighbours of `rows` points (rowSoa: dPad x rowStride, ids rowIds) among `count`
+/// candidates (candSoa: dPad x candStride, ids candIds), in `chunks` chunks of candidates:
+/// partial lists at ((chunk * rows + r) * k), each sorted by (dist2, index), self excluded.
+void launchKnnExactPartial(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
+                           std::size_t rows, const float* candSoa, std::size_t candStride,
+                           const std::uint32_t* candIds, std::size_t count, int dPad, int k,
+                           std::size_t chunks, float* dist2, std::int32_t* index,
+                           cudaStream_t stream);
+/// Merges the chunks partial lists of each row into its first (chunk 0) list.
+void launchKnnMergePartial(float* dist2, std::int32_t* index, std::size_t rows, std::size_t chunks,
+                           int k, cudaStream_t stream);
+
+/// distances[s] = correctly rounded sqrt(dist2[s]) for every slot.
+void launchKnnSqrt(const float* dist2, std::size_t slots, float* distances, cudaStream_t stream);
+
+}  // namespace cs::kernels

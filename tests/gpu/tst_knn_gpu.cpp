@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+// The GPU kNN graph against the CPU backend (knnGraphCpu): indices, distances, recall after
+// every tree and the number of trees must be identical on every case, since both follow
+// compute/knn/knn_graph.h bit for bit. Single-leaf cases are also checked against the
+// brute-force oracle, so that a disagreement says which side is wrong.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/core/random.h"
+#include "compute/dbscan/dbscan.h"
+#include "compute/dbscan/dbscan_datasets.h"
+#include "compute/io/point_readers.h"
+#include "compute/knn/knn_cpu.h"
+#include "compute/knn/knn_datasets.h"
+#include "compute/knn/knn_graph.h"
+#include "kernels/cuda_backend.h"
+#include "kernels/knn/knn_gpu.h"
+#include "tests/common/gpu_test.h"
+#include "tests/common/knn_oracle.h"
+#include "tests/common/test_paths.h"
+
+using cs::KnnGraph;
+using cs::KnnParams;
+using cs::PointSet;
+
+namespace {
+
+std::shared_ptr<cs::Backend> g_backend;
+
+std::string describe(const std::string& data, const KnnParams& p) {
+    std::ostringstream out;
+    out << data << " k=" << p.k << " trees=" << p.trees << " leafSize=" << p.leafSize
+        << " targetRecall=" << p.targetRecall << " seed=" << p.seed;
+    return out.str();
+}
+
+std::string firstDifference(const KnnGraph& a, const KnnGraph& b) {
+    if (a.n != b.n || a.k != b.k) return "shapes differ";
+    if (a.indices.size() != b.indices.size() || a.distances.size() != b.distances.size())
+        return "array sizes differ";
+    for (std::size_t s = 0; s < a.indices.size(); ++s)
+        if (a.indices[s] != b.indices[s] ||
+            std::memcmp(&a.distances[s], &b.distances[s], sizeof(float)) != 0) {
+            std::ostringstream out;
+            out.precision(9);
+            out << "point " << s / std::size_t(a.k) << " slot " << s % std::size_t(a.k)
+                << ": neighbour " << a.indices[s] << " at " << a.distances[s] << " vs "
+                << b.indices[s] << " at " << b.distances[s];
+            return out.str();
+        }
+    if (a.treesBuilt != b.treesBuilt)
+        return "trees built " + std::to_string(a.treesBuilt) + " vs " +
+               std::to_string(b.treesBuilt);
+    if (a.recallByTree != b.recallByTree) return "recall by tree differs";
+    return {};
+}
+
+// CPU and GPU graphs of pts, identical; returns the GPU one.
+KnnGraph expectSame(const PointSet& pts, const KnnParams& p, const std::string& data) {
+    cs::JobControl cpuJob, gpuJob;
+    const KnnGraph cpu = cs::knnGraphCpu(pts, p, cpuJob, 0);
+    KnnGraph gpu = g_backend->knnGraph(pts, p, gpuJob);
+    const std::string diff = firstDifference(cpu, gpu);
+    CS_CHECK_MSG(diff.empty(), describe(data, p) + ": " + diff);
+    const std::string invalid = cs::test::checkKnnGraph(gpu, cs::recentredCoords(pts), pts.dims);
+    CS_CHECK_MSG(invalid.empty(), describe(data, p) + ": " + invalid);
+    return gpu;
+}
+
+}  // namespace
+
+// One leaf holds every point: the exact graph, equal to the oracle, for every list size the
+// kernels are compiled for and both dimension chunkings.
+CS_TEST(singleLeafIsExact) {
+    for (std::size_t dims : {1, 2, 3, 4, 5, 17, 40}) {
+        const PointSet pts = cs::makeBlobPoints(900, dims, 11 + dims);
+        for (int k : {1, 7, 16, 17, 32, 33, 64}) {
+            const KnnParams p{.k = k, .trees = 1, .leafSize = 1024};
+            const KnnGraph gpu = expectSame(pts, p, "blobs d=" + std::to_string(dims));
+            const KnnGraph exact =
+                cs::test::oracleKnnGraph(cs::recentredCoords(pts), pts.n, pts.dims, k);
+            CS_CHECK_MSG(
+                gpu.indices == exact.indices,
+                "not the exact graph: d=" + std::to_string(dims) + " k=" + std::to_string(k));
+            CS_CHECK_EQ(gpu.recall(), 1.0);
+        }
+    }
+}
+
+// Forests: many leaves, several trees, odd sizes, both chunkings, every list size.
+CS_TEST(forestsMatchCpu) {
+    struct Case {
+        std::size_t n, dims;
+        int k, leafSize, trees;
+    };
+    for (const Case& c :
+         {Case{20'000, 3, 10, 256, 4}, Case{33'333, 2, 16, 100, 3}, Case{50'001, 3, 20, 512, 2},
+          Case{12'345, 9, 8, 64, 5}, Case{40'000, 64, 12, 300, 3}, Case{8'000, 128, 64, 2048, 2},
+          Case{25'000, 1, 5, 12, 6}}) {
+        const PointSet pts = c.dims > 16 ? cs::makeEmbedPoints(c.n, c.dims, c.n)
+                                         : cs::makeBlobPoints(c.n, c.dims, c.n);
+        const KnnParams p{
+            .k = c.k, .trees = c.trees, .leafSize = c.leafSize, .targetRecall = 0.0, .seed = c.n};
+        const KnnGraph g =
+            expectSame(pts, p, "n=" + std::to_string(c.n) + " d=" + std::to_string(c.dims));
+        CS_CHECK_EQ(g.treesBuilt, c.trees);
+        // More trees never lose neighbours.
+        for (std::size_t t = 1; t < g.recallByTree.size(); ++t)
+            CS_CHECK(g.recallByTree[t] >= g.recallByTree[t - 1]);
+    }
+}
+
+// Duplicates (distance 0, ties by index) and points far from the origin.
+CS_TEST(tiesAndOffsets) {
+    PointSet pts = cs::makeBlobPoints(6'000, 3, 5);
+    for (std::size_t i = 0; i < 2'000; ++i)
+        std::copy_n(pts.coords.begin() + std::ptrdiff_t(3 * (i % 50)), 3,
+                    pts.coords.begin() + std::ptrdiff_t(3 * (1000 + i)));
+    expectSame(pts, {.k = 10, .trees = 3, .leafSize = 128, .targetRecall = 0.0}, "duplicates");
+    PointSet far = cs::makeBlobPoints(10'000, 3, 6);
+    for (std::size_t i = 0; i < far.n; ++i)
+        far.coords[3 * i] += 4.0e6f;
+    expectSame(far, {.k = 10, .trees = 2, .leafSize = 256, .targetRecall = 0.0}, "offset");
+}
+
+// The stopping rule: the same number of trees on both backends, and the target reached.
+CS_TEST(targetRecallStops) {
+    const PointSet pts = cs::makeBlobPoints(60'000, 3, 21);
+    const KnnGraph g = expectSame(
+        pts, {.k = 10, .trees = 20, .leafSize = 512, .targetRecall = 0.9, .recallSample = 500},
+        "blobs");
+    CS_CHECK(g.treesBuilt < 20);
+    CS_CHECK(g.recall() >= 0.9);
+}
+
+// The real clouds (PCL test data), if the data folder is there.
+CS_TEST(realClouds) {
+    int found = 0;
+    for (const char* file :
+         {"points/bunny.pcd", "points/cturtle.pcd", "points/table_scene_mug_stereo_textured.pcd"}) {
+        const auto path = cs::test::sharedData(file);
+        if (!std::filesystem::exists(path)) continue;
+        ++found;
+        const PointSet pts = cs::io::readPcd(path);
+        expectSame(pts, {.k = 10, .trees = 3, .leafSize = 256, .targetRecall = 0.0},
+                   std::string(file) + " (n=" + std::to_string(pts.n) + ")");
+    }
+    if (found == 0)
+        CS_SKIP("no point clouds under " + cs::test::sharedData("points").string() +
+                " (configure with -DCS_SHARED_DATA_DIR=...)");
+}
+
+// A million points: the sizes the live view works at.
+CS_TEST(millionPoints) {
+    const PointSet pts = cs::makeBlobPoints(1'000'000, 3, 1234);
+    expectSame(pts, {.k = 10, .trees = 2, .leafSize = 512, .targetRecall = 0.0}, "blobs 1M");
+}
+
+// Resident points: no upload, the same graph; the device indices equal the host's.
+CS_TEST(residentPointsAndDeviceIndices) {
+    auto pts = std::make_shared<const PointSet>(cs::makeBlobPoints(70'000, 3, 8));
+    cs::JobControl keep;
+    const auto copy = g_backend->keepResident(pts, keep);
+    CS_CHECK(copy != nullptr);
+    const KnnParams p{.k = 10, .trees = 2, .leafSize = 512, .targetRecall = 0.0};
+    cs::JobControl cpuJob, job;
+    const KnnGraph cpu = cs::knnGraphCpu(*pts, p, cpuJob, 0);
+    const KnnGraph gpu = g_backend->knnGraph(*pts, p, job);
+    CS_CHECK_MSG(firstDifference(cpu, gpu).empty(), firstDifference(cpu, gpu));
+    for (const auto& t : job.timings())
+        CS_CHECK_MSG(t.name != "upload", "resident points uploaded");
+    const auto* device = dynamic_cast<const cs::kernels::KnnDeviceGraph*>(gpu.device.get());
+    CS_CHECK(device && device->n == pts->n && device->k == 10);
+    CS_CHECK(device && device->indices.toHost() == gpu.indices);
+    cs::JobControl none;
+    g_backend->keepResident(nullptr, none);
+}
+
+// Stages are timed, with the names the CPU backend uses.
+CS_TEST(stagesAndProgress) {
+    const PointSet pts = cs::makeBlobPoints(30'000, 3, 9);
+    double last = -1.0;
+    bool monotone = true;
+    cs::JobControl job([&](double f, std::string_view) {
+        monotone &= f >= last;
+        last = f;
+    });
+    (void)g_backend->knnGraph(pts, {.k = 10, .trees = 3, .targetRecall = 0.0}, job);
+    CS_CHECK(monotone);
+    CS_CHECK_EQ(last, 1.0);
+    for (const char* name :
+         {"upload", "exact sample", "projection", "tree", "leaf search", "recall", "finish"}) {
+        bool seen = false;
+        for (const auto& t : job.timings())
+            seen |= t.name == name;
+        CS_CHECK_MSG(seen, std::string("no stage ") + name);
+    }
+}
+
+CS_TEST(errorsAreClear) {
+    cs::JobControl job;
+    const PointSet few = cs::makeBlobPoints(5, 3, 1);
+    CS_CHECK_THROWS(g_backend->knnGraph(few, {.k = 10}, job), cs::Error);
+    const PointSet pts = cs::makeBlobPoints(2'000, 3, 1);
+    CS_CHECK_THROWS(g_backend->knnGraph(pts, {.k = 0}, job), cs::Error);
+    CS_CHECK_THROWS(g_backend->knnGraph(pts, {.k = 65}, job), cs::Error);
+    CS_CHECK_THROWS(g_backend->knnGraph(pts, {.k = 10, .leafSize = 12}, job), cs::Error);
+    PointSet bad = pts;
+    bad.coords[100] = std::numeric_limits<float>::quiet_NaN();
+    CS_CHECK_THROWS(g_backend->knnGraph(bad, {.k = 10}, job), cs::Error);
+    // Far more than the device holds: refused before any allocation.
+    bool thrown = false;
+    try {
+        (void)cs::kernels::knnDeviceBytes(2'000'000'000, 512, {.k = 64});
+        PointSet huge;
+        huge.n = 1'500'000'000;
+        huge.dims = 512;
+        // Sizes only: validateKnnInput looks at n and dims; the memory check comes before any
+        // read of the (absent) coordinates.
+        (void)cs::kernels::knnGraphCuda(
+            static_cast<cs::kernels::CudaBackend&>(*g_backend).context(), huge, {.k = 64}, job);
+    } catch (const cs::Error& e) {
+        thrown = std::string(e.what()).find("GPU memory") != std::string::npos;
+        cs::test::info(e.what());
+    }
+    CS_CHECK(thrown);
+    // The context still works afterwards.
+    expectSame(pts, {.k = 10, .trees = 2, .leafSize = 256}, "blobs after errors");
+}
+
+CS_TEST(cancellation) {
+    const PointSet pts = cs::makeBlobPoints(300'000, 3, 99);
+    cs::JobControl before;
+    before.cancel();
+    CS_CHECK_THROWS(g_backend->knnGraph(pts, {.k = 10}, before), cs::Cancelled);
+    cs::JobControl* self = nullptr;
+    cs::JobControl during([&](double, std::string_view stage) {
+        if (stage.starts_with("tree 2")) self->cancel();
+    });
+    self = &during;
+    CS_CHECK_THROWS(g_backend->knnGraph(pts, {.k = 10, .trees = 5, .targetRecall = 0.0}, during),
+                    cs::Cancelled);
+    expectSame(cs::makeBlobPoints(5'000, 3, 3), {.k = 10, .trees = 2}, "blobs after cancel");
+}
+
+int main(int argc, char** argv) {
+    cs::test::skipWithoutCudaDevice("tst_knn_gpu");
+    g_backend = cs::kernels::createCudaBackend();
+    const int rc = cs::test::runTests("tst_knn_gpu", argc, argv);
+    g_backend.reset();
+    return rc;
+}
