@@ -78,8 +78,8 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         QStringLiteral("OUT.json"));
     const QCommandLineOption exportOption(
         QStringLiteral("export"),
-        QObject::tr("When everything has run, write what File ▸ Export writes: the DBSCAN labels "
-                    "(.csv), the data (.npy) or the view (.png)."),
+        QObject::tr("When everything has run, write what File ▸ Export writes: the kNN graph "
+                    "(*_knn.csv), the DBSCAN labels (.csv), the data (.npy) or the view (.png)."),
         QStringLiteral("OUT"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),

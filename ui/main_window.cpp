@@ -41,6 +41,7 @@
 #include "ui/backend_chip.h"
 #include "ui/dbscan_panel.h"
 #include "ui/job_runner.h"
+#include "ui/knn_panel.h"
 #include "ui/log_dock.h"
 #include "ui/logger.h"
 #include "ui/point_cloud_view.h"
@@ -186,6 +187,8 @@ MainWindow::~MainWindow() {
     m_jobs->cancelAll();
     delete m_dbscanDock;
     m_dbscanDock = nullptr;
+    delete m_knnDock;
+    m_knnDock = nullptr;
     delete m_jobs;
     m_jobs = nullptr;
 }
@@ -254,6 +257,29 @@ void MainWindow::createComputePanels() {
     connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::updateViewActions);
     // A run adds "clusters (DBSCAN)" to Colour by and selects it.
     connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::rebuildColourMenu);
+
+    // The kNN graph: a tab beside DBSCAN; its edges are drawn by the point view, which offers
+    // "kNN distance" in Colour by while a graph is on screen.
+    m_knnPanel = new KnnPanel(*m_jobs, *m_pointView);
+    m_knnDock = new QDockWidget(tr("kNN graph"), this);
+    m_knnDock->setObjectName(QStringLiteral("knnDock"));
+    m_knnDock->setWidget(new PanelScrollArea(m_knnPanel));
+    m_knnDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, m_knnDock);
+    tabifyDockWidget(m_dbscanDock, m_knnDock);
+    m_dbscanDock->raise();
+    Algorithm knn = m_knnPanel->algorithm();
+    // A run asked for (the automation's --run knn) brings its panel to the front.
+    knn.run = [this, run = knn.run] {
+        m_knnDock->show();
+        m_knnDock->raise();
+        run();
+    };
+    m_algorithms.add(std::move(knn));
+    connect(m_knnPanel, &KnnPanel::statusMessage, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(m_knnPanel, &KnnPanel::exportRequested, this, &MainWindow::exportKnnInteractively);
+    connect(m_knnPanel, &KnnPanel::resultChanged, this, &MainWindow::updateViewActions);
 }
 
 void MainWindow::onJobBusyChanged(bool busy) {
@@ -282,6 +308,24 @@ void MainWindow::exportLabelsInteractively() {
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".csv";
     const QString error = m_dbscanPanel->exportLabels(path);
+    if (!error.isEmpty()) {
+        logError(error);
+        QMessageBox::warning(this, tr("Export failed"), error);
+    } else {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::exportKnnInteractively() {
+    QSettings settings;
+    const QString filter = tr("kNN graph edges as CSV (*_knn.csv)");
+    const QString base = QFileInfo(currentName()).completeBaseName() + QStringLiteral("_knn.csv");
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export kNN graph"),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base), filter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
+    const QString error = m_knnPanel->exportEdges(path);
     if (!error.isEmpty()) {
         logError(error);
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -419,6 +463,10 @@ void MainWindow::createMenus() {
     dbscanAction->setText(tr("&DBSCAN panel"));
     dbscanAction->setShortcut(QKeySequence(tr("Ctrl+D")));
     view->addAction(dbscanAction);
+    QAction* knnAction = m_knnDock->toggleViewAction();
+    knnAction->setText(tr("&kNN graph panel"));
+    knnAction->setShortcut(QKeySequence(tr("Ctrl+K")));
+    view->addAction(knnAction);
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setText(tr("&Log"));
     logAction->setShortcut(QKeySequence(tr("Ctrl+L")));
@@ -557,6 +605,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
                 return backend.keepResident(points, job);
             });
         m_dbscanPanel->setPointSet(dataset.points);
+        m_knnPanel->setPointSet(dataset.points);
         setCurrentView(View::Points);
         logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
                     .arg(count(p.n))
@@ -810,13 +859,16 @@ QString MainWindow::exportTo(const QString& path) {
         logInfo(tr("view saved as %1").arg(path));
         return {};
     }
+    if (suffix == QLatin1String("csv") && !series &&
+        path.endsWith(QLatin1String("_knn.csv"), Qt::CaseInsensitive))
+        return m_knnPanel->exportEdges(path);
     if (suffix == QLatin1String("csv") && !series) {
         if (!m_dbscanPanel->lastRun()) return tr("no DBSCAN labels to export yet");
         return m_dbscanPanel->exportLabels(path);
     }
     if (suffix != QLatin1String("npy"))
-        return tr("cannot export to %1: use a .png (the view), .npy (the data) or .csv (the "
-                  "DBSCAN labels) file")
+        return tr("cannot export to %1: use a .png (the view), .npy (the data), *_knn.csv (the "
+                  "kNN graph) or .csv (the DBSCAN labels) file")
             .arg(path);
     const std::filesystem::path file = path.toStdString();
     auto labelsFile = [&] {
@@ -856,7 +908,9 @@ void MainWindow::exportInteractively() {
     const QString pngFilter = tr("PNG image of the view (*.png)");
     const QString npyFilter = tr("NumPy array of the data (*.npy)");
     const QString labelsFilter = tr("DBSCAN labels (*.csv *.npy)");
+    const QString knnFilter = tr("kNN graph edges (*_knn.csv)");
     const bool labels = currentView() == View::Points && m_dbscanPanel->lastRun();
+    const bool knn = currentView() == View::Points && m_knnPanel->lastRun();
     QString filter = pngFilter;
     QSettings settings;
     const QString base = QFileInfo(currentName()).completeBaseName();
@@ -864,11 +918,19 @@ void MainWindow::exportInteractively() {
         this, tr("Export"),
         QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
         pngFilter + QStringLiteral(";;") + npyFilter +
-            (labels ? QStringLiteral(";;") + labelsFilter : QString()),
+            (labels ? QStringLiteral(";;") + labelsFilter : QString()) +
+            (knn ? QStringLiteral(";;") + knnFilter : QString()),
         &filter);
     if (path.isEmpty()) return;
     QString error;
-    if (filter == labelsFilter) {
+    if (filter == knnFilter) {
+        // The name says what a .csv holds (exportTo's rule): *_knn.csv is the graph.
+        if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
+        if (!path.endsWith(QLatin1String("_knn.csv"), Qt::CaseInsensitive))
+            path = QFileInfo(path).dir().filePath(QFileInfo(path).completeBaseName() +
+                                                  QStringLiteral("_knn.csv"));
+        error = m_knnPanel->exportEdges(path);
+    } else if (filter == labelsFilter) {
         if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
         error = m_dbscanPanel->exportLabels(path);
     } else {

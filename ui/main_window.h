@@ -26,6 +26,7 @@ namespace cs::ui {
 
 class BackendChip;
 class DbscanPanel;
+class KnnPanel;
 class JobRunner;
 class LogDock;
 class PointCloudView;
@@ -55,7 +56,8 @@ public:
     void openDemoSeries();
     /// Writes the current view as .png, or its data as .npy (points: n × d; series: n × L, or
     /// n × C × L when multivariate; labels, when there are some, beside it as *_labels.npy),
-    /// or the DBSCAN labels on screen as .csv.
+    /// the kNN graph on screen as a file named *_knn.csv (source,target,distance per edge,
+    /// KnnPanel::exportEdges), or the DBSCAN labels on screen as any other .csv.
     /// Returns the error, or an empty string.
     QString exportTo(const QString& path);
     /// The whole window as an image, GL view included.
@@ -76,6 +78,7 @@ public:
     /// The compute engine shared by the algorithm panels.
     JobRunner* jobRunner() const { return m_jobs; }
     DbscanPanel* dbscanPanel() const { return m_dbscanPanel; }
+    KnnPanel* knnPanel() const { return m_knnPanel; }
     AlgorithmRegistry& algorithms() { return m_algorithms; }
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
@@ -117,6 +120,7 @@ private:
     void openWithKindQuestion(const QString& path, io::DataKind kind);
     void exportInteractively();
     void exportLabelsInteractively();
+    void exportKnnInteractively();
     void createComputePanels();
     void onJobBusyChanged(bool busy);
     void addRecent(const QString& path, io::DataKind kind);
@@ -143,6 +147,8 @@ private:
     JobRunner* m_jobs = nullptr;
     DbscanPanel* m_dbscanPanel = nullptr;
     QDockWidget* m_dbscanDock = nullptr;
+    KnnPanel* m_knnPanel = nullptr;
+    QDockWidget* m_knnDock = nullptr;
     QProgressBar* m_jobBar = nullptr;
     QLabel* m_jobLabel = nullptr;
     QWidget* m_jobCancel = nullptr;

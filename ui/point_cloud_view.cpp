@@ -32,6 +32,8 @@ constexpr float kOrbitDegreesPerPixel = 0.4f;
 constexpr float kOrbitDegreesPerKey = 5.0f;
 constexpr float kZoomPerWheelStep = 0.85f;
 constexpr float kPointSizeStep = 1.25f;
+// glDrawElements takes a GLsizei count: larger graphs are drawn in slices of this many indices.
+constexpr std::size_t kMaxIndicesPerDraw = std::size_t(1) << 30;
 
 QString glString(QOpenGLFunctions* f, GLenum name) {
     const auto* s = reinterpret_cast<const char*>(f->glGetString(name));
@@ -103,6 +105,11 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_awaitDevicePositions = false;
     m_deviceWait.stop();
     m_positionCount = 0;  // the buffer holds the previous set's positions until the upload
+    // The graph was of the previous points: its indices must not reach the new buffers.
+    m_knnGraph.reset();
+    m_edgeHostIndices.reset();
+    m_edgeIndexCount = 0;
+    m_edgesDirty = true;
     if (m_points && m_points->n > 0) {
         const PointSet& p = *m_points;
         float lo[3] = {0, 0, 0};
@@ -206,7 +213,62 @@ void PointCloudView::setInteropAllowed(bool allowed) {
     m_interop.setAllowed(allowed);
     if (m_clusterColours) m_coloursDirty = true;
     if (m_devicePositions) m_positionsDirty = true;
-    if (m_coloursDirty || m_positionsDirty) contentChanged();
+    if (m_knnGraph && m_knnGraph->device) m_edgesDirty = true;
+    if (m_coloursDirty || m_positionsDirty || m_edgesDirty) contentChanged();
+}
+
+bool PointCloudView::setKnnEdges(std::shared_ptr<const KnnGraph> graph,
+                                 std::shared_ptr<const std::vector<std::uint32_t>> hostIndices) {
+    if (graph) {
+        const std::size_t entries = graph->n * std::size_t(std::max(graph->k, 0));
+        if (graph->n != pointCount() || graph->k < 1 || graph->indices.size() != entries ||
+            (hostIndices && hostIndices->size() != 2 * entries)) {
+            logWarning(tr("point view: a kNN graph of %1 points given for %2 points; edges "
+                          "unchanged")
+                           .arg(graph->n)
+                           .arg(pointCount()));
+            return false;
+        }
+    }
+    m_knnGraph = std::move(graph);
+    m_edgeHostIndices = m_knnGraph ? std::move(hostIndices) : nullptr;
+    m_edgesDirty = true;
+    updateKnnColourOption();
+    contentChanged();
+    return true;
+}
+
+void PointCloudView::updateKnnColourOption() {
+    const QString id = knnDistanceColourId();
+    const auto it = std::find_if(m_colourOptions.begin(), m_colourOptions.end(),
+                                 [&](const ColourOption& o) { return o.id == id; });
+    const bool offered = it != m_colourOptions.end();
+    const bool wanted = m_knnGraph && m_points;
+    if (wanted && !offered) m_colourOptions.push_back({id, tr("kNN distance (k-th neighbour)")});
+    if (!wanted && offered) m_colourOptions.erase(it);
+    if (m_colourBy == id) {
+        // The colours showed the previous graph: recolour by this one, or go back to the
+        // points' own colouring when the graph is gone.
+        const QString option = wanted     ? id
+                               : m_points ? PointColouring::defaultOption(*m_points)
+                                          : QString();
+        if (auto colouring = computeColouring(option))
+            applyColouring(std::move(*colouring), option);
+    }
+    if (wanted != offered) emit colourOptionsChanged();
+}
+
+void PointCloudView::setEdgesVisible(bool visible) {
+    if (visible == m_edgesVisible) return;
+    m_edgesVisible = visible;
+    contentChanged();
+}
+
+void PointCloudView::setEdgeOpacity(float opacity) {
+    opacity = std::isfinite(opacity) ? std::clamp(opacity, 0.0f, 1.0f) : kDefaultEdgeOpacity;
+    if (opacity == m_edgeOpacity) return;
+    m_edgeOpacity = opacity;
+    contentChanged();
 }
 
 void PointCloudView::applyColouring(PointColouring colouring, const QString& id) {
@@ -222,6 +284,15 @@ void PointCloudView::applyColouring(PointColouring colouring, const QString& id)
 
 std::optional<PointColouring> PointCloudView::computeColouring(const QString& id) const {
     if (!m_points) return std::nullopt;
+    if (id == knnDistanceColourId()) {
+        if (!m_knnGraph || m_knnGraph->n != m_points->n || m_knnGraph->k < 1 ||
+            m_knnGraph->distances.size() != m_knnGraph->n * std::size_t(m_knnGraph->k))
+            return std::nullopt;
+        const auto k = std::size_t(m_knnGraph->k);
+        return PointColouring::fromScalars(m_knnGraph->distances, m_knnGraph->n, k, k - 1,
+                                           tr("kNN distance (k = %1)").arg(k),
+                                           ColourMaps::packRgba(noiseColour()));
+    }
     return PointColouring::compute(*m_points, id, ColourMaps::packRgba(uniformColour()),
                                    ColourMaps::packRgba(noiseColour()));
 }
@@ -365,13 +436,16 @@ void PointCloudView::initializeGL() {
         m_vao.create();
         m_positions.create();
         m_colourBuffer.create();
+        m_edgeBuffer.create();
     }
     m_uploadedCount = 0;
     m_colourBytes = 0;
     m_colourCount = 0;
     m_positionBytes = 0;
     m_positionCount = 0;
-    m_positionsDirty = m_coloursDirty = true;
+    m_edgeBytes = 0;
+    m_edgeIndexCount = 0;
+    m_positionsDirty = m_coloursDirty = m_edgesDirty = true;
     emit glInitialized();
 }
 
@@ -386,19 +460,37 @@ bool PointCloudView::buildProgram() {
         logError(tr("point view: %1").arg(m_glError));
         return false;
     }
-    const QByteArray vert = glslSource(QStringLiteral(":/shaders/points.vert"), gles);
-    const QByteArray frag = glslSource(QStringLiteral(":/shaders/points.frag"), gles);
-    m_program = std::make_unique<QOpenGLShaderProgram>();
-    if (vert.isEmpty() || frag.isEmpty() ||
-        !m_program->addShaderFromSourceCode(QOpenGLShader::Vertex, vert) ||
-        !m_program->addShaderFromSourceCode(QOpenGLShader::Fragment, frag) || !m_program->link()) {
-        m_glError = vert.isEmpty() || frag.isEmpty()
-                        ? tr("the point shaders are missing from the resources")
-                        : tr("the point shaders did not build: %1").arg(m_program->log().trimmed());
+    m_program = buildShaders(QStringLiteral("points"), tr("point"));
+    if (!m_program) {
         logError(tr("point view: %1").arg(m_glError));
         return false;
     }
+    // Without the edge shaders the points still draw; only the kNN edges are missing.
+    const QString pointError = m_glError;
+    m_edgeProgram = buildShaders(QStringLiteral("edges"), tr("edge"));
+    if (!m_edgeProgram) {
+        logWarning(tr("point view: %1; kNN edges are not drawn").arg(m_glError));
+        m_glError = pointError;
+    }
     return true;
+}
+
+std::unique_ptr<QOpenGLShaderProgram> PointCloudView::buildShaders(const QString& name,
+                                                                   const QString& what) {
+    const bool gles = context()->isOpenGLES();
+    const QByteArray vert = glslSource(QStringLiteral(":/shaders/%1.vert").arg(name), gles);
+    const QByteArray frag = glslSource(QStringLiteral(":/shaders/%1.frag").arg(name), gles);
+    auto program = std::make_unique<QOpenGLShaderProgram>();
+    if (vert.isEmpty() || frag.isEmpty() ||
+        !program->addShaderFromSourceCode(QOpenGLShader::Vertex, vert) ||
+        !program->addShaderFromSourceCode(QOpenGLShader::Fragment, frag) || !program->link()) {
+        m_glError =
+            vert.isEmpty() || frag.isEmpty()
+                ? tr("the %1 shaders are missing from the resources").arg(what)
+                : tr("the %1 shaders did not build: %2").arg(what, program->log().trimmed());
+        return nullptr;
+    }
+    return program;
 }
 
 void PointCloudView::releaseGl() {
@@ -408,10 +500,15 @@ void PointCloudView::releaseGl() {
     // Unregistered while the context is current and the buffers still exist.
     m_colourLink.reset();
     m_positionLink.reset();
+    m_edgeLink.reset();
     m_vao.destroy();
     m_positions.destroy();
     m_colourBuffer.destroy();
+    m_edgeBuffer.destroy();
     m_program.reset();
+    m_edgeProgram.reset();
+    m_edgeBytes = 0;
+    m_edgeIndexCount = 0;
     m_uploadedCount = 0;
     m_colourBytes = 0;
     m_colourCount = 0;
@@ -422,7 +519,7 @@ void PointCloudView::releaseGl() {
 }
 
 void PointCloudView::upload() {
-    if (!m_positionsDirty && !m_coloursDirty) return;
+    if (!m_positionsDirty && !m_coloursDirty && !m_edgesDirty) return;
     const std::size_t n = pointCount();
     while (glGetError() != GL_NO_ERROR) {
     }
@@ -460,6 +557,115 @@ void PointCloudView::upload() {
                 : tr("uploading the points failed (GL error 0x%1)").arg(error, 0, 16);
         logError(tr("point view: %1").arg(m_glError));
     }
+    if (m_edgesDirty) {
+        // After the points' error check: a graph too big for the GPU costs only the edges.
+        m_edgesDirty = false;
+        uploadEdges();
+        const GLenum edgeError = glGetError();
+        if (edgeError != GL_NO_ERROR) {
+            const std::size_t edges = m_edgeIndexCount / 2;
+            m_edgeIndexCount = 0;
+            logError(tr("point view: %1; the kNN edges are not drawn")
+                         .arg(edgeError == GL_OUT_OF_MEMORY
+                                  ? tr("not enough GPU memory for %1 edges")
+                                        .arg(QLocale().toString(qulonglong(edges)))
+                                  : tr("uploading the edges failed (GL error 0x%1)")
+                                        .arg(edgeError, 0, 16)));
+        }
+    }
+}
+
+void PointCloudView::uploadEdges() {
+    const std::size_t indices = m_knnGraph ? 2 * m_knnGraph->indices.size() : 0;
+    m_edgeIndexCount = 0;
+    if (indices == 0) {
+        m_edgeHostIndices.reset();
+        if (m_edgeBytes > 0) allocateEdgeBuffer(0, nullptr);  // give the GPU memory back
+        m_edgePath = UploadPath::None;
+        return;
+    }
+    if (m_knnGraph->device && writeEdgesOnDevice(indices)) {
+        m_edgeHostIndices.reset();
+        m_edgeIndexCount = indices;
+        return;
+    }
+    // Built once per graph (on the worker when the caller did; here after an interop failure
+    // or a new context), uploaded once, then dropped: GL keeps the only copy.
+    std::shared_ptr<const std::vector<std::uint32_t>> host = std::move(m_edgeHostIndices);
+    if (!host || host->size() != indices)
+        host = std::make_shared<const std::vector<std::uint32_t>>(knnEdgeIndices(*m_knnGraph));
+    if (host->size() != indices) return;
+    allocateEdgeBuffer(indices * sizeof(std::uint32_t), host->data());
+    m_edgeIndexCount = indices;
+    setEdgePath(UploadPath::HostUpload,
+                m_knnGraph->device ? QString() : tr("the graph was built on the CPU"));
+}
+
+bool PointCloudView::writeEdgesOnDevice(std::size_t indices) {
+    if (!m_interop.ready()) return false;
+    const std::size_t bytes = indices * sizeof(std::uint32_t);
+    allocateEdgeBuffer(bytes, nullptr);
+    const DeviceResident& graph = *m_knnGraph->device;
+    if (!m_interop.write(
+            m_edgeLink, m_edgeBuffer.bufferId(), bytes,
+            [&](GlBufferLink& link) { link.writeKnnEdges(graph); }, tr("the kNN edges")))
+        return false;
+    setEdgePath(UploadPath::Interop, m_interop.description());
+    return true;
+}
+
+void PointCloudView::allocateEdgeBuffer(std::size_t bytes, const void* data) {
+    // The element buffer binding belongs to the VAO: bound inside it, it stays with it.
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_edgeBuffer.bufferId());
+    if (bytes == m_edgeBytes && bytes > 0) {
+        if (data) glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, GLsizeiptr(bytes), data);
+    } else {
+        // New storage invalidates a registration of the old one.
+        m_edgeLink.reset();
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(bytes), data, GL_STATIC_DRAW);
+        m_edgeBytes = bytes;
+    }
+}
+
+void PointCloudView::setEdgePath(UploadPath path, const QString& why) {
+    if (path == m_edgePath) return;
+    m_edgePath = path;
+    if (path == UploadPath::Interop)
+        logInfo(tr("kNN edges: written on the GPU into the GL element buffer (%1)").arg(why));
+    else if (path == UploadPath::HostUpload)
+        logInfo(why.isEmpty() ? tr("kNN edges: uploaded from host memory")
+                              : tr("kNN edges: uploaded from host memory (%1)").arg(why));
+}
+
+std::vector<std::uint32_t> PointCloudView::readEdgeBuffer() {
+    std::vector<std::uint32_t> out;
+    readBuffer(
+        m_edgeBuffer, [this] { return m_edgeIndexCount * sizeof(std::uint32_t); }, out);
+    return out;
+}
+
+void PointCloudView::drawEdges() {
+    if (!m_edgesVisible || !m_edgeProgram || m_edgeIndexCount == 0 || m_edgeOpacity <= 0.0f) return;
+    // Translucent lines under the points: blended, and writing no depth, so every point (drawn
+    // next) sits on top of every edge. The framebuffer keeps alpha 1 (the widget is opaque).
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    m_edgeProgram->bind();
+    m_edgeProgram->setUniformValue("u_mvp", modelViewProjection());
+    m_edgeProgram->setUniformValue("u_opacity", m_edgeOpacity);
+    {
+        QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+        for (std::size_t first = 0; first < m_edgeIndexCount; first += kMaxIndicesPerDraw) {
+            const std::size_t count = std::min(kMaxIndicesPerDraw, m_edgeIndexCount - first);
+            glDrawElements(GL_LINES, GLsizei(count), GL_UNSIGNED_INT,
+                           reinterpret_cast<const void*>(first * sizeof(std::uint32_t)));
+        }
+    }
+    m_edgeProgram->release();
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
 }
 
 void PointCloudView::uploadPositionsFromHost(std::size_t n) {
@@ -599,23 +805,25 @@ std::vector<std::uint32_t> PointCloudView::readColourBuffer() {
 }
 
 template <typename T>
-void PointCloudView::readBuffer(QOpenGLBuffer& buffer, const std::function<std::size_t()>& bytesOf,
-                                std::vector<T>& out) {
+void PointCloudView::readBuffer(const QOpenGLBuffer& buffer,
+                                const std::function<std::size_t()>& bytesOf, std::vector<T>& out) {
     out.clear();
     if (!m_glReady || !context()) return;
     makeCurrent();
     upload();  // pending writes first: what the next frame would draw
     const std::size_t bytes = bytesOf();
     if (bytes > 0) {
-        buffer.bind();
+        // The copy-read target fits every kind of buffer: binding an element buffer to its own
+        // target would change the element binding of whichever VAO is bound.
+        glBindBuffer(GL_COPY_READ_BUFFER, buffer.bufferId());
         const void* mapped =
-            glMapBufferRange(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);
+            glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);
         if (mapped) {
             out.resize(bytes / sizeof(T));
             std::memcpy(out.data(), mapped, bytes);
-            glUnmapBuffer(GL_ARRAY_BUFFER);
+            glUnmapBuffer(GL_COPY_READ_BUFFER);
         }
-        buffer.release();
+        glBindBuffer(GL_COPY_READ_BUFFER, 0);
     }
     doneCurrent();
 }
@@ -654,6 +862,7 @@ void PointCloudView::paintGL() {
             // passes, so they show where nothing nearer was drawn, in the same single pass.
             glDepthFunc(GL_LEQUAL);
             glDisable(GL_BLEND);
+            drawEdges();
             if (!context()->isOpenGLES()) {
                 glEnable(kProgramPointSize);
                 if (context()->format().profile() != QSurfaceFormat::CoreProfile)
@@ -716,6 +925,10 @@ void PointCloudView::paintOverlay(QPainter& painter) {
     // What is on screen and how to move it: small, in the bottom-left corner.
     const PointSet& p = *m_points;
     QString info = tr("%1 points · %2 dims").arg(QLocale().toString(qulonglong(p.n))).arg(p.dims);
+    if (m_knnGraph && m_edgesVisible)
+        info += tr(" · %1 kNN edges (k = %2)")
+                    .arg(QLocale().toString(qulonglong(m_knnGraph->indices.size())))
+                    .arg(m_knnGraph->k);
     if (p.dims > 3)
         info += tr(" (showing %1, %2, %3)")
                     .arg(QString::fromStdString(p.dimNames.size() > 0 ? p.dimNames[0] : "c0"),

@@ -20,6 +20,7 @@
 #include "compute/core/point_set.h"
 #include "compute/dbscan/cluster_paint.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/knn/knn_graph.h"
 #include "ui/legend.h"
 #include "ui/orbit_camera.h"
 #include "ui/point_colouring.h"
@@ -48,6 +49,12 @@ namespace cs::ui {
 /// current; the compute worker only hands over finished device-resident results. The buffer's
 /// registration is dropped before the buffer is reallocated and before the context goes away
 /// (releaseGl), and a recreated context is repainted from the same device data.
+///
+/// A kNN graph of the points (setKnnEdges) is drawn as GL_LINES before the points: an element
+/// buffer of (point, neighbour) index pairs over the same position and colour buffers, so edges
+/// follow the points, take their colours at edgeOpacity(), vanish with hidden points, and cost
+/// no CPU work per frame. The indices are uploaded once per graph, or written by CUDA through
+/// interop when the graph was built on the GPU (edgePath()).
 ///
 /// Mouse: left drag orbits, right/middle or Shift+left drag pans, the wheel zooms toward the
 /// cursor. Keys: arrows orbit, R resets the camera, F fits the data, + / - change point size.
@@ -97,6 +104,38 @@ public:
     UploadPath colourPath() const { return m_colourPath; }
     /// How the positions reached the GPU.
     UploadPath positionPath() const { return m_positionPath; }
+
+    /// Draws the edges of a kNN graph of these points (nullptr clears them; loading other
+    /// points clears them too). When graph->device is set (a CUDA graph) and GL interop works
+    /// here, CUDA writes the element buffer at the next frame; otherwise hostIndices (when
+    /// given: knnEdgeIndices(*graph), built on a worker thread) or, failing that,
+    /// knnEdgeIndices(*graph) made here are uploaded once. False (and nothing changes) when
+    /// the graph is not one of these points (graph->n != pointCount()).
+    /// @code view->setKnnEdges(graph, std::make_shared<const std::vector<std::uint32_t>>(
+    ///           cs::knnEdgeIndices(*graph))); @endcode
+    bool setKnnEdges(std::shared_ptr<const KnnGraph> graph,
+                     std::shared_ptr<const std::vector<std::uint32_t>> hostIndices = nullptr);
+    /// The graph whose edges are drawn (nullptr when none).
+    std::shared_ptr<const KnnGraph> knnGraph() const { return m_knnGraph; }
+    /// Shows or hides the edges (the buffer stays).
+    void setEdgesVisible(bool visible);
+    bool edgesVisible() const { return m_edgesVisible; }
+    /// Edge opacity in [0, 1] (clamped): 1 draws an edge in its points' colours. Mutual
+    /// neighbours have an edge each way, drawn over each other, so below 1 they show stronger.
+    void setEdgeOpacity(float opacity);
+    float edgeOpacity() const { return m_edgeOpacity; }
+    static constexpr float kDefaultEdgeOpacity = 0.35f;
+    /// Lines in the element buffer, ready to draw (0 before the upload or without a graph).
+    std::size_t edgeCount() const { return m_edgeIndexCount / 2; }
+    /// How the edge indices reached the GPU.
+    UploadPath edgePath() const { return m_edgePath; }
+    /// The element buffer as the GPU holds it (read back from GL, after pending uploads):
+    /// 2 uint32 per edge, knnEdgeIndices() order; empty before GL is initialised or without a
+    /// graph.
+    std::vector<std::uint32_t> readEdgeBuffer();
+    /// The Colour by option that colours by the k-th neighbour distance of the graph on
+    /// screen; in colourOptions() while there is one.
+    static QString knnDistanceColourId() { return QStringLiteral("knn:distance"); }
     /// Draws the positions from the compute backend's device copy of these points
     /// (Backend::keepResident), written by CUDA into the position buffer through GL interop;
     /// without interop (or with nullptr) they are uploaded from host memory as usual.
@@ -174,13 +213,14 @@ public:
         std::int64_t startNs = 0;  ///< paintGL began (steady clock, ns since its epoch)
         std::int64_t endNs = 0;    ///< paintGL ended, everything finished on the GPU
         double uploadMs = 0.0;     ///< buffer writes (host upload or interop paint)
-        double drawMs = 0.0;       ///< the point draw call
+        double drawMs = 0.0;       ///< the draw calls (edges and points)
     };
     const FrameTiming& lastFrameTiming() const { return m_frameTiming; }
     double lastDrawMilliseconds() const { return m_frameTiming.drawMs; }
     /// The GL buffers (0 before initialisation), for writing colours from elsewhere later.
     GLuint positionBufferId() const { return m_positions.bufferId(); }
     GLuint colourBufferId() const { return m_colourBuffer.bufferId(); }
+    GLuint edgeBufferId() const { return m_edgeBuffer.bufferId(); }
 
 signals:
     /// The points changed, and with them colourOptions().
@@ -205,16 +245,23 @@ protected:
 private:
     void releaseGl();
     bool buildProgram();
+    std::unique_ptr<QOpenGLShaderProgram> buildShaders(const QString& name, const QString& what);
     void upload();
     bool paintColoursOnDevice(std::size_t n);
     void allocateColourBuffer(std::size_t bytes, const void* data);
     void uploadPositionsFromHost(std::size_t n);
     bool writePositionsOnDevice(std::size_t n);
     template <typename T>
-    void readBuffer(QOpenGLBuffer& buffer, const std::function<std::size_t()>& bytesOf,
+    void readBuffer(const QOpenGLBuffer& buffer, const std::function<std::size_t()>& bytesOf,
                     std::vector<T>& out);
     void setColourPath(UploadPath path, const QString& why);
     void setPositionPath(UploadPath path);
+    void uploadEdges();
+    bool writeEdgesOnDevice(std::size_t indices);
+    void allocateEdgeBuffer(std::size_t bytes, const void* data);
+    void setEdgePath(UploadPath path, const QString& why);
+    void drawEdges();
+    void updateKnnColourOption();
     void paintOverlay(QPainter& painter);
     void contentChanged();
     float aspect() const;
@@ -264,6 +311,18 @@ private:
     QTimer m_deviceWait;
     std::unique_ptr<GlBufferLink> m_positionLink;  // m_positions registered with the device
     UploadPath m_positionPath = UploadPath::None;
+    // The kNN graph's edges: an element buffer over m_positions / m_colourBuffer.
+    std::shared_ptr<const KnnGraph> m_knnGraph;
+    std::shared_ptr<const std::vector<std::uint32_t>> m_edgeHostIndices;  // until uploaded
+    std::unique_ptr<QOpenGLShaderProgram> m_edgeProgram;
+    QOpenGLBuffer m_edgeBuffer{QOpenGLBuffer::IndexBuffer};
+    bool m_edgesDirty = false;
+    bool m_edgesVisible = true;
+    float m_edgeOpacity = kDefaultEdgeOpacity;
+    std::size_t m_edgeBytes = 0;               // allocated size of m_edgeBuffer
+    std::size_t m_edgeIndexCount = 0;          // indices written into m_edgeBuffer for m_knnGraph
+    std::unique_ptr<GlBufferLink> m_edgeLink;  // m_edgeBuffer registered with the device
+    UploadPath m_edgePath = UploadPath::None;
     bool m_drawTiming = false;
     FrameTiming m_frameTiming;
     GlInfo m_glInfo;

@@ -182,4 +182,13 @@ std::optional<PointColouring> PointColouring::compute(const PointSet& points, co
     return std::nullopt;
 }
 
+PointColouring PointColouring::fromScalars(std::span<const float> values, std::size_t n,
+                                           std::size_t stride, std::size_t offset,
+                                           const QString& title, std::uint32_t noiseRgba) {
+    if (n > 0 && (stride == 0 || (n - 1) * stride + offset >= values.size())) n = 0;
+    const float* v = values.data();
+    return colourByScalar(
+        n, [=](std::size_t i) { return v[i * stride + offset]; }, title, noiseRgba);
+}
+
 }  // namespace cs::ui

@@ -4,6 +4,7 @@
 #include <QString>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "compute/core/point_set.h"
@@ -39,6 +40,12 @@ struct PointColouring {
     static std::optional<PointColouring> compute(const PointSet& points, const QString& id,
                                                  std::uint32_t uniformRgba,
                                                  std::uint32_t noiseRgba);
+    /// Colours for one value per point (values[i * stride + offset] for point i of n, e.g. the
+    /// k-th neighbour distance of a kNN graph), as for a scalar attribute: the viridis map over
+    /// the finite range, a colour bar titled title, noiseRgba for non-finite values.
+    static PointColouring fromScalars(std::span<const float> values, std::size_t n,
+                                      std::size_t stride, std::size_t offset, const QString& title,
+                                      std::uint32_t noiseRgba);
 };
 
 }  // namespace cs::ui

@@ -354,9 +354,9 @@ private slots:
 
         run = runClusterscope({"--demo-points", "1000", "--run", "kshape", "--quit"});
         QCOMPARE(run.exitCode, Automation::kUsageError);
-        QVERIFY2(
-            run.stdErr.contains(QLatin1String("unknown algorithm 'kshape' (available: dbscan)")),
-            qPrintable(run.stdErr));
+        QVERIFY2(run.stdErr.contains(
+                     QLatin1String("unknown algorithm 'kshape' (available: dbscan, knn)")),
+                 qPrintable(run.stdErr));
 
         run = runClusterscope({"--param", "kshape.k=3", "--quit"});
         QCOMPARE(run.exitCode, Automation::kUsageError);

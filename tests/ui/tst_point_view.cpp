@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // PointCloudView: what reaches the framebuffer (grabFramebuffer), colouring, camera math and
 // key handling. Runs under xvfb-run (Mesa llvmpipe here, the NVIDIA driver on the GPU machine).
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
 #include <QSignalSpy>
 #include <QtTest>
 #include <array>
@@ -14,6 +16,7 @@
 #include "compute/core/point_set.h"
 #include "compute/dbscan/cluster_paint.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/knn/knn_graph.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/colour_maps.h"
 #include "ui/orbit_camera.h"
@@ -40,6 +43,26 @@ bool near(const QColor& a, const QColor& b, int tolerance = 8) {
 
 QString describe(const QColor& c) {
     return c.name();
+}
+
+QColor mix(const QColor& a, const QColor& b, double t) {
+    return QColor::fromRgbF(float(a.redF() * (1 - t) + b.redF() * t),
+                            float(a.greenF() * (1 - t) + b.greenF() * t),
+                            float(a.blueF() * (1 - t) + b.blueF() * t));
+}
+
+// A kNN graph written by hand: row i holds point i's neighbours (nearest first).
+std::shared_ptr<cs::KnnGraph> makeGraph(std::size_t n, int k, std::vector<std::int32_t> indices,
+                                        std::vector<float> distances = {}) {
+    auto g = std::make_shared<cs::KnnGraph>();
+    g->n = n;
+    g->k = k;
+    g->indices = std::move(indices);
+    g->distances =
+        distances.empty() ? std::vector<float>(g->indices.size(), 1.0f) : std::move(distances);
+    g->treesBuilt = 1;
+    g->recallByTree = {1.0};
+    return g;
 }
 
 }  // namespace
@@ -276,9 +299,16 @@ private slots:
         struct Calls {
             int links = 0;
             int paints = 0;
+            int edgeWrites = 0;
             std::uint32_t buffer = 0;
             std::size_t bytes = 0;
             bool fail = false;
+        };
+        // The stand-in's "device copy" of a kNN graph: the edge indices it writes, through GL,
+        // into the buffer it was linked to, as the CUDA kernel would.
+        struct FakeGraphData : cs::DeviceResident {
+            std::vector<std::uint32_t> edges;
+            std::string backend() const override { return "stand-in"; }
         };
         struct StandInLink : cs::GlBufferLink {
             Calls& calls;
@@ -294,6 +324,17 @@ private slots:
             void writePositions(const cs::DeviceResident&) override {}
             void writeSeriesMatrix(const cs::DeviceResident&, std::span<const std::uint32_t>,
                                    std::size_t) override {}
+            void writeKnnEdges(const cs::DeviceResident& graph) override {
+                if (calls.fail) throw cs::DeviceError("stand-in device fault");
+                const auto& edges = dynamic_cast<const FakeGraphData&>(graph).edges;
+                if (edges.size() * sizeof(std::uint32_t) != size)
+                    throw cs::Error("stand-in: the graph does not fit the buffer");
+                auto* f = QOpenGLContext::currentContext()->extraFunctions();
+                f->glBindBuffer(GL_COPY_WRITE_BUFFER, id);
+                f->glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(size), edges.data());
+                f->glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+                ++calls.edgeWrites;
+            }
             void writeTestPattern(std::uint32_t) override {}
         };
         struct StandIn : cs::GlInterop {
@@ -333,15 +374,187 @@ private slots:
         QCOMPARE(calls.bytes, std::size_t(3 * 4));
         QVERIFY(view->colours().empty());
 
+        // kNN edges of a device graph: the element buffer is linked once and written by the
+        // device for each graph of the same size; a different size is a new buffer, a new link.
+        auto graph = makeGraph(3, 1, {2, 0, 1}, {2.0f, 1.0f, 1.0f});
+        auto graphData = std::make_shared<FakeGraphData>();
+        graphData->edges = cs::knnEdgeIndices(*graph);
+        graph->device = graphData;
+        QVERIFY(view->setKnnEdges(graph));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgePath(), PointCloudView::UploadPath::Interop);
+        QCOMPARE(calls.links, 2);
+        QCOMPARE(calls.edgeWrites, 1);
+        QCOMPARE(calls.buffer, view->edgeBufferId());
+        QCOMPARE(calls.bytes, std::size_t(2 * 3 * 1 * 4));
+        QCOMPARE(view->edgeCount(), std::size_t(3));
+        QCOMPARE(view->readEdgeBuffer(), std::vector<std::uint32_t>({0, 2, 1, 0, 2, 1}));
+        auto other = makeGraph(3, 1, {1, 2, 0});
+        auto otherData = std::make_shared<FakeGraphData>();
+        otherData->edges = cs::knnEdgeIndices(*other);
+        other->device = otherData;
+        QVERIFY(view->setKnnEdges(other));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(calls.links, 2);  // same size: the registration is reused
+        QCOMPARE(calls.edgeWrites, 2);
+        QCOMPARE(view->readEdgeBuffer(), cs::knnEdgeIndices(*other));
+        auto wider = makeGraph(3, 2, {1, 2, 0, 2, 0, 1});
+        auto widerData = std::make_shared<FakeGraphData>();
+        widerData->edges = cs::knnEdgeIndices(*wider);
+        wider->device = widerData;
+        QVERIFY(view->setKnnEdges(wider));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(calls.links, 3);  // a larger buffer: registered anew
+        QCOMPARE(calls.bytes, std::size_t(2 * 3 * 2 * 4));
+        QCOMPARE(calls.edgeWrites, 3);
+        QCOMPARE(view->readEdgeBuffer(), cs::knnEdgeIndices(*wider));
+
         calls.fail = true;
         QVERIFY(view->setClusterColours(r, paint, {}));
+        QVERIFY(view->setKnnEdges(graph));
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->colourPath(), PointCloudView::UploadPath::HostUpload);
         QCOMPARE(view->interopError(), QStringLiteral("stand-in device fault"));
         QVERIFY(!view->mayPaintOnDevice());
         QCOMPARE(view->readColourBuffer(), cs::paintClusters(r->labels, r->isCore, paint));
+        // The edges fall back to the host upload too, from the graph's host indices.
+        QCOMPARE(view->edgePath(), PointCloudView::UploadPath::HostUpload);
+        QCOMPARE(calls.edgeWrites, 3);
+        QCOMPARE(view->readEdgeBuffer(), cs::knnEdgeIndices(*graph));
         view.reset();
         cs::releaseGlInterop();
+    }
+
+    void knnEdgesDrawnInThePointColours() {
+        // Three points far apart, drawn tiny: whatever colours the midpoint of 0-1 or of 2-0 is
+        // the edge, not a point.
+        auto points = makePoints(2, {-1.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.9f});
+        auto view = makeView(points, QSize(320, 240));
+        QVERIFY(view);
+        view->setPointSize(1);
+        const QColor bg = view->backgroundColour();
+        const std::uint32_t red = ColourMaps::packRgba(220, 20, 30);
+        const std::uint32_t blue = ColourMaps::packRgba(20, 40, 220);
+        QVERIFY(view->setColours(std::vector<std::uint32_t>{red, red, blue}));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgeCount(), std::size_t(0));
+        QVERIFY(view->readEdgeBuffer().empty());
+        // No edges yet: the midpoints are background.
+        auto pixelNear = [&](const QImage& image, QVector3D at, const QColor& want,
+                             int tolerance = 10) {
+            // Lines are one pixel wide: look in the 3 x 3 block around the projected point.
+            const QPoint p = view->project(at).toPoint();
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    if (near(image.pixelColor(p + QPoint(dx, dy)), want, tolerance)) return true;
+            return false;
+        };
+        auto allBackground = [&](const QImage& image, QVector3D at) {
+            const QPoint p = view->project(at).toPoint();
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    if (!near(image.pixelColor(p + QPoint(dx, dy)), bg, 2)) return false;
+            return true;
+        };
+        const QVector3D mid01(0.0f, 0.0f, 0.0f);
+        const QVector3D mid20(-0.5f, 0.45f, 0.0f);
+        QVERIFY(allBackground(view->grabFramebuffer(), mid01));
+
+        // 0 <-> 1 and 2 -> 0, uploaded from the host (no device data).
+        auto graph = makeGraph(3, 1, {1, 0, 0}, {2.0f, 2.0f, 1.35f});
+        QVERIFY(view->setKnnEdges(graph));
+        view->setEdgeOpacity(1.0f);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgePath(), PointCloudView::UploadPath::HostUpload);
+        QCOMPARE(view->edgeCount(), std::size_t(3));
+        QCOMPARE(view->readEdgeBuffer(), cs::knnEdgeIndices(*graph));
+        QCOMPARE(view->readEdgeBuffer(), std::vector<std::uint32_t>({0, 1, 1, 0, 2, 0}));
+        QImage image = view->grabFramebuffer();
+        QVERIFY2(pixelNear(image, mid01, ColourMaps::toColor(red)),
+                 qPrintable(describe(image.pixelColor(view->project(mid01).toPoint()))));
+        // An edge between a red and a blue point blends from one to the other.
+        QVERIFY(pixelNear(image, mid20,
+                          mix(ColourMaps::toColor(red), ColourMaps::toColor(blue), 0.5), 24));
+        // Off the edges: background.
+        QVERIFY(allBackground(image, QVector3D(0.6f, 0.6f, 0.0f)));
+
+        // Half opacity: half way to the background. Mutual neighbours (0 and 1) draw their edge
+        // twice, so it shows at 1 - 0.5², a one-way edge (2 -> 0) at 0.5.
+        view->setEdgeOpacity(0.5f);
+        QCOMPARE(view->edgeOpacity(), 0.5f);
+        QVERIFY(waitDrawn(*view));
+        image = view->grabFramebuffer();
+        QVERIFY2(pixelNear(image, mid01, mix(bg, ColourMaps::toColor(red), 0.75)),
+                 qPrintable(describe(image.pixelColor(view->project(mid01).toPoint()))));
+        QVERIFY(pixelNear(
+            image, mid20,
+            mix(bg, mix(ColourMaps::toColor(red), ColourMaps::toColor(blue), 0.5), 0.5), 24));
+        QVERIFY(!pixelNear(image, mid01, ColourMaps::toColor(red)));
+
+        // Hidden edges, then shown again.
+        view->setEdgesVisible(false);
+        QVERIFY(waitDrawn(*view));
+        QVERIFY(allBackground(view->grabFramebuffer(), mid01));
+        view->setEdgesVisible(true);
+        view->setEdgeOpacity(1.0f);
+        QVERIFY(waitDrawn(*view));
+        QVERIFY(pixelNear(view->grabFramebuffer(), mid01, ColourMaps::toColor(red)));
+
+        // A hidden point (alpha 0) hides its edges whole; the others stay.
+        QVERIFY(view->setColours(std::vector<std::uint32_t>{red, red & 0x00ffffffu, blue}));
+        QVERIFY(waitDrawn(*view));
+        image = view->grabFramebuffer();
+        QVERIFY(allBackground(image, mid01));
+        QVERIFY(allBackground(image, QVector3D(0.5f, 0.0f, 0.0f)));
+        QVERIFY(pixelNear(image, mid20,
+                          mix(ColourMaps::toColor(red), ColourMaps::toColor(blue), 0.5), 24));
+        // A de-emphasised point (noise) fades its edges: neither the full colour nor nothing.
+        QVERIFY(view->setColours(std::vector<std::uint32_t>{
+            red, (red & 0x00ffffffu) | (ColourMaps::kBehindAlpha << 24), blue}));
+        QVERIFY(waitDrawn(*view));
+        image = view->grabFramebuffer();
+        QVERIFY(!pixelNear(image, mid01, ColourMaps::toColor(red), 6));
+        QVERIFY(!allBackground(image, mid01));
+
+        // Colour by the k-th neighbour distance, offered while a graph is on screen.
+        const auto hasOption = [&] {
+            for (const auto& o : view->colourOptions())
+                if (o.id == PointCloudView::knnDistanceColourId()) return true;
+            return false;
+        };
+        QVERIFY(hasOption());
+        QVERIFY(view->setColourBy(PointCloudView::knnDistanceColourId()));
+        QCOMPARE(view->legend().kind, Legend::Kind::ColourBar);
+        QCOMPARE(view->legend().minimum, double(1.35f));
+        QCOMPARE(view->legend().maximum, 2.0);
+        QCOMPARE(view->colours()[2], ColourMaps::viridisRgba(0.0f));
+        QCOMPARE(view->colours()[0], ColourMaps::viridisRgba(1.0f));
+
+        // A graph of other points is refused; the edges stay.
+        QVERIFY(!view->setKnnEdges(makeGraph(2, 1, {1, 0})));
+        QCOMPARE(view->knnGraph(), std::shared_ptr<const cs::KnnGraph>(graph));
+        QCOMPARE(view->readEdgeBuffer(), cs::knnEdgeIndices(*graph));
+
+        // New points clear the edges (and the colour option with them).
+        QSignalSpy optionsChanged(view.get(), &PointCloudView::colourOptionsChanged);
+        view->setPointSet(makePoints(2, {-1.0f, 0.0f, 1.0f, 0.0f, 0.0f, 0.9f}));
+        QVERIFY(!view->knnGraph());
+        QVERIFY(!hasOption());
+        QVERIFY(optionsChanged.count() >= 1);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgeCount(), std::size_t(0));
+        QVERIFY(view->readEdgeBuffer().empty());
+        QVERIFY(view->setColourBy(QStringLiteral("uniform")));
+        QVERIFY(waitDrawn(*view));
+        QVERIFY(allBackground(view->grabFramebuffer(), mid01));
+        // nullptr clears too.
+        QVERIFY(view->setKnnEdges(graph));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgeCount(), std::size_t(3));
+        QVERIFY(view->setKnnEdges(nullptr));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->edgeCount(), std::size_t(0));
+        QVERIFY(allBackground(view->grabFramebuffer(), mid01));
     }
 
     void georeferencedPointsKeepTheirPrecision() {
