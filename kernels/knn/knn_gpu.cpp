@@ -38,24 +38,11 @@ std::size_t roundUp(std::size_t x, std::size_t m) {
     return (x + m - 1) / m * m;
 }
 
-// Node boundaries of every level 0 .. levels (the last are the leaves), one after the other.
-struct TreeShape {
-    std::vector<std::uint32_t> offsets;  // all levels concatenated
-    std::vector<std::size_t> first;      // where level l's offsets start
-    int maxLeaf = 0;
-};
-
-TreeShape treeShape(std::size_t n, int levels) {
-    TreeShape shape;
-    for (int l = 0; l <= levels; ++l) {
-        shape.first.push_back(shape.offsets.size());
-        const std::vector<std::uint32_t> o = knnNodeOffsets(n, l);
-        shape.offsets.insert(shape.offsets.end(), o.begin(), o.end());
-        if (l == levels)
-            for (std::size_t j = 0; j + 1 < o.size(); ++j)
-                shape.maxLeaf = std::max(shape.maxLeaf, int(o[j + 1] - o[j]));
-    }
-    return shape;
+int largestLeaf(const std::vector<std::uint32_t>& leafOffsets) {
+    std::uint32_t largest = 0;
+    for (std::size_t j = 0; j + 1 < leafOffsets.size(); ++j)
+        largest = std::max(largest, leafOffsets[j + 1] - leafOffsets[j]);
+    return int(largest);
 }
 
 std::size_t exactChunks(std::size_t n) {
@@ -71,12 +58,12 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
     const std::size_t k = std::size_t(std::max(params.k, 1));
     const std::size_t sample =
         std::min<std::size_t>(std::size_t(std::max(params.recallSample, 1)), n);
-    return std::size_t(levels) * n * 4  // projections
-           + 2 * n * 8 + n * 4          // sort keys (two) and the order
-           + knnSortTempBytes(n, std::size_t(1) << levels) +
-           dPad * stride * 4        // tree-ordered structure of arrays
-           + n * k * 8 + n * k * 4  // lists and final distances
-           + sample * (dPad + 1) * 4 + exactChunks(n) * sample * k * 8 + (std::size_t(4) << 20);
+    const std::size_t projections = std::size_t(levels) * n * 4;
+    const std::size_t tree = 2 * n * 8 + 4 * n * 4 + knnLevelSortTempBytes(n);  // keys, ids ...
+    const std::size_t layout = dPad * stride * 4;  // the tree-ordered structure of arrays
+    const std::size_t lists = n * k * 8;           // dist2 and index, later the distances
+    const std::size_t recall = sample * (dPad + 1) * 4 + exactChunks(n) * sample * k * 8;
+    return projections + tree + layout + lists + recall + (std::size_t(4) << 20);
 }
 
 KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& params,
@@ -122,18 +109,18 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
         recentred ? DeviceBuffer<float>() : uploadRecentred(ctx, points, job);
     const float* coords = recentred ? recentred : uploaded.data();
 
-    const TreeShape shape = treeShape(n, levels);
-    DeviceBuffer<std::uint32_t> offsets(shape.offsets.size(), s);
-    offsets.copyFromHost(shape.offsets);
-    const std::uint32_t* leafOffsets = offsets.data() + shape.first[std::size_t(levels)];
-    const std::size_t leaves = std::size_t(1) << levels;
+    // Every tree has the same leaves (ranges of its point order).
+    const std::vector<std::uint32_t> leafRanges = knnNodeOffsets(n, levels);
+    DeviceBuffer<std::uint32_t> leafOffsets(leafRanges.size(), s);
+    leafOffsets.copyFromHost(leafRanges);
+    const std::size_t leaves = leafRanges.size() - 1;
 
     DeviceBuffer<float> directions(std::max<std::size_t>(std::size_t(levels) * dims, 1), s);
     DeviceBuffer<float> proj(std::max<std::size_t>(std::size_t(levels) * n, 1), s);
-    DeviceBuffer<std::uint64_t> keysA(n, s), keysB(n, s);
-    const std::size_t sortTempBytes = std::max<std::size_t>(knnSortTempBytes(n, leaves), 1);
+    DeviceBuffer<std::uint64_t> keys(n, s), sortedKeys(n, s);
+    DeviceBuffer<std::uint32_t> ids(n, s), order(n, s), position(n, s);
+    const std::size_t sortTempBytes = std::max<std::size_t>(knnLevelSortTempBytes(n), 1);
     DeviceBuffer<std::uint8_t> sortTemp(sortTempBytes, s);
-    DeviceBuffer<std::uint32_t> order(n, s);
     DeviceBuffer<float> soa(std::size_t(dPad) * stride, s);
     DeviceBuffer<float> dist2(slots, s);
     DeviceBuffer<std::int32_t> index(slots, s);
@@ -161,15 +148,14 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
         }
         {
             ScopedGpuStage stage(ctx, job, "tree");
-            const std::uint64_t* sorted = nullptr;
+            if (levels == 0) launchKnnIdentity(n, order.data(), s);
             for (int l = 0; l < levels; ++l) {
-                launchKnnSortKeys(proj.data() + std::size_t(l) * n, sorted, n, keysA.data(), s);
-                sortKnnSegments(sortTemp.data(), sortTempBytes, keysA.data(), keysB.data(), n,
-                                offsets.data() + shape.first[std::size_t(l)], std::size_t(1) << l,
-                                s);
-                sorted = keysB.data();
+                if (l > 0) launchKnnPositions(order.data(), n, position.data(), s);
+                launchKnnLevelKeys(proj.data() + std::size_t(l) * n, position.data(), n, l,
+                                   keys.data(), ids.data(), s);
+                sortKnnLevel(sortTemp.data(), sortTempBytes, keys.data(), sortedKeys.data(),
+                             ids.data(), order.data(), n, l, s);
             }
-            launchKnnOrderFromKeys(sorted, n, order.data(), s);
             launchKnnGatherSoa(coords, int(dims), dPad, order.data(), n, stride, soa.data(), s);
         }
         job.checkpoint();
@@ -193,16 +179,12 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
         }
         {
             ScopedGpuStage stage(ctx, job, "leaf search");
-            launchKnnLeafSearch(soa.data(), stride, dPad, order.data(), leafOffsets, leaves,
-                                shape.maxLeaf, k, dist2.data(), index.data(), s);
+            launchKnnLeafSearch(soa.data(), stride, dPad, order.data(), leafOffsets.data(), leaves,
+                                largestLeaf(leafRanges), k, dist2.data(), index.data(), s);
         }
         {
             ScopedGpuStage stage(ctx, job, "recall");
-            for (std::size_t r = 0; r < rows; ++r)
-                CS_CUDA_CHECK(cudaMemcpyAsync(
-                    sampleRows.data() + r * std::size_t(k),
-                    index.data() + std::size_t(sample[r]) * std::size_t(k),
-                    std::size_t(k) * sizeof(std::int32_t), cudaMemcpyDeviceToDevice, s));
+            launchKnnGatherRows(index.data(), k, sampleIds.data(), rows, sampleRows.data(), s);
             sampleRows.copyToHost(found);
             ctx.synchronize();
         }

@@ -3,8 +3,9 @@
 
 // The kNN graph from a random-projection tree forest on the GPU, bit-identical to the CPU
 // backend (the spec is compute/knn/knn_graph.h). Host-only header (g++ with the CUDA include
-// path). Per tree: the projections on its directions, one segmented sort of (projection, index)
-// keys per level (CUB), the points gathered in tree order into a structure of arrays, and the
+// path). Per tree: the projections on its directions; per level one stable radix sort (CUB) of
+// (node, projection) keys laid out by point index, which orders every node by (projection,
+// index) as the spec does; the points gathered in tree order into a structure of arrays; and the
 // leaf search: a block of rows of one leaf against tiles of the leaf's points in shared memory,
 // each thread keeping its point's list. The recall sample's exact neighbours come from the same
 // tiles over all points, in chunks merged afterwards. Stages (CUDA events): "upload",

@@ -3,7 +3,7 @@
 // the exact search of the recall sample. Every distance is canonicalDist2 (float, dimension
 // order, no FMA) and every list keeps the k smallest (dist2, index) pairs, so the graphs are
 // bit-identical to the CPU backend's (compute/knn/knn_graph.h).
-#include <cub/device/device_segmented_sort.cuh>
+#include <cub/device/device_radix_sort.cuh>
 
 #include <cfloat>
 #include <climits>
@@ -74,22 +74,29 @@ struct NearList {
     __device__ __forceinline__ void consider(float x, std::int32_t xi, int k) {
         if (!before(x, xi, worstD, worstI)) return;
         if constexpr (KMax <= 16) {
+            // Its place p = the entries before it; a repeat is an equal entry (same dist2 and
+            // index). Then a predicated shift: compile-time indices keep the list in registers.
+            int p = 0;
             bool repeat = false;
 #pragma unroll
-            for (int m = 0; m < KMax; ++m)
+            for (int m = 0; m < KMax; ++m) {
+                p += int(m < k && before(d[m], i[m], x, xi));
                 repeat |= m < k && d[m] == x && i[m] == xi;
+            }
             if (repeat) return;
-                // Insertion by compare-exchange: the larger pair travels on.
 #pragma unroll
-            for (int m = 0; m < KMax; ++m)
-                if (m < k && before(x, xi, d[m], i[m])) {
-                    const float td = d[m];
-                    const std::int32_t ti = i[m];
+            for (int m = KMax - 1; m > 0; --m)
+                if (m > p) {
+                    d[m] = d[m - 1];
+                    i[m] = i[m - 1];
+                } else if (m == p) {
                     d[m] = x;
                     i[m] = xi;
-                    x = td;
-                    xi = ti;
                 }
+            if (p == 0) {
+                d[0] = x;
+                i[0] = xi;
+            }
         } else {
             int p = k - 1;
             while (p > 0 && before(x, xi, d[p - 1], i[p - 1]))
@@ -125,19 +132,50 @@ __global__ void projectionsKernel(const float* coords, std::size_t n, int dims,
     }
 }
 
-__global__ void sortKeysKernel(const float* proj, const std::uint64_t* previous, std::size_t n,
-                               std::uint64_t* keys) {
-    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (p >= n) return;
-    const std::uint32_t id = previous ? std::uint32_t(previous[p]) : std::uint32_t(p);
-    std::uint32_t bits = __float_as_uint(proj[id]);
-    bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
-    keys[p] = (std::uint64_t(bits) << 32) | id;
+// Node j of level l holds positions [offsets[j], offsets[j + 1]) (knnNodeOffsets): found by
+// halving [0, n) l times.
+__device__ __forceinline__ std::uint32_t nodeAt(std::uint32_t p, std::uint32_t n, int level) {
+    std::uint32_t b = 0, e = n, node = 0;
+    for (int l = 0; l < level; ++l) {
+        const std::uint32_t mid = b + (e - b) / 2;
+        node = 2 * node + std::uint32_t(p >= mid);
+        if (p < mid)
+            e = mid;
+        else
+            b = mid;
+    }
+    return node;
 }
 
-__global__ void orderKernel(const std::uint64_t* keys, std::size_t n, std::uint32_t* order) {
-    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (p < n) order[p] = keys ? std::uint32_t(keys[p]) : std::uint32_t(p);
+// Point i's key at a level, (node, projection) with the node in the high word, laid out by i:
+// a stable sort of these (values: i) orders every node by (projection, index).
+__global__ void levelKeysKernel(const float* proj, const std::uint32_t* position, std::uint32_t n,
+                                int level, std::uint64_t* keys, std::uint32_t* ids) {
+    const std::uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const std::uint32_t node = level > 0 ? nodeAt(position[i], n, level) : 0;
+    std::uint32_t bits = __float_as_uint(proj[i]);
+    bits = (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+    keys[i] = (std::uint64_t(node) << 32) | bits;
+    ids[i] = i;
+}
+
+__global__ void positionsKernel(const std::uint32_t* order, std::uint32_t n,
+                                std::uint32_t* position) {
+    const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n) position[order[p]] = p;
+}
+
+__global__ void identityKernel(std::uint32_t n, std::uint32_t* order) {
+    const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n) order[p] = p;
+}
+
+__global__ void gatherRowsKernel(const std::int32_t* index, int k, const std::uint32_t* rows,
+                                 std::size_t count, std::int32_t* out) {
+    const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s < count * std::size_t(k))
+        out[s] = index[std::size_t(rows[s / std::size_t(k)]) * std::size_t(k) + s % std::size_t(k)];
 }
 
 __global__ void gatherSoaKernel(const float* coords, int dims, int dPad, const std::uint32_t* ids,
@@ -210,12 +248,38 @@ __device__ __forceinline__ void tileDistances(const float* rowSoa, std::size_t r
     }
 }
 
+// The candidates of a tile that beat the row's k-th go into its list. Only those are visited
+// (their distances parked in the thread's column of shared memory), so a warp pays for the
+// insertions of its busiest row, not for every candidate any of its rows keeps.
+template <int Chunk, int KMax>
+__device__ __forceinline__ void keepNearest(const float (&acc)[kKnnTile], const Tile<Chunk>& tile,
+                                            int count, bool active, std::int32_t self,
+                                            float (*parked)[kKnnRowsPerBlock], NearList<KMax>& list,
+                                            int k) {
+    std::uint32_t mask = 0;
+#pragma unroll
+    for (int m = 0; m < kKnnTile; ++m)
+        if (active && m < count && before(acc[m], tile.ids[m], list.worstD, list.worstI) &&
+            tile.ids[m] != self)
+            mask |= 1u << m;
+    if (!mask) return;
+#pragma unroll
+    for (int m = 0; m < kKnnTile; ++m)
+        parked[m][threadIdx.x] = acc[m];
+    while (mask) {
+        const int m = __ffs(mask) - 1;
+        mask &= mask - 1;
+        list.consider(parked[m][threadIdx.x], tile.ids[m], k);
+    }
+}
+
 template <int Chunk, int KMax>
 __global__ void __launch_bounds__(kKnnRowsPerBlock)
     leafSearchKernel(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
                      const std::uint32_t* offsets, unsigned rowBlocks, int k, float* dist2,
                      std::int32_t* index) {
     __shared__ Tile<Chunk> tile;
+    __shared__ float parked[kKnnTile][kKnnRowsPerBlock];
     const unsigned leaf = blockIdx.x / rowBlocks;
     const unsigned rowBlock = blockIdx.x % rowBlocks;
     const std::uint32_t b = offsets[leaf], e = offsets[leaf + 1];
@@ -234,9 +298,7 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
         const int count = int(min(std::uint32_t(kKnnTile), e - t0));
         float acc[kKnnTile];
         tileDistances<Chunk>(soa, stride, own, soa, stride, order, t0, count, dPad, tile, acc);
-#pragma unroll
-        for (int m = 0; m < kKnnTile; ++m)
-            if (m < count && tile.ids[m] != self) list.consider(acc[m], tile.ids[m], k);
+        keepNearest(acc, tile, count, valid, self, parked, list, k);
     }
     if (valid) list.store(dist2 + std::size_t(self) * k, index + std::size_t(self) * k, k);
 }
@@ -248,6 +310,7 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
                        const std::uint32_t* candIds, std::size_t count, std::size_t chunkLength,
                        int dPad, int k, float* dist2, std::int32_t* index) {
     __shared__ Tile<Chunk> tile;
+    __shared__ float parked[kKnnTile][kKnnRowsPerBlock];
     const std::size_t chunk = blockIdx.y;
     const std::size_t row = std::size_t(blockIdx.x) * kKnnRowsPerBlock + threadIdx.x;
     const bool valid = row < rows;
@@ -262,9 +325,7 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
         float acc[kKnnTile];
         tileDistances<Chunk>(rowSoa, rowStride, own, candSoa, candStride, candIds, t0, n, dPad,
                              tile, acc);
-#pragma unroll
-        for (int m = 0; m < kKnnTile; ++m)
-            if (m < n && tile.ids[m] != self) list.consider(acc[m], tile.ids[m], k);
+        keepNearest(acc, tile, n, valid, self, parked, list, k);
     }
     if (valid) {
         const std::size_t slot = (chunk * rows + row) * std::size_t(k);
@@ -344,33 +405,48 @@ void launchKnnProjections(const float* coords, std::size_t n, int dims, const fl
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchKnnSortKeys(const float* proj, const std::uint64_t* previous, std::size_t n,
-                       std::uint64_t* keys, cudaStream_t stream) {
+void launchKnnLevelKeys(const float* proj, const std::uint32_t* position, std::size_t n, int level,
+                        std::uint64_t* keys, std::uint32_t* ids, cudaStream_t stream) {
     if (n == 0) return;
-    sortKeysKernel<<<blocksFor(n), kThreads, 0, stream>>>(proj, previous, n, keys);
+    levelKeysKernel<<<blocksFor(n), kThreads, 0, stream>>>(proj, position, std::uint32_t(n), level,
+                                                           keys, ids);
     CS_CUDA_CHECK_LAUNCH();
 }
 
-std::size_t knnSortTempBytes(std::size_t n, std::size_t segments) {
+std::size_t knnLevelSortTempBytes(std::size_t n) {
     std::size_t bytes = 0;
-    CS_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(
+    CS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
         nullptr, bytes, static_cast<const std::uint64_t*>(nullptr),
-        static_cast<std::uint64_t*>(nullptr), int(n), int(segments),
-        static_cast<const std::uint32_t*>(nullptr), static_cast<const std::uint32_t*>(nullptr)));
+        static_cast<std::uint64_t*>(nullptr), static_cast<const std::uint32_t*>(nullptr),
+        static_cast<std::uint32_t*>(nullptr), int(n), 0, 64));
     return bytes;
 }
 
-void sortKnnSegments(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
-                     std::uint64_t* keysOut, std::size_t n, const std::uint32_t* offsets,
-                     std::size_t segments, cudaStream_t stream) {
-    CS_CUDA_CHECK(cub::DeviceSegmentedSort::SortKeys(temp, tempBytes, keysIn, keysOut, int(n),
-                                                     int(segments), offsets, offsets + 1, stream));
+void sortKnnLevel(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
+                  std::uint64_t* keysOut, const std::uint32_t* idsIn, std::uint32_t* order,
+                  std::size_t n, int level, cudaStream_t stream) {
+    CS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, tempBytes, keysIn, keysOut, idsIn, order,
+                                                  int(n), 0, 32 + level, stream));
 }
 
-void launchKnnOrderFromKeys(const std::uint64_t* keys, std::size_t n, std::uint32_t* order,
-                            cudaStream_t stream) {
+void launchKnnPositions(const std::uint32_t* order, std::size_t n, std::uint32_t* position,
+                        cudaStream_t stream) {
     if (n == 0) return;
-    orderKernel<<<blocksFor(n), kThreads, 0, stream>>>(keys, n, order);
+    positionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(order, std::uint32_t(n), position);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnIdentity(std::size_t n, std::uint32_t* order, cudaStream_t stream) {
+    if (n == 0) return;
+    identityKernel<<<blocksFor(n), kThreads, 0, stream>>>(std::uint32_t(n), order);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnGatherRows(const std::int32_t* index, int k, const std::uint32_t* rows,
+                         std::size_t count, std::int32_t* out, cudaStream_t stream) {
+    if (count == 0) return;
+    gatherRowsKernel<<<blocksFor(count * std::size_t(k)), kThreads, 0, stream>>>(index, k, rows,
+                                                                                 count, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -26,21 +26,27 @@ int knnPaddedDims(int dims);
 void launchKnnProjections(const float* coords, std::size_t n, int dims, const float* directions,
                           int levels, float* proj, cudaStream_t stream);
 
-/// keys[p] = knnSortKey(proj[order(p)], order(p)) with order(p) = p when previous is null, else
-/// the low word of previous[p] (the order the last level's sort left).
-void launchKnnSortKeys(const float* proj, const std::uint64_t* previous, std::size_t n,
-                       std::uint64_t* keys, cudaStream_t stream);
-
-/// Device scratch bytes sortKnnSegments needs for n keys in `segments` segments.
-std::size_t knnSortTempBytes(std::size_t n, std::size_t segments);
-/// Sorts the keys of each segment [offsets[s], offsets[s + 1]) ascending (CUB segmented sort).
-void sortKnnSegments(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
-                     std::uint64_t* keysOut, std::size_t n, const std::uint32_t* offsets,
-                     std::size_t segments, cudaStream_t stream);
-
-/// order[p] = low word of keys[p].
-void launchKnnOrderFromKeys(const std::uint64_t* keys, std::size_t n, std::uint32_t* order,
-                            cudaStream_t stream);
+/// The keys of one tree level, laid out by point: keys[i] = (node of point i, the knnSortKey
+/// bits of proj[i]) with the node (of position position[i]; 0 at level 0, where position may be
+/// null) in the high word, ids[i] = i. A stable sort of them orders every node by
+/// (projection, index), as knnSortKey does.
+void launchKnnLevelKeys(const float* proj, const std::uint32_t* position, std::size_t n, int level,
+                        std::uint64_t* keys, std::uint32_t* ids, cudaStream_t stream);
+/// Device scratch bytes sortKnnLevel needs for n keys.
+std::size_t knnLevelSortTempBytes(std::size_t n);
+/// Stable radix sort of a level's keys (the 32 + level bits in use) carrying the ids: order[p] is
+/// the point at position p afterwards.
+void sortKnnLevel(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
+                  std::uint64_t* keysOut, const std::uint32_t* idsIn, std::uint32_t* order,
+                  std::size_t n, int level, cudaStream_t stream);
+/// position[order[p]] = p.
+void launchKnnPositions(const std::uint32_t* order, std::size_t n, std::uint32_t* position,
+                        cudaStream_t stream);
+/// order[p] = p (a tree without levels).
+void launchKnnIdentity(std::size_t n, std::uint32_t* order, cudaStream_t stream);
+/// out[r k + c] = index[rows[r] k + c]: the lists of some points.
+void launchKnnGatherRows(const std::int32_t* index, int k, const std::uint32_t* rows,
+                         std::size_t count, std::int32_t* out, cudaStream_t stream);
 
 /// Structure of arrays: soa[j * stride + p] = coords[ids[p] * dims + j] for p < count, j < dims;
 /// rows dims .. dPad - 1 and columns count .. stride - 1 zero.
