@@ -11,11 +11,13 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
 #include "app/cli/knn_command.h"
+#include "app/cli/rocket_command.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_datasets.h"
 #include "compute/io/npy.h"
 #include "compute/knn/knn_datasets.h"
+#include "compute/rocket/rocket_datasets.h"
 
 namespace cs::cli {
 namespace {
@@ -223,6 +225,111 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
     });
 }
 
+void addBenchRocket(CLI::App& bench, int& exitCode) {
+    struct Options {
+        std::size_t n = 1000, length = 1000, channels = 1;
+        std::string backend = "auto", input;
+        RocketParams params;
+        int repeat = 5, warmup = 1;
+        std::uint64_t seed = 1;
+        bool fit = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = bench.add_subcommand(
+        "rocket", "Benchmark the ROCKET transform on generated series or a file");
+    cmd->add_option("--n", o->n, "Number of series (default 1000)");
+    cmd->add_option("--length", o->length, "Samples per series (default 1000)");
+    cmd->add_option("--channels", o->channels, "Channels per series (default 1)");
+    cmd->add_option("--kernels", o->params.kernels, "Random kernels (default 10000)");
+    cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
+    cmd->add_flag("--fit", o->fit, "Also fit the ridge classifier on the labelled series");
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--repeat", o->repeat, "Timed runs (default 5)");
+    cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
+    cmd->add_option("--seed", o->seed, "Data and kernel seed (default 1)");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            RocketParams params = o->params;
+            params.seed = o->seed;
+            validateRocketParams(params);
+            if (o->repeat < 1 || o->warmup < 0)
+                throw Error("--repeat must be >= 1 and --warmup >= 0");
+            const auto backend = backendRegistry().get(o->backend);
+            const auto info = backend->info();
+
+            const auto generateStart = std::chrono::steady_clock::now();
+            const SeriesSet series = o->input.empty()
+                                         ? makeRocketSeries(o->n, o->length, o->channels, o->seed)
+                                         : loadSeriesSplit(o->input);
+            const double generateMs = millisecondsSince(generateStart);
+            RocketKernels kernels;
+            try {
+                kernels = makeRocketKernels(params, series.length, series.channels);
+                validateRocketInput(series, kernels);
+            } catch (const Error& e) {
+                if (o->input.empty()) throw;
+                throw Error(o->input + ": " + e.what());
+            }
+            if (o->fit && (series.labels.empty() || series.classCount() < 2))
+                throw Error("--fit needs labelled series of 2 or more classes");
+
+            nlohmann::json config = {{"algorithm", "rocket"},
+                                     {"backend", backend->name()},
+                                     {"device", info.device},
+                                     {"threads", info.threads},
+                                     {"n", series.n},
+                                     {"length", series.length},
+                                     {"channels", series.channels},
+                                     {"kernels", params.kernels},
+                                     {"seed", params.seed},
+                                     {"fit", o->fit}};
+            if (!o->input.empty()) config["input"] = o->input;
+            std::vector<double> totals;
+            std::map<std::string, std::vector<double>> stages;
+            for (int run = 0; run < o->warmup + o->repeat; ++run) {
+                JobControl job;
+                const auto start = std::chrono::steady_clock::now();
+                const RocketFeatures f = backend->rocketTransform(series, kernels, job);
+                nlohmann::json ridge;
+                if (o->fit)
+                    ridge = ridgeSummary(
+                        backend->ridgeFit(f, series.labels, int(series.classCount()), {}, job));
+                const double totalMs = millisecondsSince(start);
+                if (run < o->warmup) continue;
+                const nlohmann::json stageMs = stageMilliseconds(job.timings());
+                nlohmann::json line = config;
+                if (o->fit)
+                    line.update(
+                        {{"alpha", ridge["alpha"]}, {"loo_accuracy", ridge["loo_accuracy"]}});
+                line.update({{"run", run - o->warmup},
+                             {"stages_ms", stageMs},
+                             {"total_ms", totalMs},
+                             {"series_per_s", double(series.n) / (totalMs / 1000.0)}});
+                printJson(line);
+                totals.push_back(totalMs);
+                for (const auto& [name, ms] : stageMs.items())
+                    stages[name].push_back(ms.get<double>());
+            }
+            nlohmann::json summary = config;
+            nlohmann::json medianStages = nlohmann::json::object();
+            for (const auto& [name, values] : stages)
+                medianStages[name] = median(values);
+            const double medianMs = median(totals);
+            summary.update({{"summary", "median"},
+                            {"runs", o->repeat},
+                            {"warmup", o->warmup},
+                            {"generate_ms", generateMs},
+                            {"median_total_ms", medianMs},
+                            {"min_total_ms", *std::min_element(totals.begin(), totals.end())},
+                            {"max_total_ms", *std::max_element(totals.begin(), totals.end())},
+                            {"median_stages_ms", medianStages},
+                            {"series_per_s", double(series.n) / (medianMs / 1000.0)}});
+            printJson(summary);
+            return kExitOk;
+        });
+    });
+}
+
 }  // namespace
 
 void addBenchCommand(CLI::App& app, int& exitCode) {
@@ -232,6 +339,7 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
     // One add<Algorithm> per benchmarked algorithm.
     addBenchDbscan(*bench, exitCode);
     addBenchKnn(*bench, exitCode);
+    addBenchRocket(*bench, exitCode);
 }
 
 }  // namespace cs::cli

@@ -45,6 +45,16 @@ KnnGraph Backend::knnGraph(const PointSet&, const KnnParams&, JobControl&) {
     unsupported("the kNN graph");
 }
 
+RocketFeatures Backend::rocketTransform(const SeriesSet&, const RocketKernels&, JobControl&) {
+    unsupported("ROCKET");
+}
+
+RidgeModel Backend::ridgeFit(const RocketFeatures& features, std::span<const std::int32_t> labels,
+                             int classes, const RidgeParams& params, JobControl& job) {
+    return fitRidgeClassifier(features.values, features.n, features.columns(), labels, classes,
+                              params, job);
+}
+
 void Backend::unsupported(std::string_view algorithm) const {
     throw BackendUnavailable("the " + name() + " backend cannot run " + std::string(algorithm));
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/knn/knn_graph.h"
+#include "compute/rocket/ridge.h"
+#include "compute/rocket/rocket.h"
 
 namespace cs {
 
@@ -69,6 +72,17 @@ public:
     /// the same graph, bit for bit, on every backend.
     /// @code cs::KnnGraph g = backend.knnGraph(points, {.k = 10, .trees = 8}, job); @endcode
     virtual KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job);
+    /// ROCKET features of every series under the kernels (compute/rocket/rocket.h); the same
+    /// features, bit for bit, on every backend.
+    /// @code auto k = cs::makeRocketKernels({.kernels = 10'000}, s.length, s.channels);
+    /// cs::RocketFeatures f = backend.rocketTransform(s, k, job); @endcode
+    virtual RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
+                                           JobControl& job);
+    /// The ridge classifier on the rows with a label >= 0 (compute/rocket/ridge.h). The default
+    /// runs on the host (fitRidgeClassifier).
+    virtual RidgeModel ridgeFit(const RocketFeatures& features,
+                                std::span<const std::int32_t> labels, int classes,
+                                const RidgeParams& params, JobControl& job);
 
 protected:
     /// Thrown by the defaults above: this backend does not implement the algorithm (yet).

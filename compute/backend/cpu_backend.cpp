@@ -7,6 +7,7 @@
 
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/knn/knn_cpu.h"
+#include "compute/rocket/rocket_cpu.h"
 
 namespace cs {
 namespace {
@@ -50,6 +51,11 @@ KDistanceResult CpuBackend::kDistance(const PointSet& points, int k, JobControl&
 
 KnnGraph CpuBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
     return knnGraphCpu(points, params, job, m_threads);
+}
+
+RocketFeatures CpuBackend::rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
+                                           JobControl& job) {
+    return rocketTransformCpu(series, kernels, job, m_threads);
 }
 
 }  // namespace cs

@@ -12,6 +12,7 @@
 
 #include "compute/core/device_resident.h"
 #include "compute/dbscan/cluster_paint.h"
+#include "compute/rocket/rocket.h"
 
 namespace cs {
 
@@ -51,6 +52,13 @@ public:
     /// neighbour. Throws cs::Error when the graph does not fit, cs::DeviceError when the device
     /// fails.
     virtual void writeKnnEdges(const DeviceResident& graph) = 0;
+    /// Fills the buffer (a pixel buffer of order.size() x columns floats) with rocketFeatureMap():
+    /// one feature of the first `columns` kernels of series order[r] of RocketFeatures::device
+    /// (the same backend), each column z-scored over all series. Throws cs::Error when the sizes
+    /// do not fit, cs::DeviceError when the device fails.
+    virtual void writeRocketFeatureMap(const DeviceResident& features,
+                                       std::span<const std::uint32_t> order,
+                                       RocketFeature feature, std::size_t columns) = 0;
     /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
     /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
     virtual void writeTestPattern(std::uint32_t seed) = 0;

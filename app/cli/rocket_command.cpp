@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/rocket_command.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <variant>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/dbscan_command.h"
+#include "compute/backend/backend_registry.h"
+#include "compute/core/error.h"
+#include "compute/io/dataset.h"
+#include "compute/io/npy.h"
+#include "compute/io/series_readers.h"
+
+namespace cs::cli {
+namespace {
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+        .count();
+}
+
+std::string fileName(const std::string& path) {
+    const auto slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string lowerExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext;
+}
+
+SeriesSet loadSeriesFile(const std::string& file, bool withSplit) {
+    const std::string ext = lowerExtension(file);
+    if (ext == ".ply" || ext == ".pcd" || ext == ".xyz" || ext == ".npy")
+        throw Error(file + ": holds a point cloud, not time series; this command needs series");
+    if (!withSplit) return io::readSeries(file);
+    io::Dataset data = io::loadDataset(file, io::DataKind::Series);
+    return std::get<SeriesSet>(std::move(data));
+}
+
+// train rows, then test rows (isTest 1); classes matched by name, train's first.
+SeriesSet mergeSplit(const SeriesSet& train, const SeriesSet& test) {
+    if (train.channels != test.channels)
+        throw Error(train.source + " has " + std::to_string(train.channels) +
+                    " channel(s) but the test file " + test.source + " has " +
+                    std::to_string(test.channels));
+    SeriesSet s;
+    s.n = train.n + test.n;
+    s.channels = train.channels;
+    s.length = std::max(train.length, test.length);
+    s.source = train.source + " + " + test.source;
+    s.channelNames = train.channelNames.empty() ? test.channelNames : train.channelNames;
+    s.values.assign(s.n * s.channels * s.length, 0.0f);
+    s.classNames = train.classNames;
+    auto classOf = [&](const std::string& name) {
+        const auto it = std::find(s.classNames.begin(), s.classNames.end(), name);
+        if (it != s.classNames.end()) return std::int32_t(it - s.classNames.begin());
+        s.classNames.push_back(name);
+        return std::int32_t(s.classNames.size() - 1);
+    };
+    std::size_t row = 0;
+    for (const SeriesSet* half : {&train, &test})
+        for (std::size_t i = 0; i < half->n; ++i, ++row) {
+            for (std::size_t c = 0; c < s.channels; ++c)
+                std::copy_n(half->channel(i, c).data(), half->lengths[i],
+                            s.values.data() + (row * s.channels + c) * s.length);
+            s.lengths.push_back(half->lengths[i]);
+            s.isTest.push_back(half == &test ? 1 : 0);
+            const std::int32_t l = half->labels.empty() ? -1 : half->labels[i];
+            s.labels.push_back(l < 0 ? -1 : classOf(half->classNames[std::size_t(l)]));
+        }
+    return s;
+}
+
+void writePredictions(const std::string& path, const SeriesSet& s,
+                      const std::vector<std::int32_t>& predicted) {
+    std::ofstream out(path);
+    if (!out) throw Error(path + ": cannot be opened for writing");
+    auto name = [&](std::int32_t label) {
+        return label < 0 ? std::string() : s.classNames[std::size_t(label)];
+    };
+    out << "index,split,label,predicted\n";
+    for (std::size_t i = 0; i < s.n; ++i)
+        out << i << ',' << (!s.isTest.empty() && s.isTest[i] ? "test" : "train") << ','
+            << name(s.labels[i]) << ',' << name(predicted[i]) << '\n';
+    if (!out) throw Error(path + ": writing failed");
+}
+
+}  // namespace
+
+SeriesSet loadSeriesSplit(const std::string& file, const std::string& testFile) {
+    if (testFile.empty()) return loadSeriesFile(file, true);
+    return mergeSplit(loadSeriesFile(file, false), loadSeriesFile(testFile, false));
+}
+
+nlohmann::json ridgeSummary(const RidgeModel& m) {
+    return {{"alpha", m.alpha},
+            {"alphas", m.alphas},
+            {"loo_error", m.looError},
+            {"loo_accuracy", m.looAccuracy}};
+}
+
+void addRocketCommand(CLI::App& app, int& exitCode) {
+    struct Options {
+        std::string file, test, backend = "auto", features, predictions;
+        RocketParams params;
+        bool json = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand(
+        "rocket", "ROCKET features and a ridge classifier on a labelled time-series set");
+    cmd->add_option("TRAIN_FILE", o->file,
+                    "Series (.ts/.arff/UCR); a _TRAIN file brings its _TEST half along")
+        ->required();
+    cmd->add_option("--test", o->test, "Test series (instead of the _TEST half)");
+    cmd->add_option("--kernels", o->params.kernels, "Random kernels (default 10000)");
+    cmd->add_option("--seed", o->params.seed, "The kernels' random seed (default 1)");
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--features", o->features, "Write the n x 2K float32 features (.npy)");
+    cmd->add_option("--predictions", o->predictions,
+                    "Write index,split,label,predicted rows (.csv)");
+    cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            validateRocketParams(o->params);
+            const auto backend = backendRegistry().get(o->backend);
+            const SeriesSet s = loadSeriesSplit(o->file, o->test);
+            if (s.labels.empty() || s.classCount() < 2)
+                throw Error(o->file +
+                            ": ROCKET's classifier needs class labels (2 or more "
+                            "classes), the file has " +
+                            std::to_string(s.classCount()));
+            std::vector<std::int32_t> train(s.n, -1);
+            std::size_t nTrain = 0, nTest = 0;
+            for (std::size_t i = 0; i < s.n; ++i) {
+                if (!s.isTest.empty() && s.isTest[i]) {
+                    ++nTest;
+                    continue;
+                }
+                ++nTrain;
+                train[i] = s.labels[i];
+            }
+            JobControl job;
+            const auto start = std::chrono::steady_clock::now();
+            RocketKernels kernels;
+            RocketFeatures f;
+            RidgeModel model;
+            std::vector<std::int32_t> predicted;
+            try {
+                {
+                    auto stage = job.stage("kernels");
+                    kernels = makeRocketKernels(o->params, s.length, s.channels);
+                }
+                f = backend->rocketTransform(s, kernels, job);
+                model = backend->ridgeFit(f, train, int(s.classCount()), {}, job);
+                auto stage = job.stage("predict");
+                predicted = ridgePredict(model, f.values, f.n);
+            } catch (const Cancelled&) {
+                throw;
+            } catch (const Error& e) {
+                throw Error(o->file + ": " + e.what());
+            }
+            const double totalMs = millisecondsSince(start);
+            std::size_t tests = 0, correct = 0;
+            for (std::size_t i = 0; i < s.n; ++i)
+                if (!s.isTest.empty() && s.isTest[i] && s.labels[i] >= 0) {
+                    ++tests;
+                    correct += predicted[i] == s.labels[i];
+                }
+            if (!o->features.empty())
+                io::writeNpy(o->features, std::span<const float>(f.values), {f.n, f.columns()});
+            if (!o->predictions.empty()) writePredictions(o->predictions, s, predicted);
+            if (o->json) {
+                nlohmann::json j = ridgeSummary(model);
+                j.update({{"algorithm", "rocket"},
+                          {"file", o->file},
+                          {"backend", backend->name()},
+                          {"device", backend->info().device},
+                          {"kernels", o->params.kernels},
+                          {"seed", o->params.seed},
+                          {"n", s.n},
+                          {"n_train", nTrain},
+                          {"n_test", nTest},
+                          {"length", s.length},
+                          {"channels", s.channels},
+                          {"classes", s.classCount()},
+                          {"features", f.columns()},
+                          {"stages_ms", stageMilliseconds(job.timings())},
+                          {"total_ms", totalMs}});
+                if (!o->test.empty()) j["test_file"] = o->test;
+                if (tests > 0) {
+                    j["test_accuracy"] = double(correct) / double(tests);
+                    j["test_labelled"] = tests;
+                }
+                if (!o->features.empty()) j["features_out"] = o->features;
+                if (!o->predictions.empty()) j["predictions_out"] = o->predictions;
+                printJson(j);
+            } else {
+                std::ostringstream line;
+                line << fileName(o->file) << ": ROCKET " << o->params.kernels << " kernels, "
+                     << nTrain << " train";
+                if (nTest) line << " / " << nTest << " test";
+                line << " series, " << s.classCount() << " classes; ";
+                if (tests) line << "test accuracy " << double(correct) / double(tests) << ", ";
+                line << "LOO accuracy " << model.looAccuracy << ", alpha " << model.alpha << "; "
+                     << backend->name() << ' ';
+                line.precision(3);
+                line << std::fixed << totalMs << " ms";
+                std::cout << line.str() << std::endl;
+            }
+            return kExitOk;
+        });
+    });
+}
+
+}  // namespace cs::cli

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: MIT
+// The ridge classifier ROCKET pairs with, as scikit-learn's RidgeClassifierCV fits it (the
+// "eigen" mode of _RidgeGCV: Golub, Heath, Wahba 1979, exact leave-one-out from one
+// eigendecomposition of the Gram matrix), in double with Eigen.
+#include "compute/rocket/ridge.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <thread>
+
+#include <Eigen/Dense>
+
+#include "compute/core/error.h"
+#include "compute/core/parallel.h"
+
+namespace cs {
+namespace {
+
+using Matrix = Eigen::MatrixXd;
+using Vector = Eigen::VectorXd;
+
+std::string num(std::size_t v) {
+    return std::to_string(v);
+}
+
+std::vector<double> defaultAlphas() {
+    std::vector<double> a(10);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        a[i] = std::pow(10.0, -3.0 + 6.0 * double(i) / 9.0);
+    return a;
+}
+
+// The row's class: argmax, the lower class on ties.
+template <class Row>
+std::int32_t argmax(const Row& row, int classes) {
+    std::int32_t best = 0;
+    for (int k = 1; k < classes; ++k)
+        if (row(k) > row(best)) best = std::int32_t(k);
+    return best;
+}
+
+}  // namespace
+
+std::vector<double> ridgeAlphas(const RidgeParams& params) {
+    std::vector<double> alphas = params.alphas.empty() ? defaultAlphas() : params.alphas;
+    for (double a : alphas)
+        if (!(a > 0.0) || !std::isfinite(a))
+            throw Error("ridge alphas must be finite and > 0, got " + std::to_string(a));
+    return alphas;
+}
+
+std::vector<std::size_t> ridgeTrainingRows(std::span<const std::int32_t> labels, int classes) {
+    if (classes < 2)
+        throw Error("the ridge classifier needs at least two classes, got " +
+                    std::to_string(classes));
+    std::vector<std::size_t> rows;
+    std::vector<char> present(std::size_t(classes), 0);
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (labels[i] < 0) continue;
+        if (labels[i] >= classes)
+            throw Error("row " + num(i) + " has label " + std::to_string(labels[i]) +
+                        " but there are " + std::to_string(classes) + " classes");
+        rows.push_back(i);
+        present[std::size_t(labels[i])] = 1;
+    }
+    if (rows.size() < 2)
+        throw Error("the ridge classifier needs at least two labelled rows, got " +
+                    num(rows.size()));
+    if (std::count(present.begin(), present.end(), 1) < 2)
+        throw Error("the ridge classifier needs at least two classes among the labelled rows");
+    return rows;
+}
+
+std::vector<std::size_t> validateRidgeInput(std::span<const float> features, std::size_t n,
+                                            std::size_t p, std::span<const std::int32_t> labels,
+                                            int classes, const RidgeParams& params) {
+    if (features.size() != n * p)
+        throw Error("the ridge classifier got " + num(features.size()) + " feature values for " +
+                    num(n) + " rows x " + num(p) + " features");
+    if (labels.size() != n)
+        throw Error("the ridge classifier got " + num(labels.size()) + " labels for " + num(n) +
+                    " rows");
+    if (p == 0) throw Error("the ridge classifier needs at least one feature");
+    std::vector<std::size_t> rows = ridgeTrainingRows(labels, classes);
+    for (std::size_t i : rows)
+        for (std::size_t j = 0; j < p; ++j)
+            if (!std::isfinite(features[i * p + j]))
+                throw Error("row " + num(i) + " has a non-finite feature (column " + num(j) + ")");
+    (void)ridgeAlphas(params);
+    return rows;
+}
+
+RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, std::size_t p,
+                              std::span<const std::int32_t> labels, int classes,
+                              const RidgeParams& params, JobControl& job) {
+    const std::vector<std::size_t> rows =
+        validateRidgeInput(features, n, p, labels, classes, params);
+    const std::vector<double> alphas = ridgeAlphas(params);
+    job.checkpoint();
+
+    const std::size_t nt = rows.size();
+    const Eigen::Index rN = Eigen::Index(nt), cN = Eigen::Index(classes);
+    RidgeModel model;
+    model.features = p;
+    model.classes = classes;
+    model.alphas = alphas;
+    model.mean.assign(p, 0.0);
+    model.scale.assign(p, 0.0);
+
+    // Standardised training rows (population sd; a constant column becomes 0) and centred
+    // one-vs-rest targets.
+    Matrix xs(rN, Eigen::Index(p));
+    Matrix y = Matrix::Constant(rN, cN, -1.0);
+    Vector yMean(cN);
+    {
+        auto stage = job.stage("standardise");
+        // Row by row (the features are row-major): means, then squared deviations.
+        std::vector<double> sum(p, 0.0), sq(p, 0.0);
+        for (std::size_t r = 0; r < nt; ++r) {
+            const float* x = features.data() + rows[r] * p;
+            for (std::size_t j = 0; j < p; ++j)
+                sum[j] += double(x[j]);
+        }
+        for (std::size_t j = 0; j < p; ++j)
+            model.mean[j] = sum[j] / double(nt);
+        for (std::size_t r = 0; r < nt; ++r) {
+            const float* x = features.data() + rows[r] * p;
+            for (std::size_t j = 0; j < p; ++j) {
+                const double d = double(x[j]) - model.mean[j];
+                sq[j] += d * d;
+            }
+        }
+        for (std::size_t j = 0; j < p; ++j) {
+            const double sd = std::sqrt(sq[j] / double(nt));
+            model.scale[j] = sd > 0.0 ? 1.0 / sd : 0.0;
+        }
+        for (std::size_t r = 0; r < nt; ++r) {
+            const float* x = features.data() + rows[r] * p;
+            for (std::size_t j = 0; j < p; ++j)
+                xs(Eigen::Index(r), Eigen::Index(j)) =
+                    (double(x[j]) - model.mean[j]) * model.scale[j];
+        }
+        for (std::size_t r = 0; r < nt; ++r)
+            y(Eigen::Index(r), labels[rows[r]]) = 1.0;
+        yMean = y.colwise().mean().transpose();
+        job.checkpoint();
+    }
+    const Matrix yc = y.rowwise() - yMean.transpose();
+
+    // K = Xs Xs^T, row blocks on their own threads (Eigen itself is single-threaded here).
+    Matrix gram(rN, rN);
+    {
+        auto stage = job.stage("gram");
+        const unsigned threads = std::clamp<unsigned>(
+            unsigned(nt / 32), 1u, std::max(1u, std::thread::hardware_concurrency()));
+        forChunks(nt, threads, [&](std::size_t b, std::size_t e, unsigned) {
+            if (e > b)
+                gram.middleRows(Eigen::Index(b), Eigen::Index(e - b)).noalias() =
+                    xs.middleRows(Eigen::Index(b), Eigen::Index(e - b)) * xs.transpose();
+        });
+        job.checkpoint();
+    }
+
+    // The features are centred, so K 1 = 0, and the intercept is not penalised: the
+    // leave-one-out fit refits it. So G^-1 is taken on the complement of the constant vector
+    // (scikit-learn cancels the same direction in _RidgeGCV._solve_eigen_gram); on the whole
+    // space the constant direction adds 1 / (n alpha) to every (G^-1)_ii, the centring leaks the
+    // left-out row and every leave-one-out prediction tends to its own target as alpha -> 0.
+    // A Householder reflection H (symmetric, orthogonal) maps 1 / sqrt(n) to e_1; the Gram is
+    // eigendecomposed in the basis of H's other n - 1 columns and mapped back: Q is n x (n - 1),
+    // orthonormal, Q^T 1 = 0.
+    Matrix q;
+    Vector eig;
+    {
+        auto stage = job.stage("eigen");
+        Vector v = Vector::Constant(rN, 1.0 / std::sqrt(double(nt)));
+        v(0) -= 1.0;
+        const double beta = 2.0 / v.squaredNorm();
+        const Vector kv = gram * v;
+        const double vkv = v.dot(kv);
+        // H K H = K - beta v (Kv)^T - beta (Kv) v^T + beta^2 (v^T K v) v v^T
+        Matrix hkh = gram;
+        hkh.noalias() -= beta * v * kv.transpose();
+        hkh.noalias() -= beta * kv * v.transpose();
+        hkh.noalias() += (beta * beta * vkv) * v * v.transpose();
+        const Matrix inner = hkh.bottomRightCorner(rN - 1, rN - 1);
+        hkh = Matrix();
+        Eigen::SelfAdjointEigenSolver<Matrix> solver(inner);
+        if (solver.info() != Eigen::Success)
+            throw Error("the ridge classifier's eigendecomposition did not converge");
+        eig = solver.eigenvalues().cwiseMax(0.0);  // K is positive semi-definite
+        Matrix padded = Matrix::Zero(rN, rN - 1);
+        padded.bottomRows(rN - 1) = solver.eigenvectors();
+        q = padded;
+        q.noalias() -= beta * v * (v.transpose() * padded);
+        job.checkpoint();
+    }
+
+    // Exact leave-one-out per alpha: C = G^-1 Yc, residual_i = C_i / (G^-1)_ii.
+    const Matrix qtY = q.transpose() * yc;
+    const Matrix q2 = q.cwiseAbs2();
+    auto looResiduals = [&](double alpha, Matrix* dual) {
+        const Vector w = (eig.array() + alpha).inverse().matrix();
+        Matrix c = q * (w.asDiagonal() * qtY);
+        const Vector diag = q2 * w;
+        Matrix res = c.array().colwise() / diag.array();
+        if (dual) *dual = std::move(c);
+        return res;
+    };
+    Matrix bestResidual;
+    {
+        auto stage = job.stage("alpha");
+        double bestError = std::numeric_limits<double>::infinity();
+        std::size_t best = 0;
+        for (std::size_t a = 0; a < alphas.size(); ++a) {
+            Matrix res = looResiduals(alphas[a], nullptr);
+            const double err = res.squaredNorm() / double(res.size());
+            model.looError.push_back(err);
+            if (err < bestError) {  // the first (smallest-listed) on ties
+                bestError = err;
+                best = a;
+                bestResidual = std::move(res);
+            }
+        }
+        model.alpha = alphas[best];
+        const Matrix loo = y - bestResidual;
+        std::size_t correct = 0;
+        for (std::size_t r = 0; r < nt; ++r)
+            correct += argmax(loo.row(Eigen::Index(r)), classes) == labels[rows[r]];
+        model.looAccuracy = double(correct) / double(nt);
+        job.checkpoint();
+    }
+
+    {
+        auto stage = job.stage("weights");
+        Matrix dual;
+        looResiduals(model.alpha, &dual);
+        const Matrix w = xs.transpose() * dual;  // p x classes
+        model.weights.resize(p * std::size_t(classes));
+        for (std::size_t j = 0; j < p; ++j)
+            for (int k = 0; k < classes; ++k)
+                model.weights[j * std::size_t(classes) + std::size_t(k)] =
+                    w(Eigen::Index(j), Eigen::Index(k));
+        model.intercept.assign(yMean.data(), yMean.data() + classes);
+    }
+    return model;
+}
+
+std::vector<double> ridgeScores(const RidgeModel& model, std::span<const float> features,
+                                std::size_t n) {
+    const std::size_t p = model.features, k = std::size_t(model.classes);
+    if (features.size() != n * p)
+        throw Error("ridge scores: " + num(features.size()) + " feature values for " + num(n) +
+                    " rows of " + num(p) + " features");
+    if (model.mean.size() != p || model.scale.size() != p || model.weights.size() != p * k ||
+        model.intercept.size() != k)
+        throw Error("ridge scores: the model is incomplete");
+    std::vector<double> scores(n * k);
+    std::vector<double> z(p);
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t j = 0; j < p; ++j)
+            z[j] = (double(features[i * p + j]) - model.mean[j]) * model.scale[j];
+        for (std::size_t c = 0; c < k; ++c) {
+            double s = model.intercept[c];
+            for (std::size_t j = 0; j < p; ++j)
+                s += z[j] * model.weights[j * k + c];
+            scores[i * k + c] = s;
+        }
+    }
+    return scores;
+}
+
+std::vector<std::int32_t> ridgePredict(const RidgeModel& model, std::span<const float> features,
+                                       std::size_t n) {
+    const auto scores = ridgeScores(model, features, n);
+    const std::size_t k = std::size_t(model.classes);
+    std::vector<std::int32_t> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::int32_t best = 0;
+        for (std::size_t c = 1; c < k; ++c)
+            if (scores[i * k + c] > scores[i * k + std::size_t(best)]) best = std::int32_t(c);
+        out[i] = best;
+    }
+    return out;
+}
+
+}  // namespace cs

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+// ROCKET's transform on the CPU (Dempster, Petitjean, Webb 2020, section 3.2; CUROCKET's
+// division of work, one series x kernel pair at a time). Every output's sum takes the additions
+// of rocket.h in the same order (tap, then the kernel's channels); the loops only run over all
+// output positions of one tap at once, which the compiler vectorises without reordering any
+// single output's additions (-ffp-contract=off: no fused multiply-add).
+#include "compute/rocket/rocket_cpu.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/parallel.h"
+
+namespace cs {
+namespace {
+
+// Kernels per work item: a block shares the series' data in cache and amortises the
+// cancellation check.
+constexpr std::size_t kKernelBlock = 32;
+
+// The PPV and MAX of kernel w on one series (channel-major, `length` samples per channel).
+// buf holds at least `length` floats (a kernel never has more outputs than that).
+void applyKernel(const float* __restrict x, std::size_t length, const RocketKernels& k,
+                 std::size_t w, float* __restrict buf, float& ppv, float& max) {
+    const std::ptrdiff_t m = k.lengths[w], d = k.dilations[w], p = k.paddings[w];
+    const std::ptrdiff_t len = std::ptrdiff_t(length);
+    const std::ptrdiff_t outputs = len + 2 * p - (m - 1) * d;
+    const std::size_t cc = std::size_t(k.channelCounts[w]);
+    const std::int32_t* channels = k.channelIndex.data() + k.channelStart[w];
+    const float* weights = k.weights.data() + k.weightStart[w];
+    const float bias = k.biases[w];
+    for (std::ptrdiff_t o = 0; o < outputs; ++o)
+        buf[o] = bias;
+    // Output o is position i = o - p; tap j reads t = i + j d = o + off.
+    for (std::ptrdiff_t j = 0; j < m; ++j) {
+        const std::ptrdiff_t off = j * d - p;
+        const std::ptrdiff_t lo = std::max<std::ptrdiff_t>(0, -off);
+        const std::ptrdiff_t hi = std::min<std::ptrdiff_t>(outputs, len - off);
+        if (lo >= hi) continue;
+        for (std::size_t c = 0; c < cc; ++c) {
+            const float wv = weights[std::ptrdiff_t(c) * m + j];
+            const float* __restrict xc = x + std::ptrdiff_t(channels[c]) * len + off;
+            for (std::ptrdiff_t o = lo; o < hi; ++o)
+                buf[o] = buf[o] + wv * xc[o];
+        }
+    }
+    std::ptrdiff_t positive = 0;
+    float best = buf[0];
+    for (std::ptrdiff_t o = 0; o < outputs; ++o) {
+        positive += buf[o] > 0.0f;
+        if (buf[o] > best) best = buf[o];
+    }
+    ppv = float(double(positive) / double(outputs));
+    max = best;
+}
+
+}  // namespace
+
+RocketFeatures rocketTransformCpu(const SeriesSet& series, const RocketKernels& kernels,
+                                  JobControl& job, int threads) {
+    validateRocketInput(series, kernels);
+    job.checkpoint();
+    const unsigned workers =
+        threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency());
+
+    std::vector<float> x;
+    {
+        auto stage = job.stage("normalise");
+        x = rocketNormalised(series);
+        job.checkpoint();
+    }
+    job.setProgress(0.05, "normalise");
+
+    RocketFeatures f;
+    f.n = series.n;
+    f.kernels = kernels.count();
+    {
+        auto stage = job.stage("transform");
+        const std::size_t n = series.n, len = series.length, stride = series.channels * len;
+        const std::size_t count = kernels.count(), cols = 2 * count;
+        const std::size_t blocks = (count + kKernelBlock - 1) / kKernelBlock;
+        const std::size_t items = n * blocks;
+        f.values.assign(n * cols, 0.0f);
+        float* out = f.values.data();
+        // Work items in series-major order, so a worker's contiguous range keeps one series in
+        // cache for many kernel blocks; every series costs the same (all are read at `length`).
+        forChunks(items, unsigned(std::min<std::size_t>(workers, std::max<std::size_t>(items, 1))),
+                  [&](std::size_t begin, std::size_t end, unsigned t) {
+                      std::vector<float> buf(len);
+                      for (std::size_t item = begin; item < end; ++item) {
+                          if (job.isCancelled()) return;
+                          const std::size_t i = item / blocks, b = item % blocks;
+                          const float* xi = x.data() + i * stride;
+                          float* row = out + i * cols;
+                          const std::size_t wEnd = std::min(count, (b + 1) * kKernelBlock);
+                          for (std::size_t w = b * kKernelBlock; w < wEnd; ++w)
+                              applyKernel(xi, len, kernels, w, buf.data(), row[2 * w],
+                                          row[2 * w + 1]);
+                          // Only the calling thread reports (the callback runs on the job's
+                          // thread); its share of the items stands for the whole.
+                          if (t == 0 && (item - begin) % 64 == 63)
+                              job.setProgress(
+                                  0.05 + 0.95 * double(item + 1 - begin) / double(end - begin),
+                                  "transform");
+                      }
+                  });
+        job.checkpoint();  // after every worker has joined: never a half-filled result out
+    }
+    job.setProgress(1.0, "transform");
+    return f;
+}
+
+}  // namespace cs
