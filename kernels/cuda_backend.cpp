@@ -19,6 +19,8 @@
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/dbscan/dbscan_launch.h"
 #include "kernels/knn/knn_gpu.h"
+#include "kernels/rocket/ridge_gpu.h"
+#include "kernels/rocket/rocket_gpu.h"
 
 namespace cs::kernels {
 namespace {
@@ -308,6 +310,39 @@ KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, 
     kept->k = graph.k;
     graph.device = std::move(kept);
     return graph;
+}
+
+RocketFeatures CudaBackend::rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
+                                            JobControl& job) {
+    auto kept = std::make_shared<RocketDeviceFeatures>();
+    kept->context = m_context;
+    RocketFeatures features = rocketTransformCuda(*m_context, series, kernels, job, &kept->values);
+    kept->n = features.n;
+    kept->kernels = features.kernels;
+    features.device = std::move(kept);
+    return features;
+}
+
+RidgeModel CudaBackend::ridgeFit(const RocketFeatures& features,
+                                 std::span<const std::int32_t> labels, int classes,
+                                 const RidgeParams& params, JobControl& job) {
+    validateRidgeInput(features.values, features.n, features.columns(), labels, classes, params);
+    DeviceScope scope(m_device);
+    const auto* onDevice = dynamic_cast<const RocketDeviceFeatures*>(features.device.get());
+    if (onDevice && onDevice->context == m_context &&
+        onDevice->values.size() == features.values.size())
+        return ridgeFitCuda(*m_context, onDevice->values.data(), features.n, features.columns(),
+                            labels, classes, params, job);
+    DeviceBuffer<float> uploaded;
+    {
+        ScopedGpuStage stage(*m_context, job, "upload");
+        uploaded = DeviceBuffer<float>(std::max<std::size_t>(features.values.size(), 1),
+                                       m_context->stream());
+        copyToDeviceStaged(uploaded.data(), features.values.data(),
+                           features.values.size() * sizeof(float), m_device, m_context->stream());
+    }
+    return ridgeFitCuda(*m_context, uploaded.data(), features.n, features.columns(), labels,
+                        classes, params, job);
 }
 
 std::shared_ptr<cs::Backend> createCudaBackend() {

@@ -51,6 +51,16 @@ public:
     /// indices also stay on the device (KnnGraph::device) for the point view's edges.
     KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) override;
 
+    /// GPU ROCKET features (kernels/rocket/rocket_gpu.h), bit-identical to the CPU backend's;
+    /// they also stay on the device (RocketFeatures::device) for the feature map.
+    RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
+                                   JobControl& job) override;
+
+    /// GPU ridge classifier (kernels/rocket/ridge_gpu.h): the CPU's model up to double
+    /// rounding; from the device features when they are this backend's.
+    RidgeModel ridgeFit(const RocketFeatures& features, std::span<const std::int32_t> labels,
+                        int classes, const RidgeParams& params, JobControl& job) override;
+
     /// The CUDA device ordinal.
     int device() const { return m_device; }
     /// The context algorithms run on (one job at a time).

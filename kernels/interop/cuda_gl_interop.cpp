@@ -19,6 +19,8 @@
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/interop/interop_launch.h"
 #include "kernels/knn/knn_gpu.h"
+#include "kernels/rocket/rocket_gpu.h"
+#include "kernels/rocket/rocket_launch.h"
 
 namespace cs::kernels {
 namespace {
@@ -174,6 +176,29 @@ public:
         writeMapped([&](void* out, cudaStream_t s) {
             launchKnnEdges(graph.indices.data(), graph.n, graph.k, static_cast<std::uint32_t*>(out),
                            s);
+        });
+    }
+
+    void writeRocketFeatureMap(const cs::DeviceResident& data, std::span<const std::uint32_t> order,
+                               cs::RocketFeature feature, std::size_t columns) override {
+        const RocketDeviceFeatures& f = onThisDevice<RocketDeviceFeatures>(data, "ROCKET features");
+        if (order.size() * columns * sizeof(float) != m_bytes || columns > f.kernels ||
+            f.values.size() != f.n * 2 * f.kernels)
+            throw cs::Error("GL interop: " + std::to_string(order.size()) + " series x " +
+                            std::to_string(columns) + " kernels (of " + std::to_string(f.kernels) +
+                            ") for a pixel buffer of " + std::to_string(m_bytes) + " bytes");
+        for (const std::uint32_t i : order)
+            if (i >= f.n)
+                throw cs::Error("GL interop: no series " + std::to_string(i) + " of " +
+                                std::to_string(f.n));
+        DeviceScope scope(m_device->device());
+        DeviceBuffer<std::uint32_t> rows(order.size(), m_device->stream());
+        rows.copyFromHost(order);
+        DeviceBuffer<double> stats(2 * std::max<std::size_t>(columns, 1), m_device->stream());
+        writeMapped([&](void* out, cudaStream_t s) {
+            launchRocketFeatureMap(
+                f.values.data(), f.n, f.kernels, feature == cs::RocketFeature::Max ? 1 : 0,
+                rows.data(), order.size(), columns, stats.data(), static_cast<float*>(out), s);
         });
     }
 

@@ -16,6 +16,7 @@
 #include "compute/core/series_matrix.h"
 #include "compute/dbscan/cluster_paint.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/rocket/rocket.h"
 #include "compute/demo/demo_data.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/interop/cuda_gl_interop.h"
@@ -24,6 +25,7 @@
 #include "ui/dbscan_panel.h"
 #include "ui/main_window.h"
 #include "ui/point_cloud_view.h"
+#include "ui/rocket_feature_map_view.h"
 #include "ui/series_heatmap_view.h"
 #include "ui/series_view.h"
 
@@ -370,6 +372,50 @@ private slots:
         QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
         QCOMPARE(view.matrixPath(), cs::ui::UploadPath::HostUpload);
         compare(view.readMatrixBuffer(), 0.0f);
+    }
+
+    void rocketFeatureMapWrittenByCuda() {
+        // ROCKET features left on the device by the CUDA backend: the feature map a kernel
+        // writes into the pixel buffer equals rocketFeatureMap, for both features.
+        auto series =
+            std::make_shared<const cs::SeriesSet>(cs::demo::makeDemoSeries(600, 200, 9));
+        auto kernels = std::make_shared<const cs::RocketKernels>(
+            cs::makeRocketKernels({.kernels = 3'000, .seed = 4}, series->length,
+                                  series->channels));
+        cs::JobControl job;
+        auto features = std::make_shared<const cs::RocketFeatures>(
+            m_cuda->rocketTransform(*series, *kernels, job));
+        QVERIFY(features->device);
+        cs::ui::RocketFeatureMapView view;
+        view.resize(800, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setFeatures(series, features, kernels);
+        const auto rows = cs::heatmapRows(*series, {}, std::size_t(view.maxRows()));
+        view.setRows(rows);
+        for (const cs::RocketFeature feature : {cs::RocketFeature::Ppv, cs::RocketFeature::Max}) {
+            view.setInteropAllowed(true);
+            view.setFeature(feature);
+            QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
+            QCOMPARE(view.matrixPath(), cs::ui::UploadPath::Interop);
+            const std::vector<float> host =
+                cs::rocketFeatureMap(*features, rows, feature, view.shownColumns());
+            const std::vector<float> gl = view.readMatrixBuffer();
+            QCOMPARE(gl.size(), host.size());
+            for (std::size_t k = 0; k < gl.size(); ++k)
+                if (!(std::abs(gl[k] - host[k]) <= 1e-5f * std::max(1.0f, std::abs(host[k]))))
+                    QFAIL(qPrintable(QStringLiteral("cell %1: %2 on the GPU, %3 on the host")
+                                         .arg(k)
+                                         .arg(gl[k])
+                                         .arg(host[k])));
+            saveScreenshot(view.grabFramebuffer(),
+                           QStringLiteral("interop_rocket_%1.png")
+                               .arg(QString::fromLatin1(cs::toString(feature).data())));
+            view.setInteropAllowed(false);
+            QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
+            QCOMPARE(view.matrixPath(), cs::ui::UploadPath::HostUpload);
+            QCOMPARE(view.readMatrixBuffer(), host);
+        }
     }
 
     void mainWindowKeepsInteropThroughViewSwitchesAndReloads() {

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+// The GPU ridge classifier: fitRidgeClassifier's steps (compute/rocket/ridge.cpp explains the
+// maths) with cuBLAS and cuSOLVER on column-major double matrices. The small per-alpha results
+// (n x classes) come back to the host, where the errors and accuracies are summed.
+#include "kernels/rocket/ridge_gpu.h"
+
+#include <cublas_v2.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "kernels/common/cuda_error.h"
+#include "kernels/common/device_buffer.h"
+#include "kernels/common/device_scope.h"
+#include "kernels/common/job_context.h"
+#include "kernels/rocket/ridge_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+std::string mib(std::size_t bytes) {
+    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+std::int32_t argmaxRow(const std::vector<double>& m, std::size_t rows, std::size_t r, int classes) {
+    std::int32_t best = 0;
+    for (int k = 1; k < classes; ++k)
+        if (m[r + std::size_t(k) * rows] > m[r + std::size_t(best) * rows]) best = k;
+    return best;
+}
+
+}  // namespace
+
+RidgeModel ridgeFitCuda(JobContext& ctx, const float* features, std::size_t n, std::size_t p,
+                        std::span<const std::int32_t> labels, int classes,
+                        const RidgeParams& params, JobControl& job) {
+    (void)n;
+    const std::vector<std::size_t> trainRows = ridgeTrainingRows(labels, classes);
+    const std::vector<double> alphas = ridgeAlphas(params);
+    const std::size_t nt = trainRows.size();
+    const std::size_t m = nt - 1;  // the complement of the constant vector
+    const std::size_t c = std::size_t(classes);
+    const std::size_t bytes = (nt * p + 3 * nt * nt + p * c + 4 * nt * c + 2 * p) * sizeof(double) +
+                              (std::size_t(64) << 20);
+    DeviceScope scope(ctx.device());
+    const std::size_t free = ctx.freeMemory();
+    if (bytes > free)
+        throw Error("the ridge classifier on " + std::to_string(nt) + " rows of " +
+                    std::to_string(p) + " features needs about " + mib(bytes) +
+                    " of GPU memory, but only " + mib(free) + " are free");
+    const cudaStream_t s = ctx.stream();
+    const cublasHandle_t blas = ctx.cublas();
+    const int ntI = int(nt), mI = int(m), pI = int(p), cI = classes;
+
+    RidgeModel model;
+    model.features = p;
+    model.classes = classes;
+    model.alphas = alphas;
+
+    // Targets +1 / -1, centred; nt x classes column-major.
+    std::vector<double> y(nt * c, -1.0), yMean(c, 0.0), yc(nt * c);
+    for (std::size_t r = 0; r < nt; ++r)
+        y[r + std::size_t(labels[trainRows[r]]) * nt] = 1.0;
+    for (std::size_t k = 0; k < c; ++k) {
+        for (std::size_t r = 0; r < nt; ++r)
+            yMean[k] += y[r + k * nt];
+        yMean[k] /= double(nt);
+        for (std::size_t r = 0; r < nt; ++r)
+            yc[r + k * nt] = y[r + k * nt] - yMean[k];
+    }
+
+    DeviceBuffer<double> mean(p, s), scale(p, s), z(nt * p, s);
+    {
+        ScopedGpuStage stage(ctx, job, "standardise");
+        std::vector<std::uint32_t> rows32(trainRows.begin(), trainRows.end());
+        DeviceBuffer<std::uint32_t> rows(nt, s);
+        rows.copyFromHost(rows32);
+        launchRidgeColumnStats(features, p, rows.data(), nt, mean.data(), scale.data(), s);
+        launchRidgeStandardise(features, p, rows.data(), nt, mean.data(), scale.data(), z.data(),
+                               s);
+        model.mean = mean.toHost();
+        model.scale = scale.toHost();
+    }
+    job.checkpoint();
+
+    DeviceBuffer<double> gram(nt * nt, s);
+    {
+        ScopedGpuStage stage(ctx, job, "gram");
+        const double one = 1.0, zero = 0.0;
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, ntI, ntI, pI, &one, z.data(),
+                                    ntI, z.data(), ntI, &zero, gram.data(), ntI));
+    }
+    job.checkpoint();
+
+    // Q (nt x m): the eigenvectors of H K H on H's last m columns, mapped back through H.
+    DeviceBuffer<double> q(nt * std::max<std::size_t>(m, 1), s),
+        eig(std::max<std::size_t>(m, 1), s);
+    DeviceBuffer<double> v(nt, s);
+    {
+        ScopedGpuStage stage(ctx, job, "eigen");
+        std::vector<double> hv(nt, 1.0 / std::sqrt(double(nt)));
+        hv[0] -= 1.0;
+        double norm2 = 0.0;
+        for (double e : hv)
+            norm2 += e * e;
+        const double beta = 2.0 / norm2;
+        v.copyFromHost(hv);
+        DeviceBuffer<double> kv(nt, s);
+        const double one = 1.0, zero = 0.0;
+        CS_CUBLAS_CHECK(cublasDgemv(blas, CUBLAS_OP_N, ntI, ntI, &one, gram.data(), ntI, v.data(),
+                                    1, &zero, kv.data(), 1));
+        double vkv = 0.0;
+        CS_CUBLAS_CHECK(cublasDdot(blas, ntI, v.data(), 1, kv.data(), 1, &vkv));
+        const double minusBeta = -beta, last = beta * beta * vkv;
+        CS_CUBLAS_CHECK(
+            cublasDger(blas, ntI, ntI, &minusBeta, v.data(), 1, kv.data(), 1, gram.data(), ntI));
+        CS_CUBLAS_CHECK(
+            cublasDger(blas, ntI, ntI, &minusBeta, kv.data(), 1, v.data(), 1, gram.data(), ntI));
+        CS_CUBLAS_CHECK(
+            cublasDger(blas, ntI, ntI, &last, v.data(), 1, v.data(), 1, gram.data(), ntI));
+        if (m > 0) {
+            double* inner = gram.data() + 1 + nt;  // H K H without its first row and column
+            int lwork = 0;
+            CS_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(ctx.cusolver(), CUSOLVER_EIG_MODE_VECTOR,
+                                                          CUBLAS_FILL_MODE_LOWER, mI, inner, ntI,
+                                                          eig.data(), &lwork));
+            DeviceBuffer<double> work(std::size_t(std::max(lwork, 1)), s);
+            DeviceBuffer<int> info(1, s);
+            CS_CUSOLVER_CHECK(cusolverDnDsyevd(ctx.cusolver(), CUSOLVER_EIG_MODE_VECTOR,
+                                               CUBLAS_FILL_MODE_LOWER, mI, inner, ntI, eig.data(),
+                                               work.data(), lwork, info.data()));
+            if (info.toHost()[0] != 0)
+                throw Error("the ridge classifier's eigendecomposition did not converge");
+            // Padded eigenvectors: columns 1.. of the matrix, first row zero; then Q = P - beta
+            // v (P^T v)^T.
+            CS_CUDA_CHECK(cudaMemcpyAsync(q.data(), gram.data() + nt, nt * m * sizeof(double),
+                                          cudaMemcpyDeviceToDevice, s));
+            CS_CUDA_CHECK(
+                cudaMemset2DAsync(q.data(), nt * sizeof(double), 0, sizeof(double), m, s));
+            DeviceBuffer<double> t(m, s);
+            CS_CUBLAS_CHECK(cublasDgemv(blas, CUBLAS_OP_T, ntI, mI, &one, q.data(), ntI, v.data(),
+                                        1, &zero, t.data(), 1));
+            CS_CUBLAS_CHECK(
+                cublasDger(blas, ntI, mI, &minusBeta, v.data(), 1, t.data(), 1, q.data(), ntI));
+        }
+        stage.finish();
+    }
+    gram.reset();
+    job.checkpoint();
+
+    // Exact leave-one-out per alpha: C = Q diag(w) Q^T Yc, residual = C / (Q∘Q w).
+    DeviceBuffer<double> ycDev(nt * c, s), qtY(std::max<std::size_t>(m, 1) * c, s);
+    DeviceBuffer<double> q2(nt * std::max<std::size_t>(m, 1), s);
+    DeviceBuffer<double> w(std::max<std::size_t>(m, 1), s),
+        shrunk(std::max<std::size_t>(m, 1) * c, s);
+    DeviceBuffer<double> dual(nt * c, s), diag(nt, s);
+    ycDev.copyFromHost(yc);
+    const double one = 1.0, zero = 0.0;
+    auto looFor = [&](double alpha, std::vector<double>& cHost, std::vector<double>& dHost) {
+        if (m == 0) {
+            dual.zero();
+            diag.zero();
+        } else {
+            launchRidgeShrink(eig.data(), m, alpha, qtY.data(), classes, w.data(), shrunk.data(),
+                              s);
+            CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, ntI, cI, mI, &one, q.data(),
+                                        ntI, shrunk.data(), mI, &zero, dual.data(), ntI));
+            CS_CUBLAS_CHECK(cublasDgemv(blas, CUBLAS_OP_N, ntI, mI, &one, q2.data(), ntI, w.data(),
+                                        1, &zero, diag.data(), 1));
+        }
+        cHost = dual.toHost();
+        dHost = diag.toHost();
+    };
+    {
+        ScopedGpuStage stage(ctx, job, "alpha");
+        if (m > 0) {
+            CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, mI, cI, ntI, &one, q.data(),
+                                        ntI, ycDev.data(), ntI, &zero, qtY.data(), mI));
+            launchRidgeSquare(q.data(), nt * m, q2.data(), s);
+        }
+        double bestError = std::numeric_limits<double>::infinity();
+        std::size_t best = 0;
+        std::vector<double> bestResidual, cHost, dHost;
+        for (std::size_t a = 0; a < alphas.size(); ++a) {
+            looFor(alphas[a], cHost, dHost);
+            std::vector<double> residual(nt * c);
+            double sum = 0.0;
+            for (std::size_t k = 0; k < c; ++k)
+                for (std::size_t r = 0; r < nt; ++r) {
+                    const double e = cHost[r + k * nt] / dHost[r];
+                    residual[r + k * nt] = e;
+                    sum += e * e;
+                }
+            const double err = sum / double(nt * c);
+            model.looError.push_back(err);
+            if (err < bestError) {  // the first listed on ties, as on the host
+                bestError = err;
+                best = a;
+                bestResidual = std::move(residual);
+            }
+        }
+        model.alpha = alphas[best];
+        std::vector<double> loo(nt * c);
+        for (std::size_t e = 0; e < nt * c; ++e)
+            loo[e] = y[e] - bestResidual[e];
+        std::size_t correct = 0;
+        for (std::size_t r = 0; r < nt; ++r)
+            correct += argmaxRow(loo, nt, r, classes) == labels[trainRows[r]];
+        model.looAccuracy = double(correct) / double(nt);
+    }
+    job.checkpoint();
+    {
+        ScopedGpuStage stage(ctx, job, "weights");
+        std::vector<double> cHost, dHost;
+        looFor(model.alpha, cHost, dHost);
+        DeviceBuffer<double> weights(p * c, s);
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, pI, cI, ntI, &one, z.data(),
+                                    ntI, dual.data(), ntI, &zero, weights.data(), pI));
+        const std::vector<double> wHost = weights.toHost();
+        model.weights.resize(p * c);
+        for (std::size_t j = 0; j < p; ++j)
+            for (std::size_t k = 0; k < c; ++k)
+                model.weights[j * c + k] = wHost[j + k * p];
+        model.intercept = yMean;
+    }
+    return model;
+}
+
+}  // namespace cs::kernels

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// The ridge classifier of compute/rocket/ridge.h on the GPU, in double: the standardised
+// training rows, their Gram matrix (cuBLAS), the eigendecomposition on the complement of the
+// constant vector (cuSOLVER syevd), the exact leave-one-out error per alpha and the weights
+// (cuBLAS). The same model as fitRidgeClassifier up to double rounding. Host-only header.
+// Stages as the CPU's: "standardise", "gram", "eigen", "alpha", "weights" (plus "upload" when
+// the features are not on the device yet).
+
+#include <cstdint>
+#include <span>
+
+#include "compute/core/job_control.h"
+#include "compute/rocket/ridge.h"
+
+namespace cs::kernels {
+
+class JobContext;
+
+/// Fits on the rows of features (n x p floats on ctx's device) whose label is >= 0; throws
+/// cs::Error as fitRidgeClassifier does, and when the matrices do not fit in device memory.
+RidgeModel ridgeFitCuda(JobContext& ctx, const float* features, std::size_t n, std::size_t p,
+                        std::span<const std::int32_t> labels, int classes,
+                        const RidgeParams& params, JobControl& job);
+
+}  // namespace cs::kernels

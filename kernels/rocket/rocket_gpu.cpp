@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// Host orchestration of ROCKET on the GPU: checks, memory sizing, uploads, batches with
+// cancellation checkpoints, stage timings. The kernels are in rocket_kernels.cu.
+#include "kernels/rocket/rocket_gpu.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "kernels/common/device_scope.h"
+#include "kernels/common/job_context.h"
+#include "kernels/common/staged_copy.h"
+#include "kernels/rocket/rocket_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+// Per launch: series x kernels x length x 9 about 2^36 tap sums, some tens of ms on an H200, so a
+// cancel is noticed quickly and no launch runs into a watchdog.
+constexpr double kWorkPerLaunch = 0x1p36;
+
+std::string mib(std::size_t bytes) {
+    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
+}
+
+template <typename T>
+DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t s) {
+    DeviceBuffer<T> d(std::max<std::size_t>(host.size(), 1), s);
+    d.copyFromHost(host);
+    return d;
+}
+
+}  // namespace
+
+RocketFeatures rocketTransformCuda(JobContext& ctx, const SeriesSet& series,
+                                   const RocketKernels& kernels, JobControl& job,
+                                   DeviceBuffer<float>* keepValues) {
+    validateRocketInput(series, kernels);
+    DeviceScope scope(ctx.device());
+    job.checkpoint();
+    const std::size_t n = series.n;
+    const std::size_t k = kernels.count();
+    const std::size_t valueCount = n * series.channels * series.length;
+    const std::size_t bytes = (valueCount + n * 2 * k + kernels.weights.size()) * sizeof(float) +
+                              k * 9 * sizeof(std::int32_t) + (std::size_t(4) << 20);
+    const std::size_t free = ctx.freeMemory();
+    if (bytes > free)
+        throw Error("ROCKET on " + std::to_string(n) + " series needs about " + mib(bytes) +
+                    " of GPU memory, but only " + mib(free) +
+                    " are free; use fewer kernels or series, or the CPU backend");
+
+    const cudaStream_t s = ctx.stream();
+    std::vector<float> normalised;
+    {
+        const auto stage = job.stage("normalise");
+        normalised = rocketNormalised(series);
+    }
+    job.checkpoint();
+    DeviceBuffer<float> values;
+    DeviceBuffer<std::int32_t> lengths, dilations, paddings, counts, starts, indices, weightStart;
+    DeviceBuffer<float> biases, weights;
+    {
+        ScopedGpuStage stage(ctx, job, "upload");
+        values = DeviceBuffer<float>(valueCount, s);
+        copyToDeviceStaged(values.data(), normalised.data(), values.bytes(), ctx.device(), s);
+        lengths = upload(kernels.lengths, s);
+        biases = upload(kernels.biases, s);
+        dilations = upload(kernels.dilations, s);
+        paddings = upload(kernels.paddings, s);
+        counts = upload(kernels.channelCounts, s);
+        starts = upload(kernels.channelStart, s);
+        indices = upload(kernels.channelIndex, s);
+        weightStart = upload(kernels.weightStart, s);
+        weights = upload(kernels.weights, s);
+    }
+    const RocketKernelView view{std::uint32_t(k),   lengths.data(), biases.data(), dilations.data(),
+                                paddings.data(),    counts.data(),  starts.data(), indices.data(),
+                                weightStart.data(), weights.data()};
+    DeviceBuffer<float> features(n * 2 * k, s);
+    {
+        const double perSeries = double(k) * double(series.length) * 9.0 *
+                                 double(std::max<std::size_t>(series.channels, 1));
+        const std::size_t batch =
+            std::max<std::size_t>(1, std::size_t(kWorkPerLaunch / std::max(perSeries, 1.0)));
+        for (std::size_t first = 0; first < n; first += batch) {
+            ScopedGpuStage stage(ctx, job, "transform");
+            launchRocketTransform(values.data(), series.channels, series.length, first,
+                                  std::min(batch, n - first), view, features.data(), s);
+            stage.finish();
+            job.setProgress(double(std::min(n, first + batch)) / double(n), "transform");
+            job.checkpoint();
+        }
+    }
+    values.reset();
+    RocketFeatures out;
+    out.n = n;
+    out.kernels = k;
+    out.values.resize(n * 2 * k);
+    {
+        ScopedGpuStage stage(ctx, job, "download");
+        copyToHostStaged(out.values.data(), features.data(), features.bytes(), ctx.device(), s);
+    }
+    if (keepValues) *keepValues = std::move(features);
+    return out;
+}
+
+}  // namespace cs::kernels

@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// ROCKET features on the GPU (CUROCKET, SEEDS.md §4), bit-identical to the CPU backend (the spec
+// is compute/rocket/rocket.h). Host-only header. The series are normalised on the host
+// (rocketNormalised, shared with the CPU backend) and uploaded once; the kernels' arrays too;
+// then one launch per batch of series: a block per (series, 64 kernels) with the series in
+// shared memory, a warp per kernel. Stages (CUDA events): "normalise", "upload", "transform",
+// "download".
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "compute/core/device_resident.h"
+#include "compute/core/job_control.h"
+#include "compute/core/series_set.h"
+#include "compute/rocket/rocket.h"
+#include "kernels/common/device_buffer.h"
+
+namespace cs::kernels {
+
+class JobContext;
+
+/// RocketFeatures kept on the device (RocketFeatures::device): n x 2K floats, for the feature
+/// map through GL interop. Holds its context, whose stream frees them.
+struct RocketDeviceFeatures final : cs::DeviceResident {
+    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffer
+    DeviceBuffer<float> values;           ///< n x 2K, [PPV, MAX] per kernel
+    std::size_t n = 0;
+    std::size_t kernels = 0;
+    std::string backend() const override { return "cuda"; }
+};
+
+/// The features of every series, identical to rocketTransformCpu. With keepValues, the device
+/// features are moved there. Throws cs::Error on input that does not fit the kernels or too
+/// little free device memory; cs::Cancelled when the job is cancelled (between batches).
+/// @code cs::RocketFeatures f = cs::kernels::rocketTransformCuda(ctx, series, kernels, job);
+/// @endcode
+RocketFeatures rocketTransformCuda(JobContext& ctx, const SeriesSet& series,
+                                   const RocketKernels& kernels, JobControl& job,
+                                   DeviceBuffer<float>* keepValues = nullptr);
+
+}  // namespace cs::kernels

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+// ROCKET on the GPU, CUROCKET's way: the series in shared memory, one warp per kernel at a time
+// with its lanes over the output positions, MAX and the PPV count reduced across the warp. The
+// sums follow compute/rocket/rocket.h exactly (float, taps then channels in order, no FMA), so
+// the features are bit-identical to the CPU backend's.
+#include <cfloat>
+
+#include "kernels/common/cuda_error.h"
+#include "kernels/rocket/rocket_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kWarps = kThreads / 32;
+// Kernels per block (each warp takes every kWarps-th of them).
+constexpr std::uint32_t kKernelsPerBlock = 64;
+
+unsigned blocksFor(std::size_t work) {
+    return unsigned((work + kThreads - 1) / kThreads);
+}
+
+template <bool Shared>
+__global__ void __launch_bounds__(kThreads)
+    transformKernel(const float* __restrict__ series, std::uint32_t channels, std::uint32_t length,
+                    std::size_t first, RocketKernelView k, float* __restrict__ features) {
+    extern __shared__ float shared[];
+    const std::size_t s = first + blockIdx.x;
+    const float* x = series + s * std::size_t(channels) * length;
+    if constexpr (Shared) {
+        for (std::uint32_t e = threadIdx.x; e < channels * length; e += kThreads)
+            shared[e] = x[e];
+        __syncthreads();
+        x = shared;
+    }
+    const int lane = threadIdx.x % 32;
+    const std::uint32_t begin = blockIdx.y * kKernelsPerBlock;
+    const std::uint32_t end = min(k.count, begin + kKernelsPerBlock);
+    for (std::uint32_t w = begin + threadIdx.x / 32; w < end; w += kWarps) {
+        const int m = k.lengths[w];
+        const int d = k.dilations[w];
+        const int p = k.paddings[w];
+        const float bias = k.biases[w];
+        const int nc = k.channelCounts[w];
+        const std::int32_t* chans = k.channelIndex + k.channelStart[w];
+        const float* weights = k.weights + k.weightStart[w];
+        const int outputs = int(length) + 2 * p - (m - 1) * d;
+        float best = -INFINITY;
+        int positive = 0;
+        for (int o = lane; o < outputs; o += 32) {
+            const int i = o - p;
+            float sum = bias;
+            for (int j = 0; j < m; ++j) {
+                const int t = i + j * d;
+                if (t < 0 || t >= int(length)) continue;
+                for (int c = 0; c < nc; ++c)
+                    sum = __fadd_rn(
+                        sum, __fmul_rn(weights[c * m + j], x[std::size_t(chans[c]) * length + t]));
+            }
+            best = fmaxf(best, sum);
+            positive += sum > 0.0f;
+        }
+        for (int offset = 16; offset > 0; offset /= 2) {
+            best = fmaxf(best, __shfl_xor_sync(0xffffffffu, best, offset));
+            positive += __shfl_xor_sync(0xffffffffu, positive, offset);
+        }
+        if (lane == 0) {
+            float* out = features + s * 2 * std::size_t(k.count) + 2 * std::size_t(w);
+            out[0] = __double2float_rn(__ddiv_rn(double(positive), double(outputs)));
+            out[1] = best;
+        }
+    }
+}
+
+// Each column's mean and population standard deviation over the n series, in double, rows in
+// order (the host's sequence).
+__global__ void featureStatsKernel(const float* features, std::size_t n, std::size_t kernels,
+                                   int feature, std::size_t columns, double* stats) {
+    const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= columns) return;
+    const std::size_t stride = 2 * kernels;
+    const float* v = features + 2 * c + std::size_t(feature);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+        sum = __dadd_rn(sum, double(v[i * stride]));
+    const double mean = __ddiv_rn(sum, double(n));
+    double squares = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+        const double diff = __dsub_rn(double(v[i * stride]), mean);
+        squares = __dadd_rn(squares, __dmul_rn(diff, diff));
+    }
+    stats[2 * c] = mean;
+    stats[2 * c + 1] = __dsqrt_rn(__ddiv_rn(squares, double(n)));
+}
+
+__global__ void featureMapKernel(const float* features, std::size_t kernels, int feature,
+                                 const std::uint32_t* order, std::size_t rows, std::size_t columns,
+                                 const double* stats, float* out) {
+    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= rows * columns) return;
+    const std::size_t r = e / columns, c = e % columns;
+    const double value =
+        double(features[std::size_t(order[r]) * 2 * kernels + 2 * c + std::size_t(feature)]);
+    const double sd = stats[2 * c + 1];
+    out[e] = sd > 0.0 ? __double2float_rn(__ddiv_rn(__dsub_rn(value, stats[2 * c]), sd)) : 0.0f;
+}
+
+}  // namespace
+
+void launchRocketTransform(const float* series, std::size_t channels, std::size_t length,
+                           std::size_t first, std::size_t count, const RocketKernelView& kernels,
+                           float* features, cudaStream_t stream) {
+    if (count == 0 || kernels.count == 0) return;
+    const dim3 grid(unsigned(count), (kernels.count + kKernelsPerBlock - 1) / kKernelsPerBlock);
+    const std::size_t bytes = channels * length * sizeof(float);
+    if (bytes <= kRocketSharedSeriesBytes) {
+        static const bool optedIn = [] {
+            return cudaFuncSetAttribute(transformKernel<true>,
+                                        cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        int(kRocketSharedSeriesBytes)) == cudaSuccess;
+        }();
+        if (optedIn || bytes <= 48 * 1024) {
+            transformKernel<true><<<grid, kThreads, bytes, stream>>>(
+                series, std::uint32_t(channels), std::uint32_t(length), first, kernels, features);
+            CS_CUDA_CHECK_LAUNCH();
+            return;
+        }
+        (void)cudaGetLastError();
+    }
+    transformKernel<false><<<grid, kThreads, 0, stream>>>(
+        series, std::uint32_t(channels), std::uint32_t(length), first, kernels, features);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchRocketFeatureMap(const float* features, std::size_t n, std::size_t kernels, int feature,
+                            const std::uint32_t* order, std::size_t rows, std::size_t columns,
+                            double* scratch, float* out, cudaStream_t stream) {
+    if (rows == 0 || columns == 0) return;
+    featureStatsKernel<<<blocksFor(columns), kThreads, 0, stream>>>(features, n, kernels, feature,
+                                                                    columns, scratch);
+    CS_CUDA_CHECK_LAUNCH();
+    featureMapKernel<<<blocksFor(rows * columns), kThreads, 0, stream>>>(
+        features, kernels, feature, order, rows, columns, scratch, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace cs::kernels

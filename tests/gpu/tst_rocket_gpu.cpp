@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// GPU ROCKET against the CPU backend (rocketTransformCpu): every feature must be bit-identical,
+// since both follow compute/rocket/rocket.h's float sums exactly. Real UCR/UEA sets cover
+// univariate, multivariate and variable-length data; generated series cover long ones (read from
+// global memory instead of shared) and odd kernel counts.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/core/random.h"
+#include "compute/io/series_readers.h"
+#include "compute/rocket/ridge.h"
+#include "compute/rocket/rocket.h"
+#include "compute/rocket/rocket_cpu.h"
+#include "kernels/cuda_backend.h"
+#include "kernels/rocket/rocket_gpu.h"
+#include "tests/common/gpu_test.h"
+#include "tests/common/test_paths.h"
+
+using cs::RocketFeatures;
+using cs::RocketKernels;
+using cs::SeriesSet;
+
+namespace {
+
+std::shared_ptr<cs::Backend> g_backend;
+
+std::string firstDifference(const RocketFeatures& a, const RocketFeatures& b) {
+    if (a.n != b.n || a.kernels != b.kernels || a.values.size() != b.values.size())
+        return "shapes differ";
+    for (std::size_t e = 0; e < a.values.size(); ++e)
+        if (std::memcmp(&a.values[e], &b.values[e], sizeof(float)) != 0) {
+            std::ostringstream out;
+            out.precision(9);
+            const std::size_t series = e / a.columns(), column = e % a.columns();
+            out << "series " << series << " kernel " << column / 2
+                << (column % 2 ? " MAX " : " PPV ") << a.values[e] << " vs " << b.values[e];
+            return out.str();
+        }
+    return {};
+}
+
+// CPU and GPU features of series under kernels, identical; returns the GPU ones.
+RocketFeatures expectSame(const SeriesSet& series, const RocketKernels& kernels,
+                          const std::string& what) {
+    cs::JobControl cpuJob, gpuJob;
+    const RocketFeatures cpu = cs::rocketTransformCpu(series, kernels, cpuJob, 0);
+    RocketFeatures gpu = g_backend->rocketTransform(series, kernels, gpuJob);
+    const std::string diff = firstDifference(cpu, gpu);
+    CS_CHECK_MSG(diff.empty(), what + ": " + diff);
+    return gpu;
+}
+
+SeriesSet readShared(const char* file) {
+    return cs::io::readSeriesWithSplit(cs::test::sharedData(file));
+}
+
+// n noisy series of `length` samples and `channels` channels, some shorter than the rest.
+SeriesSet generated(std::size_t n, std::size_t channels, std::size_t length, std::uint64_t seed,
+                    bool ragged) {
+    cs::Random rng(seed);
+    SeriesSet s;
+    s.n = n;
+    s.channels = channels;
+    s.length = length;
+    s.values.assign(n * channels * length, 0.0f);
+    s.lengths.assign(n, std::uint32_t(length));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (ragged && i % 3 == 1) s.lengths[i] = std::uint32_t(length / 2 + rng.below(length / 2));
+        const double f = 0.01 + 0.05 * rng.uniform();
+        for (std::size_t c = 0; c < channels; ++c)
+            for (std::size_t t = 0; t < s.lengths[i]; ++t)
+                s.values[(i * channels + c) * length + t] =
+                    float(std::sin(f * double(t) + double(c)) + 0.3 * rng.normal());
+    }
+    return s;
+}
+
+}  // namespace
+
+CS_TEST(ucrSetsMatchCpu) {
+    int found = 0;
+    for (const char* file :
+         {"ucr/GunPoint/GunPoint_TRAIN.ts", "ucr/ItalyPowerDemand/ItalyPowerDemand_TRAIN.ts",
+          "ucr/BasicMotions/BasicMotions_TRAIN.ts", "ucr/JapaneseVowels/JapaneseVowels_TRAIN.ts",
+          "ucr/PLAID/PLAID_TRAIN.ts", "ucr/ArrowHead/ArrowHead_TRAIN.ts"}) {
+        if (!std::filesystem::exists(cs::test::sharedData(file))) continue;
+        ++found;
+        const SeriesSet s = readShared(file);
+        for (int kernels : {1, 37, 2'000}) {
+            const RocketKernels k = cs::makeRocketKernels(
+                {.kernels = kernels, .seed = std::uint64_t(kernels)}, s.length, s.channels);
+            expectSame(s, k, std::string(file) + " kernels=" + std::to_string(kernels));
+        }
+    }
+    if (found == 0) CS_SKIP("no UCR data under " + cs::test::sharedData("ucr").string());
+}
+
+// Long series (beyond shared memory), multivariate, ragged, constant series.
+CS_TEST(generatedSeriesMatchCpu) {
+    struct Case {
+        std::size_t n, channels, length;
+        int kernels;
+        bool ragged;
+    };
+    for (const Case& c :
+         {Case{40, 1, 30'000, 300, false}, Case{64, 3, 9'000, 500, true},
+          Case{500, 1, 12, 1'000, true}, Case{7, 2, 2, 50, false}, Case{300, 5, 200, 777, true}}) {
+        SeriesSet s = generated(c.n, c.channels, c.length, c.n * 31 + c.length, c.ragged);
+        // One constant series: it normalises to zeros.
+        std::fill_n(s.values.begin(), c.channels * c.length, 2.5f);
+        const RocketKernels k =
+            cs::makeRocketKernels({.kernels = c.kernels, .seed = c.length}, c.length, c.channels);
+        expectSame(s, k,
+                   "n=" + std::to_string(c.n) + " C=" + std::to_string(c.channels) +
+                       " L=" + std::to_string(c.length));
+    }
+}
+
+// The device copy equals the host features; the classifier sees the same numbers.
+CS_TEST(deviceFeaturesAndClassifier) {
+    const auto file = cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts");
+    if (!std::filesystem::exists(file)) CS_SKIP("no GunPoint");
+    const SeriesSet s = cs::io::readSeriesWithSplit(file);
+    const RocketKernels k = cs::makeRocketKernels({.kernels = 2'000}, s.length, s.channels);
+    cs::JobControl job;
+    const RocketFeatures gpu = g_backend->rocketTransform(s, k, job);
+    const auto* device = dynamic_cast<const cs::kernels::RocketDeviceFeatures*>(gpu.device.get());
+    CS_CHECK(device && device->n == s.n && device->kernels == 2'000);
+    CS_CHECK(device && device->values.toHost() == gpu.values);
+    std::vector<std::int32_t> train(s.n, -1);
+    for (std::size_t i = 0; i < s.n; ++i)
+        if (s.isTest.empty() || !s.isTest[i]) train[i] = s.labels[i];
+    cs::JobControl fit;
+    const cs::RidgeModel model = g_backend->ridgeFit(gpu, train, int(s.classCount()), {}, fit);
+    std::size_t right = 0, tested = 0;
+    const std::vector<std::int32_t> predicted = cs::ridgePredict(model, gpu.values, gpu.n);
+    for (std::size_t i = 0; i < s.n; ++i)
+        if (!s.isTest.empty() && s.isTest[i]) {
+            ++tested;
+            right += predicted[i] == s.labels[i];
+        }
+    CS_CHECK(tested > 0);
+    const double accuracy = double(right) / double(std::max<std::size_t>(tested, 1));
+    cs::test::info("GunPoint, 2,000 kernels on the GPU: test accuracy " + std::to_string(accuracy));
+    CS_CHECK(accuracy >= 0.95);  // published: 1.000 with 10,000 kernels
+}
+
+// The GPU ridge classifier against fitRidgeClassifier: the same alpha, leave-one-out errors and
+// weights up to double rounding, the same predictions.
+CS_TEST(ridgeMatchesCpu) {
+    int found = 0;
+    for (const char* file : {"ucr/GunPoint/GunPoint_TRAIN.ts", "ucr/ArrowHead/ArrowHead_TRAIN.ts",
+                             "ucr/BasicMotions/BasicMotions_TRAIN.ts"}) {
+        if (!std::filesystem::exists(cs::test::sharedData(file))) continue;
+        ++found;
+        const SeriesSet s = readShared(file);
+        const RocketKernels k = cs::makeRocketKernels({.kernels = 1'000}, s.length, s.channels);
+        cs::JobControl job;
+        const RocketFeatures f = g_backend->rocketTransform(s, k, job);
+        std::vector<std::int32_t> train(s.n, -1);
+        for (std::size_t i = 0; i < s.n; ++i)
+            if (s.isTest.empty() || !s.isTest[i]) train[i] = s.labels[i];
+        cs::JobControl cpuJob, gpuJob;
+        const cs::RidgeModel cpu = cs::fitRidgeClassifier(f.values, f.n, f.columns(), train,
+                                                          int(s.classCount()), {}, cpuJob);
+        const cs::RidgeModel gpu = g_backend->ridgeFit(f, train, int(s.classCount()), {}, gpuJob);
+        const std::string name = file;
+        CS_CHECK_MSG(cpu.alpha == gpu.alpha, name + ": alpha " + std::to_string(cpu.alpha) +
+                                                 " vs " + std::to_string(gpu.alpha));
+        CS_CHECK_EQ(cpu.looAccuracy, gpu.looAccuracy);
+        CS_CHECK_EQ(cpu.looError.size(), gpu.looError.size());
+        for (std::size_t a = 0; a < cpu.looError.size() && a < gpu.looError.size(); ++a)
+            CS_CHECK_NEAR(gpu.looError[a], cpu.looError[a], 1e-9 * (1.0 + cpu.looError[a]));
+        double largest = 0.0, worst = 0.0;
+        for (std::size_t e = 0; e < cpu.weights.size() && e < gpu.weights.size(); ++e) {
+            largest = std::max(largest, std::abs(cpu.weights[e]));
+            worst = std::max(worst, std::abs(cpu.weights[e] - gpu.weights[e]));
+        }
+        CS_CHECK_MSG(cpu.weights.size() == gpu.weights.size() && worst <= 1e-8 * largest,
+                     name + ": weights differ by " + std::to_string(worst));
+        CS_CHECK(cs::ridgePredict(cpu, f.values, f.n) == cs::ridgePredict(gpu, f.values, f.n));
+        bool gpuStages = false;
+        for (const auto& t : gpuJob.timings())
+            gpuStages |= t.name == "eigen";
+        CS_CHECK(gpuStages);
+    }
+    if (found == 0) CS_SKIP("no UCR data");
+    // Two rows, two classes: one eigenvalue.
+    RocketFeatures tiny;
+    tiny.n = 2;
+    tiny.kernels = 2;
+    tiny.values = {0.1f, 1.0f, 0.3f, 2.0f, 0.7f, -1.0f, 0.2f, 0.5f};
+    const std::vector<std::int32_t> labels = {0, 1};
+    cs::JobControl a, b;
+    const cs::RidgeModel cpu = cs::fitRidgeClassifier(tiny.values, 2, 4, labels, 2, {}, a);
+    const cs::RidgeModel gpu = g_backend->ridgeFit(tiny, labels, 2, {}, b);
+    CS_CHECK_EQ(cpu.alpha, gpu.alpha);
+    CS_CHECK(cs::ridgePredict(cpu, tiny.values, 2) == cs::ridgePredict(gpu, tiny.values, 2));
+}
+
+CS_TEST(errorsAreClear) {
+    const SeriesSet s = generated(20, 2, 100, 5, false);
+    const RocketKernels k = cs::makeRocketKernels({.kernels = 100}, 100, 2);
+    cs::JobControl job;
+    const RocketKernels otherLength = cs::makeRocketKernels({.kernels = 100}, 90, 2);
+    CS_CHECK_THROWS(g_backend->rocketTransform(s, otherLength, job), cs::Error);
+    const RocketKernels otherChannels = cs::makeRocketKernels({.kernels = 100}, 100, 3);
+    CS_CHECK_THROWS(g_backend->rocketTransform(s, otherChannels, job), cs::Error);
+    SeriesSet bad = s;
+    bad.values[17] = std::numeric_limits<float>::quiet_NaN();
+    CS_CHECK_THROWS(g_backend->rocketTransform(bad, k, job), cs::Error);
+    SeriesSet empty;
+    CS_CHECK_THROWS(g_backend->rocketTransform(empty, k, job), cs::Error);
+    expectSame(s, k, "after errors");
+}
+
+CS_TEST(cancellation) {
+    const SeriesSet s = generated(2'000, 1, 2'000, 9, false);
+    const RocketKernels k = cs::makeRocketKernels({.kernels = 10'000}, 2'000, 1);
+    cs::JobControl before;
+    before.cancel();
+    CS_CHECK_THROWS(g_backend->rocketTransform(s, k, before), cs::Cancelled);
+    cs::JobControl* self = nullptr;
+    cs::JobControl during([&](double, std::string_view stage) {
+        if (stage == "transform") self->cancel();
+    });
+    self = &during;
+    CS_CHECK_THROWS(g_backend->rocketTransform(s, k, during), cs::Cancelled);
+    expectSame(generated(10, 1, 50, 3, false), cs::makeRocketKernels({.kernels = 64}, 50, 1),
+               "after cancel");
+}
+
+int main(int argc, char** argv) {
+    cs::test::skipWithoutCudaDevice("tst_rocket_gpu");
+    g_backend = cs::kernels::createCudaBackend();
+    const int rc = cs::test::runTests("tst_rocket_gpu", argc, argv);
+    g_backend.reset();
+    return rc;
+}
