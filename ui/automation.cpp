@@ -79,7 +79,8 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
     const QCommandLineOption exportOption(
         QStringLiteral("export"),
         QObject::tr("When everything has run, write what File ▸ Export writes: the kNN graph "
-                    "(*_knn.csv), the DBSCAN labels (.csv), the data (.npy) or the view (.png)."),
+                    "(*_knn.csv), the DBSCAN labels (.csv), the ROCKET features (*_rocket.npy) "
+                    "or predictions (*_rocket.csv), the data (.npy) or the view (.png)."),
         QStringLiteral("OUT"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),
@@ -161,8 +162,9 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         const QString suffix = QFileInfo(o.exportPath).suffix().toLower();
         if (suffix != QLatin1String("csv") && suffix != QLatin1String("npy") &&
             suffix != QLatin1String("png"))
-            return fail(QObject::tr("--export writes .csv (DBSCAN labels), .npy (the data) or "
-                                    ".png (the view), not '%1'")
+            return fail(QObject::tr("--export writes .csv (DBSCAN labels, *_knn.csv, "
+                                    "*_rocket.csv), .npy (the data, *_rocket.npy) or .png (the "
+                                    "view), not '%1'")
                             .arg(o.exportPath));
     }
     if (parser.isSet(sizeOption)) {

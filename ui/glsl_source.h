@@ -3,6 +3,7 @@
 
 #include <QByteArray>
 #include <QFile>
+#include <QFont>
 #include <QString>
 
 namespace cs::ui {
@@ -15,6 +16,16 @@ inline QByteArray glslSource(const QString& resource, bool gles) {
     const QByteArray header = gles ? QByteArrayLiteral("#version 300 es\nprecision highp float;\n")
                                    : QByteArrayLiteral("#version 330 core\n");
     return header + file.readAll();
+}
+
+/// The font for text a QPainter draws into a GL framebuffer: the widget's font with a style
+/// strategy of its own, so that it gets its own font engine. The GL paint engine hangs a glyph
+/// cache holding GL objects on the engine it draws with; an engine shared with widgets' text can
+/// outlive the application (QtCharts keeps a static text item laid out in the last axis font),
+/// and destroying that cache in the exit handlers, with Qt's thread data gone, crashes.
+inline QFont glOverlayFont(QFont font) {
+    font.setStyleStrategy(QFont::StyleStrategy(font.styleStrategy() | QFont::PreferQuality));
+    return font;
 }
 
 }  // namespace cs::ui

@@ -45,6 +45,7 @@
 #include "ui/log_dock.h"
 #include "ui/logger.h"
 #include "ui/point_cloud_view.h"
+#include "ui/rocket_panel.h"
 #include "ui/series_view.h"
 #include "ui/shortcuts_dialog.h"
 #include "ui/theme.h"
@@ -189,6 +190,8 @@ MainWindow::~MainWindow() {
     m_dbscanDock = nullptr;
     delete m_knnDock;
     m_knnDock = nullptr;
+    delete m_rocketDock;
+    m_rocketDock = nullptr;
     delete m_jobs;
     m_jobs = nullptr;
 }
@@ -280,6 +283,29 @@ void MainWindow::createComputePanels() {
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
     connect(m_knnPanel, &KnnPanel::exportRequested, this, &MainWindow::exportKnnInteractively);
     connect(m_knnPanel, &KnnPanel::resultChanged, this, &MainWindow::updateViewActions);
+
+    // ROCKET: a tab beside the point panels, brought to the front when series load; the series
+    // view shows its features as a feature map.
+    m_rocketPanel = new RocketPanel(*m_jobs, *m_seriesView);
+    m_rocketDock = new QDockWidget(tr("ROCKET"), this);
+    m_rocketDock->setObjectName(QStringLiteral("rocketDock"));
+    m_rocketDock->setWidget(new PanelScrollArea(m_rocketPanel));
+    m_rocketDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, m_rocketDock);
+    tabifyDockWidget(m_knnDock, m_rocketDock);
+    m_dbscanDock->raise();
+    Algorithm rocket = m_rocketPanel->algorithm();
+    rocket.run = [this, run = rocket.run] {
+        m_rocketDock->show();
+        m_rocketDock->raise();
+        run();
+    };
+    m_algorithms.add(std::move(rocket));
+    connect(m_rocketPanel, &RocketPanel::statusMessage, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(m_rocketPanel, &RocketPanel::exportRequested, this,
+            &MainWindow::exportRocketInteractively);
+    connect(m_rocketPanel, &RocketPanel::resultChanged, this, &MainWindow::updateViewActions);
 }
 
 void MainWindow::onJobBusyChanged(bool busy) {
@@ -326,6 +352,29 @@ void MainWindow::exportKnnInteractively() {
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
     const QString error = m_knnPanel->exportEdges(path);
+    if (!error.isEmpty()) {
+        logError(error);
+        QMessageBox::warning(this, tr("Export failed"), error);
+    } else {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::exportRocketInteractively() {
+    QSettings settings;
+    const QString npyFilter = tr("ROCKET features as NumPy float32 (*_rocket.npy)");
+    const QString csvFilter = tr("ROCKET predictions as CSV (*_rocket.csv)");
+    QString filter = npyFilter;
+    const QString base = QFileInfo(m_seriesName).completeBaseName() + QStringLiteral("_rocket");
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export ROCKET"),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
+        npyFilter + QStringLiteral(";;") + csvFilter, &filter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += filter == csvFilter ? ".csv" : ".npy";
+    const QString error = QFileInfo(path).suffix().toLower() == QLatin1String("csv")
+                              ? m_rocketPanel->exportPredictions(path)
+                              : m_rocketPanel->exportFeatures(path);
     if (!error.isEmpty()) {
         logError(error);
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -467,6 +516,10 @@ void MainWindow::createMenus() {
     knnAction->setText(tr("&kNN graph panel"));
     knnAction->setShortcut(QKeySequence(tr("Ctrl+K")));
     view->addAction(knnAction);
+    QAction* rocketAction = m_rocketDock->toggleViewAction();
+    rocketAction->setText(tr("&ROCKET panel"));
+    rocketAction->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
+    view->addAction(rocketAction);
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setText(tr("&Log"));
     logAction->setShortcut(QKeySequence(tr("Ctrl+L")));
@@ -569,8 +622,10 @@ bool MainWindow::isBusy() const {
 bool MainWindow::isSettled() const {
     if (m_loader->isBusy() || m_algorithms.isBusy()) return false;
     // A hidden window draws nothing, so there is nothing to wait for.
-    if (!isVisible() || currentView() != View::Points || m_pointView->pointCount() == 0)
-        return true;
+    if (!isVisible()) return true;
+    // The series view's heat maps draw in GL too: wait for the one in front.
+    if (currentView() == View::Series) return m_seriesView->isContentDrawn();
+    if (m_pointView->pointCount() == 0) return true;
     // A view that cannot draw (no GL 3.3) will never report a frame; it has settled too.
     return m_pointView->isContentDrawn() || !m_pointView->glError().isEmpty();
 }
@@ -606,6 +661,8 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
             });
         m_dbscanPanel->setPointSet(dataset.points);
         m_knnPanel->setPointSet(dataset.points);
+        // The point panels come to the front again if ROCKET was.
+        if (m_rocketPanel->isVisible()) m_dbscanDock->raise();
         setCurrentView(View::Points);
         logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
                     .arg(count(p.n))
@@ -615,6 +672,8 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         const SeriesSet& s = *dataset.series;
         m_seriesName = dataset.name;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
+        m_rocketPanel->setSeriesSet(dataset.series);
+        if (!m_rocketDock->isHidden()) m_rocketDock->raise();
         m_jobs->submit<std::shared_ptr<const DeviceResident>>(
             kResidentSeriesJob, [series = dataset.series](Backend& backend, JobControl& job) {
                 return backend.keepSeriesResident(series, job);
@@ -859,6 +918,10 @@ QString MainWindow::exportTo(const QString& path) {
         logInfo(tr("view saved as %1").arg(path));
         return {};
     }
+    if (series && path.endsWith(QLatin1String("_rocket.npy"), Qt::CaseInsensitive))
+        return m_rocketPanel->exportFeatures(path);
+    if (series && path.endsWith(QLatin1String("_rocket.csv"), Qt::CaseInsensitive))
+        return m_rocketPanel->exportPredictions(path);
     if (suffix == QLatin1String("csv") && !series &&
         path.endsWith(QLatin1String("_knn.csv"), Qt::CaseInsensitive))
         return m_knnPanel->exportEdges(path);
@@ -868,7 +931,8 @@ QString MainWindow::exportTo(const QString& path) {
     }
     if (suffix != QLatin1String("npy"))
         return tr("cannot export to %1: use a .png (the view), .npy (the data), *_knn.csv (the "
-                  "kNN graph) or .csv (the DBSCAN labels) file")
+                  "kNN graph), .csv (the DBSCAN labels), *_rocket.npy (the ROCKET features) or "
+                  "*_rocket.csv (the ROCKET predictions) file")
             .arg(path);
     const std::filesystem::path file = path.toStdString();
     auto labelsFile = [&] {
@@ -909,8 +973,11 @@ void MainWindow::exportInteractively() {
     const QString npyFilter = tr("NumPy array of the data (*.npy)");
     const QString labelsFilter = tr("DBSCAN labels (*.csv *.npy)");
     const QString knnFilter = tr("kNN graph edges (*_knn.csv)");
+    const QString rocketFilter = tr("ROCKET features (*_rocket.npy)");
+    const QString predictionsFilter = tr("ROCKET predictions (*_rocket.csv)");
     const bool labels = currentView() == View::Points && m_dbscanPanel->lastRun();
     const bool knn = currentView() == View::Points && m_knnPanel->lastRun();
+    const bool rocket = currentView() == View::Series && m_rocketPanel->lastRun();
     QString filter = pngFilter;
     QSettings settings;
     const QString base = QFileInfo(currentName()).completeBaseName();
@@ -919,7 +986,9 @@ void MainWindow::exportInteractively() {
         QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
         pngFilter + QStringLiteral(";;") + npyFilter +
             (labels ? QStringLiteral(";;") + labelsFilter : QString()) +
-            (knn ? QStringLiteral(";;") + knnFilter : QString()),
+            (knn ? QStringLiteral(";;") + knnFilter : QString()) +
+            (rocket ? QStringLiteral(";;") + rocketFilter + QStringLiteral(";;") + predictionsFilter
+                    : QString()),
         &filter);
     if (path.isEmpty()) return;
     QString error;
@@ -930,6 +999,16 @@ void MainWindow::exportInteractively() {
             path = QFileInfo(path).dir().filePath(QFileInfo(path).completeBaseName() +
                                                   QStringLiteral("_knn.csv"));
         error = m_knnPanel->exportEdges(path);
+    } else if (filter == rocketFilter || filter == predictionsFilter) {
+        // As for the kNN graph, the name says what the file holds: *_rocket.npy, *_rocket.csv.
+        const QString suffix =
+            filter == rocketFilter ? QStringLiteral("npy") : QStringLiteral("csv");
+        const QFileInfo info(path);
+        QString stem = info.suffix().isEmpty() ? info.fileName() : info.completeBaseName();
+        if (!stem.endsWith(QLatin1String("_rocket"), Qt::CaseInsensitive))
+            stem += QStringLiteral("_rocket");
+        path = info.dir().filePath(stem + QLatin1Char('.') + suffix);
+        error = exportTo(path);
     } else if (filter == labelsFilter) {
         if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
         error = m_dbscanPanel->exportLabels(path);

@@ -30,6 +30,7 @@ class KnnPanel;
 class JobRunner;
 class LogDock;
 class PointCloudView;
+class RocketPanel;
 class SeriesView;
 
 /// The application window. It owns the views (a point view and a series view, one shown at a
@@ -57,8 +58,10 @@ public:
     /// Writes the current view as .png, or its data as .npy (points: n × d; series: n × L, or
     /// n × C × L when multivariate; labels, when there are some, beside it as *_labels.npy),
     /// the kNN graph on screen as a file named *_knn.csv (source,target,distance per edge,
-    /// KnnPanel::exportEdges), or the DBSCAN labels on screen as any other .csv.
-    /// Returns the error, or an empty string.
+    /// KnnPanel::exportEdges), or the DBSCAN labels on screen as any other .csv. With the
+    /// series view in front: the ROCKET features as a file named *_rocket.npy (n × 2K float32,
+    /// RocketPanel::exportFeatures) and its predictions as *_rocket.csv
+    /// (RocketPanel::exportPredictions). Returns the error, or an empty string.
     QString exportTo(const QString& path);
     /// The whole window as an image, GL view included.
     QImage grabWindow();
@@ -79,6 +82,7 @@ public:
     JobRunner* jobRunner() const { return m_jobs; }
     DbscanPanel* dbscanPanel() const { return m_dbscanPanel; }
     KnnPanel* knnPanel() const { return m_knnPanel; }
+    RocketPanel* rocketPanel() const { return m_rocketPanel; }
     AlgorithmRegistry& algorithms() { return m_algorithms; }
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
@@ -121,6 +125,7 @@ private:
     void exportInteractively();
     void exportLabelsInteractively();
     void exportKnnInteractively();
+    void exportRocketInteractively();
     void createComputePanels();
     void onJobBusyChanged(bool busy);
     void addRecent(const QString& path, io::DataKind kind);
@@ -149,6 +154,8 @@ private:
     QDockWidget* m_dbscanDock = nullptr;
     KnnPanel* m_knnPanel = nullptr;
     QDockWidget* m_knnDock = nullptr;
+    RocketPanel* m_rocketPanel = nullptr;
+    QDockWidget* m_rocketDock = nullptr;
     QProgressBar* m_jobBar = nullptr;
     QLabel* m_jobLabel = nullptr;
     QWidget* m_jobCancel = nullptr;

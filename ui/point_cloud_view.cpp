@@ -893,7 +893,7 @@ void PointCloudView::paintGL() {
     QOpenGLPaintDevice device(QSize(qRound(width() * dpr), qRound(height() * dpr)));
     device.setDevicePixelRatio(dpr);
     QPainter painter(&device);
-    painter.setFont(font());
+    painter.setFont(glOverlayFont(font()));
     paintOverlay(painter);
     painter.end();
     m_paintedGeneration = m_contentGeneration;

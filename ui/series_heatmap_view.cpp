@@ -1,390 +1,101 @@
 // SPDX-License-Identifier: MIT
 #include "ui/series_heatmap_view.h"
 
-#include <QLinearGradient>
 #include <QLocale>
-#include <QMouseEvent>
-#include <QOpenGLContext>
-#include <QOpenGLPaintDevice>
-#include <QPainter>
-#include <QToolTip>
-#include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "compute/backend/gl_interop.h"
-#include "compute/core/error.h"
-#include "ui/colour_maps.h"
-#include "ui/glsl_source.h"
-#include "ui/logger.h"
+#include "compute/core/series_matrix.h"
 
 namespace cs::ui {
 namespace {
 
-// Room around the matrix: the class band on the left, the title above, the colour bar on the
-// right, the time axis below (logical pixels).
-constexpr int kBandWidth = 10;
-constexpr int kLeft = 12 + kBandWidth + 4;
-constexpr int kTop = 30;
-constexpr int kRight = 64;
-constexpr int kBottom = 26;
+// The series matrix: rows order[r], one column per sample, read-out in the series' own terms.
+class SeriesFill : public HeatmapFill {
+public:
+    SeriesFill(std::shared_ptr<const SeriesSet> series, std::vector<std::uint32_t> order,
+               std::size_t channel, std::shared_ptr<const DeviceResident> device)
+        : m_series(std::move(series)),
+          m_order(std::move(order)),
+          m_channel(channel),
+          m_device(std::move(device)) {}
+
+    std::size_t rows() const override { return m_order.size(); }
+    std::size_t columns() const override { return m_series->length; }
+    int rowClass(std::size_t row) const override {
+        const std::size_t i = m_order[row];
+        return i < m_series->labels.size() ? m_series->labels[i] : -1;
+    }
+    std::vector<float> hostMatrix(std::size_t) const override {
+        return seriesMatrix(*m_series, m_order, m_channel).values;
+    }
+    bool hasDeviceSource() const override { return m_device != nullptr; }
+    void writeOnDevice(GlBufferLink& link, std::size_t) const override {
+        link.writeSeriesMatrix(*m_device, m_order, m_channel);
+    }
+    QString what() const override { return QObject::tr("the series"); }
+    QString title(std::size_t) const override {
+        return QObject::tr("%1 series × %2 samples, each z-normalised; grouped by class")
+            .arg(QLocale().toString(qulonglong(m_order.size())))
+            .arg(QLocale().toString(qulonglong(m_series->length)));
+    }
+    QString columnCaption() const override { return QObject::tr("time →"); }
+    QString describe(std::size_t row, std::size_t t) const override {
+        const SeriesSet& s = *m_series;
+        const std::uint32_t i = m_order[row];
+        QString text = QObject::tr("series %1").arg(i);
+        if (i < s.labels.size() && s.labels[i] >= 0)
+            text += QObject::tr(" · class %1")
+                        .arg(std::size_t(s.labels[i]) < s.classNames.size()
+                                 ? QString::fromStdString(s.classNames[std::size_t(s.labels[i])])
+                                 : QString::number(s.labels[i]));
+        text += QObject::tr(" · t = %1").arg(t);
+        // One row's z-values on the host: cheap, and the same on both paths.
+        const std::uint32_t one[] = {i};
+        const float z = seriesMatrix(s, one, m_channel).values[t];
+        text += std::isnan(z) ? QObject::tr(" · past the end")
+                              : QObject::tr(" · z = %1").arg(double(z), 0, 'f', 2);
+        return text;
+    }
+
+private:
+    std::shared_ptr<const SeriesSet> m_series;
+    std::vector<std::uint32_t> m_order;
+    std::size_t m_channel;
+    std::shared_ptr<const DeviceResident> m_device;
+};
 
 }  // namespace
 
-SeriesHeatmapView::SeriesHeatmapView(QWidget* parent) : QOpenGLWidget(parent) {
-    setMinimumSize(200, 150);
-    setMouseTracking(true);  // the read-out follows the pointer
-    connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
-        const bool wasDrawn = isContentDrawn();
-        m_drawnGeneration = m_paintedGeneration;
-        if (!wasDrawn && isContentDrawn()) emit contentDrawn();
-    });
+SeriesHeatmapView::SeriesHeatmapView(QWidget* parent)
+    : MatrixHeatmapView(tr("series heat map"), parent) {
+    setEmptyText(tr("No series to show."));
 }
 
-SeriesHeatmapView::~SeriesHeatmapView() {
-    releaseGl();
-    if (context()) disconnect(context(), nullptr, this, nullptr);
-}
+SeriesHeatmapView::~SeriesHeatmapView() = default;
 
 void SeriesHeatmapView::setRows(std::shared_ptr<const SeriesSet> series,
                                 std::vector<std::uint32_t> order, std::size_t channel) {
     m_series = std::move(series);
     m_order = std::move(order);
     m_channel = channel;
-    m_dirty = true;
-    contentChanged();
+    refill();
 }
 
 void SeriesHeatmapView::setDeviceSeries(std::shared_ptr<const SeriesSet> series,
                                         std::shared_ptr<const DeviceResident> copy) {
     m_deviceOf = std::move(series);
     m_device = std::move(copy);
-    if (m_deviceOf == m_series && m_device) {
-        m_dirty = true;
-        contentChanged();
-    }
+    if (m_deviceOf == m_series && m_device) refill();
 }
 
-void SeriesHeatmapView::setInteropAllowed(bool allowed) {
-    if (allowed == m_interop.allowed()) return;
-    m_interop.setAllowed(allowed);
-    m_dirty = true;
-    contentChanged();
-}
-
-int SeriesHeatmapView::maxRows() const {
-    return m_maxTextureSize > 0 ? std::min(kDefaultMaxRows, m_maxTextureSize) : kDefaultMaxRows;
-}
-
-void SeriesHeatmapView::contentChanged() {
-    ++m_contentGeneration;
-    update();
-}
-
-QRectF SeriesHeatmapView::plotRect() const {
-    return QRectF(kLeft, kTop, std::max(1, width() - kLeft - kRight),
-                  std::max(1, height() - kTop - kBottom));
-}
-
-QPointF SeriesHeatmapView::cellCentre(std::size_t row, std::size_t column) const {
-    const QRectF plot = plotRect();
-    const double rows = double(std::max<std::size_t>(m_order.size(), 1));
-    const double cols = double(std::max<std::size_t>(m_series ? m_series->length : 1, 1));
-    return {plot.left() + (double(column) + 0.5) * plot.width() / cols,
-            plot.top() + (double(row) + 0.5) * plot.height() / rows};
-}
-
-QString SeriesHeatmapView::describe(QPointF pos) const {
-    const QRectF plot = plotRect();
-    if (!m_series || m_order.empty() || m_series->length == 0 || !plot.contains(pos)) return {};
-    const SeriesSet& s = *m_series;
-    const auto row =
-        std::min(m_order.size() - 1,
-                 std::size_t((pos.y() - plot.top()) / plot.height() * double(m_order.size())));
-    const auto t = std::min(s.length - 1,
-                            std::size_t((pos.x() - plot.left()) / plot.width() * double(s.length)));
-    const std::uint32_t i = m_order[row];
-    QString text = tr("series %1").arg(i);
-    if (i < s.labels.size() && s.labels[i] >= 0)
-        text += tr(" · class %1")
-                    .arg(std::size_t(s.labels[i]) < s.classNames.size()
-                             ? QString::fromStdString(s.classNames[std::size_t(s.labels[i])])
-                             : QString::number(s.labels[i]));
-    text += tr(" · t = %1").arg(t);
-    // One row's z-values on the host: cheap, and the same on both paths.
-    const std::uint32_t one[] = {i};
-    const float z = seriesMatrix(s, one, m_channel).values[t];
-    text += std::isnan(z) ? tr(" · past the end") : tr(" · z = %1").arg(double(z), 0, 'f', 2);
-    return text;
-}
-
-void SeriesHeatmapView::mouseMoveEvent(QMouseEvent* event) {
-    const QString text = describe(event->position());
-    if (text.isEmpty())
-        QToolTip::hideText();
-    else
-        QToolTip::showText(event->globalPosition().toPoint(), text, this);
-    QOpenGLWidget::mouseMoveEvent(event);
-}
-
-void SeriesHeatmapView::initializeGL() {
-    initializeOpenGLFunctions();
-    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &SeriesHeatmapView::releaseGl,
-            Qt::UniqueConnection);
-    const bool gles = context()->isOpenGLES();
-    m_program = std::make_unique<QOpenGLShaderProgram>();
-    const QByteArray vert = glslSource(QStringLiteral(":/shaders/heatmap.vert"), gles);
-    const QByteArray frag = glslSource(QStringLiteral(":/shaders/heatmap.frag"), gles);
-    m_glReady = !vert.isEmpty() && !frag.isEmpty() &&
-                m_program->addShaderFromSourceCode(QOpenGLShader::Vertex, vert) &&
-                m_program->addShaderFromSourceCode(QOpenGLShader::Fragment, frag) &&
-                m_program->link();
-    if (!m_glReady) {
-        m_problem = tr("the heat map shaders did not build: %1").arg(m_program->log().trimmed());
-        logError(tr("series heat map: %1").arg(m_problem));
+void SeriesHeatmapView::refill() {
+    if (!m_series || m_order.empty() || m_series->length == 0) {
+        setFill(nullptr);
         return;
     }
-    m_vao.create();
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &m_maxTextureSize);
-    GLuint textures[2] = {0, 0};
-    glGenTextures(2, textures);
-    m_texture = textures[0];
-    m_colourMap = textures[1];
-    std::vector<std::uint32_t> map(256);
-    for (int i = 0; i < 256; ++i)
-        map[std::size_t(i)] = ColourMaps::viridisRgba(float(i) / 255.0f);
-    glBindTexture(GL_TEXTURE_2D, m_colourMap);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, 256, 1, 0, GL_RGBA, GL_UNSIGNED_BYTE, map.data());
-    for (const GLuint t : {m_colourMap, m_texture}) {
-        glBindTexture(GL_TEXTURE_2D, t);
-        // Nearest: a cell is one sample, and NaN padding must not bleed into its neighbours.
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
-        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
-    }
-    glBindTexture(GL_TEXTURE_2D, 0);
-    glGenBuffers(1, &m_pixelBuffer);
-    m_pixelBytes = 0;
-    m_texRows = m_texCols = 0;
-    m_dirty = true;
-}
-
-void SeriesHeatmapView::releaseGl() {
-    if (!m_glReady && !m_program) return;
-    const bool current = context() && context()->isValid();
-    if (current) makeCurrent();
-    // Unregistered while the context is current and the buffer still exists.
-    m_link.reset();
-    if (current) {
-        const GLuint textures[2] = {m_texture, m_colourMap};
-        glDeleteTextures(2, textures);
-        glDeleteBuffers(1, &m_pixelBuffer);
-    }
-    m_texture = m_colourMap = m_pixelBuffer = 0;
-    m_vao.destroy();
-    m_program.reset();
-    m_pixelBytes = 0;
-    m_texRows = m_texCols = 0;
-    m_glReady = false;
-    if (current) doneCurrent();
-}
-
-bool SeriesHeatmapView::writeOnDevice(std::size_t bytes) {
-    if (!m_device || m_deviceOf != m_series || !m_interop.ready()) return false;
-    if (bytes != m_pixelBytes) {
-        m_link.reset();  // new storage
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
-        glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), nullptr, GL_STREAM_DRAW);
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        m_pixelBytes = bytes;
-    }
-    if (!m_interop.write(
-            m_link, m_pixelBuffer, bytes,
-            [&](GlBufferLink& link) { link.writeSeriesMatrix(*m_device, m_order, m_channel); },
-            tr("the series")))
-        return false;
-    if (m_path != UploadPath::Interop)
-        logInfo(tr("Series heat map: written on the GPU into the pixel buffer (%1)")
-                    .arg(m_interop.description()));
-    m_path = UploadPath::Interop;
-    return true;
-}
-
-void SeriesHeatmapView::upload() {
-    m_dirty = false;
-    m_problem.clear();
-    m_texRows = m_texCols = 0;
-    const std::size_t rows = m_order.size();
-    const std::size_t cols = m_series ? m_series->length : 0;
-    if (rows == 0 || cols == 0) return;
-    if (cols > std::size_t(m_maxTextureSize) || rows > std::size_t(m_maxTextureSize)) {
-        m_problem = tr("%1 series of %2 samples do not fit this GPU's largest texture (%3)")
-                        .arg(rows)
-                        .arg(cols)
-                        .arg(m_maxTextureSize);
-        return;
-    }
-    while (glGetError() != GL_NO_ERROR) {
-    }
-    const std::size_t bytes = rows * cols * sizeof(float);
-    if (!writeOnDevice(bytes)) {
-        SeriesMatrix matrix;
-        try {
-            matrix = seriesMatrix(*m_series, m_order, m_channel);
-        } catch (const Error& e) {
-            m_problem = QString::fromUtf8(e.what());
-            return;
-        }
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
-        if (bytes != m_pixelBytes) {
-            m_link.reset();
-            glBufferData(GL_PIXEL_UNPACK_BUFFER, GLsizeiptr(bytes), matrix.values.data(),
-                         GL_STREAM_DRAW);
-            m_pixelBytes = bytes;
-        } else {
-            glBufferSubData(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(bytes), matrix.values.data());
-        }
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        m_path = UploadPath::HostUpload;
-    }
-    // The texture takes the pixel buffer's contents: no copy through host memory on either path.
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-    glBindTexture(GL_TEXTURE_2D, m_texture);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, GLsizei(cols), GLsizei(rows), 0, GL_RED, GL_FLOAT,
-                 nullptr);
-    glBindTexture(GL_TEXTURE_2D, 0);
-    glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    const GLenum error = glGetError();
-    if (error != GL_NO_ERROR) {
-        m_problem = error == GL_OUT_OF_MEMORY
-                        ? tr("not enough GPU memory for a %1 × %2 heat map").arg(rows).arg(cols)
-                        : tr("uploading the heat map failed (GL error 0x%1)").arg(error, 0, 16);
-        logError(tr("series heat map: %1").arg(m_problem));
-        return;
-    }
-    m_texRows = rows;
-    m_texCols = cols;
-}
-
-std::vector<float> SeriesHeatmapView::readMatrixBuffer() {
-    std::vector<float> out;
-    if (!m_glReady || !context()) return out;
-    makeCurrent();
-    if (m_dirty) upload();
-    const std::size_t bytes = m_texRows * m_texCols * sizeof(float);
-    if (bytes > 0) {
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_pixelBuffer);
-        const void* mapped =
-            glMapBufferRange(GL_PIXEL_UNPACK_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);
-        if (mapped) {
-            out.resize(bytes / sizeof(float));
-            std::memcpy(out.data(), mapped, bytes);
-            glUnmapBuffer(GL_PIXEL_UNPACK_BUFFER);
-        }
-        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-    }
-    doneCurrent();
-    return out;
-}
-
-void SeriesHeatmapView::paintGL() {
-    const QColor bg = palette().color(QPalette::Base);
-    glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
-    glClear(GL_COLOR_BUFFER_BIT);
-    if (m_glReady) {
-        if (m_dirty) upload();
-        if (m_texRows > 0) {
-            const qreal dpr = devicePixelRatioF();
-            const QRectF plot = plotRect();
-            GLint previous[4];
-            glGetIntegerv(GL_VIEWPORT, previous);
-            // GL's viewport origin is the bottom-left corner.
-            glViewport(GLint(plot.left() * dpr), GLint((height() - plot.bottom()) * dpr),
-                       GLsizei(plot.width() * dpr), GLsizei(plot.height() * dpr));
-            glDisable(GL_DEPTH_TEST);
-            glDisable(GL_BLEND);
-            m_program->bind();
-            glActiveTexture(GL_TEXTURE0);
-            glBindTexture(GL_TEXTURE_2D, m_texture);
-            glActiveTexture(GL_TEXTURE1);
-            glBindTexture(GL_TEXTURE_2D, m_colourMap);
-            m_program->setUniformValue("u_values", 0);
-            m_program->setUniformValue("u_colourMap", 1);
-            m_program->setUniformValue("u_lo", -kRange);
-            m_program->setUniformValue("u_hi", kRange);
-            m_program->setUniformValue("u_background",
-                                       QVector3D(bg.redF(), bg.greenF(), bg.blueF()));
-            {
-                QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
-                glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-            }
-            m_program->release();
-            glBindTexture(GL_TEXTURE_2D, 0);
-            glActiveTexture(GL_TEXTURE0);
-            glBindTexture(GL_TEXTURE_2D, 0);
-            glViewport(previous[0], previous[1], previous[2], previous[3]);
-        }
-    }
-    const qreal dpr = devicePixelRatioF();
-    QOpenGLPaintDevice device(QSize(qRound(width() * dpr), qRound(height() * dpr)));
-    device.setDevicePixelRatio(dpr);
-    QPainter painter(&device);
-    painter.setFont(font());
-    paintOverlay(painter);
-    painter.end();
-    m_paintedGeneration = m_contentGeneration;
-}
-
-void SeriesHeatmapView::paintOverlay(QPainter& painter) {
-    const QPalette pal = palette();
-    painter.setRenderHint(QPainter::TextAntialiasing, true);
-    const QRectF plot = plotRect();
-    if (!m_problem.isEmpty() || !m_series || m_order.empty()) {
-        painter.setPen(pal.color(m_problem.isEmpty() ? QPalette::PlaceholderText : QPalette::Text));
-        painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignCenter | Qt::TextWordWrap,
-                         m_problem.isEmpty()
-                             ? tr("No series to show.")
-                             : tr("The heat map cannot be drawn:\n%1").arg(m_problem));
-        return;
-    }
-    const SeriesSet& s = *m_series;
-    painter.setPen(pal.color(QPalette::Text));
-    painter.drawText(QRectF(kLeft, 4, width() - kLeft - kRight, kTop - 6),
-                     Qt::AlignLeft | Qt::AlignVCenter,
-                     tr("%1 series × %2 samples, each z-normalised; grouped by class")
-                         .arg(QLocale().toString(qulonglong(m_order.size())))
-                         .arg(QLocale().toString(qulonglong(s.length))));
-    // The class band: one rectangle per run of rows of one class.
-    const double rowHeight = plot.height() / double(m_order.size());
-    std::size_t start = 0;
-    for (std::size_t r = 1; r <= m_order.size(); ++r) {
-        const auto labelOf = [&](std::size_t row) {
-            const std::size_t i = m_order[row];
-            return i < s.labels.size() ? s.labels[i] : -1;
-        };
-        if (r < m_order.size() && labelOf(r) == labelOf(start)) continue;
-        const int label = labelOf(start);
-        painter.fillRect(QRectF(kLeft - 4 - kBandWidth, plot.top() + double(start) * rowHeight,
-                                kBandWidth, double(r - start) * rowHeight),
-                         label >= 0 ? ColourMaps::categorical(label) : pal.color(QPalette::Mid));
-        start = r;
-    }
-    // The colour bar and its scale.
-    const QRectF bar(plot.right() + 10, plot.top(), 12, plot.height());
-    QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
-    for (int k = 0; k <= 8; ++k)
-        gradient.setColorAt(k / 8.0, ColourMaps::viridis(k / 8.0));
-    painter.fillRect(bar, gradient);
-    painter.setPen(pal.color(QPalette::Text));
-    const QFontMetrics fm(painter.font());
-    painter.drawText(QPointF(bar.right() + 4, bar.top() + fm.ascent()), tr("+%1σ").arg(kRange));
-    painter.drawText(QPointF(bar.right() + 4, bar.center().y() + fm.ascent() / 2.0), tr("0"));
-    painter.drawText(QPointF(bar.right() + 4, bar.bottom()), tr("−%1σ").arg(kRange));
-    painter.setPen(pal.color(QPalette::PlaceholderText));
-    painter.drawText(QRectF(plot.left(), plot.bottom() + 4, plot.width(), kBottom - 4),
-                     Qt::AlignLeft | Qt::AlignTop, tr("time →"));
+    setFill(std::make_shared<SeriesFill>(m_series, m_order, m_channel,
+                                         m_deviceOf == m_series ? m_device : nullptr));
 }
 
 }  // namespace cs::ui

@@ -14,6 +14,7 @@
 #include <QLocale>
 #include <QSignalBlocker>
 #include <QStackedWidget>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 #include <QValueAxis>
 #include <algorithm>
@@ -23,6 +24,7 @@
 
 #include "compute/core/series_matrix.h"
 #include "ui/colour_maps.h"
+#include "ui/rocket_feature_map_view.h"
 #include "ui/series_heatmap_view.h"
 
 namespace cs::ui {
@@ -89,9 +91,11 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_chartView->setRenderHint(QPainter::Antialiasing, true);
     m_chartView->setFrameShape(QFrame::NoFrame);
     m_heatmap = new SeriesHeatmapView(this);
+    m_featureMap = new RocketFeatureMapView(this);
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_chartView);
     m_stack->addWidget(m_heatmap);
+    m_stack->addWidget(m_featureMap);
 
     m_title = new QLabel(this);
     QFont bold = m_title->font();
@@ -107,8 +111,16 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_splitBox = new QComboBox(this);
     m_splitBox->addItems({tr("Train and test"), tr("Train only"), tr("Test only")});
     m_styleBox = new QComboBox(this);
-    m_styleBox->addItems({tr("Lines"), tr("Heat map")});
-    m_styleBox->setToolTip(tr("Lines: a sample of the series. Heat map: every series as a row."));
+    m_styleBox->addItems({tr("Lines"), tr("Heat map"), tr("Feature map")});
+    m_styleBox->setToolTip(
+        tr("Lines: a sample of the series. Heat map: every series as a row. "
+           "Feature map: the ROCKET features of every series (after a run)."));
+    m_featureBox = new QComboBox(this);
+    m_featureBox->addItem(tr("PPV"), int(RocketFeature::Ppv));
+    m_featureBox->addItem(tr("MAX"), int(RocketFeature::Max));
+    m_featureBox->setToolTip(
+        tr("The ROCKET feature the map shows: the proportion of positive "
+           "values (PPV) or the maximum (MAX) of each kernel's output"));
     m_channelLabel->setBuddy(m_channelBox);
     m_splitLabel->setBuddy(m_splitBox);
 
@@ -121,6 +133,7 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_splitLabel);
     bar->addWidget(m_splitBox);
     bar->addSpacing(12);
+    bar->addWidget(m_featureBox);
     bar->addWidget(m_styleBox);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 0);
@@ -138,6 +151,9 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     connect(m_styleBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) setStyle(Style(i));
     });
+    connect(m_featureBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setRocketFeature(RocketFeature(m_featureBox->itemData(i).toInt()));
+    });
     updateControls();
     rebuild();
 }
@@ -149,6 +165,9 @@ void SeriesView::setSeriesSet(std::shared_ptr<const SeriesSet> series, const QSt
     m_name = name;
     m_channel = 0;
     m_split = Split::All;
+    // Features belong to the set they were computed from.
+    m_featureMap->setFeatures(nullptr, nullptr, nullptr);
+    if (m_style == Style::FeatureMap) setStyle(Style::Lines);
     updateControls();
     rebuild();
 }
@@ -169,16 +188,60 @@ void SeriesView::setSplit(Split split) {
     rebuild();
 }
 
-void SeriesView::setStyle(Style style) {
-    if (style == m_style) return;
+bool SeriesView::setStyle(Style style) {
+    if (style == Style::FeatureMap && !hasRocketFeatures()) {
+        const QSignalBlocker blocker(m_styleBox);
+        m_styleBox->setCurrentIndex(int(m_style));
+        return false;
+    }
+    if (style == m_style) return true;
     m_style = style;
     {
         const QSignalBlocker blocker(m_styleBox);
         m_styleBox->setCurrentIndex(int(style));
     }
-    m_stack->setCurrentWidget(style == Style::Heatmap ? static_cast<QWidget*>(m_heatmap)
-                                                      : static_cast<QWidget*>(m_chartView));
+    m_stack->setCurrentWidget(style == Style::Heatmap      ? static_cast<QWidget*>(m_heatmap)
+                              : style == Style::FeatureMap ? static_cast<QWidget*>(m_featureMap)
+                                                           : static_cast<QWidget*>(m_chartView));
+    updateControls();
     rebuild();
+    return true;
+}
+
+bool SeriesView::setRocketFeatures(std::shared_ptr<const SeriesSet> series,
+                                   std::shared_ptr<const RocketFeatures> features,
+                                   std::shared_ptr<const RocketKernels> kernels) {
+    if (features && (series != m_series || !m_series || features->n != m_series->n)) return false;
+    m_featureMap->setFeatures(features ? std::move(series) : nullptr, features,
+                              features ? std::move(kernels) : nullptr);
+    if (!features && m_style == Style::FeatureMap) setStyle(Style::Lines);
+    updateControls();
+    if (m_style == Style::FeatureMap) rebuild();  // the note names the kernels
+    return true;
+}
+
+bool SeriesView::hasRocketFeatures() const {
+    return m_featureMap->features() != nullptr;
+}
+
+RocketFeature SeriesView::rocketFeature() const {
+    return m_featureMap->feature();
+}
+
+void SeriesView::setRocketFeature(RocketFeature feature) {
+    m_featureMap->setFeature(feature);
+    const QSignalBlocker blocker(m_featureBox);
+    m_featureBox->setCurrentIndex(m_featureBox->findData(int(feature)));
+    if (m_style == Style::FeatureMap) rebuild();
+}
+
+bool SeriesView::isContentDrawn() const {
+    const MatrixHeatmapView* shown = m_style == Style::Heatmap
+                                         ? static_cast<MatrixHeatmapView*>(m_heatmap)
+                                     : m_style == Style::FeatureMap ? m_featureMap
+                                                                    : nullptr;
+    if (!shown || !shown->isVisible()) return true;
+    return shown->isContentDrawn() || !shown->problem().isEmpty();
 }
 
 void SeriesView::setDeviceSeries(std::shared_ptr<const SeriesSet> series,
@@ -264,8 +327,14 @@ void SeriesView::updateControls() {
     }
     m_channelBox->setCurrentIndex(m_channel);
     const bool multi = channels > 1;
-    m_channelLabel->setVisible(multi);
-    m_channelBox->setVisible(multi);
+    // The channel does not apply to the feature map (a kernel reads all channels).
+    m_channelLabel->setVisible(multi && m_style != Style::FeatureMap);
+    m_channelBox->setVisible(multi && m_style != Style::FeatureMap);
+    // "Feature map" is offered once there are features; the PPV/MAX choice goes with it.
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
+        if (QStandardItem* item = model->item(int(Style::FeatureMap)))
+            item->setEnabled(hasRocketFeatures());
+    m_featureBox->setVisible(m_style == Style::FeatureMap);
     const bool hasSplit = m_series && !m_series->isTest.empty();
     m_splitBox->setCurrentIndex(int(m_split));
     m_splitLabel->setVisible(hasSplit);
@@ -288,6 +357,7 @@ void SeriesView::rebuild() {
                "here, or pick File ▸ Demo data ▸ Time series."));
         m_chart->setTitle(QString());
         m_heatmap->setRows(nullptr, {}, 0);
+        m_featureMap->setRows({});
         applyPalette();
         emit chartUpdated();
         return;
@@ -316,8 +386,10 @@ void SeriesView::rebuild() {
         std::vector<std::uint8_t> keep(s.n, 0);
         for (const std::size_t i : candidates)
             keep[i] = 1;
-        m_heatmap->setRows(m_series, heatmapRows(s, keep, std::size_t(m_heatmap->maxRows())),
-                           std::size_t(m_channel));
+        auto rows = heatmapRows(s, keep, std::size_t(m_heatmap->maxRows()));
+        // The feature map lists the same series in the same order.
+        m_featureMap->setRows(rows);
+        m_heatmap->setRows(m_series, std::move(rows), std::size_t(m_channel));
     }
 
     const std::size_t c = std::size_t(m_channel);
@@ -401,6 +473,30 @@ void SeriesView::rebuild() {
     m_title->setText(title);
 
     QStringList note;
+    if (m_style == Style::FeatureMap && hasRocketFeatures()) {
+        const auto& f = *m_featureMap->features();
+        const std::size_t rows = m_featureMap->rowCount();
+        note << (rows < candidates.size()
+                     ? tr("feature map of %1 of %2 series, picked evenly within each class")
+                           .arg(number(rows), number(candidates.size()))
+                     : tr("feature map of all %1 series").arg(number(rows)));
+        note << tr("%1 ROCKET kernels, %2, each kernel z-scored over all %3 series")
+                    .arg(number(f.kernels),
+                         rocketFeature() == RocketFeature::Ppv ? tr("PPV") : tr("MAX"),
+                         number(f.n));
+        if (m_featureMap->isColumnCapped())
+            note << tr("the first %1 kernels fit a texture")
+                        .arg(number(m_featureMap->shownColumns()));
+        if (split)
+            note << tr("%1 train + %2 test")
+                        .arg(number(trainShown), number(candidates.size() - trainShown));
+        m_note->setText(note.join(QStringLiteral(" · ")));
+        m_note->setVisible(true);
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
     if (m_style == Style::Heatmap) {
         const std::size_t rows = m_heatmap->rowCount();
         note << (rows < candidates.size()

@@ -10,6 +10,7 @@
 
 #include "compute/core/device_resident.h"
 #include "compute/core/series_set.h"
+#include "compute/rocket/rocket.h"
 
 class QChart;
 class QChartView;
@@ -19,6 +20,7 @@ class QStackedWidget;
 
 namespace cs::ui {
 
+class RocketFeatureMapView;
 class SeriesHeatmapView;
 
 /// The time-series view: series as lines coloured by class (the categorical palette of the
@@ -26,14 +28,17 @@ class SeriesHeatmapView;
 /// sets, and the train/test split (test series dashed; a filter shows either part alone).
 /// At most maxDrawn() series are drawn, sampled evenly across classes, and long series are
 /// decimated (min/max per bucket) so that large sets stay responsive; a note says so.
-/// Variable-length series are drawn to their true length.
+/// Variable-length series are drawn to their true length. Once ROCKET features of the set exist
+/// (setRocketFeatures), a third style shows their feature map (RocketFeatureMapView) with a
+/// PPV/MAX selector, its rows in the heat map's order.
 class SeriesView : public QWidget {
     Q_OBJECT
 public:
     /// Which part of a train/test split is shown.
     enum class Split { All, Train, Test };
-    /// Lines (a sample of the series), or a heat map of all of them (SeriesHeatmapView).
-    enum class Style { Lines, Heatmap };
+    /// Lines (a sample of the series), a heat map of all of them (SeriesHeatmapView), or the
+    /// ROCKET feature map of all of them (RocketFeatureMapView; offered once features exist).
+    enum class Style { Lines, Heatmap, FeatureMap };
 
     explicit SeriesView(QWidget* parent = nullptr);
     ~SeriesView() override;
@@ -49,11 +54,28 @@ public:
     Split split() const { return m_split; }
     void setSplit(Split split);
     Style style() const { return m_style; }
-    void setStyle(Style style);
+    /// Style::FeatureMap is refused (false) while there are no features.
+    bool setStyle(Style style);
     /// The device copy of the series shown (Backend::keepSeriesResident), for the heat map.
     void setDeviceSeries(std::shared_ptr<const SeriesSet> series,
                          std::shared_ptr<const DeviceResident> copy);
     SeriesHeatmapView* heatmapView() const { return m_heatmap; }
+    /// ROCKET features of the set shown (from kernels), for the feature map; nullptr clears
+    /// them (the view leaves the feature map). Features of another set are refused (false).
+    /// A new set clears them.
+    bool setRocketFeatures(std::shared_ptr<const SeriesSet> series,
+                           std::shared_ptr<const RocketFeatures> features,
+                           std::shared_ptr<const RocketKernels> kernels);
+    bool hasRocketFeatures() const;
+    /// The feature the feature map shows (PPV or MAX).
+    RocketFeature rocketFeature() const;
+    void setRocketFeature(RocketFeature feature);
+    RocketFeatureMapView* featureMapView() const { return m_featureMap; }
+    /// The style selector and the feature selector (for tests).
+    QComboBox* styleBox() const { return m_styleBox; }
+    QComboBox* featureBox() const { return m_featureBox; }
+    /// True when the visible heat map (if any) shows its latest content, or cannot draw.
+    bool isContentDrawn() const;
     /// The cap on drawn series.
     int maxDrawn() const { return m_maxDrawn; }
     void setMaxDrawn(int count);
@@ -104,8 +126,10 @@ private:
 
     Style m_style = Style::Lines;
     SeriesHeatmapView* m_heatmap = nullptr;
+    RocketFeatureMapView* m_featureMap = nullptr;
     QStackedWidget* m_stack = nullptr;
     QComboBox* m_styleBox = nullptr;
+    QComboBox* m_featureBox = nullptr;
     QChart* m_chart = nullptr;
     QChartView* m_chartView = nullptr;
     QLabel* m_title = nullptr;

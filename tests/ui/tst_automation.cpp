@@ -355,7 +355,7 @@ private slots:
         run = runClusterscope({"--demo-points", "1000", "--run", "kshape", "--quit"});
         QCOMPARE(run.exitCode, Automation::kUsageError);
         QVERIFY2(run.stdErr.contains(
-                     QLatin1String("unknown algorithm 'kshape' (available: dbscan, knn)")),
+                     QLatin1String("unknown algorithm 'kshape' (available: dbscan, knn, rocket)")),
                  qPrintable(run.stdErr));
 
         run = runClusterscope({"--param", "kshape.k=3", "--quit"});

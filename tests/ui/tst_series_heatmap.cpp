@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: MIT
 // The series heat map on the host path (Mesa under xvfb-run here and in CI): the pixel buffer
 // holds seriesMatrix(), the screen shows it through the colour map, padding is background,
-// the class band follows the rows, and the series view switches to it.
+// the class band follows the rows, and the series view switches to it. The ROCKET feature map
+// (the same matrix view with another fill) with a stand-in GL interop: registration, rewrites,
+// re-registration on new storage, fallback on a device fault, release at teardown.
+#include <QOpenGLContext>
+#include <QOpenGLExtraFunctions>
 #include <QtTest>
 #include <cmath>
 
+#include "compute/backend/cpu_backend.h"
+#include "compute/backend/gl_interop.h"
+#include "compute/core/error.h"
 #include "compute/core/series_matrix.h"
 #include "compute/demo/demo_data.h"
+#include "compute/rocket/rocket.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/colour_maps.h"
+#include "ui/rocket_feature_map_view.h"
 #include "ui/series_heatmap_view.h"
 #include "ui/series_view.h"
 
@@ -123,6 +132,153 @@ private slots:
         }
         view.setStyle(cs::ui::SeriesView::Style::Lines);
         QVERIFY(!view.heatmapView()->isVisible());
+        // No features: the feature map is not offered.
+        QVERIFY(!view.hasRocketFeatures());
+        QVERIFY(!view.setStyle(cs::ui::SeriesView::Style::FeatureMap));
+        QCOMPARE(view.style(), cs::ui::SeriesView::Style::Lines);
+    }
+
+    void featureMapInteropBookkeepingWithAStandIn() {
+        // A stand-in GlInterop (no CUDA here) whose "device copy" of the features is the host
+        // features: it writes rocketFeatureMap() through GL into the buffer it was linked to, as
+        // the CUDA kernel would, and counts registrations alive at once.
+        struct Calls {
+            int links = 0;
+            int live = 0;
+            int maxLive = 0;
+            int writes = 0;
+            std::uint32_t buffer = 0;
+            std::size_t bytes = 0;
+            bool fail = false;
+        };
+        struct FakeFeatures : cs::DeviceResident {
+            std::shared_ptr<const cs::RocketFeatures> host;
+            std::string backend() const override { return "stand-in"; }
+        };
+        struct StandInLink : cs::GlBufferLink {
+            Calls& calls;
+            std::uint32_t id;
+            std::size_t size;
+            StandInLink(Calls& c, std::uint32_t i, std::size_t b) : calls(c), id(i), size(b) {
+                calls.maxLive = std::max(calls.maxLive, ++calls.live);
+            }
+            ~StandInLink() override { --calls.live; }
+            std::uint32_t glBuffer() const override { return id; }
+            std::size_t bytes() const override { return size; }
+            void paintClusters(const cs::DeviceResident&, const cs::ClusterPaint&) override {}
+            void writePositions(const cs::DeviceResident&) override {}
+            void writeSeriesMatrix(const cs::DeviceResident&, std::span<const std::uint32_t>,
+                                   std::size_t) override {}
+            void writeKnnEdges(const cs::DeviceResident&) override {}
+            void writeRocketFeatureMap(const cs::DeviceResident& features,
+                                       std::span<const std::uint32_t> order,
+                                       cs::RocketFeature feature, std::size_t columns) override {
+                if (calls.fail) throw cs::DeviceError("stand-in device fault");
+                const auto& host = *dynamic_cast<const FakeFeatures&>(features).host;
+                const auto map = cs::rocketFeatureMap(host, order, feature, columns);
+                if (map.size() * sizeof(float) != size)
+                    throw cs::Error("stand-in: the map does not fit the buffer");
+                auto* f = QOpenGLContext::currentContext()->extraFunctions();
+                f->glBindBuffer(GL_COPY_WRITE_BUFFER, id);
+                f->glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(size), map.data());
+                f->glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+                ++calls.writes;
+            }
+            void writeTestPattern(std::uint32_t) override {}
+        };
+        struct StandIn : cs::GlInterop {
+            Calls& calls;
+            explicit StandIn(Calls& c) : calls(c) {}
+            std::string description() const override { return "stand-in interop"; }
+            std::unique_ptr<cs::GlBufferLink> link(std::uint32_t buffer,
+                                                   std::size_t bytes) override {
+                ++calls.links;
+                calls.buffer = buffer;
+                calls.bytes = bytes;
+                return std::make_unique<StandInLink>(calls, buffer, bytes);
+            }
+        };
+
+        const auto series =
+            std::make_shared<const cs::SeriesSet>(cs::demo::makeDemoSeries(40, 48, 3));
+        const auto kernels = std::make_shared<const cs::RocketKernels>(
+            cs::makeRocketKernels({.kernels = 60, .seed = 5}, series->length, series->channels));
+        cs::JobControl job;
+        auto features = std::make_shared<cs::RocketFeatures>(
+            cs::CpuBackend(2).rocketTransform(*series, *kernels, job));
+        auto device = std::make_shared<FakeFeatures>();
+        device->host = std::make_shared<const cs::RocketFeatures>(*features);
+        features->device = device;
+
+        Calls calls;
+        cs::releaseGlInterop();
+        cs::setGlInteropFactory([&calls] { return std::make_shared<StandIn>(calls); });
+        auto view = std::make_unique<cs::ui::RocketFeatureMapView>();
+        view->resize(420, 260);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        const auto rows = cs::heatmapRows(*series, {}, std::size_t(view->maxRows()));
+        view->setFeatures(series, features, kernels);
+        view->setRows(rows);
+        const auto check = [&](std::span<const std::uint32_t> order, cs::RocketFeature feature,
+                               std::size_t columns) {
+            QVERIFY(QTest::qWaitFor([&] { return view->isContentDrawn(); }, 10000));
+            QVERIFY2(view->problem().isEmpty(), qPrintable(view->problem()));
+            QCOMPARE(view->shownColumns(), columns);
+            QCOMPARE(view->readMatrixBuffer(),
+                     cs::rocketFeatureMap(*features, order, feature, columns));
+        };
+        check(rows, cs::RocketFeature::Ppv, 60);
+        QCOMPARE(view->matrixPath(), UploadPath::Interop);
+        QCOMPARE(calls.links, 1);
+        QCOMPARE(calls.writes, 1);
+        QCOMPARE(calls.buffer, view->pixelBufferId());
+        QCOMPARE(calls.bytes, rows.size() * 60 * sizeof(float));
+        // The other feature: the same storage, the same registration, one more write.
+        view->setFeature(cs::RocketFeature::Max);
+        check(rows, cs::RocketFeature::Max, 60);
+        QCOMPARE(calls.links, 1);
+        QCOMPARE(calls.writes, 2);
+        // Fewer rows, then fewer columns: new storage, registered anew after the old one went.
+        const std::vector<std::uint32_t> some(rows.begin(), rows.begin() + 10);
+        view->setRows(some);
+        check(some, cs::RocketFeature::Max, 60);
+        QCOMPARE(calls.links, 2);
+        QCOMPARE(calls.bytes, std::size_t(10 * 60 * sizeof(float)));
+        view->setColumnLimit(25);
+        check(some, cs::RocketFeature::Max, 25);
+        QVERIFY(view->isColumnCapped());
+        QVERIFY(view->fill()->title(view->shownColumns()).contains(QLatin1String("25 of 60")));
+        QCOMPARE(calls.links, 3);
+        QCOMPARE(calls.writes, 4);
+        QCOMPARE(calls.maxLive, 1);
+        QCOMPARE(calls.live, 1);
+        QVERIFY(view->hasDeviceLink());
+        // A device fault: the registration goes, the host computes and uploads from then on.
+        calls.fail = true;
+        view->setFeature(cs::RocketFeature::Ppv);
+        check(some, cs::RocketFeature::Ppv, 25);
+        QCOMPARE(view->matrixPath(), UploadPath::HostUpload);
+        QCOMPARE(view->interopError(), QStringLiteral("stand-in device fault"));
+        QCOMPARE(calls.live, 0);
+        QVERIFY(!view->hasDeviceLink());
+        // Teardown releases a live registration with the context.
+        calls.fail = false;
+        view.reset();
+        cs::releaseGlInterop();
+        cs::setGlInteropFactory([&calls] { return std::make_shared<StandIn>(calls); });
+        view = std::make_unique<cs::ui::RocketFeatureMapView>();
+        view->resize(300, 200);
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view.get()));
+        view->setFeatures(series, features, kernels);
+        view->setRows(rows);
+        check(rows, cs::RocketFeature::Ppv, 60);
+        QCOMPARE(view->matrixPath(), UploadPath::Interop);
+        QCOMPARE(calls.live, 1);
+        view.reset();
+        QCOMPARE(calls.live, 0);
+        cs::releaseGlInterop();
     }
 };
 

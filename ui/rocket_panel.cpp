@@ -1,0 +1,576 @@
+// SPDX-License-Identifier: MIT
+#include "ui/rocket_panel.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <span>
+
+#include "compute/core/error.h"
+#include "compute/io/npy.h"
+#include "ui/logger.h"
+#include "ui/series_view.h"
+
+namespace cs::ui {
+namespace {
+
+const QString kRocket = QStringLiteral("rocket");
+const QString kKernelsKey = QStringLiteral("rocket/kernels");
+const QString kSeedKey = QStringLiteral("rocket/seed");
+
+// Jobs at least this long are debounced and cancel the run they supersede; shorter ones are
+// coalesced (the newest parameters run as soon as the current run ends).
+constexpr double kLongJobMs = 400.0;
+// Spin-box steps on long jobs settle for this long before a run starts.
+constexpr int kLongJobDebounceMs = 250;
+constexpr int kMaxSeed = std::numeric_limits<int>::max();
+
+QString count(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString percent(double fraction) {
+    return QLocale().toString(100.0 * fraction, 'f', 2) + QStringLiteral(" %");
+}
+
+QString className(const SeriesSet& s, int label) {
+    if (label < 0) return {};
+    return std::size_t(label) < s.classNames.size()
+               ? QString::fromStdString(s.classNames[std::size_t(label)])
+               : QString::number(label);
+}
+
+}  // namespace
+
+RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
+    : QWidget(parent), m_runner(runner), m_view(view) {
+    setObjectName(QStringLiteral("rocketPanel"));
+    m_debounce.setSingleShot(true);
+    connect(&m_debounce, &QTimer::timeout, this, &RocketPanel::submitRun);
+    buildUi();
+    connect(&m_runner, &JobRunner::finished, this, &RocketPanel::onFinished);
+    connect(&m_runner, &JobRunner::failed, this, &RocketPanel::onFailed);
+    connect(&m_runner, &JobRunner::cancelled, this, &RocketPanel::onCancelled);
+    setEnabled(false);
+}
+
+RocketPanel::~RocketPanel() = default;
+
+void RocketPanel::buildUi() {
+    QSettings settings;
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(6, 6, 6, 6);
+    // As the other panels: never squeezed below its contents, the dock's scroll area scrolls.
+    layout->setSizeConstraint(QLayout::SetMinimumSize);
+
+    auto* params = new QGroupBox(tr("Parameters"));
+    auto* form = new QFormLayout(params);
+    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    const RocketParams defaults;
+    m_kernelsSpin = new QSpinBox;
+    m_kernelsSpin->setRange(kMinKernels, kRocketMaxKernels);
+    m_kernelsSpin->setSingleStep(1000);
+    m_kernelsSpin->setGroupSeparatorShown(true);
+    m_kernelsSpin->setValue(settings.value(kKernelsKey, defaults.kernels).toInt());
+    m_kernelsSpin->setKeyboardTracking(false);
+    m_kernelsSpin->setToolTip(tr("Random convolution kernels, %1 to %2: two features (PPV, MAX) "
+                                 "each; more kernels, better accuracy, longer runs")
+                                  .arg(count(kMinKernels), count(kRocketMaxKernels)));
+    form->addRow(tr("&Kernels"), m_kernelsSpin);
+    m_seedSpin = new QSpinBox;
+    m_seedSpin->setRange(0, kMaxSeed);
+    m_seedSpin->setValue(settings.value(kSeedKey, int(defaults.seed)).toInt());
+    m_seedSpin->setKeyboardTracking(false);
+    m_seedSpin->setToolTip(
+        tr("Seed of the kernels' random lengths, weights, biases, dilations "
+           "and paddings"));
+    form->addRow(tr("S&eed"), m_seedSpin);
+    m_runButton = new QPushButton(tr("&Run"));
+    m_runButton->setToolTip(
+        tr("Compute the features and fit the classifier now (parameter changes re-run it too)"));
+    form->addRow(m_runButton);
+    layout->addWidget(params);
+
+    // The result box, as the other panels': statistics, the classifier, its confusion matrix,
+    // the warning (icon + text), the backend and one line per stage, the export button.
+    auto* result = new QGroupBox(tr("Result"));
+    auto* resultLayout = new QVBoxLayout(result);
+    auto selectable = [](QLabel* label, const QString& name) {
+        label->setObjectName(name);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    };
+    m_stats = new QLabel(tr("No features yet"));
+    selectable(m_stats, QStringLiteral("rocketStatistics"));
+    m_classifier = new QLabel;
+    selectable(m_classifier, QStringLiteral("rocketClassifier"));
+    m_classifier->hide();
+    m_confusion = new QTableWidget;
+    m_confusion->setObjectName(QStringLiteral("rocketConfusion"));
+    m_confusion->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_confusion->setSelectionMode(QAbstractItemView::NoSelection);
+    m_confusion->setFocusPolicy(Qt::NoFocus);
+    m_confusion->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_confusion->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_confusion->setToolTip(tr("Test series by true class (rows) and predicted class (columns)"));
+    m_confusion->hide();
+    m_warningRow = new QWidget;
+    m_warningRow->setObjectName(QStringLiteral("rocketWarningRow"));
+    auto* warningLayout = new QHBoxLayout(m_warningRow);
+    warningLayout->setContentsMargins(0, 2, 0, 2);
+    auto* warningIcon = new QLabel;
+    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
+    warningIcon->setPixmap(
+        style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
+    warningIcon->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    warningIcon->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
+    m_warning = new QLabel;
+    selectable(m_warning, QStringLiteral("rocketWarning"));
+    QFont warningFont = m_warning->font();
+    warningFont.setBold(true);
+    m_warning->setFont(warningFont);
+    warningLayout->addWidget(warningIcon, 0, Qt::AlignTop);
+    warningLayout->addWidget(m_warning, 1);
+    m_warningRow->hide();
+    m_timings = new QLabel;
+    selectable(m_timings, QStringLiteral("rocketTimings"));
+    m_timings->setForegroundRole(QPalette::PlaceholderText);
+    m_timings->hide();
+    m_exportButton = new QPushButton(tr("Export features…"));
+    m_exportButton->setToolTip(
+        tr("Write the features as .npy (n × 2K float32) or the predictions as CSV"));
+    m_exportButton->setEnabled(false);
+    resultLayout->addWidget(m_stats);
+    resultLayout->addWidget(m_classifier);
+    resultLayout->addWidget(m_confusion);
+    resultLayout->addWidget(m_warningRow);
+    resultLayout->addWidget(m_timings);
+    resultLayout->addWidget(m_exportButton);
+    layout->addWidget(result);
+    layout->addStretch(1);
+
+    for (auto [spin, key] :
+         {std::pair{m_kernelsSpin, kKernelsKey}, std::pair{m_seedSpin, kSeedKey}})
+        connect(spin, &QSpinBox::valueChanged, this, [this, key](int v) {
+            QSettings().setValue(key, v);
+            parametersChanged();
+        });
+    connect(m_runButton, &QPushButton::clicked, this, &RocketPanel::run);
+    // The export dialog belongs to the main window (File ▸ Export… offers the features too).
+    connect(m_exportButton, &QPushButton::clicked, this, &RocketPanel::exportRequested);
+}
+
+void RocketPanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
+    m_runner.cancel(kRocket);
+    m_debounce.stop();
+    m_series = std::move(series);
+    m_run.reset();
+    m_dirty = false;
+    m_lastRunMs = 0.0;
+    m_view.setRocketFeatures(nullptr, nullptr, nullptr);
+    setWarning({});
+    m_classifier->clear();
+    m_classifier->hide();
+    m_confusion->clear();
+    m_confusion->hide();
+    m_timings->clear();
+    m_timings->hide();
+    m_exportButton->setEnabled(false);
+    setEnabled(m_series && m_series->n > 0);
+    m_stats->setText(isEnabled() ? tr("No features yet: press Run or change a parameter")
+                                 : tr("No time series loaded"));
+}
+
+RocketParams RocketPanel::params() const {
+    RocketParams p;
+    p.kernels = m_kernelsSpin->value();
+    p.seed = std::uint64_t(m_seedSpin->value());
+    return p;
+}
+
+void RocketPanel::setKernels(int kernels) {
+    m_kernelsSpin->setValue(kernels);
+}
+
+void RocketPanel::setSeed(std::uint64_t seed) {
+    m_seedSpin->setValue(int(std::min<std::uint64_t>(seed, std::uint64_t(kMaxSeed))));
+}
+
+void RocketPanel::parametersChanged() {
+    if (!m_series || m_series->n == 0) return;
+    scheduleRun();
+}
+
+void RocketPanel::scheduleRun() {
+    m_dirty = true;
+    if (m_lastRunMs < kLongJobMs) {
+        // Short jobs: let the running one finish and show it; the newest parameters run next.
+        if (!m_runner.isBusy(kRocket)) submitRun();
+        return;
+    }
+    m_debounce.start(kLongJobDebounceMs);
+}
+
+void RocketPanel::run() {
+    if (!m_series || m_series->n == 0) return;
+    m_debounce.stop();
+    submitRun();
+}
+
+void RocketPanel::submitRun() {
+    m_debounce.stop();
+    m_dirty = false;
+    if (!m_series) return;
+    const RocketParams p = params();
+    QString problem;
+    try {
+        // Only the O(1) checks here; the backend validates the values on the worker.
+        validateRocketParams(p);
+        if (m_series->length < 2)
+            problem = tr("ROCKET needs series of at least 2 samples, these have %1")
+                          .arg(m_series->length);
+    } catch (const Error& e) {
+        problem = QString::fromUtf8(e.what());
+    }
+    if (!problem.isEmpty()) {
+        const QString message = tr("ROCKET: %1").arg(problem);
+        logError(message);
+        emit statusMessage(message + tr(" — the previous result is kept"), 8000);
+        setWarning(tr("%1. The previous result is kept.").arg(message));
+        return;
+    }
+    m_runner.submit<RocketRun>(kRocket, [series = m_series, p](Backend& backend, JobControl& job) {
+        return compute(series, p, backend, job);
+    });
+}
+
+RocketRun RocketPanel::compute(std::shared_ptr<const SeriesSet> series, const RocketParams& params,
+                               Backend& backend, JobControl& job) {
+    const SeriesSet& s = *series;
+    RocketRun run;
+    run.params = params;
+    run.series = series;
+    {
+        const auto stage = job.stage("kernels");
+        run.kernels =
+            std::make_shared<const RocketKernels>(makeRocketKernels(params, s.length, s.channels));
+    }
+    job.checkpoint();
+    auto features =
+        std::make_shared<const RocketFeatures>(backend.rocketTransform(s, *run.kernels, job));
+    run.features = features;
+    job.checkpoint();
+
+    // Training rows: the train part of a split, or every labelled row without one.
+    run.classes = int(s.classCount());
+    const bool split = !s.isTest.empty();
+    std::vector<std::int32_t> fitLabels(s.n, -1);
+    std::vector<char> present(std::size_t(std::max(run.classes, 0)), 0);
+    for (std::size_t i = 0; i < s.n && i < s.labels.size(); ++i) {
+        const std::int32_t label = s.labels[i];
+        if (label < 0 || label >= run.classes || (split && s.isTest[i])) continue;
+        fitLabels[i] = label;
+        present[std::size_t(label)] = 1;
+        ++run.trainCount;
+    }
+    const auto classesPresent = std::count(present.begin(), present.end(), char(1));
+    if (s.labels.empty() || run.classes == 0) {
+        run.classifierNote = QObject::tr("the set has no class labels");
+    } else if (run.trainCount < 2) {
+        run.classifierNote =
+            QObject::tr(
+                "the classifier needs at least two labelled training series, the set "
+                "has %1")
+                .arg(run.trainCount);
+    } else if (classesPresent < 2) {
+        run.classifierNote = QObject::tr("the labelled training series are all of one class");
+    }
+    if (!run.classifierNote.isEmpty()) {
+        run.trainCount = 0;
+        return run;
+    }
+    auto model = std::make_shared<const RidgeModel>(
+        backend.ridgeFit(*features, fitLabels, run.classes, RidgeParams{}, job));
+    job.checkpoint();
+    {
+        const auto stage = job.stage("predict");
+        run.predictions = ridgePredict(*model, features->values, features->n);
+    }
+    run.model = std::move(model);
+    if (split) {
+        const auto k = std::size_t(run.classes);
+        run.confusion.assign(k * k, 0);
+        std::size_t correct = 0;
+        for (std::size_t i = 0; i < s.n && i < s.labels.size(); ++i) {
+            const std::int32_t label = s.labels[i];
+            if (!s.isTest[i] || label < 0 || label >= run.classes) continue;
+            const std::int32_t predicted = run.predictions[i];
+            ++run.testCount;
+            correct += predicted == label;
+            if (predicted >= 0 && predicted < run.classes)
+                ++run.confusion[std::size_t(label) * k + std::size_t(predicted)];
+        }
+        if (run.testCount > 0)
+            run.testAccuracy = double(correct) / double(run.testCount);
+        else
+            run.confusion.clear();
+    }
+    return run;
+}
+
+bool RocketPanel::isBusy() const {
+    return m_dirty || m_debounce.isActive() || m_runner.isBusy(kRocket);
+}
+
+void RocketPanel::onFinished(const JobOutcome& outcome) {
+    if (outcome.kind != kRocket) return;
+    m_lastRunMs = outcome.milliseconds;
+    auto run = std::static_pointer_cast<const RocketRun>(outcome.result);
+    // Features of a set no longer loaded are dropped (setSeriesSet cancels, but the run may
+    // have finished first).
+    if (run->series == m_series) showRun(std::move(run), outcome);
+    if (m_dirty) scheduleRun();
+}
+
+void RocketPanel::onFailed(const JobOutcome& outcome) {
+    if (outcome.kind != kRocket) return;
+    // The window logs the error and shows it in the status bar.
+    setWarning(tr("ROCKET failed: %1. The previous result is kept.").arg(outcome.error));
+    if (m_dirty) scheduleRun();
+}
+
+void RocketPanel::onCancelled(const JobOutcome& outcome) {
+    if (outcome.kind == kRocket) m_dirty = false;
+}
+
+void RocketPanel::showRun(std::shared_ptr<const RocketRun> run, const JobOutcome& outcome) {
+    const bool first = !m_run;
+    if (!m_view.setRocketFeatures(run->series, run->features, run->kernels)) {
+        setWarning(tr("The features do not match the series on screen; they are not shown."));
+        return;
+    }
+    m_run = std::move(run);
+    // The first features of a set bring their map to the front; later runs leave the style
+    // the user chose.
+    if (first) m_view.setStyle(SeriesView::Style::FeatureMap);
+    m_stats->setText(statisticsText(*m_run));
+    m_classifier->setText(classifierText(*m_run));
+    m_classifier->show();
+    showConfusion(*m_run);
+    QStringList lines;
+    lines
+        << tr("%1 · %2 ms").arg(outcome.backend, QLocale().toString(outcome.milliseconds, 'f', 1));
+    // Stages that repeat (per batch) are summed per name, in first-seen order.
+    std::vector<std::pair<QString, std::pair<double, int>>> stages;
+    for (const auto& t : outcome.timings) {
+        const QString name = QString::fromStdString(t.name);
+        auto it = std::find_if(stages.begin(), stages.end(),
+                               [&](const auto& s) { return s.first == name; });
+        if (it == stages.end()) it = stages.insert(stages.end(), {name, {0.0, 0}});
+        it->second.first += t.milliseconds;
+        ++it->second.second;
+    }
+    for (const auto& [name, total] : stages)
+        lines << (total.second > 1
+                      ? tr("  %1: %2 ms (%3×)")
+                            .arg(name, QLocale().toString(total.first, 'f', 1))
+                            .arg(total.second)
+                      : tr("  %1: %2 ms").arg(name, QLocale().toString(total.first, 'f', 1)));
+    m_timings->setText(lines.join(QLatin1Char('\n')));
+    m_timings->show();
+    setWarning({});
+    m_exportButton->setEnabled(true);
+    const RocketRun& r = *m_run;
+    QString summary = tr("ROCKET (%1 kernels, seed %2) of %3 series in %4 ms on %5")
+                          .arg(count(std::size_t(r.params.kernels)))
+                          .arg(qulonglong(r.params.seed))
+                          .arg(count(r.features->n))
+                          .arg(outcome.milliseconds, 0, 'f', 0)
+                          .arg(outcome.backend);
+    if (r.model && r.testAccuracy >= 0)
+        summary +=
+            tr(": test accuracy %1, alpha %2").arg(percent(r.testAccuracy)).arg(r.model->alpha);
+    else if (r.model)
+        summary += tr(": leave-one-out accuracy %1, alpha %2")
+                       .arg(percent(r.model->looAccuracy))
+                       .arg(r.model->alpha);
+    else
+        summary += tr(": no classifier (%1)").arg(r.classifierNote);
+    logInfo(summary);
+    emit resultChanged();
+}
+
+void RocketPanel::showConfusion(const RocketRun& run) {
+    m_confusion->clear();
+    const auto k = std::size_t(std::max(run.classes, 0));
+    if (run.confusion.empty() || k == 0) {
+        m_confusion->hide();
+        return;
+    }
+    const SeriesSet& s = *run.series;
+    m_confusion->setRowCount(int(k));
+    m_confusion->setColumnCount(int(k));
+    QStringList names;
+    for (std::size_t c = 0; c < k; ++c)
+        names << className(s, int(c));
+    QStringList predicted;
+    for (const QString& name : names)
+        predicted << tr("→ %1").arg(name);
+    m_confusion->setVerticalHeaderLabels(names);
+    m_confusion->setHorizontalHeaderLabels(predicted);
+    for (std::size_t t = 0; t < k; ++t) {
+        for (std::size_t p = 0; p < k; ++p) {
+            auto* item = new QTableWidgetItem(count(run.confusion[t * k + p]));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (t == p) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            m_confusion->setItem(int(t), int(p), item);
+        }
+    }
+    // Small class counts fit without scrolling; many classes scroll inside the table.
+    m_confusion->resizeColumnsToContents();
+    m_confusion->resizeRowsToContents();
+    const int rowsShown = int(std::min<std::size_t>(k, 8));
+    int height =
+        m_confusion->horizontalHeader()->sizeHint().height() + 2 * m_confusion->frameWidth();
+    for (int r = 0; r < rowsShown; ++r)
+        height += m_confusion->rowHeight(r);
+    m_confusion->setFixedHeight(height + (k > 8 ? 4 : 0));
+    m_confusion->show();
+}
+
+void RocketPanel::setWarning(const QString& text) {
+    m_warning->setText(text);
+    m_warningRow->setVisible(!text.isEmpty());
+}
+
+QString RocketPanel::statisticsText(const RocketRun& run) {
+    const RocketFeatures& f = *run.features;
+    return tr("Features: %1 series × %2 (PPV and MAX of %3 kernels)")
+        .arg(count(f.n), count(f.columns()), count(f.kernels));
+}
+
+QString RocketPanel::classifierText(const RocketRun& run) {
+    if (!run.model)
+        return tr("No classifier: %1. The features and the feature map are shown.")
+            .arg(run.classifierNote);
+    const RidgeModel& m = *run.model;
+    QStringList lines;
+    if (run.testAccuracy >= 0) {
+        const auto correct = std::size_t(std::llround(run.testAccuracy * double(run.testCount)));
+        lines << tr("Test accuracy: %1 (%2 of %3 test series)")
+                     .arg(percent(run.testAccuracy), count(correct), count(run.testCount));
+        lines << tr("Leave-one-out accuracy (train): %1").arg(percent(m.looAccuracy));
+    } else {
+        lines << tr("Leave-one-out accuracy: %1 (no test split)").arg(percent(m.looAccuracy));
+    }
+    lines << tr("Alpha: %1 (of %2 candidates, by leave-one-out error)")
+                 .arg(QLocale().toString(m.alpha, 'g', 4))
+                 .arg(m.alphas.size());
+    lines << tr("Trained on %1 series, %2 classes; %3 test series")
+                 .arg(count(run.trainCount))
+                 .arg(run.classes)
+                 .arg(count(run.testCount));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString RocketPanel::parameterText() const {
+    const RocketParams p = m_run ? m_run->params : params();
+    QString text =
+        QStringLiteral("rocket kernels=%1 seed=%2").arg(p.kernels).arg(qulonglong(p.seed));
+    if (m_run && m_run->model) {
+        text += QStringLiteral(" alpha=%1 looAccuracy=%2")
+                    .arg(m_run->model->alpha, 0, 'g', 9)
+                    .arg(m_run->model->looAccuracy, 0, 'g', 6);
+        if (m_run->testAccuracy >= 0)
+            text += QStringLiteral(" testAccuracy=%1").arg(m_run->testAccuracy, 0, 'g', 6);
+    }
+    return text + QStringLiteral(" backend=%1")
+                      .arg(m_runner.backendName().isEmpty() ? QStringLiteral("auto")
+                                                            : m_runner.backendName());
+}
+
+QString RocketPanel::exportFeatures(const QString& path) const {
+    if (!m_run) return tr("no ROCKET features to export yet");
+    const RocketFeatures& f = *m_run->features;
+    try {
+        io::writeNpy(path.toStdString(), std::span<const float>(f.values), {f.n, f.columns()});
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    logInfo(tr("ROCKET features (%1 series × %2, [PPV, MAX] per kernel) written to %3")
+                .arg(count(f.n), count(f.columns()), path));
+    return {};
+}
+
+QString RocketPanel::exportPredictions(const QString& path) const {
+    if (!m_run) return tr("no ROCKET result to export yet");
+    if (!m_run->model) return tr("no ROCKET predictions: %1").arg(m_run->classifierNote);
+    const SeriesSet& s = *m_run->series;
+    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
+    if (!out) return tr("cannot write %1").arg(path);
+    out << "# " << parameterText().toStdString() << "\nindex,split,label,predicted\n";
+    const bool split = !s.isTest.empty();
+    for (std::size_t i = 0; i < s.n; ++i) {
+        const int label = i < s.labels.size() ? s.labels[i] : -1;
+        out << i << ','
+            << (!split        ? "all"
+                : s.isTest[i] ? "test"
+                              : "train")
+            << ',' << className(s, label).toStdString() << ','
+            << className(s, m_run->predictions[i]).toStdString() << '\n';
+    }
+    out.close();
+    if (!out) return tr("cannot write %1").arg(path);
+    logInfo(tr("ROCKET predictions (%1 series) written to %2").arg(count(s.n), path));
+    return {};
+}
+
+Algorithm RocketPanel::algorithm() {
+    using Type = AlgorithmParameter::Type;
+    const RocketParams defaults;
+    Algorithm a;
+    a.name = kRocket;
+    a.title = tr("ROCKET");
+    a.parameters = {{QStringLiteral("kernels"),
+                     Type::Int,
+                     double(kMinKernels),
+                     double(kRocketMaxKernels),
+                     {},
+                     defaults.kernels,
+                     tr("random convolution kernels (two features each)")},
+                    {QStringLiteral("seed"),
+                     Type::Int,
+                     0,
+                     double(kMaxSeed),
+                     {},
+                     qulonglong(defaults.seed),
+                     tr("seed of the random kernels")}};
+    a.setParameter = [this](const QString& name, const QVariant& value) {
+        if (name == QLatin1String("kernels"))
+            setKernels(value.toInt());
+        else if (name == QLatin1String("seed"))
+            setSeed(value.toULongLong());
+    };
+    a.run = [this] { run(); };
+    a.isBusy = [this] { return isBusy(); };
+    return a;
+}
+
+}  // namespace cs::ui
