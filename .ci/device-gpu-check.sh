@@ -4,9 +4,11 @@
 # gpu-labelled tests, then the GPU benchmarks; logs and bench JSON lines go to $OUT.
 # Needs .devdeps/ (.ci/device-deps.sh) and the real clouds copied to .devdata/points/
 # (../shared does not travel); carry both.
-# Usage: .ci/device-gpu-check.sh [tests|bench|knn|all]  (bench: DBSCAN benchmarks; knn: the tests, then the kNN benchmarks)
+# Usage: .ci/device-gpu-check.sh [tests] [dbscan] [knn] [rocket] | all   (default all): the gpu
+# tests and each algorithm's benchmarks, in that order.
 set -uo pipefail
-what=${1:-all}
+modes=" ${*:-all} "
+has() { [[ $modes == *" $1 "* || $modes == *" all "* ]]; }
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 t0=$(date +%s)
@@ -27,7 +29,7 @@ fi
 "$build/app/clusterscope-cli" backends
 
 status=0
-if [[ $what != bench ]]; then
+if has tests; then
     step "gpu tests"
     if [[ -z ${CS_PREBUILT:-} ]]; then
         ctest --test-dir build-device -L gpu --output-on-failure --timeout 400 >"$out/ctest.log" \
@@ -41,7 +43,7 @@ if [[ $what != bench ]]; then
     fi
 fi
 
-if [[ $what == knn || $what == all ]]; then
+if has knn; then
     step "kNN benchmarks"
     cli=$build/app/clusterscope-cli
     knnbench() {  # one median line per case
@@ -87,7 +89,7 @@ PY
     done
 fi
 
-if [[ $what == bench || $what == all ]]; then
+if has dbscan; then
     step benchmarks
     cli=$build/app/clusterscope-cli
     bench() {  # one median line per case: device-resident stages vs end to end
@@ -129,5 +131,63 @@ print('sklearn %s DBSCAN n=%d: %.1f ms, %d clusters' % (sklearn.__version__, len
         echo "scikit-learn: not installed here"
     fi
 fi
+if has rocket; then
+    step "ROCKET benchmarks"
+    cli=$build/app/clusterscope-cli
+    rocketbench() {  # one median line per case
+        echo "# $*" >>"$out/rocket.jsonl"
+        timeout 300 "$cli" bench rocket "$@" | tee -a "$out/rocket.jsonl" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    j = json.loads(line)
+    if j.get("summary") != "median": continue
+    s = j["median_stages_ms"]
+    print("%-4s n=%-5d L=%-6d C=%d kernels=%-6d: %.1f ms | %s" % (j["backend"], j["n"], j["length"],
+        j.get("channels", 1), j["kernels"], j["median_total_ms"], " ".join("%s=%.2f" % kv for kv in s.items())))'
+    }
+    rocketbench --backend cuda --n 200 --length 150 --kernels 10000 --repeat 5 --warmup 1 --fit
+    rocketbench --backend cuda --n 1000 --length 1000 --kernels 10000 --repeat 3 --warmup 1
+    rocketbench --backend cuda --n 1000 --length 10000 --kernels 10000 --repeat 2 --warmup 1
+    rocketbench --backend cpu --n 200 --length 150 --kernels 10000 --repeat 2 --warmup 0 --fit
+    rocketbench --backend cpu --n 1000 --length 1000 --kernels 10000 --repeat 1 --warmup 0
+    # Whole runs on UCR/UEA sets: test accuracy (published in ucr/SOURCES.md), GPU and CPU.
+    for set in GunPoint ItalyPowerDemand ArrowHead BasicMotions JapaneseVowels ACSF1 OSULeaf PLAID; do
+        f=$(ls .devdata/ucr/$set/${set}_TRAIN* 2>/dev/null | head -1)
+        [[ -n $f ]] || continue
+        for b in cuda cpu; do
+            timeout 300 "$cli" rocket "$f" --kernels 10000 --backend $b --json 2>&1 | python3 -c '
+import json, sys
+j = json.loads(sys.stdin.read())
+print("%-4s %-22s test %s, loo %.4f, alpha %g, %.0f ms" % (j.get("backend"), j["file"].split("/")[-1][:22],
+    j.get("test_accuracy"), j.get("loo_accuracy", 0), j.get("alpha", 0), j.get("total_ms", 0)))' || true
+        done
+    done
+    # The peer of the classifier, on our features: scikit-learn's RidgeClassifierCV.
+    f=.devdata/ucr/ArrowHead/ArrowHead_TRAIN.ts
+    if [[ -f $f ]] && python3 -c "import sklearn" 2>/dev/null; then
+        "$cli" rocket "$f" --kernels 10000 --backend cuda --features /tmp/ah.npy \
+            --predictions /tmp/ah.csv >/dev/null
+        timeout 120 python3 - <<'PY' || true
+import csv, time, numpy as np, sklearn
+from sklearn.linear_model import RidgeClassifierCV
+from sklearn.preprocessing import StandardScaler
+X = np.load("/tmp/ah.npy").astype(np.float64)
+rows = list(csv.DictReader(open("/tmp/ah.csv")))
+train = np.array([r["split"] == "train" for r in rows]); y = np.array([r["label"] for r in rows])
+t = time.time()
+scaler = StandardScaler().fit(X[train])
+m = RidgeClassifierCV(alphas=np.logspace(-3, 3, 10)).fit(scaler.transform(X[train]), y[train])
+acc = m.score(scaler.transform(X[~train]), y[~train])
+print("sklearn %s RidgeClassifierCV on our ArrowHead features: test %.4f, alpha %g, %.0f ms" % (
+    sklearn.__version__, acc, m.alpha_, 1e3 * (time.time() - t)))
+PY
+    fi
+    for mod in sktime aeon; do python3 -c "import $mod" 2>/dev/null && echo "$mod installed" || echo "$mod: not installed here"; done
+    f=.devdata/ucr/Crop/Crop_TRAIN
+    [[ -f $f ]] && for b in cuda; do
+        timeout 300 "$cli" rocket "$f" --kernels 10000 --backend $b --json | tee "$out/crop.json" | head -c 600; echo
+    done
+fi
+
 step done
 exit $status

@@ -257,18 +257,32 @@ std::vector<double> ridgeScores(const RidgeModel& model, std::span<const float> 
     if (model.mean.size() != p || model.scale.size() != p || model.weights.size() != p * k ||
         model.intercept.size() != k)
         throw Error("ridge scores: the model is incomplete");
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Eigen::Map<const RowMajor> weights(model.weights.data(), Eigen::Index(p),
+                                             Eigen::Index(k));
+    const Eigen::Map<const Eigen::RowVectorXd> mean(model.mean.data(), Eigen::Index(p));
+    const Eigen::Map<const Eigen::RowVectorXd> scale(model.scale.data(), Eigen::Index(p));
+    const Eigen::Map<const Eigen::RowVectorXd> intercept(model.intercept.data(), Eigen::Index(k));
     std::vector<double> scores(n * k);
-    std::vector<double> z(p);
-    for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t j = 0; j < p; ++j)
-            z[j] = (double(features[i * p + j]) - model.mean[j]) * model.scale[j];
-        for (std::size_t c = 0; c < k; ++c) {
-            double s = model.intercept[c];
-            for (std::size_t j = 0; j < p; ++j)
-                s += z[j] * model.weights[j * k + c];
-            scores[i * k + c] = s;
-        }
-    }
+    // Blocks of rows on their own threads: standardised, then one matrix product each.
+    forChunks(
+        n, threadsFor(n * p * k, std::size_t(1) << 24),
+        [&](std::size_t begin, std::size_t end, unsigned) {
+            constexpr std::size_t kBlock = 256;
+            for (std::size_t b = begin; b < end; b += kBlock) {
+                const std::size_t rows = std::min(kBlock, end - b);
+                const Eigen::Map<
+                    const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+                    x(features.data() + b * p, Eigen::Index(rows), Eigen::Index(p));
+                RowMajor z = x.cast<double>();
+                z.rowwise() -= mean;
+                z.array().rowwise() *= scale.array();
+                Eigen::Map<RowMajor> out(scores.data() + b * k, Eigen::Index(rows),
+                                         Eigen::Index(k));
+                out.noalias() = z * weights;
+                out.rowwise() += intercept;
+            }
+        });
     return scores;
 }
 

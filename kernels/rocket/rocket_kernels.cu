@@ -20,6 +20,37 @@ unsigned blocksFor(std::size_t work) {
     return unsigned((work + kThreads - 1) / kThreads);
 }
 
+// One univariate kernel of M taps on x, the warp's lanes over the output positions: the weights in
+// registers, and no bounds checks where the kernel lies inside the series. The same float
+// operations, in the same order, as the general loop below.
+template <int M>
+__device__ __forceinline__ void convolveOne(const float* x, int length, int d, int p, float bias,
+                                            const float* weights, int lane, float& best,
+                                            int& positive) {
+    float w[M];
+#pragma unroll
+    for (int j = 0; j < M; ++j)
+        w[j] = weights[j];
+    const int outputs = length + 2 * p - (M - 1) * d;
+    for (int o = lane; o < outputs; o += 32) {
+        const int i = o - p;
+        float sum = bias;
+        if (i >= 0 && i + (M - 1) * d < length) {
+#pragma unroll
+            for (int j = 0; j < M; ++j)
+                sum = __fadd_rn(sum, __fmul_rn(w[j], x[i + j * d]));
+        } else {
+#pragma unroll
+            for (int j = 0; j < M; ++j) {
+                const int t = i + j * d;
+                if (t >= 0 && t < length) sum = __fadd_rn(sum, __fmul_rn(w[j], x[t]));
+            }
+        }
+        best = fmaxf(best, sum);
+        positive += sum > 0.0f;
+    }
+}
+
 template <bool Shared>
 __global__ void __launch_bounds__(kThreads)
     transformKernel(const float* __restrict__ series, std::uint32_t channels, std::uint32_t length,
@@ -47,18 +78,27 @@ __global__ void __launch_bounds__(kThreads)
         const int outputs = int(length) + 2 * p - (m - 1) * d;
         float best = -INFINITY;
         int positive = 0;
-        for (int o = lane; o < outputs; o += 32) {
-            const int i = o - p;
-            float sum = bias;
-            for (int j = 0; j < m; ++j) {
-                const int t = i + j * d;
-                if (t < 0 || t >= int(length)) continue;
-                for (int c = 0; c < nc; ++c)
-                    sum = __fadd_rn(
-                        sum, __fmul_rn(weights[c * m + j], x[std::size_t(chans[c]) * length + t]));
+        const float* one = x + std::size_t(chans[0]) * length;
+        if (nc == 1 && m == 7)
+            convolveOne<7>(one, int(length), d, p, bias, weights, lane, best, positive);
+        else if (nc == 1 && m == 9)
+            convolveOne<9>(one, int(length), d, p, bias, weights, lane, best, positive);
+        else if (nc == 1 && m == 11)
+            convolveOne<11>(one, int(length), d, p, bias, weights, lane, best, positive);
+        else {  // several channels, or a length other than 7, 9, 11
+            for (int o = lane; o < outputs; o += 32) {
+                const int i = o - p;
+                float sum = bias;
+                for (int j = 0; j < m; ++j) {
+                    const int t = i + j * d;
+                    if (t < 0 || t >= int(length)) continue;
+                    for (int c = 0; c < nc; ++c)
+                        sum = __fadd_rn(sum, __fmul_rn(weights[c * m + j],
+                                                       x[std::size_t(chans[c]) * length + t]));
+                }
+                best = fmaxf(best, sum);
+                positive += sum > 0.0f;
             }
-            best = fmaxf(best, sum);
-            positive += sum > 0.0f;
         }
         for (int offset = 16; offset > 0; offset /= 2) {
             best = fmaxf(best, __shfl_xor_sync(0xffffffffu, best, offset));

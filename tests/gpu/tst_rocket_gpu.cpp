@@ -203,8 +203,12 @@ CS_TEST(ridgeMatchesCpu) {
     cs::JobControl a, b;
     const cs::RidgeModel cpu = cs::fitRidgeClassifier(tiny.values, 2, 4, labels, 2, {}, a);
     const cs::RidgeModel gpu = g_backend->ridgeFit(tiny, labels, 2, {}, b);
-    CS_CHECK_EQ(cpu.alpha, gpu.alpha);
-    CS_CHECK(cs::ridgePredict(cpu, tiny.values, 2) == cs::ridgePredict(gpu, tiny.values, 2));
+    // Leaving one of two rows out predicts the other's target whatever alpha is: the errors tie,
+    // so only they (not the alpha that rounding picks) must agree.
+    CS_CHECK_EQ(cpu.looError.size(), gpu.looError.size());
+    for (std::size_t a = 0; a < cpu.looError.size() && a < gpu.looError.size(); ++a)
+        CS_CHECK_NEAR(gpu.looError[a], cpu.looError[a], 1e-9 * (1.0 + cpu.looError[a]));
+    CS_CHECK_EQ(cpu.looAccuracy, gpu.looAccuracy);
 }
 
 CS_TEST(errorsAreClear) {
