@@ -207,6 +207,13 @@ Automation::Automation(MainWindow& window, AutomationOptions options, QObject* p
     connect(&m_window, &MainWindow::loadFailed, this, [this](const QString& message) {
         if (m_phase == Phase::Loading && m_loadError.isEmpty()) m_loadError = message;
     });
+    // A run that fails, or that a panel refuses (bad parameters, too little data), logs an
+    // error; the exit status must say so, not only the log.
+    connect(&Logger::instance(), &Logger::message, this, [this](const Logger::Entry& entry) {
+        if (entry.level == Logger::Level::Error && m_runError.isEmpty() &&
+            (m_phase == Phase::Settling || m_phase == Phase::Measuring))
+            m_runError = entry.text;
+    });
 }
 
 void Automation::start() {
@@ -248,6 +255,7 @@ void Automation::poll() {
                 finish();
                 return;
             }
+            m_phase = Phase::Settling;  // from here on, logged errors are the runs'
             for (const auto& a : m_assignments) {
                 m_window.algorithms().find(a.algorithm)->setParameter(a.parameter, a.value);
                 logInfo(
@@ -257,7 +265,6 @@ void Automation::poll() {
                 logInfo(tr("automation: running %1").arg(name));
                 m_window.algorithms().find(name)->run();
             }
-            m_phase = Phase::Settling;
             return;
         case Phase::Settling:
             if (!m_window.isSettled()) return;
@@ -306,6 +313,8 @@ void Automation::exportResults() {
 }
 
 void Automation::saveScreenshotAndFinish() {
+    // The screenshot and exports are still written: they show what the failure left.
+    if (!m_runError.isEmpty()) fail(tr("a run failed: %1").arg(m_runError));
     exportResults();
     if (!m_options.screenshot.isEmpty()) {
         const QImage image = m_window.grabWindow();

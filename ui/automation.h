@@ -100,6 +100,7 @@ private:
     QTimer m_timer;
     QElapsedTimer m_clock;
     QString m_loadError;
+    QString m_runError;  // the first error logged while the runs went on
     QString m_error;
     int m_exitCode = 0;
 };

@@ -367,6 +367,18 @@ private slots:
         QCOMPARE(run.exitCode, Automation::kUsageError);
         QVERIFY(run.stdErr.contains(QLatin1String("/nonexistent-folder/x.png")));
 
+        // Valid on its own, refused by the panel with these data (leaf size below 2 (k + 1)):
+        // the run fails, the exit status says so, the screenshot is still written.
+        const QString refusedShot = m_tmp.filePath(QStringLiteral("refused.png"));
+        run = runClusterscope({"--demo-points", "2000", "--param", "knn.k=20", "--param",
+                               "knn.leafSize=30", "--run", "knn", "--screenshot", refusedShot,
+                               "--quit"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.stdErr.contains(QLatin1String("a run failed")) &&
+                     run.stdErr.contains(QLatin1String("leafSize")),
+                 qPrintable(run.stdErr));
+        QVERIFY(QFileInfo::exists(refusedShot));
+
         run = runClusterscope({"--version"});
         QCOMPARE(run.exitCode, 0);
     }
