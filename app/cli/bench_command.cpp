@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +33,66 @@ double median(std::vector<double> values) {
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
+}
+
+// The timed runs of one benchmark: every run's own fields (what `once` returned) and times.
+struct TimedRuns {
+    std::vector<nlohmann::json> results;  // one per timed run
+    std::vector<double> totals;           // wall milliseconds per timed run
+    std::map<std::string, std::vector<double>> stages;
+};
+
+// Runs once(job) warmup times untimed, then repeat times timed, printing a JSON line per timed
+// run: config, once's fields, run, stages_ms, total_ms, and with a rate name, `items` per second.
+TimedRuns runTimed(const nlohmann::json& config, int warmup, int repeat,
+                   const std::function<nlohmann::json(JobControl&)>& once,
+                   const char* rate = nullptr, double items = 0.0) {
+    if (repeat < 1 || warmup < 0) throw Error("--repeat must be >= 1 and --warmup >= 0");
+    TimedRuns runs;
+    for (int run = 0; run < warmup + repeat; ++run) {
+        JobControl job;
+        const auto start = std::chrono::steady_clock::now();
+        nlohmann::json fields = once(job);
+        const double totalMs = millisecondsSince(start);
+        if (run < warmup) continue;
+        const nlohmann::json stageMs = stageMilliseconds(job.timings());
+        nlohmann::json line = config;
+        line.update(fields);
+        line.update({{"run", run - warmup}, {"stages_ms", stageMs}, {"total_ms", totalMs}});
+        if (rate) line[rate] = items / (totalMs / 1000.0);
+        printJson(line);
+        runs.results.push_back(std::move(fields));
+        runs.totals.push_back(totalMs);
+        for (const auto& [name, ms] : stageMs.items())
+            runs.stages[name].push_back(ms.get<double>());
+    }
+    return runs;
+}
+
+// The closing line: config with the medians of the totals and of every stage.
+nlohmann::json medianSummary(const nlohmann::json& config, const TimedRuns& runs, int warmup,
+                             double generateMs) {
+    nlohmann::json summary = config;
+    nlohmann::json medianStages = nlohmann::json::object();
+    for (const auto& [name, values] : runs.stages)
+        medianStages[name] = median(values);
+    summary.update({{"summary", "median"},
+                    {"runs", runs.totals.size()},
+                    {"warmup", warmup},
+                    {"generate_ms", generateMs},
+                    {"median_total_ms", median(runs.totals)},
+                    {"min_total_ms", *std::min_element(runs.totals.begin(), runs.totals.end())},
+                    {"max_total_ms", *std::max_element(runs.totals.begin(), runs.totals.end())},
+                    {"median_stages_ms", medianStages}});
+    return summary;
+}
+
+// The median of one numeric field of the runs' results.
+double medianOf(const TimedRuns& runs, const char* field) {
+    std::vector<double> values;
+    for (const nlohmann::json& r : runs.results)
+        values.push_back(r.at(field).get<double>());
+    return median(values);
 }
 
 void addBenchDbscan(CLI::App& bench, int& exitCode) {
@@ -87,36 +148,10 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
                                            {"eps", shortestDouble(params.eps)},
                                            {"min_pts", params.minPts},
                                            {"star", params.star}};
-            std::vector<double> totals;
-            std::map<std::string, std::vector<double>> stages;
-            for (int run = 0; run < o->warmup + o->repeat; ++run) {
-                JobControl job;
-                const auto start = std::chrono::steady_clock::now();
-                const DbscanResult r = backend->dbscan(points, params, job);
-                const double totalMs = millisecondsSince(start);
-                if (run < o->warmup) continue;
-                const nlohmann::json stageMs = stageMilliseconds(job.timings());
-                nlohmann::json line = config;
-                line.update(dbscanCounts(r));
-                line.update(
-                    {{"run", run - o->warmup}, {"stages_ms", stageMs}, {"total_ms", totalMs}});
-                printJson(line);
-                totals.push_back(totalMs);
-                for (const auto& [name, ms] : stageMs.items())
-                    stages[name].push_back(ms.get<double>());
-            }
-            nlohmann::json summary = config;
-            nlohmann::json medianStages = nlohmann::json::object();
-            for (const auto& [name, values] : stages)
-                medianStages[name] = median(values);
-            summary.update({{"summary", "median"},
-                            {"runs", o->repeat},
-                            {"warmup", o->warmup},
-                            {"generate_ms", generateMs},
-                            {"median_total_ms", median(totals)},
-                            {"min_total_ms", *std::min_element(totals.begin(), totals.end())},
-                            {"max_total_ms", *std::max_element(totals.begin(), totals.end())},
-                            {"median_stages_ms", medianStages}});
+            const TimedRuns runs = runTimed(config, o->warmup, o->repeat, [&](JobControl& job) {
+                return dbscanCounts(backend->dbscan(points, params, job));
+            });
+            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
             if (!o->dump.empty()) summary["dump"] = o->dump;
             printJson(summary);
             return kExitOk;
@@ -181,43 +216,13 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
                 config["dist"] = std::string(toString(dist));
             else
                 config["input"] = o->input;
-            std::vector<double> totals, recalls, treesBuilt;
-            std::map<std::string, std::vector<double>> stages;
-            nlohmann::json lastSummary;
-            for (int run = 0; run < o->warmup + o->repeat; ++run) {
-                JobControl job;
-                const auto start = std::chrono::steady_clock::now();
-                const KnnGraph g = backend->knnGraph(points, params, job);
-                const double totalMs = millisecondsSince(start);
-                if (run < o->warmup) continue;
-                const nlohmann::json stageMs = stageMilliseconds(job.timings());
-                nlohmann::json line = config;
-                lastSummary = knnSummary(g);
-                line.update(lastSummary);
-                line.update(
-                    {{"run", run - o->warmup}, {"stages_ms", stageMs}, {"total_ms", totalMs}});
-                printJson(line);
-                totals.push_back(totalMs);
-                recalls.push_back(g.recall());
-                treesBuilt.push_back(double(g.treesBuilt));
-                for (const auto& [name, ms] : stageMs.items())
-                    stages[name].push_back(ms.get<double>());
-            }
-            nlohmann::json summary = config;
-            nlohmann::json medianStages = nlohmann::json::object();
-            for (const auto& [name, values] : stages)
-                medianStages[name] = median(values);
-            summary.update({{"summary", "median"},
-                            {"runs", o->repeat},
-                            {"warmup", o->warmup},
-                            {"generate_ms", generateMs},
-                            {"recall", median(recalls)},
-                            {"trees_built", median(treesBuilt)},
-                            {"recall_by_tree", lastSummary["recall_by_tree"]},
-                            {"median_total_ms", median(totals)},
-                            {"min_total_ms", *std::min_element(totals.begin(), totals.end())},
-                            {"max_total_ms", *std::max_element(totals.begin(), totals.end())},
-                            {"median_stages_ms", medianStages}});
+            const TimedRuns runs = runTimed(config, o->warmup, o->repeat, [&](JobControl& job) {
+                return knnSummary(backend->knnGraph(points, params, job));
+            });
+            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
+            summary.update({{"recall", medianOf(runs, "recall")},
+                            {"trees_built", medianOf(runs, "trees_built")},
+                            {"recall_by_tree", runs.results.back()["recall_by_tree"]}});
             if (!o->dump.empty()) summary["dump"] = o->dump;
             printJson(summary);
             return kExitOk;
@@ -284,46 +289,23 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
                                      {"seed", params.seed},
                                      {"fit", o->fit}};
             if (!o->input.empty()) config["input"] = o->input;
-            std::vector<double> totals;
-            std::map<std::string, std::vector<double>> stages;
-            for (int run = 0; run < o->warmup + o->repeat; ++run) {
-                JobControl job;
-                const auto start = std::chrono::steady_clock::now();
-                const RocketFeatures f = backend->rocketTransform(series, kernels, job);
-                nlohmann::json ridge;
-                if (o->fit)
-                    ridge = ridgeSummary(
-                        backend->ridgeFit(f, series.labels, int(series.classCount()), {}, job));
-                const double totalMs = millisecondsSince(start);
-                if (run < o->warmup) continue;
-                const nlohmann::json stageMs = stageMilliseconds(job.timings());
-                nlohmann::json line = config;
-                if (o->fit)
-                    line.update(
-                        {{"alpha", ridge["alpha"]}, {"loo_accuracy", ridge["loo_accuracy"]}});
-                line.update({{"run", run - o->warmup},
-                             {"stages_ms", stageMs},
-                             {"total_ms", totalMs},
-                             {"series_per_s", double(series.n) / (totalMs / 1000.0)}});
-                printJson(line);
-                totals.push_back(totalMs);
-                for (const auto& [name, ms] : stageMs.items())
-                    stages[name].push_back(ms.get<double>());
-            }
-            nlohmann::json summary = config;
-            nlohmann::json medianStages = nlohmann::json::object();
-            for (const auto& [name, values] : stages)
-                medianStages[name] = median(values);
-            const double medianMs = median(totals);
-            summary.update({{"summary", "median"},
-                            {"runs", o->repeat},
-                            {"warmup", o->warmup},
-                            {"generate_ms", generateMs},
-                            {"median_total_ms", medianMs},
-                            {"min_total_ms", *std::min_element(totals.begin(), totals.end())},
-                            {"max_total_ms", *std::max_element(totals.begin(), totals.end())},
-                            {"median_stages_ms", medianStages},
-                            {"series_per_s", double(series.n) / (medianMs / 1000.0)}});
+            const TimedRuns runs = runTimed(
+                config, o->warmup, o->repeat,
+                [&](JobControl& job) {
+                    const RocketFeatures f = backend->rocketTransform(series, kernels, job);
+                    nlohmann::json fields = nlohmann::json::object();
+                    if (o->fit) {
+                        const nlohmann::json ridge = ridgeSummary(
+                            backend->ridgeFit(f, series.labels, int(series.classCount()), {}, job));
+                        fields = {{"alpha", ridge["alpha"]},
+                                  {"loo_accuracy", ridge["loo_accuracy"]}};
+                    }
+                    return fields;
+                },
+                "series_per_s", double(series.n));
+            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
+            summary["series_per_s"] =
+                double(series.n) / (summary["median_total_ms"].get<double>() / 1000.0);
             printJson(summary);
             return kExitOk;
         });
