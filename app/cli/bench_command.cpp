@@ -30,11 +30,6 @@ double median(std::vector<double> values) {
     return values.size() % 2 ? values[m] : 0.5 * (values[m - 1] + values[m]);
 }
 
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
-
 // The timed runs of one benchmark: every run's own fields (what `once` returned) and times.
 struct TimedRuns {
     std::vector<nlohmann::json> results;  // one per timed run

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -18,5 +19,11 @@ int runReportingErrors(const std::function<int()>& body);
 
 /// Prints one JSON object on one line to stdout.
 void printJson(const nlohmann::json& object);
+
+/// Wall milliseconds from start to now.
+double millisecondsSince(std::chrono::steady_clock::time_point start);
+
+/// The last component of a path ("bunny.pcd"), for one-line summaries.
+std::string fileName(const std::string& path);
 
 }  // namespace cs::cli

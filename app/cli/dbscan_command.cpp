@@ -34,16 +34,6 @@ PointSet loadPoints(const std::string& file) {
     throw Error(file + ": holds time series, not points; this command needs a point cloud");
 }
 
-double millisecondsSince(std::chrono::steady_clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-        .count();
-}
-
-std::string fileName(const std::string& path) {
-    const auto slash = path.find_last_of('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 void writeKdistCsv(const std::string& file, const KDistanceResult& r, int k,
                    const std::string& source) {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
