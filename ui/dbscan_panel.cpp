@@ -42,10 +42,6 @@ const QString kShowCoreKey = QStringLiteral("dbscan/showCore");
 const QString kShowBorderKey = QStringLiteral("dbscan/showBorder");
 const QString kShowNoiseKey = QStringLiteral("dbscan/showNoise");
 
-// Jobs at least this long cancel the run they supersede instead of waiting for it.
-constexpr double kLongJobMs = 1000.0;
-// Drags on long jobs settle for this long before a run starts.
-constexpr int kLongJobDebounceMs = 150;
 // The k-distance curve needs a kNN search: let MinPts typing settle first.
 constexpr int kKDistDebounceMs = 300;
 // The chart needs no more points than it has pixels.
@@ -88,10 +84,11 @@ QString pathName(DbscanPath path) {
 }  // namespace
 
 DbscanPanel::DbscanPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
-    : QWidget(parent), m_runner(runner), m_view(view) {
+    : QWidget(parent),
+      m_runner(runner),
+      m_view(view),
+      m_live(runner, kDbscan, [this] { submitRun(); }) {
     setObjectName(QStringLiteral("dbscanPanel"));
-    m_debounce.setSingleShot(true);
-    connect(&m_debounce, &QTimer::timeout, this, &DbscanPanel::submitRun);
     m_kdistDebounce.setSingleShot(true);
     m_kdistDebounce.setInterval(kKDistDebounceMs);
     connect(&m_kdistDebounce, &QTimer::timeout, this, &DbscanPanel::submitKDistance);
@@ -267,17 +264,14 @@ void DbscanPanel::buildUi() {
 }
 
 void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
-    m_runner.cancel(kDbscan);
+    m_live.reset();
     m_runner.cancel(kKDist);
-    m_debounce.stop();
     m_kdistDebounce.stop();
     m_points = std::move(points);
     m_run.reset();
-    m_dirty = false;
     m_epsChosen = false;
     m_waitingForKnee = false;
     m_suggestedEps = 0.0;
-    m_lastRunMs = 0.0;
     m_chart->clearCurve();
     m_suggestButton->setEnabled(false);
     m_exportButton->setEnabled(false);
@@ -399,17 +393,7 @@ void DbscanPanel::parametersChanged() {
         m_waitingForKnee = true;
         return;
     }
-    scheduleRun();
-}
-
-void DbscanPanel::scheduleRun() {
-    m_dirty = true;
-    if (m_lastRunMs < kLongJobMs) {
-        // Short jobs: let the running one finish and show it; the newest parameters run next.
-        if (!m_runner.isBusy(kDbscan)) submitRun();
-        return;
-    }
-    m_debounce.start(kLongJobDebounceMs);
+    m_live.schedule();
 }
 
 void DbscanPanel::run() {
@@ -418,13 +402,11 @@ void DbscanPanel::run() {
         m_waitingForKnee = true;
         return;
     }
-    m_debounce.stop();
-    submitRun();
+    m_live.runNow();
 }
 
 void DbscanPanel::submitRun() {
-    m_debounce.stop();
-    m_dirty = false;
+    m_live.beginSubmit();
     if (!m_points) return;
     const DbscanParams p = params();
     try {
@@ -510,8 +492,7 @@ ClusterVisibility DbscanPanel::visibility() const {
 }
 
 bool DbscanPanel::isBusy() const {
-    return m_dirty || m_debounce.isActive() || m_kdistDebounce.isActive() ||
-           m_runner.isBusy(kDbscan) || m_runner.isBusy(kKDist);
+    return m_live.isBusy() || m_kdistDebounce.isActive() || m_runner.isBusy(kKDist);
 }
 
 void DbscanPanel::onFinished(const JobOutcome& outcome) {
@@ -540,14 +521,14 @@ void DbscanPanel::onFinished(const JobOutcome& outcome) {
         if (m_waitingForKnee) {
             m_waitingForKnee = false;
             m_epsChosen = true;
-            scheduleRun();
+            m_live.schedule();
         }
         return;
     }
     if (outcome.kind != kDbscan) return;
-    m_lastRunMs = outcome.milliseconds;
+    m_live.finished(outcome);
     showRun(std::static_pointer_cast<const DbscanRun>(outcome.result), outcome);
-    if (m_dirty) scheduleRun();
+    m_live.runPending();
 }
 
 void DbscanPanel::onFailed(const JobOutcome& outcome) {
@@ -558,9 +539,9 @@ void DbscanPanel::onFailed(const JobOutcome& outcome) {
         // No suggestion: run with the starting eps rather than not at all.
         m_waitingForKnee = false;
         m_epsChosen = true;
-        scheduleRun();
+        m_live.schedule();
     }
-    if (outcome.kind == kDbscan && m_dirty) scheduleRun();
+    m_live.failed(outcome);
 }
 
 void DbscanPanel::onCancelled(const JobOutcome& outcome) {
@@ -568,7 +549,7 @@ void DbscanPanel::onCancelled(const JobOutcome& outcome) {
         m_waitingForKnee = false;
         m_epsChosen = true;
     }
-    if (outcome.kind == kDbscan) m_dirty = false;
+    m_live.cancelled(outcome);
 }
 
 void DbscanPanel::showRun(std::shared_ptr<const DbscanRun> run, const JobOutcome& outcome) {

@@ -12,6 +12,7 @@
 #include "ui/algorithm_registry.h"
 #include "ui/cluster_colours.h"
 #include "ui/job_runner.h"
+#include "ui/live_run.h"
 
 class QCheckBox;
 class QComboBox;
@@ -117,7 +118,6 @@ private:
     void buildUi();
     void applyEps(double eps, Source source);
     void parametersChanged();
-    void scheduleRun();
     void submitRun();
     void submitKDistance();
     void onFinished(const JobOutcome& outcome);
@@ -139,12 +139,10 @@ private:
     double m_epsMax = 10.0;
     bool m_epsChosen = false;       // set by the user or the automation: the knee must not override
     bool m_waitingForKnee = false;  // run() before the knee was known: run when it arrives
-    bool m_dirty = false;           // parameters changed since the last submitted run
-    double m_lastRunMs = 0.0;
     double m_suggestedEps = 0.0;
     int m_kdistK = 0;
 
-    QTimer m_debounce;
+    LiveRun m_live;  // kind "dbscan"
     QTimer m_kdistDebounce;
 
     QSlider* m_epsSlider = nullptr;

@@ -36,10 +36,6 @@ const QString kSeedKey = QStringLiteral("knn/seed");
 const QString kShowEdgesKey = QStringLiteral("knn/showEdges");
 const QString kOpacityKey = QStringLiteral("knn/edgeOpacity");
 
-// Jobs at least this long cancel the run they supersede instead of waiting for it.
-constexpr double kLongJobMs = 1000.0;
-// Drags on long jobs settle for this long before a run starts.
-constexpr int kLongJobDebounceMs = 150;
 // The seed spin box's range (KnnParams::seed is 64-bit; the GUI offers the non-negative ints).
 constexpr int kMaxSeed = std::numeric_limits<int>::max();
 
@@ -54,10 +50,11 @@ QString number(double v, int precision = 4) {
 }  // namespace
 
 KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
-    : QWidget(parent), m_runner(runner), m_view(view) {
+    : QWidget(parent),
+      m_runner(runner),
+      m_view(view),
+      m_live(runner, kKnn, [this] { submitRun(); }) {
     setObjectName(QStringLiteral("knnPanel"));
-    m_debounce.setSingleShot(true);
-    connect(&m_debounce, &QTimer::timeout, this, &KnnPanel::submitRun);
     buildUi();
     connect(&m_runner, &JobRunner::finished, this, &KnnPanel::onFinished);
     connect(&m_runner, &JobRunner::failed, this, &KnnPanel::onFailed);
@@ -215,12 +212,9 @@ void KnnPanel::applyEdgeStyle() {
 }
 
 void KnnPanel::setPointSet(std::shared_ptr<const PointSet> points) {
-    m_runner.cancel(kKnn);
-    m_debounce.stop();
+    m_live.reset();
     m_points = std::move(points);
     m_run.reset();
-    m_dirty = false;
-    m_lastRunMs = 0.0;
     setWarning({});
     m_recall->clear();
     m_recall->hide();
@@ -264,28 +258,16 @@ void KnnPanel::setSeed(std::uint64_t seed) {
 
 void KnnPanel::parametersChanged() {
     if (!m_points || m_points->n == 0) return;
-    scheduleRun();
-}
-
-void KnnPanel::scheduleRun() {
-    m_dirty = true;
-    if (m_lastRunMs < kLongJobMs) {
-        // Short jobs: let the running one finish and show it; the newest parameters run next.
-        if (!m_runner.isBusy(kKnn)) submitRun();
-        return;
-    }
-    m_debounce.start(kLongJobDebounceMs);
+    m_live.schedule();
 }
 
 void KnnPanel::run() {
     if (!m_points || m_points->n == 0) return;
-    m_debounce.stop();
-    submitRun();
+    m_live.runNow();
 }
 
 void KnnPanel::submitRun() {
-    m_debounce.stop();
-    m_dirty = false;
+    m_live.beginSubmit();
     if (!m_points) return;
     const KnnParams p = params();
     QString problem;
@@ -340,28 +322,28 @@ void KnnPanel::submitRun() {
 }
 
 bool KnnPanel::isBusy() const {
-    return m_dirty || m_debounce.isActive() || m_runner.isBusy(kKnn);
+    return m_live.isBusy();
 }
 
 void KnnPanel::onFinished(const JobOutcome& outcome) {
     if (outcome.kind != kKnn) return;
-    m_lastRunMs = outcome.milliseconds;
+    m_live.finished(outcome);
     auto run = std::static_pointer_cast<const KnnRun>(outcome.result);
     // A graph of points no longer loaded is dropped (setPointSet cancels, but it may have
     // finished first).
     if (run->points == m_points) showRun(std::move(run), outcome);
-    if (m_dirty) scheduleRun();
+    m_live.runPending();
 }
 
 void KnnPanel::onFailed(const JobOutcome& outcome) {
     if (outcome.kind != kKnn) return;
     // The window logs the error and shows it in the status bar.
     setWarning(tr("The kNN graph failed: %1. The previous graph is kept.").arg(outcome.error));
-    if (m_dirty) scheduleRun();
+    m_live.failed(outcome);
 }
 
 void KnnPanel::onCancelled(const JobOutcome& outcome) {
-    if (outcome.kind == kKnn) m_dirty = false;
+    m_live.cancelled(outcome);
 }
 
 void KnnPanel::showRun(std::shared_ptr<const KnnRun> run, const JobOutcome& outcome) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QTimer>
 #include <QWidget>
 #include <cstdint>
 #include <memory>
@@ -11,6 +10,7 @@
 #include "compute/knn/knn_graph.h"
 #include "ui/algorithm_registry.h"
 #include "ui/job_runner.h"
+#include "ui/live_run.h"
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -111,7 +111,6 @@ signals:
 private:
     void buildUi();
     void parametersChanged();
-    void scheduleRun();
     void submitRun();
     void onFinished(const JobOutcome& outcome);
     void onFailed(const JobOutcome& outcome);
@@ -125,9 +124,7 @@ private:
     std::shared_ptr<const PointSet> m_points;
     std::shared_ptr<const KnnRun> m_run;
 
-    bool m_dirty = false;  // parameters changed since the last submitted run
-    double m_lastRunMs = 0.0;
-    QTimer m_debounce;
+    LiveRun m_live;  // kind "knn"
 
     QSpinBox* m_kSpin = nullptr;
     QSpinBox* m_treesSpin = nullptr;

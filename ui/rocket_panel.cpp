@@ -31,8 +31,8 @@ const QString kRocket = QStringLiteral("rocket");
 const QString kKernelsKey = QStringLiteral("rocket/kernels");
 const QString kSeedKey = QStringLiteral("rocket/seed");
 
-// Jobs at least this long are debounced and cancel the run they supersede; shorter ones are
-// coalesced (the newest parameters run as soon as the current run ends).
+// LiveRun thresholds, lower than its defaults: jobs at least this long are debounced and cancel
+// the run they supersede; shorter ones are coalesced.
 constexpr double kLongJobMs = 400.0;
 // Spin-box steps on long jobs settle for this long before a run starts.
 constexpr int kLongJobDebounceMs = 250;
@@ -56,10 +56,12 @@ QString className(const SeriesSet& s, int label) {
 }  // namespace
 
 RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
-    : QWidget(parent), m_runner(runner), m_view(view) {
+    : QWidget(parent),
+      m_runner(runner),
+      m_view(view),
+      m_live(
+          runner, kRocket, [this] { submitRun(); }, kLongJobMs, kLongJobDebounceMs) {
     setObjectName(QStringLiteral("rocketPanel"));
-    m_debounce.setSingleShot(true);
-    connect(&m_debounce, &QTimer::timeout, this, &RocketPanel::submitRun);
     buildUi();
     connect(&m_runner, &JobRunner::finished, this, &RocketPanel::onFinished);
     connect(&m_runner, &JobRunner::failed, this, &RocketPanel::onFailed);
@@ -174,12 +176,9 @@ void RocketPanel::buildUi() {
 }
 
 void RocketPanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
-    m_runner.cancel(kRocket);
-    m_debounce.stop();
+    m_live.reset();
     m_series = std::move(series);
     m_run.reset();
-    m_dirty = false;
-    m_lastRunMs = 0.0;
     m_view.setRocketFeatures(nullptr, nullptr, nullptr);
     setWarning({});
     m_classifier->clear();
@@ -211,28 +210,16 @@ void RocketPanel::setSeed(std::uint64_t seed) {
 
 void RocketPanel::parametersChanged() {
     if (!m_series || m_series->n == 0) return;
-    scheduleRun();
-}
-
-void RocketPanel::scheduleRun() {
-    m_dirty = true;
-    if (m_lastRunMs < kLongJobMs) {
-        // Short jobs: let the running one finish and show it; the newest parameters run next.
-        if (!m_runner.isBusy(kRocket)) submitRun();
-        return;
-    }
-    m_debounce.start(kLongJobDebounceMs);
+    m_live.schedule();
 }
 
 void RocketPanel::run() {
     if (!m_series || m_series->n == 0) return;
-    m_debounce.stop();
-    submitRun();
+    m_live.runNow();
 }
 
 void RocketPanel::submitRun() {
-    m_debounce.stop();
-    m_dirty = false;
+    m_live.beginSubmit();
     if (!m_series) return;
     const RocketParams p = params();
     QString problem;
@@ -332,28 +319,28 @@ RocketRun RocketPanel::compute(std::shared_ptr<const SeriesSet> series, const Ro
 }
 
 bool RocketPanel::isBusy() const {
-    return m_dirty || m_debounce.isActive() || m_runner.isBusy(kRocket);
+    return m_live.isBusy();
 }
 
 void RocketPanel::onFinished(const JobOutcome& outcome) {
     if (outcome.kind != kRocket) return;
-    m_lastRunMs = outcome.milliseconds;
+    m_live.finished(outcome);
     auto run = std::static_pointer_cast<const RocketRun>(outcome.result);
     // Features of a set no longer loaded are dropped (setSeriesSet cancels, but the run may
     // have finished first).
     if (run->series == m_series) showRun(std::move(run), outcome);
-    if (m_dirty) scheduleRun();
+    m_live.runPending();
 }
 
 void RocketPanel::onFailed(const JobOutcome& outcome) {
     if (outcome.kind != kRocket) return;
     // The window logs the error and shows it in the status bar.
     setWarning(tr("ROCKET failed: %1. The previous result is kept.").arg(outcome.error));
-    if (m_dirty) scheduleRun();
+    m_live.failed(outcome);
 }
 
 void RocketPanel::onCancelled(const JobOutcome& outcome) {
-    if (outcome.kind == kRocket) m_dirty = false;
+    m_live.cancelled(outcome);
 }
 
 void RocketPanel::showRun(std::shared_ptr<const RocketRun> run, const JobOutcome& outcome) {

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include <QTimer>
 #include <QWidget>
 #include <cstdint>
 #include <memory>
@@ -12,6 +11,7 @@
 #include "compute/rocket/rocket.h"
 #include "ui/algorithm_registry.h"
 #include "ui/job_runner.h"
+#include "ui/live_run.h"
 
 class QLabel;
 class QPushButton;
@@ -122,7 +122,6 @@ signals:
 private:
     void buildUi();
     void parametersChanged();
-    void scheduleRun();
     void submitRun();
     void onFinished(const JobOutcome& outcome);
     void onFailed(const JobOutcome& outcome);
@@ -136,9 +135,7 @@ private:
     std::shared_ptr<const SeriesSet> m_series;
     std::shared_ptr<const RocketRun> m_run;
 
-    bool m_dirty = false;  // parameters changed since the last submitted run
-    double m_lastRunMs = 0.0;
-    QTimer m_debounce;
+    LiveRun m_live;  // kind "rocket"
 
     QSpinBox* m_kernelsSpin = nullptr;
     QSpinBox* m_seedSpin = nullptr;

@@ -37,6 +37,14 @@ inline QString glUnavailableReason() {
     return {};
 }
 
+/// True when a log line containing text was written in this run (the window logs errors and
+/// results there).
+inline bool logged(const QString& text) {
+    for (const auto& e : cs::ui::Logger::instance().history())
+        if (e.text.contains(text)) return true;
+    return false;
+}
+
 }  // namespace cs::test
 
 #define CS_SKIP_WITHOUT_GL()                                 \

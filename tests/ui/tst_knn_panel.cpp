@@ -21,10 +21,10 @@
 #include "tests/ui/gui_test_main.h"
 #include "ui/job_runner.h"
 #include "ui/knn_panel.h"
-#include "ui/logger.h"
 #include "ui/main_window.h"
 #include "ui/point_cloud_view.h"
 
+using cs::test::logged;
 using cs::ui::KnnPanel;
 
 class TestKnnPanel : public QObject {
@@ -47,11 +47,6 @@ private:
     cs::KnnGraph direct(const cs::KnnParams& p) {
         cs::JobControl job;
         return cs::backendRegistry().get("cpu")->knnGraph(*view()->pointSet(), p, job);
-    }
-    static bool logged(const QString& text) {
-        for (const auto& e : cs::ui::Logger::instance().history())
-            if (e.text.contains(text)) return true;
-        return false;
     }
 
 private slots:

@@ -29,12 +29,12 @@
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/job_runner.h"
-#include "ui/logger.h"
 #include "ui/main_window.h"
 #include "ui/rocket_feature_map_view.h"
 #include "ui/rocket_panel.h"
 #include "ui/series_view.h"
 
+using cs::test::logged;
 using cs::ui::RocketPanel;
 using cs::ui::SeriesView;
 
@@ -114,11 +114,6 @@ private:
         if (!settled()) return false;
         const cs::RocketParams& q = panel()->lastRun()->params;
         return q.kernels == p.kernels && q.seed == p.seed;
-    }
-    static bool logged(const QString& text) {
-        for (const auto& e : cs::ui::Logger::instance().history())
-            if (e.text.contains(text)) return true;
-        return false;
     }
     QString gunPoint() const {
         return QString::fromStdString(
