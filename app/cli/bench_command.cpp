@@ -12,6 +12,7 @@
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
 #include "app/cli/knn_command.h"
+#include "app/cli/kshape_command.h"
 #include "app/cli/rocket_command.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
@@ -307,6 +308,78 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
     });
 }
 
+void addBenchKShape(CLI::App& bench, int& exitCode) {
+    struct Options {
+        std::size_t n = 1000, length = 256;
+        std::string backend = "auto", input;
+        KShapeParams params{.k = 4};
+        int repeat = 5, warmup = 1;
+        std::uint64_t seed = 1;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = bench.add_subcommand("kshape",
+                                     "Benchmark k-Shape clustering on generated series or a file");
+    cmd->add_option("--n", o->n, "Number of series (default 1000)");
+    cmd->add_option("--length", o->length, "Samples per series (default 256)");
+    cmd->add_option("--k", o->params.k, "Clusters (default 4)");
+    cmd->add_option("--max-iterations", o->params.maxIterations,
+                    "Iterations at most (default 100)");
+    cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--repeat", o->repeat, "Timed runs (default 5)");
+    cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
+    cmd->add_option("--seed", o->seed, "Data and initial-label seed (default 1)");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            KShapeParams params = o->params;
+            params.seed = o->seed;
+            if (o->repeat < 1 || o->warmup < 0)
+                throw Error("--repeat must be >= 1 and --warmup >= 0");
+            const auto backend = backendRegistry().get(o->backend);
+            const auto info = backend->info();
+
+            const auto generateStart = std::chrono::steady_clock::now();
+            // makeRocketSeries: four classes of shapes, a fair clustering task.
+            const SeriesSet series = o->input.empty()
+                                         ? makeRocketSeries(o->n, o->length, 1, o->seed)
+                                         : loadSeriesSplit(o->input);
+            const double generateMs = millisecondsSince(generateStart);
+            try {
+                validateKShape(series, params);
+            } catch (const Error& e) {
+                if (o->input.empty()) throw;
+                throw Error(o->input + ": " + e.what());
+            }
+            const bool labelled = !series.labels.empty();
+
+            nlohmann::json config = {
+                {"algorithm", "kshape"}, {"backend", backend->name()},
+                {"device", info.device}, {"threads", info.threads},
+                {"n", series.n},         {"length", series.length},
+                {"k", params.k},         {"max_iterations", params.maxIterations},
+                {"seed", params.seed}};
+            if (!o->input.empty()) config["input"] = o->input;
+            const TimedRuns runs = runTimed(
+                config, o->warmup, o->repeat,
+                [&](JobControl& job) {
+                    const KShapeResult r = backend->kshape(series, params, job);
+                    nlohmann::json fields = kshapeSummary(r);
+                    if (labelled)
+                        fields.update(agreementJson(clusterAgreement(r.labels, series.labels)));
+                    return fields;
+                },
+                "series_per_s", double(series.n));
+            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
+            summary["iterations"] = medianOf(runs, "iterations");
+            summary["ms_per_iteration"] = summary["median_total_ms"].get<double>() /
+                                          std::max(1.0, medianOf(runs, "iterations"));
+            if (labelled) summary["ri"] = medianOf(runs, "ri");
+            printJson(summary);
+            return kExitOk;
+        });
+    });
+}
+
 }  // namespace
 
 void addBenchCommand(CLI::App& app, int& exitCode) {
@@ -317,6 +390,7 @@ void addBenchCommand(CLI::App& app, int& exitCode) {
     addBenchDbscan(*bench, exitCode);
     addBenchKnn(*bench, exitCode);
     addBenchRocket(*bench, exitCode);
+    addBenchKShape(*bench, exitCode);
 }
 
 }  // namespace cs::cli

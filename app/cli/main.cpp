@@ -8,6 +8,7 @@
 #include "app/cli/dbscan_command.h"
 #include "app/cli/info_command.h"
 #include "app/cli/knn_command.h"
+#include "app/cli/kshape_command.h"
 #include "app/cli/rocket_command.h"
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
     cs::cli::addKdistCommand(app, exitCode);
     cs::cli::addKnnCommand(app, exitCode);
     cs::cli::addRocketCommand(app, exitCode);
+    cs::cli::addKShapeCommand(app, exitCode);
     cs::cli::addBenchCommand(app, exitCode);
     try {
         app.parse(argc, argv);

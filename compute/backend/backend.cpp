@@ -45,6 +45,10 @@ KnnGraph Backend::knnGraph(const PointSet&, const KnnParams&, JobControl&) {
     unsupported("the kNN graph");
 }
 
+KShapeResult Backend::kshape(const SeriesSet&, const KShapeParams&, JobControl&) {
+    unsupported("k-Shape");
+}
+
 RocketFeatures Backend::rocketTransform(const SeriesSet&, const RocketKernels&, JobControl&) {
     unsupported("ROCKET");
 }

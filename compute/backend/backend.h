@@ -13,6 +13,7 @@
 #include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/knn/knn_graph.h"
+#include "compute/kshape/kshape.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
 
@@ -72,6 +73,11 @@ public:
     /// the same graph, bit for bit, on every backend.
     /// @code cs::KnnGraph g = backend.knnGraph(points, {.k = 10, .trees = 8}, job); @endcode
     virtual KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job);
+    /// k-Shape clustering of one channel of the series (compute/kshape/kshape.h); backends
+    /// agree within float rounding.
+    /// @code cs::KShapeResult r = backend.kshape(series, {.k = 4}, job); @endcode
+    virtual KShapeResult kshape(const SeriesSet& series, const KShapeParams& params,
+                                JobControl& job);
     /// ROCKET features of every series under the kernels (compute/rocket/rocket.h); the same
     /// features, bit for bit, on every backend.
     /// @code auto k = cs::makeRocketKernels({.kernels = 10'000}, s.length, s.channels);

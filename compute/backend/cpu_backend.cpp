@@ -7,6 +7,7 @@
 
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/knn/knn_cpu.h"
+#include "compute/kshape/kshape_cpu.h"
 #include "compute/rocket/rocket_cpu.h"
 
 namespace cs {
@@ -51,6 +52,11 @@ KDistanceResult CpuBackend::kDistance(const PointSet& points, int k, JobControl&
 
 KnnGraph CpuBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
     return knnGraphCpu(points, params, job, m_threads);
+}
+
+KShapeResult CpuBackend::kshape(const SeriesSet& series, const KShapeParams& params,
+                                JobControl& job) {
+    return kshapeCpu(series, params, job, m_threads);
 }
 
 RocketFeatures CpuBackend::rocketTransform(const SeriesSet& series, const RocketKernels& kernels,

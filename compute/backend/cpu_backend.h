@@ -19,6 +19,9 @@ public:
     KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
     /// The random-projection forest kNN graph (knnGraphCpu): the oracle of the GPU tests.
     KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) override;
+    /// k-Shape (kshapeCpu): FFTW3 cross-correlations, Eigen shapes; the oracle of the GPU tests.
+    KShapeResult kshape(const SeriesSet& series, const KShapeParams& params,
+                        JobControl& job) override;
     /// ROCKET features (rocketTransformCpu): the oracle of the GPU tests.
     RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
                                    JobControl& job) override;

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli/kshape_command.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli_common.h"
+#include "app/cli/dbscan_command.h"
+#include "app/cli/rocket_command.h"
+#include "compute/backend/backend_registry.h"
+#include "compute/core/error.h"
+#include "compute/io/npy.h"
+
+namespace cs::cli {
+namespace {
+
+// The shortest decimal form that reads back as the same float.
+std::string shortestText(float value) {
+    char buf[32];
+    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
+    return std::string(buf, end);
+}
+
+void writeLabels(const std::string& path, const KShapeResult& r) {
+    std::ofstream out(path);
+    if (!out) throw Error(path + ": cannot be opened for writing");
+    out << "index,label,distance,shift\n";
+    for (std::size_t i = 0; i < r.labels.size(); ++i)
+        out << i << ',' << r.labels[i] << ',' << shortestText(r.distances[i]) << ',' << r.shifts[i]
+            << '\n';
+    if (!out) throw Error(path + ": writing failed");
+}
+
+}  // namespace
+
+nlohmann::json kshapeSummary(const KShapeResult& r) {
+    std::vector<std::size_t> sizes(std::size_t(std::max(r.k, 0)), 0);
+    for (const auto label : r.labels)
+        if (label >= 0 && std::size_t(label) < sizes.size()) ++sizes[std::size_t(label)];
+    return {{"iterations", r.iterations}, {"converged", r.converged}, {"cluster_sizes", sizes}};
+}
+
+nlohmann::json agreementJson(const ClusterAgreement& a) {
+    return {{"ri", a.randIndex},
+            {"ari", a.adjustedRandIndex},
+            {"nmi", a.normalizedMutualInformation},
+            {"compared", a.compared}};
+}
+
+void addKShapeCommand(CLI::App& app, int& exitCode) {
+    struct Options {
+        std::string file, backend = "auto", out, centroids;
+        KShapeParams params;
+        bool json = false;
+    };
+    auto o = std::make_shared<Options>();
+    auto* cmd = app.add_subcommand("kshape", "k-Shape clustering of a time-series set");
+    cmd->add_option("FILE", o->file,
+                    "Series (.ts/.arff/UCR); a _TRAIN file brings its _TEST half along")
+        ->required();
+    cmd->add_option("--k", o->params.k, "Clusters (default 3)");
+    cmd->add_option("--max-iterations", o->params.maxIterations,
+                    "Iterations at most (default 100)");
+    cmd->add_option("--seed", o->params.seed, "The initial labels' random seed (default 1)");
+    cmd->add_option("--channel", o->params.channel, "The channel clustered (default 0)");
+    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
+    cmd->add_option("--out", o->out, "Write index,label,distance,shift rows (.csv)");
+    cmd->add_option("--centroids", o->centroids, "Write the k x m float32 centroids (.npy)");
+    cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
+    cmd->callback([o, &exitCode] {
+        exitCode = runReportingErrors([&] {
+            const auto backend = backendRegistry().get(o->backend);
+            const SeriesSet s = loadSeriesSplit(o->file);
+            JobControl job;
+            const auto start = std::chrono::steady_clock::now();
+            KShapeResult r;
+            try {
+                validateKShape(s, o->params);
+                r = backend->kshape(s, o->params, job);
+            } catch (const Cancelled&) {
+                throw;
+            } catch (const Error& e) {
+                throw Error(o->file + ": " + e.what());
+            }
+            const double totalMs = millisecondsSince(start);
+            const bool labelled = !s.labels.empty() && std::any_of(s.labels.begin(), s.labels.end(),
+                                                                   [](auto l) { return l >= 0; });
+            ClusterAgreement agreement;
+            if (labelled) agreement = clusterAgreement(r.labels, s.labels);
+            if (!o->out.empty()) writeLabels(o->out, r);
+            if (!o->centroids.empty())
+                io::writeNpy(o->centroids, std::span<const float>(r.centroids),
+                             {std::size_t(r.k), r.length});
+            const nlohmann::json summary = kshapeSummary(r);
+            if (o->json) {
+                nlohmann::json j = {{"algorithm", "kshape"},
+                                    {"file", o->file},
+                                    {"backend", backend->name()},
+                                    {"device", backend->info().device},
+                                    {"k", o->params.k},
+                                    {"max_iterations", o->params.maxIterations},
+                                    {"seed", o->params.seed},
+                                    {"channel", o->params.channel},
+                                    {"n", s.n},
+                                    {"length", s.length},
+                                    {"channels", s.channels}};
+                j.update(summary);
+                if (labelled) {
+                    j["classes"] = s.classCount();
+                    j.update(agreementJson(agreement));
+                }
+                j.update({{"stages_ms", stageMilliseconds(job.timings())}, {"total_ms", totalMs}});
+                if (!o->out.empty()) j["out"] = o->out;
+                if (!o->centroids.empty()) j["centroids_out"] = o->centroids;
+                printJson(j);
+            } else {
+                std::ostringstream line;
+                line << fileName(o->file) << ": k-Shape k=" << o->params.k << " on " << s.n
+                     << " series of length " << s.length << ", " << r.iterations << " iterations"
+                     << (r.converged ? " (converged)" : " (not converged)") << ", sizes "
+                     << summary["cluster_sizes"].dump();
+                if (labelled)
+                    line << "; RI " << agreement.randIndex << ", ARI "
+                         << agreement.adjustedRandIndex << ", NMI "
+                         << agreement.normalizedMutualInformation;
+                line << "; " << backend->name() << ' ';
+                line.precision(3);
+                line << std::fixed << totalMs << " ms";
+                if (!o->out.empty()) line << "; labels in " << o->out;
+                std::cout << line.str() << std::endl;
+            }
+            return kExitOk;
+        });
+    });
+}
+
+}  // namespace cs::cli

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+// k-Shape's shared pieces: input validation and preparation, the direct SBD (the oracle of the
+// FFT versions), zero-filled shifts and the agreement metrics (scikit-learn's conventions).
+#include "compute/kshape/kshape.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "compute/core/error.h"
+#include "compute/core/parallel.h"
+
+namespace cs {
+namespace {
+
+std::string num(std::size_t v) {
+    return std::to_string(v);
+}
+
+// Mean and population standard deviation of v[0..count) in double, two passes.
+std::pair<double, double> meanSd(const float* v, std::size_t count) {
+    double sum = 0.0;
+    for (std::size_t t = 0; t < count; ++t)
+        sum += double(v[t]);
+    const double mean = sum / double(count);
+    double sq = 0.0;
+    for (std::size_t t = 0; t < count; ++t) {
+        const double d = double(v[t]) - mean;
+        sq += d * d;
+    }
+    return {mean, std::sqrt(sq / double(count))};
+}
+
+}  // namespace
+
+void validateKShape(const SeriesSet& series, const KShapeParams& params) {
+    if (params.k < 1) throw Error("k-Shape needs k >= 1 clusters, got " + std::to_string(params.k));
+    if (params.maxIterations < 1)
+        throw Error("k-Shape needs at least one iteration, got max iterations " +
+                    std::to_string(params.maxIterations));
+    if (series.n == 0) throw Error("k-Shape needs at least one series, the set is empty");
+    if (series.n < std::size_t(params.k))
+        throw Error("k-Shape cannot make " + std::to_string(params.k) + " clusters of " +
+                    num(series.n) + " series");
+    if (series.length < 2)
+        throw Error("k-Shape needs series of length 2 or more, the set's length is " +
+                    num(series.length));
+    if (params.channel >= series.channels)
+        throw Error("channel " + num(params.channel) + " is out of range: the series have " +
+                    num(series.channels) + " channel(s)");
+    series.validate();
+}
+
+std::vector<float> kshapeInput(const SeriesSet& series, std::size_t channel) {
+    if (channel >= series.channels)
+        throw Error("channel " + num(channel) + " is out of range: the series have " +
+                    num(series.channels) + " channel(s)");
+    const std::size_t m = series.length;
+    std::vector<float> out(series.n * m, 0.0f);
+    // Each series on its own: any split over threads gives the same values.
+    forChunks(series.n, threadsFor(series.n * m, std::size_t(1) << 20),
+              [&](std::size_t begin, std::size_t end, unsigned) {
+                  for (std::size_t i = begin; i < end; ++i) {
+                      const std::size_t len = std::min<std::size_t>(
+                          i < series.lengths.size() ? series.lengths[i] : m, m);
+                      if (len == 0) continue;
+                      const float* x = series.values.data() + (i * series.channels + channel) * m;
+                      float* y = out.data() + i * m;
+                      const auto [mean, sd] = meanSd(x, len);
+                      if (!(sd > 0.0)) continue;  // constant: zeros
+                      for (std::size_t t = 0; t < len; ++t)
+                          y[t] = float((double(x[t]) - mean) / sd);
+                  }
+              });
+    return out;
+}
+
+void zNormaliseInPlace(std::span<float> v) {
+    if (v.empty()) return;
+    const auto [mean, sd] = meanSd(v.data(), v.size());
+    if (!(sd > 0.0)) {
+        std::fill(v.begin(), v.end(), 0.0f);
+        return;
+    }
+    for (float& x : v)
+        x = float((double(x) - mean) / sd);
+}
+
+std::size_t kshapeFftSize(std::size_t m) {
+    const std::size_t target = m < 1 ? 1 : 2 * m - 1;
+    for (std::size_t n = target;; ++n) {
+        std::size_t r = n;
+        for (std::size_t p : {2, 3, 5, 7})
+            while (r % p == 0)
+                r /= p;
+        if (r == 1) return n;
+    }
+}
+
+double sbdDirect(std::span<const float> x, std::span<const float> y, int* shift) {
+    if (x.size() != y.size())
+        throw Error("SBD needs series of equal length, got " + num(x.size()) + " and " +
+                    num(y.size()));
+    const std::ptrdiff_t m = std::ptrdiff_t(x.size());
+    double nx = 0.0, ny = 0.0;
+    for (std::ptrdiff_t t = 0; t < m; ++t) {
+        nx += double(x[t]) * double(x[t]);
+        ny += double(y[t]) * double(y[t]);
+    }
+    const double den = std::sqrt(nx) * std::sqrt(ny);
+    double best = -std::numeric_limits<double>::infinity();
+    std::ptrdiff_t bestW = -(m - 1);
+    for (std::ptrdiff_t w = -(m - 1); w <= m - 1; ++w) {
+        // NCC_w = sum_t x[t] y[t - w]
+        double cc = 0.0;
+        const std::ptrdiff_t lo = std::max<std::ptrdiff_t>(0, w);
+        const std::ptrdiff_t hi = std::min<std::ptrdiff_t>(m, m + w);
+        for (std::ptrdiff_t t = lo; t < hi; ++t)
+            cc += double(x[t]) * double(y[t - w]);
+        const double ncc = den > 0.0 ? cc / den : 0.0;
+        if (ncc > best) {
+            best = ncc;
+            bestW = w;
+        }
+    }
+    if (shift) *shift = int(bestW);
+    return 1.0 - best;
+}
+
+std::vector<float> shiftZeroFilled(std::span<const float> y, int shift) {
+    const std::ptrdiff_t m = std::ptrdiff_t(y.size());
+    std::vector<float> out(y.size(), 0.0f);
+    for (std::ptrdiff_t t = 0; t < m; ++t) {
+        const std::ptrdiff_t s = t - shift;
+        if (s >= 0 && s < m) out[std::size_t(t)] = y[std::size_t(s)];
+    }
+    return out;
+}
+
+ClusterAgreement clusterAgreement(std::span<const std::int32_t> labels,
+                                  std::span<const std::int32_t> truth) {
+    if (labels.size() != truth.size())
+        throw Error("cannot compare " + num(labels.size()) + " cluster labels with " +
+                    num(truth.size()) + " truth labels");
+    std::map<std::pair<std::int32_t, std::int32_t>, double> table;
+    std::map<std::int32_t, double> rows, cols;  // truth classes, clusters
+    double n = 0.0;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (truth[i] < 0 || labels[i] < 0) continue;
+        table[{truth[i], labels[i]}] += 1.0;
+        rows[truth[i]] += 1.0;
+        cols[labels[i]] += 1.0;
+        n += 1.0;
+    }
+    ClusterAgreement a;
+    a.compared = std::size_t(n);
+    // Pair counts as scikit-learn's pair_confusion_matrix (ordered pairs).
+    double sumSquares = 0.0, rowSquares = 0.0, colSquares = 0.0;
+    for (const auto& [key, c] : table)
+        sumSquares += c * c;
+    for (const auto& [key, c] : rows)
+        rowSquares += c * c;
+    for (const auto& [key, c] : cols)
+        colSquares += c * c;
+    const double tp = sumSquares - n;
+    const double fp = colSquares - sumSquares;
+    const double fn = rowSquares - sumSquares;
+    const double tn = n * n - fp - fn - sumSquares;
+    // rand_score: 1 when there are no pairs or all pairs agree.
+    const double agree = tp + tn, pairs = tp + tn + fp + fn;
+    a.randIndex = (pairs == 0.0 || agree == pairs) ? 1.0 : agree / pairs;
+    // adjusted_rand_score: 1 for identical partitions (including the special cases).
+    if (fn == 0.0 && fp == 0.0)
+        a.adjustedRandIndex = 1.0;
+    else
+        a.adjustedRandIndex =
+            2.0 * (tp * tn - fn * fp) / ((tp + fn) * (fn + tn) + (tp + fp) * (fp + tn));
+    // normalized_mutual_info_score, average_method="arithmetic", natural log.
+    if ((rows.size() == 1 && cols.size() == 1) || (rows.empty() && cols.empty())) {
+        a.normalizedMutualInformation = 1.0;
+    } else {
+        double mi = 0.0;
+        for (const auto& [key, c] : table)
+            mi += c / n * (std::log(c * n) - std::log(rows[key.first] * cols[key.second]));
+        mi = std::max(mi, 0.0);
+        auto entropy = [n](const std::map<std::int32_t, double>& counts) {
+            double h = 0.0;
+            for (const auto& [key, c] : counts)
+                h -= c / n * std::log(c / n);
+            return h;
+        };
+        if (mi == 0.0) {
+            a.normalizedMutualInformation = 0.0;
+        } else {
+            const double normaliser = 0.5 * (entropy(rows) + entropy(cols));
+            a.normalizedMutualInformation =
+                mi / std::max(normaliser, std::numeric_limits<double>::epsilon());
+        }
+    }
+    return a;
+}
+
+}  // namespace cs

@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: MIT
+// k-Shape on the CPU (Paparrizos & Gravano 2015, sections 3.1-3.3; the loop of kshape-python's
+// KShapeClusteringCPU). Cross-correlations come from FFTW3 in single precision: the spectrum of
+// a centroid times the conjugate spectrum of a series, inverted, is NCC at every shift at once.
+// Plans are made once per job under a process-wide mutex (FFTW's planner is not thread-safe) and
+// executed by the workers on their own arrays (the new-array execute functions are).
+#include "compute/kshape/kshape_cpu.h"
+
+#include <fftw3.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/parallel.h"
+#include "compute/core/random.h"
+
+namespace cs {
+namespace {
+
+std::mutex& fftwPlannerMutex() {
+    static std::mutex mutex;
+    return mutex;
+}
+
+// fftwf_malloc'd floats (the alignment the plans were made for).
+struct FftwFree {
+    void operator()(void* p) const { fftwf_free(p); }
+};
+using FloatBuffer = std::unique_ptr<float[], FftwFree>;
+using ComplexBuffer = std::unique_ptr<fftwf_complex[], FftwFree>;
+
+FloatBuffer allocFloats(std::size_t count) {
+    auto* p = static_cast<float*>(fftwf_malloc(sizeof(float) * std::max<std::size_t>(count, 1)));
+    if (!p) throw Error("out of memory for the k-Shape FFT buffers");
+    return FloatBuffer(p);
+}
+ComplexBuffer allocComplex(std::size_t count) {
+    auto* p = static_cast<fftwf_complex*>(
+        fftwf_malloc(sizeof(fftwf_complex) * std::max<std::size_t>(count, 1)));
+    if (!p) throw Error("out of memory for the k-Shape FFT buffers");
+    return ComplexBuffer(p);
+}
+
+// The forward (real to complex) and inverse plans of one FFT size.
+class FftPlans {
+public:
+    explicit FftPlans(std::size_t size) : m_size(size), m_bins(size / 2 + 1) {
+        FloatBuffer real = allocFloats(size);
+        ComplexBuffer spectrum = allocComplex(m_bins);
+        std::lock_guard lock(fftwPlannerMutex());
+        m_forward = fftwf_plan_dft_r2c_1d(int(size), real.get(), spectrum.get(), FFTW_ESTIMATE);
+        m_inverse = fftwf_plan_dft_c2r_1d(int(size), spectrum.get(), real.get(), FFTW_ESTIMATE);
+        if (!m_forward || !m_inverse) {
+            destroy();
+            throw Error("FFTW could not plan a transform of size " + std::to_string(size));
+        }
+    }
+    ~FftPlans() {
+        std::lock_guard lock(fftwPlannerMutex());
+        destroy();
+    }
+    FftPlans(const FftPlans&) = delete;
+    FftPlans& operator=(const FftPlans&) = delete;
+
+    std::size_t size() const { return m_size; }
+    std::size_t bins() const { return m_bins; }
+    // x (m values) zero-padded into `real` (size floats), transformed into `out` (bins).
+    void forward(const float* x, std::size_t m, float* real, fftwf_complex* out) const {
+        std::copy(x, x + m, real);
+        std::fill(real + m, real + m_size, 0.0f);
+        fftwf_execute_dft_r2c(m_forward, real, out);
+    }
+    // in (bins, destroyed) to `real` (size floats, unscaled).
+    void inverse(fftwf_complex* in, float* real) const {
+        fftwf_execute_dft_c2r(m_inverse, in, real);
+    }
+
+private:
+    void destroy() {
+        if (m_forward) fftwf_destroy_plan(m_forward);
+        if (m_inverse) fftwf_destroy_plan(m_inverse);
+        m_forward = m_inverse = nullptr;
+    }
+    std::size_t m_size, m_bins;
+    fftwf_plan m_forward = nullptr;
+    fftwf_plan m_inverse = nullptr;
+};
+
+// Spectra of the series kept for the whole job up to this size; beyond it they are recomputed
+// by the workers every iteration.
+constexpr std::size_t kSpectraCacheBytes = std::size_t(1) << 30;
+
+double norm2(const float* x, std::size_t m) {
+    double s = 0.0;
+    for (std::size_t t = 0; t < m; ++t)
+        s += double(x[t]) * double(x[t]);
+    return std::sqrt(s);
+}
+
+// The best NCC of c against x over shifts -(m-1) .. m-1 (first of the maximum) from the
+// unscaled inverse transform cc of C conj(X); den = size ||c|| ||x||.
+void bestShift(const float* cc, std::size_t m, std::size_t size, double den, double& best,
+               int& shift) {
+    const std::ptrdiff_t mm = std::ptrdiff_t(m), n = std::ptrdiff_t(size);
+    best = -std::numeric_limits<double>::infinity();
+    shift = int(-(mm - 1));
+    if (!(den > 0.0)) {
+        best = 0.0;
+        return;
+    }
+    for (std::ptrdiff_t w = -(mm - 1); w <= mm - 1; ++w) {
+        const double v = double(cc[w < 0 ? n + w : w]) / den;
+        if (v > best) {
+            best = v;
+            shift = int(w);
+        }
+    }
+}
+
+// The best NCC of c against x (kshape.h: x shifted by `shift` aligns to c) from their spectra:
+// the inverse transform of C conj(X) is the cross-correlation at every shift. norms = ||c|| ||x||.
+void bestCorrelation(const FftPlans& plans, const fftwf_complex* cs, const fftwf_complex* xs,
+                     std::size_t m, double norms, fftwf_complex* product, float* real, double& ncc,
+                     int& shift) {
+    for (std::size_t f = 0; f < plans.bins(); ++f) {
+        const float ar = cs[f][0], ai = cs[f][1];
+        const float br = xs[f][0], bi = xs[f][1];
+        product[f][0] = ar * br + ai * bi;
+        product[f][1] = ai * br - ar * bi;
+    }
+    plans.inverse(product, real);
+    bestShift(real, m, plans.size(), double(plans.size()) * norms, ncc, shift);
+}
+
+// One cluster's new centroid (kshape.h, iteration step 1) into c (m floats). members: series
+// indices in index order; shifts: each series' alignment to the current centroid (ignored when
+// `aligned` is false).
+void extractShape(const std::vector<float>& x, std::size_t m,
+                  const std::vector<std::size_t>& members, const std::vector<std::int32_t>& shifts,
+                  bool aligned, float* c) {
+    if (members.empty()) {
+        std::fill(c, c + m, 0.0f);
+        return;
+    }
+    const Eigen::Index mm = Eigen::Index(m), count = Eigen::Index(members.size());
+    Eigen::MatrixXd a(count, mm);  // aligned members
+    Eigen::MatrixXd y(count, mm);  // aligned members z-normalised
+    for (Eigen::Index r = 0; r < count; ++r) {
+        const std::size_t i = members[std::size_t(r)];
+        const std::span<const float> xi(x.data() + i * m, m);
+        const std::vector<float> s =
+            aligned ? shiftZeroFilled(xi, shifts[i]) : std::vector<float>(xi.begin(), xi.end());
+        double sum = 0.0;
+        for (Eigen::Index t = 0; t < mm; ++t) {
+            a(r, t) = double(s[std::size_t(t)]);
+            sum += a(r, t);
+        }
+        const double mean = sum / double(m);
+        double sq = 0.0;
+        for (Eigen::Index t = 0; t < mm; ++t)
+            sq += (a(r, t) - mean) * (a(r, t) - mean);
+        const double sd = std::sqrt(sq / double(m));
+        for (Eigen::Index t = 0; t < mm; ++t)
+            y(r, t) = sd > 0.0 ? (a(r, t) - mean) / sd : 0.0;
+    }
+    Eigen::MatrixXd s = Eigen::MatrixXd::Zero(mm, mm);
+    s.selfadjointView<Eigen::Lower>().rankUpdate(y.transpose());
+    s = s.selfadjointView<Eigen::Lower>();
+    // M = P S P with P = I - 11^T/m: subtract row and column means, add back the grand mean.
+    const Eigen::VectorXd rowMean = s.rowwise().mean();
+    const Eigen::RowVectorXd colMean = s.colwise().mean();
+    const double grand = rowMean.mean();
+    Eigen::MatrixXd mat = s;
+    mat.colwise() -= rowMean;
+    mat.rowwise() -= colMean;
+    mat.array() += grand;
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(mat);
+    if (solver.info() != Eigen::Success)
+        throw Error("the k-Shape centroid's eigensolver did not converge");
+    Eigen::VectorXd v = solver.eigenvectors().col(mm - 1);  // eigenvalues ascend
+    double minus = 0.0, plus = 0.0;
+    for (Eigen::Index r = 0; r < count; ++r) {
+        minus += (a.row(r).transpose() - v).norm();
+        plus += (a.row(r).transpose() + v).norm();
+    }
+    if (minus >= plus) v = -v;
+    const double mean = v.mean();
+    const double sd = std::sqrt((v.array() - mean).square().mean());
+    for (Eigen::Index t = 0; t < mm; ++t)
+        c[t] = sd > 0.0 ? float((v(t) - mean) / sd) : 0.0f;
+}
+
+}  // namespace
+
+double sbdFft(std::span<const float> x, std::span<const float> y, int* shift) {
+    if (x.size() != y.size() || x.empty())
+        throw Error("SBD needs non-empty series of equal length, got " + std::to_string(x.size()) +
+                    " and " + std::to_string(y.size()));
+    const std::size_t m = x.size();
+    const FftPlans plans(kshapeFftSize(m));
+    FloatBuffer real = allocFloats(plans.size());
+    ComplexBuffer xs = allocComplex(plans.bins()), ys = allocComplex(plans.bins()),
+                  product = allocComplex(plans.bins());
+    plans.forward(x.data(), m, real.get(), xs.get());
+    plans.forward(y.data(), m, real.get(), ys.get());
+    double ncc = 0.0;
+    int best = 0;
+    bestCorrelation(plans, xs.get(), ys.get(), m, norm2(x.data(), m) * norm2(y.data(), m),
+                    product.get(), real.get(), ncc, best);
+    if (shift) *shift = best;
+    return 1.0 - ncc;
+}
+
+KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobControl& job,
+                       int threads) {
+    validateKShape(series, params);
+    job.checkpoint();
+    const unsigned workers =
+        threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t n = series.n, m = series.length, k = std::size_t(params.k);
+    const unsigned seriesWorkers = unsigned(std::min<std::size_t>(workers, n));
+
+    const FftPlans plans(kshapeFftSize(m));
+    // Spectra are stored `stride` apart so every one starts as aligned as fftwf_malloc's
+    // memory: the plans' SIMD code requires the alignment they were made with.
+    const std::size_t size = plans.size(), stride = (plans.bins() + 7) / 8 * 8;
+    const bool cacheSpectra = n * stride * sizeof(fftwf_complex) <= kSpectraCacheBytes;
+
+    // Every worker's FFT arrays, made here: FFTW sanctions only its execute functions on other
+    // threads, not its allocator.
+    struct WorkerArrays {
+        FloatBuffer real;
+        ComplexBuffer own, product;
+    };
+    std::vector<WorkerArrays> work(seriesWorkers);
+    for (auto& w : work) {
+        w.real = allocFloats(size);
+        if (!cacheSpectra) w.own = allocComplex(plans.bins());
+        w.product = allocComplex(plans.bins());
+    }
+
+    std::vector<float> x;
+    std::vector<double> seriesNorms(n);
+    ComplexBuffer spectra;
+    {
+        auto stage = job.stage("normalise");
+        x = kshapeInput(series, params.channel);
+        if (cacheSpectra) spectra = allocComplex(n * stride);
+        forChunks(n, seriesWorkers, [&](std::size_t begin, std::size_t end, unsigned t) {
+            float* real = work[t].real.get();
+            for (std::size_t i = begin; i < end; ++i) {
+                seriesNorms[i] = norm2(x.data() + i * m, m);
+                if (cacheSpectra) plans.forward(x.data() + i * m, m, real, &spectra[i * stride]);
+            }
+        });
+        job.checkpoint();
+    }
+    job.setProgress(0.02, "normalise");
+
+    KShapeResult r;
+    r.length = m;
+    r.k = params.k;
+    r.labels.resize(n);
+    r.distances.assign(n, 1.0f);
+    r.shifts.assign(n, 0);
+    r.centroids.assign(k * m, 0.0f);
+    {
+        Random random(params.seed);
+        for (auto& label : r.labels)
+            label = std::int32_t(random.below(k));
+    }
+    // Per cluster: is its current centroid all zeros (its members are then not aligned)?
+    std::vector<char> centroidZero(k, 1);
+    std::vector<std::int32_t> labels(n), shifts(n);
+    std::vector<float> distances(n);
+    ComplexBuffer centroidSpectra = allocComplex(k * stride);
+    std::vector<double> centroidNorms(k);
+
+    for (int iteration = 0; iteration < params.maxIterations; ++iteration) {
+        {
+            auto stage = job.stage("shapes");
+            std::vector<std::vector<std::size_t>> members(k);
+            for (std::size_t i = 0; i < n; ++i)
+                members[std::size_t(r.labels[i])].push_back(i);
+            std::vector<float> next(k * m);
+            // Clusters in parallel, strided so large and small ones mix; each on its own.
+            const unsigned clusterWorkers = unsigned(std::min<std::size_t>(workers, k));
+            std::exception_ptr failure;
+            std::mutex failureMutex;
+            forChunks(clusterWorkers, clusterWorkers, [&](std::size_t, std::size_t, unsigned t) {
+                try {
+                    for (std::size_t j = t; j < k; j += clusterWorkers) {
+                        if (job.isCancelled()) return;
+                        extractShape(x, m, members[j], r.shifts, !centroidZero[j],
+                                     next.data() + j * m);
+                    }
+                } catch (...) {
+                    std::lock_guard lock(failureMutex);
+                    if (!failure) failure = std::current_exception();
+                }
+            });
+            if (failure) std::rethrow_exception(failure);
+            job.checkpoint();
+            r.centroids = std::move(next);
+            FloatBuffer real = allocFloats(size);
+            for (std::size_t j = 0; j < k; ++j) {
+                const float* c = r.centroids.data() + j * m;
+                centroidZero[j] = std::all_of(c, c + m, [](float v) { return v == 0.0f; });
+                centroidNorms[j] = norm2(r.centroids.data() + j * m, m);
+                plans.forward(r.centroids.data() + j * m, m, real.get(),
+                              &centroidSpectra[j * stride]);
+            }
+        }
+        {
+            auto stage = job.stage("assign");
+            forChunks(n, seriesWorkers, [&](std::size_t begin, std::size_t end, unsigned t) {
+                float* real = work[t].real.get();
+                fftwf_complex* own = work[t].own.get();
+                fftwf_complex* product = work[t].product.get();
+                for (std::size_t i = begin; i < end; ++i) {
+                    if (job.isCancelled()) return;
+                    const fftwf_complex* xs = own;
+                    if (cacheSpectra)
+                        xs = &spectra[i * stride];
+                    else
+                        plans.forward(x.data() + i * m, m, real, own);
+                    double bestSbd = std::numeric_limits<double>::infinity();
+                    int bestCluster = 0, bestShiftValue = 0;
+                    for (std::size_t j = 0; j < k; ++j) {
+                        double ncc = 0.0;
+                        int shift = 0;
+                        bestCorrelation(plans, &centroidSpectra[j * stride], xs, m,
+                                        centroidNorms[j] * seriesNorms[i], product, real, ncc,
+                                        shift);
+                        const double sbd = 1.0 - ncc;
+                        if (sbd < bestSbd) {
+                            bestSbd = sbd;
+                            bestCluster = int(j);
+                            bestShiftValue = shift;
+                        }
+                    }
+                    labels[i] = bestCluster;
+                    distances[i] = float(bestSbd);
+                    shifts[i] = bestShiftValue;
+                }
+            });
+            job.checkpoint();  // after every worker has joined
+        }
+        const bool changed = labels != r.labels;
+        r.labels = labels;
+        r.distances = distances;
+        r.shifts = shifts;
+        r.iterations = iteration + 1;
+        job.setProgress(0.02 + 0.98 * double(iteration + 1) / double(params.maxIterations),
+                        "assign");
+        if (!changed) {
+            r.converged = true;
+            break;
+        }
+    }
+    job.setProgress(1.0, "assign");
+    return r;
+}
+
+}  // namespace cs

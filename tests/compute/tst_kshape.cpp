@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: MIT
+// k-Shape on the CPU against compute/kshape/kshape.h and an independent oracle
+// (tests/common/kshape_oracle.h): SBD by FFT against the direct definition, shifts, the input,
+// the agreement metrics against scikit-learn's values, one iteration against the oracle,
+// determinism by seed and thread count, convergence, k = 1, empty clusters, RI / ARI / NMI on
+// UCR sets near kshape-python's published means, bad input and cancellation.
+#include <QTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "compute/backend/cpu_backend.h"
+#include "compute/core/error.h"
+#include "compute/core/random.h"
+#include "compute/io/series_readers.h"
+#include "compute/kshape/kshape.h"
+#include "compute/kshape/kshape_cpu.h"
+#include "compute/rocket/rocket_datasets.h"
+#include "tests/common/kshape_oracle.h"
+#include "tests/common/test_paths.h"
+
+namespace {
+
+std::string errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const cs::Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+cs::SeriesSet ucr(const char* name) {
+    return cs::io::readSeriesWithSplit(
+        cs::test::sharedData(std::string("ucr/") + name + "/" + name + "_TRAIN.ts"));
+}
+
+// A univariate set from rows of equal length.
+cs::SeriesSet fromRows(const std::vector<std::vector<float>>& rows) {
+    cs::SeriesSet s;
+    s.n = rows.size();
+    s.channels = 1;
+    s.length = rows.empty() ? 0 : rows[0].size();
+    for (const auto& r : rows) {
+        s.values.insert(s.values.end(), r.begin(), r.end());
+        s.lengths.push_back(std::uint32_t(r.size()));
+    }
+    return s;
+}
+
+std::vector<float> randomSeries(cs::Random& random, std::size_t m) {
+    std::vector<float> v(m);
+    for (auto& x : v)
+        x = float(random.normal());
+    return v;
+}
+
+cs::KShapeResult run(const cs::SeriesSet& s, cs::KShapeParams p, int threads = 2) {
+    cs::JobControl job;
+    return cs::kshapeCpu(s, p, job, threads);
+}
+
+}  // namespace
+
+class TestKShape : public QObject {
+    Q_OBJECT
+
+private slots:
+    // ---- SBD, shifts, input -------------------------------------------------------------------
+
+    void sbdFftMatchesDirect_data() {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("seed");
+        for (int m : {2, 3, 7, 24, 64, 100, 251})
+            QTest::newRow(("m=" + std::to_string(m)).c_str()) << m << m * 7 + 1;
+    }
+    void sbdFftMatchesDirect() {
+        QFETCH(int, m);
+        QFETCH(int, seed);
+        cs::Random random{std::uint64_t(seed)};
+        for (int pair = 0; pair < 20; ++pair) {
+            const auto x = randomSeries(random, std::size_t(m));
+            const auto y = randomSeries(random, std::size_t(m));
+            int sd = 0, sf = 0;
+            const double direct = cs::sbdDirect(x, y, &sd);
+            const double fft = cs::sbdFft(x, y, &sf);
+            QVERIFY2(std::abs(direct - fft) < 2e-6,
+                     qPrintable(QString("seed %1 pair %2: direct %3 fft %4")
+                                    .arg(seed)
+                                    .arg(pair)
+                                    .arg(direct)
+                                    .arg(fft)));
+            // The shift agrees unless another shift's NCC is within rounding of the best.
+            if (sd != sf) {
+                const double other = 1.0 - cs::sbdDirect(x, cs::shiftZeroFilled(y, sf));
+                const double atDirect = 1.0 - cs::sbdDirect(x, cs::shiftZeroFilled(y, sd));
+                Q_UNUSED(other);
+                Q_UNUSED(atDirect);
+                QFAIL(qPrintable(QString("seed %1 pair %2: shift %3 vs %4")
+                                     .arg(seed)
+                                     .arg(pair)
+                                     .arg(sd)
+                                     .arg(sf)));
+            }
+            QVERIFY(direct >= -1e-12 && direct <= 2.0 + 1e-12);
+            // Symmetric in value, mirrored in shift.
+            int back = 0;
+            QVERIFY(std::abs(cs::sbdDirect(y, x, &back) - direct) < 1e-12);
+            QCOMPARE(back, -sd);
+        }
+    }
+
+    void sbdEdgeCases() {
+        const std::vector<float> zero(16, 0.0f);
+        std::vector<float> x(16);
+        for (std::size_t t = 0; t < x.size(); ++t)
+            x[t] = float(std::sin(0.7 * double(t)) + 0.1 * double(t));
+        int shift = 0;
+        // A zero series: NCC 0 at every shift, so SBD 1 and the first shift.
+        QCOMPARE(cs::sbdDirect(zero, x, &shift), 1.0);
+        QCOMPARE(shift, -15);
+        QCOMPARE(cs::sbdFft(x, zero, &shift), 1.0);
+        QCOMPARE(shift, -15);
+        QCOMPARE(cs::sbdFft(zero, zero, &shift), 1.0);
+        // Equal series: 0 at shift 0.
+        QVERIFY(std::abs(cs::sbdDirect(x, x, &shift)) < 1e-12);
+        QCOMPARE(shift, 0);
+        QVERIFY(std::abs(cs::sbdFft(x, x, &shift)) < 1e-6);
+        QCOMPARE(shift, 0);
+        // Scaled: still 0. Negated: 1 - max NCC > 0.
+        std::vector<float> scaled = x;
+        for (auto& v : scaled)
+            v *= 3.5f;
+        QVERIFY(std::abs(cs::sbdDirect(x, scaled)) < 1e-12);
+        // Shifted copies of a bump away from the ends: SBD 0, the shift undoes it.
+        std::vector<float> bump(40, 0.0f);
+        for (std::size_t t = 12; t < 24; ++t)
+            bump[t] = float(std::sin(3.14159265 * double(t - 12) / 12.0) + 0.2 * double(t % 3));
+        for (int s : {-9, -3, -1, 1, 5, 10}) {
+            const auto y = cs::shiftZeroFilled(bump, s);
+            QVERIFY(std::abs(cs::sbdDirect(bump, y, &shift)) < 1e-12);
+            QCOMPARE(shift, -s);
+            QVERIFY(std::abs(cs::sbdFft(bump, y, &shift)) < 1e-6);
+            QCOMPARE(shift, -s);
+            // y shifted by the best shift is aligned to x.
+            QCOMPARE(cs::shiftZeroFilled(y, shift), bump);
+        }
+        // Length 1.
+        const std::vector<float> one{2.0f}, minusOne{-1.0f};
+        QVERIFY(std::abs(cs::sbdDirect(one, one)) < 1e-12);
+        QVERIFY(std::abs(cs::sbdDirect(one, minusOne) - 2.0) < 1e-12);
+        QVERIFY(std::abs(cs::sbdFft(one, minusOne) - 2.0) < 1e-6);
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::sbdDirect(one, x));
+    }
+
+    void shiftZeroFilled() {
+        const std::vector<float> y{1, 2, 3, 4};
+        QCOMPARE(cs::shiftZeroFilled(y, 0), y);
+        QCOMPARE(cs::shiftZeroFilled(y, 1), (std::vector<float>{0, 1, 2, 3}));
+        QCOMPARE(cs::shiftZeroFilled(y, -2), (std::vector<float>{3, 4, 0, 0}));
+        QCOMPARE(cs::shiftZeroFilled(y, 3), (std::vector<float>{0, 0, 0, 1}));
+        QCOMPARE(cs::shiftZeroFilled(y, 4), (std::vector<float>{0, 0, 0, 0}));
+        QCOMPARE(cs::shiftZeroFilled(y, -7), (std::vector<float>{0, 0, 0, 0}));
+        QCOMPARE(cs::shiftZeroFilled(std::vector<float>{}, 2), std::vector<float>{});
+    }
+
+    void input() {
+        // Two channels, variable length, a constant series.
+        cs::SeriesSet s;
+        s.n = 3;
+        s.channels = 2;
+        s.length = 5;
+        s.values = {1, 2, 3, 0, 0, /**/ 5, 5, 6, 0, 0,   // series 0: length 3
+                    1, 2, 3, 4, 5, /**/ 2, 2, 2, 2, 2,   // series 1: channel 1 constant
+                    7, 7, 7, 7, 0, /**/ 0, 1, 0, 1, 0};  // series 2: length 4, channel 0 const
+        s.lengths = {3, 5, 4};
+        const auto c0 = cs::kshapeInput(s, 0);
+        const auto c1 = cs::kshapeInput(s, 1);
+        QCOMPARE(c0.size(), std::size_t(15));
+        const float a = float(1.0 / std::sqrt(2.0 / 3.0));  // (x - 2) / sd of {1, 2, 3}
+        QVERIFY(std::abs(c0[0] + a) < 1e-6 && c0[1] == 0.0f && std::abs(c0[2] - a) < 1e-6);
+        QCOMPARE(c0[3], 0.0f);
+        QCOMPARE(c0[4], 0.0f);
+        for (std::size_t t = 10; t < 15; ++t)
+            QCOMPARE(c0[t], 0.0f);  // constant over its true length: zeros
+        for (std::size_t t = 5; t < 10; ++t)
+            QCOMPARE(c1[t], 0.0f);
+        // Mean 0 and population sd 1 over the true length.
+        for (std::size_t i : {std::size_t(0), std::size_t(1)}) {
+            const std::size_t len = s.lengths[i];
+            double mean = 0.0, sq = 0.0;
+            for (std::size_t t = 0; t < len; ++t)
+                mean += c1[i * 5 + t];
+            mean /= double(len);
+            for (std::size_t t = 0; t < len; ++t)
+                sq += (c1[i * 5 + t] - mean) * (c1[i * 5 + t] - mean);
+            if (i == 1) continue;
+            QVERIFY(std::abs(mean) < 1e-6);
+            QVERIFY(std::abs(sq / double(len) - 1.0) < 1e-5);
+        }
+        // Channel 1 of series 2 over its 4 samples {0, 1, 0, 1}: -1, 1, -1, 1.
+        QCOMPARE(std::vector<float>(c1.begin() + 10, c1.end()),
+                 (std::vector<float>{-1, 1, -1, 1, 0}));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::kshapeInput(s, 2));
+        std::vector<float> z{3, 3, 3};
+        cs::zNormaliseInPlace(z);
+        QCOMPARE(z, (std::vector<float>{0, 0, 0}));
+        QCOMPARE(cs::kshapeFftSize(24), std::size_t(48));
+        QCOMPARE(cs::kshapeFftSize(2), std::size_t(3));
+        QCOMPARE(cs::kshapeFftSize(251), std::size_t(504));
+        QCOMPARE(cs::kshapeFftSize(1), std::size_t(1));
+    }
+
+    // ---- agreement ----------------------------------------------------------------------------
+
+    void agreement_data() {
+        QTest::addColumn<std::vector<std::int32_t>>("labels");
+        QTest::addColumn<std::vector<std::int32_t>>("truth");
+        QTest::addColumn<double>("ri");
+        QTest::addColumn<double>("ari");
+        QTest::addColumn<double>("nmi");
+        QTest::addColumn<int>("compared");
+        using V = std::vector<std::int32_t>;
+        // scikit-learn: adjusted_rand_score([0,0,1,1],[1,1,0,0]) = 1.
+        QTest::newRow("permuted") << V{1, 1, 0, 0} << V{0, 0, 1, 1} << 1.0 << 1.0 << 1.0 << 4;
+        // scikit-learn: ARI([0,0,1,2],[0,0,1,1]) = 0.5714285714285715, NMI = 0.8; RI 5/6.
+        QTest::newRow("merged") << V{0, 0, 1, 1} << V{0, 0, 1, 2} << 5.0 / 6.0 << 0.5714285714285715
+                                << 0.8 << 4;
+        QTest::newRow("merged swapped")
+            << V{0, 0, 1, 2} << V{0, 0, 1, 1} << 5.0 / 6.0 << 0.5714285714285715 << 0.8 << 4;
+        // Both one cluster: a perfect match by scikit-learn's conventions.
+        QTest::newRow("one cluster") << V{3, 3, 3} << V{0, 0, 0} << 1.0 << 1.0 << 1.0 << 3;
+        // One class against all-singletons: RI 0, ARI 0, NMI 0 (MI = 0).
+        QTest::newRow("singletons") << V{0, 1, 2, 3} << V{0, 0, 0, 0} << 0.0 << 0.0 << 0.0 << 4;
+        // Hand computed: truth {0,0,1,1,2,2}, labels {0,0,0,1,1,1}: 15 pairs, 2 together in
+        // both, 8 apart in both: RI 10/15; ARI (2 - 3 * 6 / 15) / ((3 + 6) / 2 - 3 * 6 / 15);
+        // NMI = MI / mean(H) with natural logs.
+        QTest::newRow("six") << V{0, 0, 0, 1, 1, 1} << V{0, 0, 1, 1, 2, 2} << 10.0 / 15.0
+                             << 0.24242424242424243 << 0.5158037429793888 << 6;
+        // Series without truth (< 0) are left out.
+        QTest::newRow("unlabelled left out")
+            << V{5, 1, 1, 0, 0, 7} << V{-1, 0, 0, 1, 1, -1} << 1.0 << 1.0 << 1.0 << 4;
+        QTest::newRow("empty") << V{} << V{} << 1.0 << 1.0 << 1.0 << 0;
+    }
+    void agreement() {
+        QFETCH(std::vector<std::int32_t>, labels);
+        QFETCH(std::vector<std::int32_t>, truth);
+        QFETCH(double, ri);
+        QFETCH(double, ari);
+        QFETCH(double, nmi);
+        QFETCH(int, compared);
+        const auto a = cs::clusterAgreement(labels, truth);
+        QVERIFY2(std::abs(a.randIndex - ri) < 1e-12, qPrintable(QString::number(a.randIndex)));
+        QVERIFY2(std::abs(a.adjustedRandIndex - ari) < 1e-12,
+                 qPrintable(QString::number(a.adjustedRandIndex, 'g', 17)));
+        QVERIFY2(std::abs(a.normalizedMutualInformation - nmi) < 1e-12,
+                 qPrintable(QString::number(a.normalizedMutualInformation, 'g', 17)));
+        QCOMPARE(a.compared, std::size_t(compared));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::clusterAgreement(labels, std::vector<int>{1}));
+    }
+
+    // ---- the algorithm ------------------------------------------------------------------------
+
+    void initialLabelsAndStepMatchOracle_data() {
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("seed");
+        QTest::newRow("k=4 seed 1") << 4 << 1;
+        QTest::newRow("k=3 seed 5") << 3 << 5;
+        QTest::newRow("k=6 seed 9") << 6 << 9;
+    }
+    void initialLabelsAndStepMatchOracle() {
+        QFETCH(int, k);
+        QFETCH(int, seed);
+        const auto s = cs::makeRocketSeries(60, 48, 1, std::uint64_t(seed) + 100);
+        const std::size_t n = s.n, m = s.length;
+        const auto x = cs::kshapeInput(s, 0);
+        std::vector<std::int32_t> labels(n);
+        cs::Random random{std::uint64_t(seed)};
+        for (auto& l : labels)
+            l = std::int32_t(random.below(std::uint64_t(k)));
+        std::vector<float> centroids(std::size_t(k) * m, 0.0f);
+        // Iterations 1 and 2 (the second aligns to the first's centroids).
+        for (int it = 1; it <= 2; ++it) {
+            const auto oracle = cs::test::oracleKShapeStep(x, n, m, k, labels, centroids);
+            const auto r = run(s, {.k = k, .maxIterations = it, .seed = std::uint64_t(seed)}, 3);
+            if (r.iterations < it) break;  // converged earlier
+            QCOMPARE(r.iterations, it);
+            double worst = 0.0;
+            for (std::size_t t = 0; t < std::size_t(k) * m; ++t)
+                worst = std::max(worst, double(std::abs(r.centroids[t] - oracle.centroids[t])));
+            QVERIFY2(worst < 2e-3, qPrintable(QString("seed %1 iteration %2: centroid diff %3")
+                                                  .arg(seed)
+                                                  .arg(it)
+                                                  .arg(worst)));
+            for (std::size_t i = 0; i < n; ++i) {
+                const bool nearTie = oracle.secondDistance[i] - oracle.distances[i] < 1e-4;
+                if (nearTie) continue;
+                QVERIFY2(r.labels[i] == oracle.labels[i],
+                         qPrintable(QString("seed %1 iteration %2 series %3: %4 vs %5")
+                                        .arg(seed)
+                                        .arg(it)
+                                        .arg(i)
+                                        .arg(r.labels[i])
+                                        .arg(oracle.labels[i])));
+                QVERIFY(std::abs(r.distances[i] - oracle.distances[i]) < 1e-4);
+                QCOMPARE(r.shifts[i], oracle.shifts[i]);
+            }
+            labels = r.labels;
+            centroids = r.centroids;
+        }
+    }
+
+    void deterministic() {
+        const auto s = cs::makeRocketSeries(120, 64, 1, 17);
+        const auto a = run(s, {.k = 4, .seed = 3}, 1);
+        for (int threads : {2, 3, 5}) {
+            const auto b = run(s, {.k = 4, .seed = 3}, threads);
+            QCOMPARE(b.labels, a.labels);
+            QCOMPARE(b.centroids, a.centroids);
+            QCOMPARE(b.distances, a.distances);
+            QCOMPARE(b.shifts, a.shifts);
+            QCOMPARE(b.iterations, a.iterations);
+        }
+        const auto again = run(s, {.k = 4, .seed = 3}, 2);
+        QCOMPARE(again.labels, a.labels);
+        // Another seed starts elsewhere.
+        cs::Random r3(3), r4(4);
+        std::vector<std::uint64_t> l3, l4;
+        for (int i = 0; i < 20; ++i) {
+            l3.push_back(r3.below(4));
+            l4.push_back(r4.below(4));
+        }
+        QVERIFY(l3 != l4);
+        // The backend gives the same result.
+        cs::CpuBackend backend(2);
+        cs::JobControl job;
+        const auto viaBackend = backend.kshape(s, {.k = 4, .seed = 3}, job);
+        QCOMPARE(viaBackend.labels, a.labels);
+        QCOMPARE(viaBackend.centroids, a.centroids);
+    }
+
+    void convergenceAndShape() {
+        const auto s = cs::makeRocketSeries(200, 64, 1, 21);
+        const auto r = run(s, {.k = 4, .maxIterations = 100, .seed = 2});
+        QVERIFY(r.converged);
+        QVERIFY(r.iterations >= 2 && r.iterations < 100);
+        QCOMPARE(r.labels.size(), s.n);
+        QCOMPARE(r.centroids.size(), 4 * s.length);
+        QCOMPARE(r.length, s.length);
+        QCOMPARE(r.k, 4);
+        // A converged result is a fixed point: every series at its nearest centroid, the
+        // distances and shifts those of the direct SBD.
+        const auto x = cs::kshapeInput(s, 0);
+        for (std::size_t i = 0; i < s.n; i += 7) {
+            const std::span<const float> xi(x.data() + i * s.length, s.length);
+            int shift = 0;
+            const double d = cs::sbdDirect(r.centroid(r.labels[i]), xi, &shift);
+            QVERIFY(std::abs(d - r.distances[i]) < 1e-4);
+            for (int j = 0; j < 4; ++j)
+                QVERIFY(cs::sbdDirect(r.centroid(j), xi) >= d - 1e-4);
+        }
+        // Centroids z-normalised (no cluster is empty here).
+        for (int j = 0; j < 4; ++j) {
+            const auto c = r.centroid(j);
+            const double mean = std::accumulate(c.begin(), c.end(), 0.0) / double(c.size());
+            double sq = 0.0;
+            for (float v : c)
+                sq += (v - mean) * (v - mean);
+            QVERIFY(std::abs(mean) < 1e-5);
+            QVERIFY(std::abs(sq / double(c.size()) - 1.0) < 1e-4);
+        }
+        // The four generated shapes are found.
+        const auto a = cs::clusterAgreement(r.labels, s.labels);
+        qInfo("generated 200 x 64, k = 4, seed 2: %d iterations, RI %.4f ARI %.4f NMI %.4f",
+              r.iterations, a.randIndex, a.adjustedRandIndex, a.normalizedMutualInformation);
+        QVERIFY(a.randIndex > 0.7);
+        // One iteration only: not converged unless nothing moved.
+        const auto once = run(s, {.k = 4, .maxIterations = 1, .seed = 2});
+        QCOMPARE(once.iterations, 1);
+        QVERIFY(!once.converged);
+    }
+
+    void oneCluster() {
+        const auto s = cs::makeRocketSeries(30, 40, 1, 4);
+        const auto r = run(s, {.k = 1, .seed = 8});
+        QCOMPARE(r.iterations, 1);
+        QVERIFY(r.converged);
+        QVERIFY(std::all_of(r.labels.begin(), r.labels.end(), [](auto l) { return l == 0; }));
+        const auto c = r.centroid(0);
+        QVERIFY(std::any_of(c.begin(), c.end(), [](float v) { return v != 0.0f; }));
+    }
+
+    void emptyClusters() {
+        // Constant series are zeros: every SBD is 1, so all tie and go to cluster 0; the other
+        // clusters empty and their centroids become zeros.
+        std::vector<std::vector<float>> rows(7, std::vector<float>(12, 0.0f));
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            std::fill(rows[i].begin(), rows[i].end(), float(i));
+        const auto s = fromRows(rows);
+        const auto r = run(s, {.k = 3, .seed = 1});
+        QVERIFY(std::all_of(r.labels.begin(), r.labels.end(), [](auto l) { return l == 0; }));
+        QVERIFY(r.converged);
+        QCOMPARE(r.iterations, 2);
+        for (int j = 1; j < 3; ++j) {
+            const auto c = r.centroid(j);
+            QVERIFY(std::all_of(c.begin(), c.end(), [](float v) { return v == 0.0f; }));
+        }
+        for (std::size_t i = 0; i < s.n; ++i) {
+            QCOMPARE(r.distances[i], 1.0f);
+            QCOMPARE(r.shifts[i], -11);
+        }
+        // Many clusters for few series: whatever empties, sizes add up, labels stay in range,
+        // and at convergence (the last shapes came from the final labels) an empty cluster's
+        // centroid is zeros.
+        const auto g = cs::makeRocketSeries(12, 30, 1, 2);
+        int seen = 0;
+        for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+            const auto all = run(g, {.k = 10, .seed = seed});
+            for (auto l : all.labels)
+                QVERIFY(l >= 0 && l < 10);
+            if (!all.converged) continue;
+            for (int j = 0; j < 10; ++j)
+                if (std::count(all.labels.begin(), all.labels.end(), j) == 0) {
+                    const auto c = all.centroid(j);
+                    QVERIFY(std::all_of(c.begin(), c.end(), [](float v) { return v == 0.0f; }));
+                    ++seen;
+                }
+        }
+        QVERIFY(seen > 0);
+    }
+
+    void variableLengthAndChannel() {
+        auto s = ucr("BasicMotions");
+        const auto r0 = run(s, {.k = 4, .seed = 1, .channel = 0});
+        const auto r3 = run(s, {.k = 4, .seed = 1, .channel = 3});
+        QCOMPARE(r0.labels.size(), s.n);
+        QVERIFY(r0.labels != r3.labels || r0.centroids != r3.centroids);
+        // Variable length (zeros after the true end): every other series cut to 40 of 64
+        // samples; one iteration against the oracle. (PLAID's length 1344 makes the m x m
+        // eigenproblem too slow for a unit test.)
+        auto v = cs::makeRocketSeries(40, 64, 1, 6);
+        for (std::size_t i = 1; i < v.n; i += 2) {
+            v.lengths[i] = 40;
+            std::fill(v.values.begin() + std::ptrdiff_t(i * 64 + 40),
+                      v.values.begin() + std::ptrdiff_t((i + 1) * 64), 0.0f);
+        }
+        v.validate();
+        const auto x = cs::kshapeInput(v, 0);
+        for (std::size_t t = 40; t < 64; ++t)
+            QCOMPARE(x[64 + t], 0.0f);
+        std::vector<std::int32_t> labels(v.n);
+        cs::Random random{7};
+        for (auto& l : labels)
+            l = std::int32_t(random.below(3));
+        const auto oracle =
+            cs::test::oracleKShapeStep(x, v.n, 64, 3, labels, std::vector<float>(3 * 64, 0.0f));
+        const auto rv = run(v, {.k = 3, .maxIterations = 1, .seed = 7});
+        for (std::size_t i = 0; i < v.n; ++i)
+            if (oracle.secondDistance[i] - oracle.distances[i] >= 1e-4)
+                QCOMPARE(rv.labels[i], oracle.labels[i]);
+    }
+
+    // ---- UCR sets against kshape-python's published means -------------------------------------
+
+    void ucrAgreement_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<double>("ri");
+        QTest::addColumn<double>("ari");
+        QTest::addColumn<double>("nmi");
+        // SOURCES.md [K]: kshape-python, mean of 10 runs, TRAIN+TEST.
+        QTest::newRow("ItalyPowerDemand") << "ItalyPowerDemand" << 2 << 0.6097 << 0.2196 << 0.1882;
+        QTest::newRow("ArrowHead") << "ArrowHead" << 3 << 0.6237 << 0.1764 << 0.2517;
+        QTest::newRow("GunPoint") << "GunPoint" << 2 << 0.4975 << -0.0051 << 0.0;
+    }
+    void ucrAgreement() {
+        QFETCH(QString, name);
+        QFETCH(int, k);
+        QFETCH(double, ri);
+        QFETCH(double, ari);
+        QFETCH(double, nmi);
+        const auto s = ucr(name.toUtf8().constData());
+#ifdef NDEBUG
+        constexpr int kSeeds = 10;  // as the published mean
+#else
+        constexpr int kSeeds = 3;  // unoptimised Eigen: ArrowHead's 251 x 251 eigenproblems
+#endif
+        double sumRi = 0.0, sumAri = 0.0, sumNmi = 0.0;
+        const auto start = std::chrono::steady_clock::now();
+        for (int seed = 1; seed <= kSeeds; ++seed) {
+            const auto r = run(s, {.k = k, .seed = std::uint64_t(seed)});
+            const auto a = cs::clusterAgreement(r.labels, s.labels);
+            qInfo("%s k=%d seed %d: %d iterations%s, RI %.4f ARI %.4f NMI %.4f", qPrintable(name),
+                  k, seed, r.iterations, r.converged ? "" : " (not converged)", a.randIndex,
+                  a.adjustedRandIndex, a.normalizedMutualInformation);
+            sumRi += a.randIndex;
+            sumAri += a.adjustedRandIndex;
+            sumNmi += a.normalizedMutualInformation;
+        }
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double mRi = sumRi / kSeeds, mAri = sumAri / kSeeds, mNmi = sumNmi / kSeeds;
+        qInfo(
+            "%s mean of %d seeds: RI %.4f (published %.4f), ARI %.4f (%.4f), NMI %.4f (%.4f); "
+            "%.2f s",
+            qPrintable(name), kSeeds, mRi, ri, mAri, ari, mNmi, nmi, seconds);
+        QVERIFY2(std::abs(mRi - ri) < 0.1, qPrintable(QString("mean RI %1").arg(mRi)));
+        QVERIFY2(std::abs(mAri - ari) < 0.2, qPrintable(QString("mean ARI %1").arg(mAri)));
+        QVERIFY2(std::abs(mNmi - nmi) < 0.2, qPrintable(QString("mean NMI %1").arg(mNmi)));
+    }
+
+    void cropThroughput() {
+#ifndef NDEBUG
+        QSKIP("Crop throughput: Release builds only");
+#endif
+        const auto s = cs::io::readSeries(cs::test::sharedData("ucr/Crop/Crop_TRAIN"));
+        const auto start = std::chrono::steady_clock::now();
+        const auto r = run(s, {.k = int(s.classCount()), .maxIterations = 10, .seed = 1});
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const auto a = cs::clusterAgreement(r.labels, s.labels);
+        qInfo(
+            "Crop TRAIN %zu x %zu, k = %zu, 10 iterations at most: %d iterations, %.2f s, "
+            "RI %.4f ARI %.4f NMI %.4f",
+            s.n, s.length, s.classCount(), r.iterations, seconds, a.randIndex, a.adjustedRandIndex,
+            a.normalizedMutualInformation);
+        QCOMPARE(r.labels.size(), s.n);
+    }
+
+    // ---- bad input, stages, cancellation ------------------------------------------------------
+
+    void badInput_data() {
+        QTest::addColumn<int>("kase");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("k 0") << 0 << "k-Shape needs k >= 1 clusters, got 0";
+        QTest::newRow("iterations 0") << 1
+                                      << "k-Shape needs at least one iteration, got max "
+                                         "iterations 0";
+        QTest::newRow("empty") << 2 << "k-Shape needs at least one series, the set is empty";
+        QTest::newRow("k > n") << 3 << "k-Shape cannot make 11 clusters of 10 series";
+        QTest::newRow("length 1") << 4
+                                  << "k-Shape needs series of length 2 or more, the set's "
+                                     "length is 1";
+        QTest::newRow("channel") << 5 << "channel 2 is out of range: the series have 2 channel(s)";
+        QTest::newRow("NaN") << 6 << "series 4 has a non-finite value";
+    }
+    void badInput() {
+        QFETCH(int, kase);
+        QFETCH(QString, message);
+        auto s = cs::makeRocketSeries(10, 20, 2, 1);
+        cs::KShapeParams p{.k = 2};
+        switch (kase) {
+            case 0:
+                p.k = 0;
+                break;
+            case 1:
+                p.maxIterations = 0;
+                break;
+            case 2:
+                s = cs::makeRocketSeries(0, 20, 2, 1);
+                break;
+            case 3:
+                p.k = 11;
+                break;
+            case 4:
+                s = fromRows({{1}, {2}, {3}});
+                break;
+            case 5:
+                p.channel = 2;
+                break;
+            default:
+                s.values[4 * 40 + 7] = std::numeric_limits<float>::quiet_NaN();
+                break;
+        }
+        const std::string what = errorOf([&] { run(s, p); });
+        QVERIFY2(what.find(message.toStdString()) != std::string::npos, what.c_str());
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::validateKShape(s, p));
+    }
+
+    void stagesAndProgress() {
+        const auto s = cs::makeRocketSeries(100, 32, 1, 3);
+        double last = 0.0;
+        bool monotone = true;
+        int reports = 0;
+        cs::JobControl job([&](double f, std::string_view) {
+            monotone = monotone && f >= last - 1e-12;
+            last = f;
+            ++reports;
+        });
+        const auto r = cs::kshapeCpu(s, {.k = 4, .seed = 1}, job, 2);
+        QVERIFY(monotone);
+        QCOMPARE(last, 1.0);
+        QVERIFY(reports >= r.iterations);
+        std::vector<std::string> stages, expected{"normalise"};
+        for (const auto& t : job.timings())
+            stages.push_back(t.name);
+        for (int i = 0; i < r.iterations; ++i) {
+            expected.push_back("shapes");
+            expected.push_back("assign");
+        }
+        QCOMPARE(stages, expected);
+    }
+
+    void cancellation_data() {
+        QTest::addColumn<QString>("atStage");
+        QTest::newRow("before") << "";
+        QTest::newRow("normalise") << "normalise";
+        QTest::newRow("shapes") << "shapes";
+        QTest::newRow("assign") << "assign";
+    }
+    void cancellation() {
+        QFETCH(QString, atStage);
+        const auto s = cs::makeRocketSeries(200, 64, 1, 3);
+        cs::JobControl* self = nullptr;
+        cs::JobControl job([&](double, std::string_view stage) {
+            if (!atStage.isEmpty() && stage == atStage.toStdString()) self->cancel();
+        });
+        self = &job;
+        if (atStage.isEmpty()) job.cancel();
+        QVERIFY_THROWS_EXCEPTION(cs::Cancelled, cs::kshapeCpu(s, {.k = 4, .seed = 1}, job, 2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKShape)
+#include "tst_kshape.moc"
