@@ -19,6 +19,7 @@
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/dbscan/dbscan_launch.h"
 #include "kernels/knn/knn_gpu.h"
+#include "kernels/kshape/kshape_gpu.h"
 #include "kernels/rocket/ridge_gpu.h"
 #include "kernels/rocket/rocket_gpu.h"
 
@@ -310,6 +311,11 @@ KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, 
     kept->k = graph.k;
     graph.device = std::move(kept);
     return graph;
+}
+
+KShapeResult CudaBackend::kshape(const SeriesSet& series, const KShapeParams& params,
+                                 JobControl& job) {
+    return kshapeCuda(*m_context, series, params, job);
 }
 
 RocketFeatures CudaBackend::rocketTransform(const SeriesSet& series, const RocketKernels& kernels,

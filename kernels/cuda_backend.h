@@ -51,6 +51,9 @@ public:
     /// indices also stay on the device (KnnGraph::device) for the point view's edges.
     KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) override;
 
+    /// GPU k-Shape (kernels/kshape/kshape_gpu.h): the CPU's clustering up to float rounding.
+    KShapeResult kshape(const SeriesSet& series, const KShapeParams& params,
+                        JobControl& job) override;
     /// GPU ROCKET features (kernels/rocket/rocket_gpu.h), bit-identical to the CPU backend's;
     /// they also stay on the device (RocketFeatures::device) for the feature map.
     RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// k-Shape on the GPU in Times-C's three stages per iteration (SEEDS.md): the members of each
+// cluster gathered and aligned, the shape by power iteration on P S P (cuBLAS; cuSOLVER's
+// symmetric eigensolver when it does not converge or its check fails), and the assignment by
+// SBD with cuFFT (the series' spectra once per run, the centroids' per iteration, the cross
+// spectra element-wise, one inverse transform per series x centroid, the NCC maximum in one
+// kernel). Semantics: compute/kshape/kshape.h; agrees with the CPU backend within float
+// rounding. Host-only header. Stages (CUDA events): "normalise", "upload", "spectra", then per
+// iteration "shapes" and "assign".
+
+#include "compute/core/job_control.h"
+#include "compute/core/series_set.h"
+#include "compute/kshape/kshape.h"
+
+namespace cs::kernels {
+
+class JobContext;
+
+/// Throws cs::Error as validateKShape does and when the series do not fit in device memory;
+/// cs::Cancelled between iterations.
+/// @code cs::KShapeResult r = cs::kernels::kshapeCuda(ctx, series, {.k = 4}, job); @endcode
+KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapeParams& params,
+                        JobControl& job);
+
+}  // namespace cs::kernels

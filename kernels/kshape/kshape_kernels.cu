@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: MIT
+// The k-Shape kernels (Times-C's stages): norms, padding for cuFFT, the element-wise cross
+// spectra, the NCC maximum per (series, centroid) and the assignment, the alignment of a
+// cluster's members, the centring P S P, the power iteration's normalisation, the sign rule and
+// the z-normalised centroid. Conventions as compute/kshape/kshape.h.
+#include <cfloat>
+
+#include "kernels/common/cuda_error.h"
+#include "kernels/kshape/kshape_launch.h"
+
+namespace cs::kernels {
+namespace {
+
+constexpr int kThreads = 256;
+
+unsigned blocksFor(std::size_t work) {
+    return unsigned((work + kThreads - 1) / kThreads);
+}
+
+// Sum of value over the block (kThreads threads), returned to every thread.
+__device__ double blockSum(double value, double* scratch) {
+    for (int offset = 16; offset > 0; offset /= 2)
+        value += __shfl_xor_sync(0xffffffffu, value, offset);
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    __syncthreads();
+    if (lane == 0) scratch[warp] = value;
+    __syncthreads();
+    double total = 0.0;
+    for (int w = 0; w < kThreads / 32; ++w)
+        total += scratch[w];
+    return total;
+}
+
+__global__ void normsKernel(const float* x, std::size_t m, double* norms) {
+    __shared__ double scratch[kThreads / 32];
+    const float* row = x + std::size_t(blockIdx.x) * m;
+    double sum = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
+        sum += double(row[t]) * double(row[t]);
+    sum = blockSum(sum, scratch);
+    if (threadIdx.x == 0) norms[blockIdx.x] = sqrt(sum);
+}
+
+__global__ void padKernel(const float* x, std::size_t rows, std::size_t m, std::size_t length,
+                          float* out) {
+    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= rows * length) return;
+    const std::size_t r = e / length, t = e % length;
+    out[e] = t < m ? x[r * m + t] : 0.0f;
+}
+
+__global__ void crossSpectraKernel(const cufftComplex* series, const cufftComplex* centroids,
+                                   std::size_t n, std::size_t k, std::size_t bins,
+                                   cufftComplex* out) {
+    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= n * k * bins) return;
+    const std::size_t f = e % bins, pair = e / bins;
+    const std::size_t i = pair / k, j = pair % k;
+    const cufftComplex c = centroids[j * bins + f], s = series[i * bins + f];
+    // c * conj(s)
+    out[e] = make_cuComplex(c.x * s.x + c.y * s.y, c.y * s.x - c.x * s.y);
+}
+
+// One block per series: for every centroid the largest NCC over the 2m - 1 shifts (the first
+// on ties, shifts from -(m - 1) up), then the centroid of the smallest SBD.
+__global__ void assignKernel(const float* cc, std::size_t first, std::size_t k, std::size_t m,
+                             std::size_t length, const double* seriesNorms,
+                             const double* centroidNorms, std::int32_t* labels, float* distances,
+                             std::int32_t* shifts) {
+    __shared__ double bestValue[kThreads];
+    __shared__ int bestIndex[kThreads];
+    const std::size_t local = blockIdx.x, i = first + local;
+    const int shiftsCount = int(2 * m - 1);
+    double bestDist = INFINITY;
+    int bestLabel = 0, bestShift = 0;
+    for (std::size_t j = 0; j < k; ++j) {
+        const float* r = cc + (local * k + j) * length;
+        const double den = seriesNorms[i] * centroidNorms[j] * double(length);
+        double value = -INFINITY;
+        int index = shiftsCount;
+        for (int p = threadIdx.x; p < shiftsCount; p += kThreads) {
+            const long lag = long(p) - long(m - 1);
+            const double v = den > 0.0 ? double(r[lag >= 0 ? lag : long(length) + lag]) / den : 0.0;
+            if (v > value) {  // p grows per thread: the first maximum stays
+                value = v;
+                index = p;
+            }
+        }
+        bestValue[threadIdx.x] = value;
+        bestIndex[threadIdx.x] = index;
+        __syncthreads();
+        for (int half = kThreads / 2; half > 0; half /= 2) {
+            if (threadIdx.x < half) {
+                const double ov = bestValue[threadIdx.x + half];
+                const int oi = bestIndex[threadIdx.x + half];
+                if (ov > bestValue[threadIdx.x] ||
+                    (ov == bestValue[threadIdx.x] && oi < bestIndex[threadIdx.x])) {
+                    bestValue[threadIdx.x] = ov;
+                    bestIndex[threadIdx.x] = oi;
+                }
+            }
+            __syncthreads();
+        }
+        const double dist = 1.0 - bestValue[0];
+        if (dist < bestDist) {  // strictly: the lower centroid on ties
+            bestDist = dist;
+            bestLabel = int(j);
+            bestShift = bestIndex[0] - int(m - 1);
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        labels[i] = bestLabel;
+        distances[i] = float(bestDist);
+        shifts[i] = bestShift;
+    }
+}
+
+// One block per member: the aligned row, and that row z-normalised into column r of z.
+__global__ void alignKernel(const float* x, std::size_t m, const std::int32_t* members,
+                            const std::int32_t* shifts, bool align, float* raw, double* z) {
+    __shared__ double scratch[kThreads / 32];
+    const std::size_t r = blockIdx.x;
+    const std::int32_t member = members[r];
+    const long shift = align ? long(shifts[member]) : 0;
+    const float* src = x + std::size_t(member) * m;
+    float* dst = raw + r * m;
+    double sum = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
+        const long from = long(t) - shift;
+        const float v = from >= 0 && from < long(m) ? src[from] : 0.0f;
+        dst[t] = v;
+        sum += double(v);
+    }
+    const double mean = blockSum(sum, scratch) / double(m);
+    __syncthreads();
+    double squares = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
+        const double d = double(dst[t]) - mean;
+        squares += d * d;
+    }
+    const double sd = sqrt(blockSum(squares, scratch) / double(m));
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
+        z[r * m + t] = sd > 0.0 ? (double(dst[t]) - mean) / sd : 0.0;
+}
+
+__global__ void rowMeansKernel(const double* s, std::size_t m, double* means) {
+    __shared__ double scratch[kThreads / 32];
+    double sum = 0.0;
+    for (std::size_t b = threadIdx.x; b < m; b += kThreads)
+        sum += s[std::size_t(blockIdx.x) * m + b];
+    sum = blockSum(sum, scratch);
+    if (threadIdx.x == 0) means[blockIdx.x] = sum / double(m);
+}
+
+__global__ void totalMeanKernel(const double* means, std::size_t m, double* total) {
+    __shared__ double scratch[kThreads / 32];
+    double sum = 0.0;
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads)
+        sum += means[a];
+    sum = blockSum(sum, scratch);
+    if (threadIdx.x == 0) *total = sum / double(m);
+}
+
+// s is symmetric, so its column means are its row means: (P s P)_ab = s_ab - r_a - r_b + t.
+__global__ void centreKernel(double* s, std::size_t m, const double* means, const double* total) {
+    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= m * m) return;
+    const std::size_t a = e / m, b = e % m;
+    s[e] = s[e] - means[a] - means[b] + *total;
+}
+
+__global__ void normaliseKernel(const double* w, double* v, std::size_t m, double* delta) {
+    __shared__ double scratch[kThreads / 32];
+    double sum = 0.0;
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads)
+        sum += w[a] * w[a];
+    const double norm = sqrt(blockSum(sum, scratch));
+    __syncthreads();
+    double change = 0.0;
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads) {
+        const double next = norm > 0.0 ? w[a] / norm : 0.0;
+        change += (next - v[a]) * (next - v[a]);
+        v[a] = next;
+    }
+    change = blockSum(change, scratch);
+    if (threadIdx.x == 0) {
+        delta[0] = change;
+        delta[1] = norm;
+    }
+}
+
+__global__ void signSumsKernel(const float* raw, std::size_t m, const double* c, double* sums) {
+    __shared__ double scratch[kThreads / 32];
+    const float* a = raw + std::size_t(blockIdx.x) * m;
+    double minus = 0.0, plus = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
+        const double d1 = double(a[t]) - c[t], d2 = double(a[t]) + c[t];
+        minus += d1 * d1;
+        plus += d2 * d2;
+    }
+    minus = blockSum(minus, scratch);
+    __syncthreads();
+    plus = blockSum(plus, scratch);
+    if (threadIdx.x == 0) {
+        atomicAdd(&sums[0], sqrt(minus));
+        atomicAdd(&sums[1], sqrt(plus));
+    }
+}
+
+__global__ void centroidKernel(const double* c, std::size_t m, double sign, float* out) {
+    __shared__ double scratch[kThreads / 32];
+    double sum = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
+        sum += sign * c[t];
+    const double mean = blockSum(sum, scratch) / double(m);
+    __syncthreads();
+    double squares = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
+        const double d = sign * c[t] - mean;
+        squares += d * d;
+    }
+    const double sd = sqrt(blockSum(squares, scratch) / double(m));
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
+        out[t] = sd > 0.0 ? float((sign * c[t] - mean) / sd) : 0.0f;
+}
+
+}  // namespace
+
+void launchKShapeNorms(const float* x, std::size_t rows, std::size_t m, double* norms,
+                       cudaStream_t stream) {
+    if (rows == 0) return;
+    normsKernel<<<unsigned(rows), kThreads, 0, stream>>>(x, m, norms);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapePad(const float* x, std::size_t rows, std::size_t m, std::size_t fftLength,
+                     float* out, cudaStream_t stream) {
+    if (rows == 0) return;
+    padKernel<<<blocksFor(rows * fftLength), kThreads, 0, stream>>>(x, rows, m, fftLength, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeCrossSpectra(const cufftComplex* series, const cufftComplex* centroids,
+                              std::size_t n, std::size_t k, std::size_t bins, cufftComplex* out,
+                              cudaStream_t stream) {
+    if (n == 0 || k == 0) return;
+    crossSpectraKernel<<<blocksFor(n * k * bins), kThreads, 0, stream>>>(series, centroids, n, k,
+                                                                         bins, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeAssign(const float* cc, std::size_t first, std::size_t count, std::size_t k,
+                        std::size_t m, std::size_t fftLength, const double* seriesNorms,
+                        const double* centroidNorms, std::int32_t* labels, float* distances,
+                        std::int32_t* shifts, cudaStream_t stream) {
+    if (count == 0) return;
+    assignKernel<<<unsigned(count), kThreads, 0, stream>>>(
+        cc, first, k, m, fftLength, seriesNorms, centroidNorms, labels, distances, shifts);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeAlign(const float* x, std::size_t m, const std::int32_t* members,
+                       std::size_t count, const std::int32_t* shifts, bool align, float* raw,
+                       double* z, cudaStream_t stream) {
+    if (count == 0) return;
+    alignKernel<<<unsigned(count), kThreads, 0, stream>>>(x, m, members, shifts, align, raw, z);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeCentre(double* s, std::size_t m, double* scratch, cudaStream_t stream) {
+    if (m == 0) return;
+    rowMeansKernel<<<unsigned(m), kThreads, 0, stream>>>(s, m, scratch);
+    CS_CUDA_CHECK_LAUNCH();
+    totalMeanKernel<<<1, kThreads, 0, stream>>>(scratch, m, scratch + m);
+    CS_CUDA_CHECK_LAUNCH();
+    centreKernel<<<blocksFor(m * m), kThreads, 0, stream>>>(s, m, scratch, scratch + m);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeNormalise(const double* w, double* v, std::size_t m, double* delta,
+                           cudaStream_t stream) {
+    normaliseKernel<<<1, kThreads, 0, stream>>>(w, v, m, delta);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeSignSums(const float* raw, std::size_t count, std::size_t m, const double* c,
+                          double* sums, cudaStream_t stream) {
+    if (count == 0) return;
+    signSumsKernel<<<unsigned(count), kThreads, 0, stream>>>(raw, m, c, sums);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeCentroid(const double* c, std::size_t m, double sign, float* out,
+                          cudaStream_t stream) {
+    centroidKernel<<<1, kThreads, 0, stream>>>(c, m, sign, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace cs::kernels

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Launchers of the k-Shape kernels (kshape_kernels.cu). Asynchronous on `stream`; each checks
+// its launch. Matrices are row-major unless said otherwise.
+
+#include <cuda_runtime_api.h>
+#include <cufft.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cs::kernels {
+
+/// norms[r] = the Euclidean norm (double) of row r of rows x m floats.
+void launchKShapeNorms(const float* x, std::size_t rows, std::size_t m, double* norms,
+                       cudaStream_t stream);
+/// out (rows x fftLength) = each row of x (rows x m) followed by zeros.
+void launchKShapePad(const float* x, std::size_t rows, std::size_t m, std::size_t fftLength,
+                     float* out, cudaStream_t stream);
+/// out[(i k + j) bins + f] = centroid spectrum j at f times the conjugate of series spectrum i
+/// at f, for series [0, n) and centroids [0, k): the spectra of their cross-correlations.
+void launchKShapeCrossSpectra(const cufftComplex* series, const cufftComplex* centroids,
+                              std::size_t n, std::size_t k, std::size_t bins, cufftComplex* out,
+                              cudaStream_t stream);
+/// For series [first, first + count): from the circular cross-correlations cc ((i - first) k + j
+/// rows of fftLength, unnormalised inverse transforms), the NCC at every shift of every centroid,
+/// the best (first) shift per centroid, and the centroid of smallest SBD (ties: the lower):
+/// labels, distances (SBD) and shifts of those series.
+void launchKShapeAssign(const float* cc, std::size_t first, std::size_t count, std::size_t k,
+                        std::size_t m, std::size_t fftLength, const double* seriesNorms,
+                        const double* centroidNorms, std::int32_t* labels, float* distances,
+                        std::int32_t* shifts, cudaStream_t stream);
+/// For the members (indices into x, n x m): raw (members x m floats) = the member shifted by
+/// shifts[member] (zero-filled; not shifted when align is false), z (column-major m x members
+/// doubles) = that row z-normalised (a constant row becomes zeros).
+void launchKShapeAlign(const float* x, std::size_t m, const std::int32_t* members,
+                       std::size_t count, const std::int32_t* shifts, bool align, float* raw,
+                       double* z, cudaStream_t stream);
+/// s (m x m, symmetric) becomes P s P with P = I - 11^T / m; scratch: m + 1 doubles.
+void launchKShapeCentre(double* s, std::size_t m, double* scratch, cudaStream_t stream);
+/// One normalised power step's second half: v = w / ||w||; delta[0] = ||v_new - v_old||^2 and
+/// delta[1] = ||w|| (one block; m up to any size).
+void launchKShapeNormalise(const double* w, double* v, std::size_t m, double* delta,
+                           cudaStream_t stream);
+/// sums[0] += sum over members of ||raw_r - c||, sums[1] += ... ||raw_r + c|| (c: m doubles).
+void launchKShapeSignSums(const float* raw, std::size_t count, std::size_t m, const double* c,
+                          double* sums, cudaStream_t stream);
+/// out (m floats) = z-normalised sign * c (population sd; zeros when constant).
+void launchKShapeCentroid(const double* c, std::size_t m, double sign, float* out,
+                          cudaStream_t stream);
+
+}  // namespace cs::kernels

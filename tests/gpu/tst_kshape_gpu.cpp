@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// GPU k-Shape against the CPU backend (kshapeCpu) and the direct definition (sbdDirect). FFTs and
+// eigen solvers round differently, so the checks are: one iteration from the same random labels
+// gives the same centroids (to 1e-4) and the same labels; full runs end in a valid k-Shape
+// fixed point (every series at its nearest centroid by the direct SBD, up to near-ties) that
+// agrees with the class labels as well as the CPU's does.
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/core/random.h"
+#include "compute/io/series_readers.h"
+#include "compute/kshape/kshape.h"
+#include "compute/kshape/kshape_cpu.h"
+#include "kernels/cuda_backend.h"
+#include "tests/common/gpu_test.h"
+#include "tests/common/test_paths.h"
+
+using cs::KShapeParams;
+using cs::KShapeResult;
+using cs::SeriesSet;
+
+namespace {
+
+std::shared_ptr<cs::Backend> g_backend;
+
+const char* const kSets[] = {"ucr/ItalyPowerDemand/ItalyPowerDemand_TRAIN.ts",
+                             "ucr/ArrowHead/ArrowHead_TRAIN.ts", "ucr/GunPoint/GunPoint_TRAIN.ts",
+                             "ucr/BasicMotions/BasicMotions_TRAIN.ts", "ucr/PLAID/PLAID_TRAIN.ts"};
+
+// Every series' label is its nearest centroid by the direct SBD, unless another centroid is
+// within `slack`; returns the number of violations.
+std::size_t misassigned(const SeriesSet& s, const KShapeParams& p, const KShapeResult& r,
+                        double slack) {
+    const std::vector<float> x = cs::kshapeInput(s, p.channel);
+    const std::size_t m = r.length;
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < s.n; ++i) {
+        const std::span<const float> xi(x.data() + i * m, m);
+        const double own = cs::sbdDirect(r.centroid(r.labels[i]), xi);
+        for (int j = 0; j < r.k; ++j)
+            if (cs::sbdDirect(r.centroid(j), xi) < own - slack) {
+                ++bad;
+                break;
+            }
+    }
+    return bad;
+}
+
+}  // namespace
+
+// One iteration from the same random labels: the same shapes and assignment.
+CS_TEST(oneIterationMatchesCpu) {
+    int found = 0;
+    for (const char* file : kSets) {
+        if (!std::filesystem::exists(cs::test::sharedData(file))) continue;
+        ++found;
+        const SeriesSet s = cs::io::readSeriesWithSplit(cs::test::sharedData(file));
+        const int k = int(std::max<std::size_t>(s.classCount(), 2));
+        // The second iteration aligns the members to the first's shapes; it is comparable while
+        // the first gave the same labels everywhere.
+        bool sameSoFar = true;
+        for (int iterations : {1, 2}) {
+            if (!sameSoFar) break;
+            const KShapeParams p{.k = k, .maxIterations = iterations, .seed = 7};
+            cs::JobControl cpuJob, gpuJob;
+            const KShapeResult cpu = cs::kshapeCpu(s, p, cpuJob, 0);
+            const KShapeResult gpu = g_backend->kshape(s, p, gpuJob);
+            const std::string name =
+                std::string(file) + " iterations=" + std::to_string(iterations);
+            CS_CHECK_EQ(gpu.iterations, cpu.iterations);
+            double worst = 0.0;
+            for (std::size_t e = 0; e < cpu.centroids.size(); ++e)
+                worst = std::max(worst, double(std::abs(cpu.centroids[e] - gpu.centroids[e])));
+            CS_CHECK_MSG(worst <= 2e-3, name + ": centroids differ by " + std::to_string(worst));
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < s.n; ++i)
+                differ += cpu.labels[i] != gpu.labels[i];
+            CS_CHECK_MSG(differ <= s.n / 100,
+                         name + ": " + std::to_string(differ) + " labels differ");
+            sameSoFar = differ == 0;
+            for (std::size_t i = 0; i < s.n; ++i)
+                if (cpu.labels[i] == gpu.labels[i])
+                    CS_CHECK_NEAR(gpu.distances[i], cpu.distances[i], 1e-4);
+        }
+    }
+    if (found == 0) CS_SKIP("no UCR data under " + cs::test::sharedData("ucr").string());
+}
+
+// Full runs: a valid fixed point, agreement with the classes like the CPU's.
+CS_TEST(fullRunsAreFixedPoints) {
+    int found = 0;
+    for (const char* file : kSets) {
+        if (!std::filesystem::exists(cs::test::sharedData(file))) continue;
+        ++found;
+        const SeriesSet s = cs::io::readSeriesWithSplit(cs::test::sharedData(file));
+        const int k = int(std::max<std::size_t>(s.classCount(), 2));
+        const KShapeParams p{.k = k, .maxIterations = 100, .seed = 3};
+        cs::JobControl cpuJob, gpuJob;
+        const KShapeResult cpu = cs::kshapeCpu(s, p, cpuJob, 0);
+        const KShapeResult gpu = g_backend->kshape(s, p, gpuJob);
+        const std::string name = file;
+        if (gpu.converged) {
+            const std::size_t bad = misassigned(s, p, gpu, 1e-4);
+            CS_CHECK_MSG(bad == 0, name + ": " + std::to_string(bad) +
+                                       " series not at their "
+                                       "nearest centroid");
+        }
+        for (int j = 0; j < gpu.k; ++j) {
+            double sum = 0.0, squares = 0.0;
+            for (float v : gpu.centroid(j)) {
+                sum += v;
+                squares += double(v) * v;
+            }
+            const double mean = sum / double(gpu.length);
+            const double var = squares / double(gpu.length) - mean * mean;
+            CS_CHECK_MSG(std::abs(mean) < 1e-4 && (std::abs(var - 1.0) < 1e-3 || var < 1e-12),
+                         name + ": centroid " + std::to_string(j) + " is not z-normalised");
+        }
+        const double riCpu = cs::clusterAgreement(cpu.labels, s.labels).randIndex;
+        const double riGpu = cs::clusterAgreement(gpu.labels, s.labels).randIndex;
+        cs::test::info(name + ": RI " + std::to_string(riGpu) + " on the GPU, " +
+                       std::to_string(riCpu) + " on the CPU; iterations " +
+                       std::to_string(gpu.iterations) + " / " + std::to_string(cpu.iterations));
+        CS_CHECK_MSG(std::abs(riGpu - riCpu) <= 0.05, name + ": Rand indices differ");
+    }
+    if (found == 0) CS_SKIP("no UCR data");
+}
+
+CS_TEST(errorsAndCancellation) {
+    SeriesSet s = cs::io::readSeriesWithSplit(
+        cs::test::sharedData("ucr/ItalyPowerDemand/ItalyPowerDemand_TRAIN.ts"));
+    cs::JobControl job;
+    CS_CHECK_THROWS(g_backend->kshape(s, {.k = 0}, job), cs::Error);
+    CS_CHECK_THROWS(g_backend->kshape(s, {.k = int(s.n) + 1}, job), cs::Error);
+    CS_CHECK_THROWS(g_backend->kshape(s, {.k = 2, .channel = 3}, job), cs::Error);
+    cs::JobControl cancelled;
+    cancelled.cancel();
+    CS_CHECK_THROWS(g_backend->kshape(s, {.k = 2}, cancelled), cs::Cancelled);
+    cs::JobControl ok;
+    const KShapeResult r = g_backend->kshape(s, {.k = 2, .maxIterations = 3}, ok);
+    CS_CHECK_EQ(r.labels.size(), s.n);
+    // k = 1: one cluster, every series in it.
+    cs::JobControl one;
+    const KShapeResult single = g_backend->kshape(s, {.k = 1, .maxIterations = 5}, one);
+    for (std::int32_t label : single.labels)
+        CS_CHECK_EQ(label, 0);
+}
+
+int main(int argc, char** argv) {
+    cs::test::skipWithoutCudaDevice("tst_kshape_gpu");
+    g_backend = cs::kernels::createCudaBackend();
+    const int rc = cs::test::runTests("tst_kshape_gpu", argc, argv);
+    g_backend.reset();
+    return rc;
+}
