@@ -42,6 +42,7 @@
 #include "ui/dbscan_panel.h"
 #include "ui/job_runner.h"
 #include "ui/knn_panel.h"
+#include "ui/kshape_panel.h"
 #include "ui/log_dock.h"
 #include "ui/logger.h"
 #include "ui/point_cloud_view.h"
@@ -192,6 +193,8 @@ MainWindow::~MainWindow() {
     m_knnDock = nullptr;
     delete m_rocketDock;
     m_rocketDock = nullptr;
+    delete m_kshapeDock;
+    m_kshapeDock = nullptr;
     delete m_jobs;
     m_jobs = nullptr;
 }
@@ -306,6 +309,28 @@ void MainWindow::createComputePanels() {
     connect(m_rocketPanel, &RocketPanel::exportRequested, this,
             &MainWindow::exportRocketInteractively);
     connect(m_rocketPanel, &RocketPanel::resultChanged, this, &MainWindow::updateViewActions);
+
+    // k-Shape: a tab beside ROCKET; the series view shows its clusters as small multiples.
+    m_kshapePanel = new KShapePanel(*m_jobs, *m_seriesView);
+    m_kshapeDock = new QDockWidget(tr("k-Shape"), this);
+    m_kshapeDock->setObjectName(QStringLiteral("kshapeDock"));
+    m_kshapeDock->setWidget(new PanelScrollArea(m_kshapePanel));
+    m_kshapeDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, m_kshapeDock);
+    tabifyDockWidget(m_rocketDock, m_kshapeDock);
+    m_dbscanDock->raise();
+    Algorithm kshape = m_kshapePanel->algorithm();
+    kshape.run = [this, run = kshape.run] {
+        m_kshapeDock->show();
+        m_kshapeDock->raise();
+        run();
+    };
+    m_algorithms.add(std::move(kshape));
+    connect(m_kshapePanel, &KShapePanel::statusMessage, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(m_kshapePanel, &KShapePanel::exportRequested, this,
+            &MainWindow::exportKShapeInteractively);
+    connect(m_kshapePanel, &KShapePanel::resultChanged, this, &MainWindow::updateViewActions);
 }
 
 void MainWindow::onJobBusyChanged(bool busy) {
@@ -375,6 +400,29 @@ void MainWindow::exportRocketInteractively() {
     const QString error = QFileInfo(path).suffix().toLower() == QLatin1String("csv")
                               ? m_rocketPanel->exportPredictions(path)
                               : m_rocketPanel->exportFeatures(path);
+    if (!error.isEmpty()) {
+        logError(error);
+        QMessageBox::warning(this, tr("Export failed"), error);
+    } else {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::exportKShapeInteractively() {
+    QSettings settings;
+    const QString csvFilter = tr("k-Shape labels as CSV (*_kshape.csv)");
+    const QString npyFilter = tr("k-Shape centroids as NumPy float32 (*_kshape_centroids.npy)");
+    QString filter = csvFilter;
+    const QString base = QFileInfo(m_seriesName).completeBaseName() + QStringLiteral("_kshape");
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export k-Shape"),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
+        csvFilter + QStringLiteral(";;") + npyFilter, &filter);
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".csv";
+    const QString error = QFileInfo(path).suffix().toLower() == QLatin1String("npy")
+                              ? m_kshapePanel->exportCentroids(path)
+                              : m_kshapePanel->exportLabels(path);
     if (!error.isEmpty()) {
         logError(error);
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -520,6 +568,10 @@ void MainWindow::createMenus() {
     rocketAction->setText(tr("&ROCKET panel"));
     rocketAction->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
     view->addAction(rocketAction);
+    QAction* kshapeAction = m_kshapeDock->toggleViewAction();
+    kshapeAction->setText(tr("k-&Shape panel"));
+    kshapeAction->setShortcut(QKeySequence(tr("Ctrl+Shift+K")));
+    view->addAction(kshapeAction);
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setText(tr("&Log"));
     logAction->setShortcut(QKeySequence(tr("Ctrl+L")));
@@ -662,7 +714,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         m_dbscanPanel->setPointSet(dataset.points);
         m_knnPanel->setPointSet(dataset.points);
         // The point panels come to the front again if ROCKET was.
-        if (m_rocketPanel->isVisible()) m_dbscanDock->raise();
+        if (m_rocketPanel->isVisible() || m_kshapePanel->isVisible()) m_dbscanDock->raise();
         setCurrentView(View::Points);
         logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
                     .arg(count(p.n))
@@ -673,6 +725,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         m_seriesName = dataset.name;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
         m_rocketPanel->setSeriesSet(dataset.series);
+        m_kshapePanel->setSeriesSet(dataset.series);
         if (!m_rocketDock->isHidden()) m_rocketDock->raise();
         m_jobs->submit<std::shared_ptr<const DeviceResident>>(
             kResidentSeriesJob, [series = dataset.series](Backend& backend, JobControl& job) {
@@ -922,6 +975,10 @@ QString MainWindow::exportTo(const QString& path) {
         return m_rocketPanel->exportFeatures(path);
     if (series && path.endsWith(QLatin1String("_rocket.csv"), Qt::CaseInsensitive))
         return m_rocketPanel->exportPredictions(path);
+    if (series && path.endsWith(QLatin1String("_kshape.csv"), Qt::CaseInsensitive))
+        return m_kshapePanel->exportLabels(path);
+    if (series && path.endsWith(QLatin1String("_kshape_centroids.npy"), Qt::CaseInsensitive))
+        return m_kshapePanel->exportCentroids(path);
     if (suffix == QLatin1String("csv") && !series &&
         path.endsWith(QLatin1String("_knn.csv"), Qt::CaseInsensitive))
         return m_knnPanel->exportEdges(path);
@@ -931,8 +988,9 @@ QString MainWindow::exportTo(const QString& path) {
     }
     if (suffix != QLatin1String("npy"))
         return tr("cannot export to %1: use a .png (the view), .npy (the data), *_knn.csv (the "
-                  "kNN graph), .csv (the DBSCAN labels), *_rocket.npy (the ROCKET features) or "
-                  "*_rocket.csv (the ROCKET predictions) file")
+                  "kNN graph), .csv (the DBSCAN labels), *_rocket.npy (the ROCKET features), "
+                  "*_rocket.csv (the ROCKET predictions), *_kshape.csv (the k-Shape labels) or "
+                  "*_kshape_centroids.npy (the k-Shape centroids) file")
             .arg(path);
     const std::filesystem::path file = path.toStdString();
     auto labelsFile = [&] {
@@ -975,9 +1033,12 @@ void MainWindow::exportInteractively() {
     const QString knnFilter = tr("kNN graph edges (*_knn.csv)");
     const QString rocketFilter = tr("ROCKET features (*_rocket.npy)");
     const QString predictionsFilter = tr("ROCKET predictions (*_rocket.csv)");
+    const QString kshapeFilter = tr("k-Shape labels (*_kshape.csv)");
+    const QString centroidsFilter = tr("k-Shape centroids (*_kshape_centroids.npy)");
     const bool labels = currentView() == View::Points && m_dbscanPanel->lastRun();
     const bool knn = currentView() == View::Points && m_knnPanel->lastRun();
     const bool rocket = currentView() == View::Series && m_rocketPanel->lastRun();
+    const bool kshape = currentView() == View::Series && m_kshapePanel->lastRun();
     QString filter = pngFilter;
     QSettings settings;
     const QString base = QFileInfo(currentName()).completeBaseName();
@@ -988,6 +1049,8 @@ void MainWindow::exportInteractively() {
             (labels ? QStringLiteral(";;") + labelsFilter : QString()) +
             (knn ? QStringLiteral(";;") + knnFilter : QString()) +
             (rocket ? QStringLiteral(";;") + rocketFilter + QStringLiteral(";;") + predictionsFilter
+                    : QString()) +
+            (kshape ? QStringLiteral(";;") + kshapeFilter + QStringLiteral(";;") + centroidsFilter
                     : QString()),
         &filter);
     if (path.isEmpty()) return;
@@ -1008,6 +1071,16 @@ void MainWindow::exportInteractively() {
         if (!stem.endsWith(QLatin1String("_rocket"), Qt::CaseInsensitive))
             stem += QStringLiteral("_rocket");
         path = info.dir().filePath(stem + QLatin1Char('.') + suffix);
+        error = exportTo(path);
+    } else if (filter == kshapeFilter || filter == centroidsFilter) {
+        // The name says what the file holds: *_kshape.csv, *_kshape_centroids.npy.
+        const QString ending = filter == kshapeFilter ? QStringLiteral("_kshape.csv")
+                                                      : QStringLiteral("_kshape_centroids.npy");
+        const QFileInfo info(path);
+        QString stem = info.suffix().isEmpty() ? info.fileName() : info.completeBaseName();
+        for (const QString& tail : {QStringLiteral("_kshape_centroids"), QStringLiteral("_kshape")})
+            if (stem.endsWith(tail, Qt::CaseInsensitive)) stem.chop(tail.size());
+        path = info.dir().filePath(stem + ending);
         error = exportTo(path);
     } else if (filter == labelsFilter) {
         if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");

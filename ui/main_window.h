@@ -27,6 +27,7 @@ namespace cs::ui {
 class BackendChip;
 class DbscanPanel;
 class KnnPanel;
+class KShapePanel;
 class JobRunner;
 class LogDock;
 class PointCloudView;
@@ -61,7 +62,10 @@ public:
     /// KnnPanel::exportEdges), or the DBSCAN labels on screen as any other .csv. With the
     /// series view in front: the ROCKET features as a file named *_rocket.npy (n × 2K float32,
     /// RocketPanel::exportFeatures) and its predictions as *_rocket.csv
-    /// (RocketPanel::exportPredictions). Returns the error, or an empty string.
+    /// (RocketPanel::exportPredictions), the k-Shape labels as *_kshape.csv
+    /// (index,label,distance,shift, KShapePanel::exportLabels) and its centroids as
+    /// *_kshape_centroids.npy (k × m float32, KShapePanel::exportCentroids). Returns the error,
+    /// or an empty string.
     QString exportTo(const QString& path);
     /// The whole window as an image, GL view included.
     QImage grabWindow();
@@ -83,6 +87,7 @@ public:
     DbscanPanel* dbscanPanel() const { return m_dbscanPanel; }
     KnnPanel* knnPanel() const { return m_knnPanel; }
     RocketPanel* rocketPanel() const { return m_rocketPanel; }
+    KShapePanel* kshapePanel() const { return m_kshapePanel; }
     AlgorithmRegistry& algorithms() { return m_algorithms; }
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
@@ -126,6 +131,7 @@ private:
     void exportLabelsInteractively();
     void exportKnnInteractively();
     void exportRocketInteractively();
+    void exportKShapeInteractively();
     void createComputePanels();
     void onJobBusyChanged(bool busy);
     void addRecent(const QString& path, io::DataKind kind);
@@ -156,6 +162,8 @@ private:
     QDockWidget* m_knnDock = nullptr;
     RocketPanel* m_rocketPanel = nullptr;
     QDockWidget* m_rocketDock = nullptr;
+    KShapePanel* m_kshapePanel = nullptr;
+    QDockWidget* m_kshapeDock = nullptr;
     QProgressBar* m_jobBar = nullptr;
     QLabel* m_jobLabel = nullptr;
     QWidget* m_jobCancel = nullptr;

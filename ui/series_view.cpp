@@ -6,12 +6,14 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QFileInfo>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QStackedWidget>
 #include <QStandardItemModel>
@@ -96,6 +98,18 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_stack->addWidget(m_chartView);
     m_stack->addWidget(m_heatmap);
     m_stack->addWidget(m_featureMap);
+    // The k-Shape clusters: a grid of small charts that scrolls when k is large.
+    m_clusterGrid = new QWidget;
+    m_clusterGrid->setObjectName(QStringLiteral("clusterGrid"));
+    m_clusterLayout = new QGridLayout(m_clusterGrid);
+    m_clusterLayout->setContentsMargins(0, 0, 0, 0);
+    m_clusterLayout->setSpacing(4);
+    m_clusterArea = new QScrollArea(this);
+    m_clusterArea->setObjectName(QStringLiteral("clusterArea"));
+    m_clusterArea->setWidgetResizable(true);
+    m_clusterArea->setFrameShape(QFrame::NoFrame);
+    m_clusterArea->setWidget(m_clusterGrid);
+    m_stack->addWidget(m_clusterArea);
 
     m_title = new QLabel(this);
     QFont bold = m_title->font();
@@ -111,10 +125,11 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_splitBox = new QComboBox(this);
     m_splitBox->addItems({tr("Train and test"), tr("Train only"), tr("Test only")});
     m_styleBox = new QComboBox(this);
-    m_styleBox->addItems({tr("Lines"), tr("Heat map"), tr("Feature map")});
+    m_styleBox->addItems({tr("Lines"), tr("Heat map"), tr("Feature map"), tr("Clusters")});
     m_styleBox->setToolTip(
         tr("Lines: a sample of the series. Heat map: every series as a row. "
-           "Feature map: the ROCKET features of every series (after a run)."));
+           "Feature map: the ROCKET features of every series (after a run). "
+           "Clusters: one chart per k-Shape cluster with its centroid (after a run)."));
     m_featureBox = new QComboBox(this);
     m_featureBox->addItem(tr("PPV"), int(RocketFeature::Ppv));
     m_featureBox->addItem(tr("MAX"), int(RocketFeature::Max));
@@ -167,7 +182,10 @@ void SeriesView::setSeriesSet(std::shared_ptr<const SeriesSet> series, const QSt
     m_split = Split::All;
     // Features belong to the set they were computed from.
     m_featureMap->setFeatures(nullptr, nullptr, nullptr);
-    if (m_style == Style::FeatureMap) setStyle(Style::Lines);
+    // So do the clusters.
+    m_kshape.reset();
+    clearClusters();
+    if (m_style == Style::FeatureMap || m_style == Style::Clusters) setStyle(Style::Lines);
     updateControls();
     rebuild();
 }
@@ -194,6 +212,11 @@ bool SeriesView::setStyle(Style style) {
         m_styleBox->setCurrentIndex(int(m_style));
         return false;
     }
+    if (style == Style::Clusters && !hasKShapeResult()) {
+        const QSignalBlocker blocker(m_styleBox);
+        m_styleBox->setCurrentIndex(int(m_style));
+        return false;
+    }
     if (style == m_style) return true;
     m_style = style;
     {
@@ -202,6 +225,7 @@ bool SeriesView::setStyle(Style style) {
     }
     m_stack->setCurrentWidget(style == Style::Heatmap      ? static_cast<QWidget*>(m_heatmap)
                               : style == Style::FeatureMap ? static_cast<QWidget*>(m_featureMap)
+                              : style == Style::Clusters   ? static_cast<QWidget*>(m_clusterArea)
                                                            : static_cast<QWidget*>(m_chartView));
     updateControls();
     rebuild();
@@ -218,6 +242,150 @@ bool SeriesView::setRocketFeatures(std::shared_ptr<const SeriesSet> series,
     updateControls();
     if (m_style == Style::FeatureMap) rebuild();  // the note names the kernels
     return true;
+}
+
+bool SeriesView::setKShapeResult(std::shared_ptr<const SeriesSet> series,
+                                 std::shared_ptr<const KShapeResult> result, std::size_t channel) {
+    if (result && (series != m_series || !m_series || result->labels.size() != m_series->n ||
+                   channel >= m_series->channels))
+        return false;
+    m_kshape = std::move(result);
+    m_kshapeChannel = channel;
+    m_clustersDirty = true;
+    if (!m_kshape) clearClusters();
+    if (!m_kshape && m_style == Style::Clusters) setStyle(Style::Lines);
+    updateControls();
+    if (m_style == Style::Clusters) rebuild();
+    return true;
+}
+
+int SeriesView::maxMembersPerCluster() const {
+    const int k = m_kshape ? std::max(m_kshape->k, 1) : 1;
+    return std::clamp(kMaxClusterMembersTotal / k, 5, kMaxMembersPerCluster);
+}
+
+void SeriesView::clearClusters() {
+    while (QLayoutItem* item = m_clusterLayout->takeAt(0)) {
+        delete item->widget();  // the chart view owns its chart
+        delete item;
+    }
+    m_clusterCharts.clear();
+    m_clustersDirty = true;
+}
+
+void SeriesView::rebuildClusters() {
+    clearClusters();
+    m_clustersDirty = false;
+    if (!m_kshape || !m_series) return;
+    const KShapeResult& r = *m_kshape;
+    const SeriesSet& s = *m_series;
+    const int k = std::max(r.k, 0);
+    const std::size_t m = r.length;
+    std::vector<std::vector<std::size_t>> members(std::size_t(k), std::vector<std::size_t>{});
+    for (std::size_t i = 0; i < r.labels.size(); ++i)
+        if (r.labels[i] >= 0 && r.labels[i] < k) members[std::size_t(r.labels[i])].push_back(i);
+    // The members as k-Shape saw them (z-normalised, zero after their end), so that they sit
+    // on the z-normalised centroid.
+    const std::vector<float> input = kshapeInput(s, m_kshapeChannel);
+    const bool labelled = !s.labels.empty() && s.classCount() > 0;
+    const int cap = maxMembersPerCluster();
+    const int columns = std::clamp(int(std::ceil(std::sqrt(double(k)))), 1, 8);
+    const QPalette pal = palette();
+    for (int c = 0; c < k; ++c) {
+        const auto& group = members[std::size_t(c)];
+        auto* chart = new QChart;
+        chart->setAnimationOptions(QChart::NoAnimation);
+        chart->legend()->hide();
+        chart->setMargins(QMargins(2, 2, 2, 2));
+        QFont titleFont = chart->titleFont();
+        titleFont.setPointSizeF(std::max(7.0, titleFont.pointSizeF() * 0.9));
+        chart->setTitleFont(titleFont);
+        const QColor colour = ColourMaps::categorical(c);
+        float lo = std::numeric_limits<float>::infinity();
+        float hi = -lo;
+        // Evenly spaced members, each shifted onto the centroid (SBD's best shift).
+        const std::size_t drawn = std::min(group.size(), std::size_t(cap));
+        QColor faint = colour;
+        faint.setAlpha(std::clamp(
+            int(255.0 * 2.5 / std::sqrt(double(std::max<std::size_t>(drawn, 1)))), 40, 140));
+        for (std::size_t j = 0; j < drawn; ++j) {
+            const std::size_t i = group[(2 * j + 1) * group.size() / (2 * drawn)];
+            const std::span<const float> row(input.data() + i * m, m);
+            const std::vector<float> aligned =
+                shiftZeroFilled(row, i < r.shifts.size() ? r.shifts[i] : 0);
+            for (float v : aligned) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+            auto* line = new QLineSeries;
+            line->replace(decimated(aligned, kMaxPointsPerClusterSeries));
+            line->setPen(QPen(faint, 1.0));
+            chart->addSeries(line);
+        }
+        auto* centroid = new QLineSeries;
+        centroid->setName(QStringLiteral("centroid"));
+        const auto values = r.centroid(c);
+        for (float v : values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        centroid->replace(decimated(values, kMaxPointsPerSeries));
+        centroid->setPen(QPen(colour.darker(130), 2.6));
+        chart->addSeries(centroid);
+
+        QString title = group.empty()
+                            ? tr("cluster %1 · empty").arg(c)
+                            : tr("cluster %1 · %2 series").arg(c).arg(number(group.size()));
+        if (labelled && !group.empty()) {
+            std::map<int, std::size_t> classes;
+            for (const std::size_t i : group)
+                if (s.labels[i] >= 0) ++classes[s.labels[i]];
+            const auto best =
+                std::max_element(classes.begin(), classes.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+            if (best != classes.end()) {
+                const QString name = std::size_t(best->first) < s.classNames.size()
+                                         ? QString::fromStdString(s.classNames[best->first])
+                                         : QString::number(best->first);
+                title += tr(" · class %1: %2 %")
+                             .arg(name)
+                             .arg(std::lround(100.0 * double(best->second) / double(group.size())));
+            }
+        }
+        chart->setTitle(title);
+
+        auto* x = new QValueAxis;
+        x->setRange(0, std::max<double>(1.0, double(m) - 1.0));
+        x->setLabelFormat(QStringLiteral("%d"));
+        x->setTickType(QValueAxis::TicksDynamic);
+        x->setTickAnchor(0);
+        x->setTickInterval(std::max(1.0, niceStep(x->max(), 3)));
+        auto* y = new QValueAxis;
+        if (lo <= hi) {
+            const float margin = hi > lo ? 0.05f * (hi - lo) : 1.0f;
+            y->setRange(lo - margin, hi + margin);
+        }
+        // Ticks at round values from 0, as the lines' chart.
+        y->setLabelFormat(QStringLiteral("%g"));
+        y->setTickType(QValueAxis::TicksDynamic);
+        y->setTickAnchor(0);
+        y->setTickInterval(niceStep(y->max() - y->min(), 3));
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        for (auto* series : chart->series()) {
+            series->attachAxis(x);
+            series->attachAxis(y);
+        }
+        applyChartPalette(chart);
+        auto* view = new QChartView(chart);
+        view->setObjectName(QStringLiteral("clusterChart%1").arg(c));
+        view->setRenderHint(QPainter::Antialiasing, true);
+        view->setFrameShape(QFrame::NoFrame);
+        view->setMinimumSize(160, 150);
+        view->setBackgroundBrush(pal.color(QPalette::Base));
+        m_clusterLayout->addWidget(view, c / columns, c % columns);
+        m_clusterCharts.push_back(chart);
+    }
 }
 
 bool SeriesView::hasRocketFeatures() const {
@@ -240,6 +408,7 @@ bool SeriesView::isContentDrawn() const {
                                          ? static_cast<MatrixHeatmapView*>(m_heatmap)
                                      : m_style == Style::FeatureMap ? m_featureMap
                                                                     : nullptr;
+    // The cluster charts draw with QPainter, at once.
     if (!shown || !shown->isVisible()) return true;
     return shown->isContentDrawn() || !shown->problem().isEmpty();
 }
@@ -327,18 +496,24 @@ void SeriesView::updateControls() {
     }
     m_channelBox->setCurrentIndex(m_channel);
     const bool multi = channels > 1;
-    // The channel does not apply to the feature map (a kernel reads all channels).
-    m_channelLabel->setVisible(multi && m_style != Style::FeatureMap);
-    m_channelBox->setVisible(multi && m_style != Style::FeatureMap);
+    // The channel does not apply to the feature map (a kernel reads all channels) nor to the
+    // clusters (they show the channel that was clustered).
+    const bool channelApplies = m_style != Style::FeatureMap && m_style != Style::Clusters;
+    m_channelLabel->setVisible(multi && channelApplies);
+    m_channelBox->setVisible(multi && channelApplies);
     // "Feature map" is offered once there are features; the PPV/MAX choice goes with it.
     if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
         if (QStandardItem* item = model->item(int(Style::FeatureMap)))
             item->setEnabled(hasRocketFeatures());
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
+        if (QStandardItem* item = model->item(int(Style::Clusters)))
+            item->setEnabled(hasKShapeResult());
     m_featureBox->setVisible(m_style == Style::FeatureMap);
     const bool hasSplit = m_series && !m_series->isTest.empty();
     m_splitBox->setCurrentIndex(int(m_split));
-    m_splitLabel->setVisible(hasSplit);
-    m_splitBox->setVisible(hasSplit);
+    // Every series was clustered: the split filter does not apply to the clusters.
+    m_splitLabel->setVisible(hasSplit && m_style != Style::Clusters);
+    m_splitBox->setVisible(hasSplit && m_style != Style::Clusters);
 }
 
 void SeriesView::rebuild() {
@@ -473,6 +648,29 @@ void SeriesView::rebuild() {
     m_title->setText(title);
 
     QStringList note;
+    if (m_style == Style::Clusters && hasKShapeResult()) {
+        if (m_clustersDirty) rebuildClusters();
+        const KShapeResult& r = *m_kshape;
+        note << tr("k-Shape: %1 clusters of %2 series").arg(r.k).arg(number(r.labels.size()));
+        if (s.channels > 1) {
+            const std::size_t ch = m_kshapeChannel;
+            note << tr("channel %1")
+                        .arg(ch < s.channelNames.size() ? QString::fromStdString(s.channelNames[ch])
+                                                        : QString::number(ch));
+        }
+        note << tr("up to %1 members per cluster, z-normalised and shifted onto the centroid "
+                   "(bold)")
+                    .arg(maxMembersPerCluster());
+        if (r.length > std::size_t(kMaxPointsPerClusterSeries))
+            note << tr("members drawn as min/max envelopes of %1 points")
+                        .arg(kMaxPointsPerClusterSeries);
+        m_note->setText(note.join(QStringLiteral(" · ")));
+        m_note->setVisible(true);
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
     if (m_style == Style::FeatureMap && hasRocketFeatures()) {
         const auto& f = *m_featureMap->features();
         const std::size_t rows = m_featureMap->rowCount();
@@ -529,8 +727,27 @@ void SeriesView::rebuild() {
     emit chartUpdated();
 }
 
+void SeriesView::applyChartPalette(QChart* chart) const {
+    const QPalette pal = palette();
+    chart->setBackgroundBrush(pal.color(QPalette::Base));
+    chart->setBackgroundPen(Qt::NoPen);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setTitleBrush(pal.color(QPalette::Text));
+    QColor grid = pal.color(QPalette::Text);
+    grid.setAlpha(40);
+    for (auto* axis : chart->axes()) {
+        axis->setLabelsColor(pal.color(QPalette::Text));
+        axis->setTitleBrush(pal.color(QPalette::Text));
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+        axis->setGridLineColor(grid);
+        axis->setMinorGridLineVisible(false);
+    }
+}
+
 void SeriesView::applyPalette() {
     const QPalette pal = palette();
+    for (QChart* chart : m_clusterCharts)
+        applyChartPalette(chart);
     m_chart->setBackgroundBrush(pal.color(QPalette::Base));
     m_chart->setBackgroundPen(Qt::NoPen);
     m_chart->setPlotAreaBackgroundVisible(false);

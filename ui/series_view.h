@@ -10,12 +10,15 @@
 
 #include "compute/core/device_resident.h"
 #include "compute/core/series_set.h"
+#include "compute/kshape/kshape.h"
 #include "compute/rocket/rocket.h"
 
 class QChart;
 class QChartView;
 class QComboBox;
+class QGridLayout;
 class QLabel;
+class QScrollArea;
 class QStackedWidget;
 
 namespace cs::ui {
@@ -30,15 +33,19 @@ class SeriesHeatmapView;
 /// decimated (min/max per bucket) so that large sets stay responsive; a note says so.
 /// Variable-length series are drawn to their true length. Once ROCKET features of the set exist
 /// (setRocketFeatures), a third style shows their feature map (RocketFeatureMapView) with a
-/// PPV/MAX selector, its rows in the heat map's order.
+/// PPV/MAX selector, its rows in the heat map's order. Once a k-Shape result of the set exists
+/// (setKShapeResult), a fourth style shows the clusters as small multiples: one chart per
+/// cluster with a sample of its members, each aligned to the centroid by its shift, and the
+/// centroid bold.
 class SeriesView : public QWidget {
     Q_OBJECT
 public:
     /// Which part of a train/test split is shown.
     enum class Split { All, Train, Test };
     /// Lines (a sample of the series), a heat map of all of them (SeriesHeatmapView), or the
-    /// ROCKET feature map of all of them (RocketFeatureMapView; offered once features exist).
-    enum class Style { Lines, Heatmap, FeatureMap };
+    /// ROCKET feature map of all of them (RocketFeatureMapView; offered once features exist),
+    /// or the k-Shape clusters as small multiples (offered once a k-Shape result exists).
+    enum class Style { Lines, Heatmap, FeatureMap, Clusters };
 
     explicit SeriesView(QWidget* parent = nullptr);
     ~SeriesView() override;
@@ -54,7 +61,8 @@ public:
     Split split() const { return m_split; }
     void setSplit(Split split);
     Style style() const { return m_style; }
-    /// Style::FeatureMap is refused (false) while there are no features.
+    /// Style::FeatureMap is refused (false) while there are no features, Style::Clusters while
+    /// there is no k-Shape result.
     bool setStyle(Style style);
     /// The device copy of the series shown (Backend::keepSeriesResident), for the heat map.
     void setDeviceSeries(std::shared_ptr<const SeriesSet> series,
@@ -71,6 +79,20 @@ public:
     RocketFeature rocketFeature() const;
     void setRocketFeature(RocketFeature feature);
     RocketFeatureMapView* featureMapView() const { return m_featureMap; }
+    /// A k-Shape result of the set shown, for the Clusters style; nullptr clears it (the view
+    /// leaves the Clusters style). A result of another set is refused (false). A new set
+    /// clears it.
+    /// channel: the channel that was clustered (KShapeParams::channel).
+    bool setKShapeResult(std::shared_ptr<const SeriesSet> series,
+                         std::shared_ptr<const KShapeResult> result, std::size_t channel = 0);
+    bool hasKShapeResult() const { return m_kshape != nullptr; }
+    std::shared_ptr<const KShapeResult> kshapeResult() const { return m_kshape; }
+    /// The cluster charts (Clusters style), one per cluster in cluster order; empty until the
+    /// style has been shown with a result. Each holds the sampled members (faint) and, last,
+    /// the centroid (named "centroid").
+    const std::vector<QChart*>& clusterCharts() const { return m_clusterCharts; }
+    /// Members drawn per cluster chart at most.
+    int maxMembersPerCluster() const;
     /// The style selector and the feature selector (for tests).
     QComboBox* styleBox() const { return m_styleBox; }
     QComboBox* featureBox() const { return m_featureBox; }
@@ -103,6 +125,12 @@ public:
     static constexpr int kDefaultMaxDrawn = 300;
     /// Longer series are decimated to about this many points.
     static constexpr int kMaxPointsPerSeries = 1000;
+    /// Members drawn per cluster chart at most (fewer when k is large).
+    static constexpr int kMaxMembersPerCluster = 30;
+    /// Member lines over all cluster charts at most.
+    static constexpr int kMaxClusterMembersTotal = 640;
+    /// Series in the small cluster charts are decimated to about this many points.
+    static constexpr int kMaxPointsPerClusterSeries = 300;
 
 signals:
     /// The chart was rebuilt (new data, channel or filter).
@@ -113,7 +141,10 @@ protected:
 
 private:
     void rebuild();
+    void rebuildClusters();
+    void clearClusters();
     void applyPalette();
+    void applyChartPalette(QChart* chart) const;
     void updateControls();
 
     std::shared_ptr<const SeriesSet> m_series;
@@ -130,6 +161,13 @@ private:
     QStackedWidget* m_stack = nullptr;
     QComboBox* m_styleBox = nullptr;
     QComboBox* m_featureBox = nullptr;
+    std::shared_ptr<const KShapeResult> m_kshape;
+    std::size_t m_kshapeChannel = 0;
+    bool m_clustersDirty = true;  // the cluster charts do not show m_kshape yet
+    std::vector<QChart*> m_clusterCharts;
+    QScrollArea* m_clusterArea = nullptr;
+    QWidget* m_clusterGrid = nullptr;
+    QGridLayout* m_clusterLayout = nullptr;
     QChart* m_chart = nullptr;
     QChartView* m_chartView = nullptr;
     QLabel* m_title = nullptr;

@@ -256,13 +256,13 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         QCOMPARE(finished.front().front().toInt(), 1);
         // An unknown algorithm ends it at once with the usage status, even without --quit.
-        o = parse({"--run", "kshape"});
+        o = parse({"--run", "hdbscan"});
         Automation refused(window, *o);
         QSignalSpy refusedFinished(&refused, &Automation::finished);
         refused.start();
         QTRY_COMPARE(refusedFinished.count(), 1);
         QCOMPARE(refusedFinished.front().front().toInt(), Automation::kUsageError);
-        QVERIFY(refused.error().contains(QLatin1String("unknown algorithm 'kshape'")));
+        QVERIFY(refused.error().contains(QLatin1String("unknown algorithm 'hdbscan'")));
     }
 
     void endToEndScreenshot() {
@@ -352,15 +352,15 @@ private slots:
         QVERIFY(run.exitCode != 0);
         QVERIFY2(run.stdErr.contains(QLatin1String("no-such-cloud.pcd")), qPrintable(run.stdErr));
 
-        run = runClusterscope({"--demo-points", "1000", "--run", "kshape", "--quit"});
+        run = runClusterscope({"--demo-points", "1000", "--run", "hdbscan", "--quit"});
         QCOMPARE(run.exitCode, Automation::kUsageError);
-        QVERIFY2(run.stdErr.contains(
-                     QLatin1String("unknown algorithm 'kshape' (available: dbscan, knn, rocket)")),
+        QVERIFY2(run.stdErr.contains(QLatin1String(
+                     "unknown algorithm 'hdbscan' (available: dbscan, knn, rocket, kshape)")),
                  qPrintable(run.stdErr));
 
-        run = runClusterscope({"--param", "kshape.k=3", "--quit"});
+        run = runClusterscope({"--param", "hdbscan.k=3", "--quit"});
         QCOMPARE(run.exitCode, Automation::kUsageError);
-        QVERIFY(run.stdErr.contains(QLatin1String("unknown algorithm 'kshape'")));
+        QVERIFY(run.stdErr.contains(QLatin1String("unknown algorithm 'hdbscan'")));
 
         run = runClusterscope(
             {"--demo-points", "1000", "--screenshot", "/nonexistent-folder/x.png", "--quit"});

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "compute/core/series_set.h"
+#include "compute/kshape/kshape.h"
+#include "ui/algorithm_registry.h"
+#include "ui/job_runner.h"
+#include "ui/live_run.h"
+
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace cs::ui {
+
+class SeriesView;
+
+/// One finished k-Shape run as the panel shows it: the clustering, the cluster sizes and, when
+/// the set has class labels, the agreement of the clusters with the classes.
+struct KShapeRun {
+    KShapeParams params;
+    std::shared_ptr<const SeriesSet> series;  ///< the set that was clustered
+    std::shared_ptr<const KShapeResult> result;
+    std::vector<std::size_t> sizes;  ///< series per cluster, k entries
+    bool hasAgreement = false;       ///< the set has class labels to compare with
+    ClusterAgreement agreement;      ///< against the class labels (when hasAgreement)
+};
+
+/// The k-Shape panel for time-series sets: k (1 .. 64; the set's class count when it has
+/// labels, else 3), max iterations (1 .. 1000), seed and, for multivariate sets, the channel
+/// clustered. Run, and every change re-runs through the JobRunner (kind "kshape", latest wins,
+/// LiveRun's scheduling). A run calls Backend::kshape and, with class labels, clusterAgreement.
+/// Shows the iterations and whether it converged, the cluster sizes, RI/ARI/NMI against the
+/// classes, the backend and each stage's time; the series view offers its Clusters style (the
+/// first result brings it to the front). A refused or failed run is reported (log, status bar,
+/// panel) and leaves the previous result on screen.
+/// @code
+/// KShapePanel panel(runner, seriesView);
+/// panel.setSeriesSet(series);
+/// panel.setK(4);  // runs; panel.lastRun() holds the result once resultChanged() fires
+/// @endcode
+class KShapePanel : public QWidget {
+    Q_OBJECT
+public:
+    KShapePanel(JobRunner& runner, SeriesView& view, QWidget* parent = nullptr);
+    ~KShapePanel() override;
+
+    /// New data: forgets the result (and the view's clusters), cancels a run for the previous
+    /// set and sets k to the set's class count (3 without labels). Nothing runs until run()
+    /// or a parameter change.
+    void setSeriesSet(std::shared_ptr<const SeriesSet> series);
+    /// The registry entry ("kshape": k, maxIterations, seed, channel) wired to this panel.
+    Algorithm algorithm();
+
+    /// The parameters as the widgets show them.
+    KShapeParams params() const;
+    /// Setters as the widgets: each re-runs when series are loaded. A channel the set does not
+    /// have is reported (as a refused run) and not set.
+    void setK(int k);
+    void setMaxIterations(int iterations);
+    void setSeed(std::uint64_t seed);
+    void setChannel(int channel);
+    /// Runs now with the current parameters.
+    void run();
+    /// True while a run is pending or computing.
+    bool isBusy() const;
+
+    /// The run on screen (nullptr before the first, and after new data).
+    std::shared_ptr<const KShapeRun> lastRun() const { return m_run; }
+    /// Writes the labels as CSV: a "# kshape k=..." parameter line, the header
+    /// "index,label,distance,shift", one line per series. Returns the error, or empty.
+    QString exportLabels(const QString& path) const;
+    /// Writes the centroids as .npy: k x m float32. Returns the error, or empty.
+    QString exportCentroids(const QString& path) const;
+    /// The parameter line written to label files ("kshape k=3 maxIterations=100 ...").
+    QString parameterText() const;
+
+    // The widgets, for tests and the automation.
+    QSpinBox* kSpin() const { return m_kSpin; }
+    QSpinBox* iterationsSpin() const { return m_iterationsSpin; }
+    QSpinBox* seedSpin() const { return m_seedSpin; }
+    QSpinBox* channelSpin() const { return m_channelSpin; }
+    QPushButton* runButton() const { return m_runButton; }
+    QLabel* statisticsLabel() const { return m_stats; }
+    QLabel* agreementLabel() const { return m_agreement; }
+    QLabel* warningLabel() const { return m_warning; }
+
+    /// The statistics text for a run (shown in statisticsLabel()).
+    static QString statisticsText(const KShapeRun& run);
+    /// The agreement text for a run (shown in agreementLabel()).
+    static QString agreementText(const KShapeRun& run);
+    /// The panel's job: k-Shape, the sizes and the agreement (on the worker thread).
+    static KShapeRun compute(std::shared_ptr<const SeriesSet> series, const KShapeParams& params,
+                             Backend& backend, JobControl& job);
+
+    static constexpr int kMaxK = 64;
+    static constexpr int kMaxIterations = 1000;
+    static constexpr int kDefaultK = 3;
+
+signals:
+    /// A new result is on screen.
+    void resultChanged();
+    /// The user asked to export the labels or centroids (the window shows the dialog).
+    void exportRequested();
+    /// A line for the status bar.
+    void statusMessage(const QString& text, int timeoutMs);
+
+private:
+    void buildUi();
+    void parametersChanged();
+    void submitRun();
+    void refuse(const QString& problem);
+    void onFinished(const JobOutcome& outcome);
+    void onFailed(const JobOutcome& outcome);
+    void onCancelled(const JobOutcome& outcome);
+    void showRun(std::shared_ptr<const KShapeRun> run, const JobOutcome& outcome);
+    void setWarning(const QString& text);
+
+    JobRunner& m_runner;
+    SeriesView& m_view;
+    std::shared_ptr<const SeriesSet> m_series;
+    std::shared_ptr<const KShapeRun> m_run;
+
+    LiveRun m_live;  // kind "kshape"
+
+    QSpinBox* m_kSpin = nullptr;
+    QSpinBox* m_iterationsSpin = nullptr;
+    QSpinBox* m_seedSpin = nullptr;
+    QSpinBox* m_channelSpin = nullptr;
+    QLabel* m_channelLabel = nullptr;
+    QPushButton* m_runButton = nullptr;
+    QPushButton* m_exportButton = nullptr;
+    QLabel* m_stats = nullptr;
+    QLabel* m_agreement = nullptr;
+    QLabel* m_timings = nullptr;
+    QLabel* m_warning = nullptr;
+    QWidget* m_warningRow = nullptr;  // icon + m_warning
+};
+
+}  // namespace cs::ui
