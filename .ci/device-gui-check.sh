@@ -15,7 +15,7 @@ mkdir -p "$work"
 export CS_TEST_OUTPUT="$work"
 status=0
 for t in tests/gpu/tst_gl_interop tests/ui/tst_point_view tests/ui/tst_series_heatmap \
-    tests/ui/tst_dbscan_panel tests/ui/tst_knn_panel; do
+    tests/ui/tst_dbscan_panel tests/ui/tst_knn_panel tests/ui/tst_rocket_panel tests/ui/tst_kshape_panel; do
     timeout 300 "$build/$t" >"$work/$(basename "$t").log" 2>&1 || status=1
     grep -E "^Totals|^FAIL|Loc:" "$work/$(basename "$t").log" | sed "s|^|$(basename "$t"): |"
 done
