@@ -12,26 +12,13 @@
 
 #include "compute/core/error.h"
 #include "compute/core/parallel.h"
+#include "compute/core/statistics.h"
 
 namespace cs {
 namespace {
 
 std::string num(std::size_t v) {
     return std::to_string(v);
-}
-
-// Mean and population standard deviation of v[0..count) in double, two passes.
-std::pair<double, double> meanSd(const float* v, std::size_t count) {
-    double sum = 0.0;
-    for (std::size_t t = 0; t < count; ++t)
-        sum += double(v[t]);
-    const double mean = sum / double(count);
-    double sq = 0.0;
-    for (std::size_t t = 0; t < count; ++t) {
-        const double d = double(v[t]) - mean;
-        sq += d * d;
-    }
-    return {mean, std::sqrt(sq / double(count))};
 }
 
 }  // namespace
@@ -69,7 +56,7 @@ std::vector<float> kshapeInput(const SeriesSet& series, std::size_t channel) {
                       if (len == 0) continue;
                       const float* x = series.values.data() + (i * series.channels + channel) * m;
                       float* y = out.data() + i * m;
-                      const auto [mean, sd] = meanSd(x, len);
+                      const auto [mean, sd] = meanAndSd(x, len);
                       if (!(sd > 0.0)) continue;  // constant: zeros
                       for (std::size_t t = 0; t < len; ++t)
                           y[t] = float((double(x[t]) - mean) / sd);
@@ -80,7 +67,7 @@ std::vector<float> kshapeInput(const SeriesSet& series, std::size_t channel) {
 
 void zNormaliseInPlace(std::span<float> v) {
     if (v.empty()) return;
-    const auto [mean, sd] = meanSd(v.data(), v.size());
+    const auto [mean, sd] = meanAndSd(v.data(), v.size());
     if (!(sd > 0.0)) {
         std::fill(v.begin(), v.end(), 0.0f);
         return;

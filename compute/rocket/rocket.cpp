@@ -12,26 +12,13 @@
 #include "compute/core/error.h"
 #include "compute/core/parallel.h"
 #include "compute/core/random.h"
+#include "compute/core/statistics.h"
 
 namespace cs {
 namespace {
 
 std::string num(std::size_t v) {
     return std::to_string(v);
-}
-
-// Mean and population standard deviation of v[0..count) in double, two passes.
-std::pair<double, double> meanSd(const float* v, std::size_t count) {
-    double sum = 0.0;
-    for (std::size_t t = 0; t < count; ++t)
-        sum += double(v[t]);
-    const double mean = sum / double(count);
-    double sq = 0.0;
-    for (std::size_t t = 0; t < count; ++t) {
-        const double d = double(v[t]) - mean;
-        sq += d * d;
-    }
-    return {mean, std::sqrt(sq / double(count))};
 }
 
 }  // namespace
@@ -132,7 +119,7 @@ std::vector<float> rocketNormalised(const SeriesSet& series) {
                           const float* x = series.values.data() + (i * ch + c) * len;
                           float* y = out.data() + (i * ch + c) * len;
                           if (true_len == 0) continue;
-                          const auto [mean, sd] = meanSd(x, true_len);
+                          const auto [mean, sd] = meanAndSd(x, true_len);
                           if (!(sd > 0.0)) continue;  // constant: zeros
                           for (std::size_t t = 0; t < true_len; ++t)
                               y[t] = float((double(x[t]) - mean) / sd);
