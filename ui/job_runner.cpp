@@ -2,7 +2,9 @@
 #include "ui/job_runner.h"
 
 #include <QElapsedTimer>
+#include <QLocale>
 #include <QMetaObject>
+#include <QStringList>
 #include <QThread>
 #include <algorithm>
 #include <chrono>
@@ -276,6 +278,29 @@ void JobRunner::updateBusy() {
     if (busy == m_busy) return;
     m_busy = busy;
     emit busyChanged(busy);
+}
+
+QString timingText(const JobOutcome& outcome) {
+    const QLocale locale;
+    QStringList lines;
+    lines << QObject::tr("%1 · %2 ms")
+                 .arg(outcome.backend, locale.toString(outcome.milliseconds, 'f', 1));
+    std::vector<std::pair<QString, std::pair<double, int>>> stages;
+    for (const auto& t : outcome.timings) {
+        const QString name = QString::fromStdString(t.name);
+        auto it = std::find_if(stages.begin(), stages.end(),
+                               [&](const auto& s) { return s.first == name; });
+        if (it == stages.end()) it = stages.insert(stages.end(), {name, {0.0, 0}});
+        it->second.first += t.milliseconds;
+        ++it->second.second;
+    }
+    for (const auto& [name, total] : stages)
+        lines << (total.second > 1
+                      ? QObject::tr("  %1: %2 ms (%3×)")
+                            .arg(name, locale.toString(total.first, 'f', 1))
+                            .arg(total.second)
+                      : QObject::tr("  %1: %2 ms").arg(name, locale.toString(total.first, 'f', 1)));
+    return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace cs::ui

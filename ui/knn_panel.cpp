@@ -360,26 +360,7 @@ void KnnPanel::showRun(std::shared_ptr<const KnnRun> run, const JobOutcome& outc
     m_recall->setText(recallText(g));
     m_recall->setVisible(!g.recallByTree.empty());
     // One stage per line: a single joined line is wider than the dock.
-    QStringList lines;
-    lines
-        << tr("%1 · %2 ms").arg(outcome.backend, QLocale().toString(outcome.milliseconds, 'f', 1));
-    // The forest repeats its stages once per tree: summed per name, in first-seen order.
-    std::vector<std::pair<QString, std::pair<double, int>>> stages;
-    for (const auto& t : outcome.timings) {
-        const QString name = QString::fromStdString(t.name);
-        auto it = std::find_if(stages.begin(), stages.end(),
-                               [&](const auto& s) { return s.first == name; });
-        if (it == stages.end()) it = stages.insert(stages.end(), {name, {0.0, 0}});
-        it->second.first += t.milliseconds;
-        ++it->second.second;
-    }
-    for (const auto& [name, total] : stages)
-        lines << (total.second > 1
-                      ? tr("  %1: %2 ms (%3×)")
-                            .arg(name, QLocale().toString(total.first, 'f', 1))
-                            .arg(total.second)
-                      : tr("  %1: %2 ms").arg(name, QLocale().toString(total.first, 'f', 1)));
-    m_timings->setText(lines.join(QLatin1Char('\n')));
+    m_timings->setText(timingText(outcome));
     m_timings->show();
     setWarning({});
     m_exportButton->setEnabled(true);

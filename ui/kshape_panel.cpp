@@ -318,26 +318,7 @@ void KShapePanel::showRun(std::shared_ptr<const KShapeRun> run, const JobOutcome
     m_stats->setText(statisticsText(*m_run));
     m_agreement->setText(agreementText(*m_run));
     m_agreement->setVisible(!m_agreement->text().isEmpty());
-    QStringList lines;
-    lines
-        << tr("%1 · %2 ms").arg(outcome.backend, QLocale().toString(outcome.milliseconds, 'f', 1));
-    // Stages that repeat (per iteration) are summed per name, in first-seen order.
-    std::vector<std::pair<QString, std::pair<double, int>>> stages;
-    for (const auto& t : outcome.timings) {
-        const QString name = QString::fromStdString(t.name);
-        auto it = std::find_if(stages.begin(), stages.end(),
-                               [&](const auto& s) { return s.first == name; });
-        if (it == stages.end()) it = stages.insert(stages.end(), {name, {0.0, 0}});
-        it->second.first += t.milliseconds;
-        ++it->second.second;
-    }
-    for (const auto& [name, total] : stages)
-        lines << (total.second > 1
-                      ? tr("  %1: %2 ms (%3×)")
-                            .arg(name, QLocale().toString(total.first, 'f', 1))
-                            .arg(total.second)
-                      : tr("  %1: %2 ms").arg(name, QLocale().toString(total.first, 'f', 1)));
-    m_timings->setText(lines.join(QLatin1Char('\n')));
+    m_timings->setText(timingText(outcome));
     m_timings->show();
     setWarning({});
     m_exportButton->setEnabled(true);
