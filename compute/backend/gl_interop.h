@@ -57,8 +57,8 @@ public:
     /// (the same backend), each column z-scored over all series. Throws cs::Error when the sizes
     /// do not fit, cs::DeviceError when the device fails.
     virtual void writeRocketFeatureMap(const DeviceResident& features,
-                                       std::span<const std::uint32_t> order,
-                                       RocketFeature feature, std::size_t columns) = 0;
+                                       std::span<const std::uint32_t> order, RocketFeature feature,
+                                       std::size_t columns) = 0;
     /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
     /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
     virtual void writeTestPattern(std::uint32_t seed) = 0;

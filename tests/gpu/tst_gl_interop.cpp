@@ -16,8 +16,8 @@
 #include "compute/core/series_matrix.h"
 #include "compute/dbscan/cluster_paint.h"
 #include "compute/dbscan/dbscan.h"
-#include "compute/rocket/rocket.h"
 #include "compute/demo/demo_data.h"
+#include "compute/rocket/rocket.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/interop/cuda_gl_interop.h"
 #include "tests/ui/gui_test_main.h"
@@ -377,11 +377,9 @@ private slots:
     void rocketFeatureMapWrittenByCuda() {
         // ROCKET features left on the device by the CUDA backend: the feature map a kernel
         // writes into the pixel buffer equals rocketFeatureMap, for both features.
-        auto series =
-            std::make_shared<const cs::SeriesSet>(cs::demo::makeDemoSeries(600, 200, 9));
+        auto series = std::make_shared<const cs::SeriesSet>(cs::demo::makeDemoSeries(600, 200, 9));
         auto kernels = std::make_shared<const cs::RocketKernels>(
-            cs::makeRocketKernels({.kernels = 3'000, .seed = 4}, series->length,
-                                  series->channels));
+            cs::makeRocketKernels({.kernels = 3'000, .seed = 4}, series->length, series->channels));
         cs::JobControl job;
         auto features = std::make_shared<const cs::RocketFeatures>(
             m_cuda->rocketTransform(*series, *kernels, job));
