@@ -29,6 +29,7 @@
 #include "ui/k_distance_chart.h"
 #include "ui/logger.h"
 #include "ui/point_cloud_view.h"
+#include "ui/warning_row.h"
 
 namespace cs::ui {
 namespace {
@@ -195,26 +196,7 @@ void DbscanPanel::buildUi() {
     m_stats->setWordWrap(true);
     m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stats->setObjectName(QStringLiteral("dbscanStatistics"));
-    m_warningRow = new QWidget;
-    m_warningRow->setObjectName(QStringLiteral("dbscanWarningRow"));
-    auto* warningLayout = new QHBoxLayout(m_warningRow);
-    warningLayout->setContentsMargins(0, 2, 0, 2);
-    auto* warningIcon = new QLabel;
-    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
-    warningIcon->setPixmap(
-        style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
-    warningIcon->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
-    warningIcon->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
-    m_warning = new QLabel;
-    m_warning->setWordWrap(true);
-    m_warning->setObjectName(QStringLiteral("dbscanWarning"));
-    m_warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont warningFont = m_warning->font();
-    warningFont.setBold(true);
-    m_warning->setFont(warningFont);
-    warningLayout->addWidget(warningIcon, 0, Qt::AlignTop);
-    warningLayout->addWidget(m_warning, 1);
-    m_warningRow->hide();
+    m_warningRow = new WarningRow(QStringLiteral("dbscan"));
     m_timings = new QLabel;
     m_timings->setObjectName(QStringLiteral("dbscanTimings"));
     m_timings->setWordWrap(true);
@@ -573,9 +555,12 @@ void DbscanPanel::showRun(std::shared_ptr<const DbscanRun> run, const JobOutcome
     emit resultChanged();
 }
 
+QLabel* DbscanPanel::warningLabel() const {
+    return m_warningRow->label();
+}
+
 void DbscanPanel::setWarning(const QString& text) {
-    m_warning->setText(text);
-    m_warningRow->setVisible(!text.isEmpty());
+    m_warningRow->setText(text);
 }
 
 bool DbscanPanel::hasClusters() const {

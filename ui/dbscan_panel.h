@@ -26,6 +26,7 @@ namespace cs::ui {
 
 class KDistanceChart;
 class PointCloudView;
+class WarningRow;
 
 /// One finished DBSCAN run as the panel shows it: the result, the parameters it ran with, and
 /// its cluster colours (matched to the previous run's on the worker thread).
@@ -92,7 +93,7 @@ public:
     QCheckBox* starBox() const { return m_starBox; }
     KDistanceChart* chart() const { return m_chart; }
     QLabel* statisticsLabel() const { return m_stats; }
-    QLabel* warningLabel() const { return m_warning; }
+    QLabel* warningLabel() const;
 
     /// Slider steps across the eps range.
     static constexpr int kSliderSteps = 1000;
@@ -158,8 +159,7 @@ private:
     KDistanceChart* m_chart = nullptr;
     QLabel* m_stats = nullptr;
     QLabel* m_timings = nullptr;
-    QLabel* m_warning = nullptr;
-    QWidget* m_warningRow = nullptr;  // icon + m_warning
+    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui

@@ -23,6 +23,7 @@
 #include "compute/core/error.h"
 #include "ui/logger.h"
 #include "ui/point_cloud_view.h"
+#include "ui/warning_row.h"
 
 namespace cs::ui {
 namespace {
@@ -145,26 +146,7 @@ void KnnPanel::buildUi() {
     m_recall->setWordWrap(true);
     m_recall->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_recall->hide();
-    m_warningRow = new QWidget;
-    m_warningRow->setObjectName(QStringLiteral("knnWarningRow"));
-    auto* warningLayout = new QHBoxLayout(m_warningRow);
-    warningLayout->setContentsMargins(0, 2, 0, 2);
-    auto* warningIcon = new QLabel;
-    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
-    warningIcon->setPixmap(
-        style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
-    warningIcon->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
-    warningIcon->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
-    m_warning = new QLabel;
-    m_warning->setObjectName(QStringLiteral("knnWarning"));
-    m_warning->setWordWrap(true);
-    m_warning->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    QFont warningFont = m_warning->font();
-    warningFont.setBold(true);
-    m_warning->setFont(warningFont);
-    warningLayout->addWidget(warningIcon, 0, Qt::AlignTop);
-    warningLayout->addWidget(m_warning, 1);
-    m_warningRow->hide();
+    m_warningRow = new WarningRow(QStringLiteral("knn"));
     m_timings = new QLabel;
     m_timings->setObjectName(QStringLiteral("knnTimings"));
     m_timings->setWordWrap(true);
@@ -374,9 +356,12 @@ void KnnPanel::showRun(std::shared_ptr<const KnnRun> run, const JobOutcome& outc
     emit resultChanged();
 }
 
+QLabel* KnnPanel::warningLabel() const {
+    return m_warningRow->label();
+}
+
 void KnnPanel::setWarning(const QString& text) {
-    m_warning->setText(text);
-    m_warningRow->setVisible(!text.isEmpty());
+    m_warningRow->setText(text);
 }
 
 QString KnnPanel::statisticsText(const KnnRun& run) {

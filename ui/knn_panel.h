@@ -22,6 +22,7 @@ class QSpinBox;
 namespace cs::ui {
 
 class PointCloudView;
+class WarningRow;
 
 /// One finished kNN-graph run as the panel shows it: the graph, the parameters it ran with, the
 /// points it belongs to, and what the worker worked out for the panel and the view.
@@ -93,7 +94,7 @@ public:
     QPushButton* runButton() const { return m_runButton; }
     QLabel* statisticsLabel() const { return m_stats; }
     QLabel* recallLabel() const { return m_recall; }
-    QLabel* warningLabel() const { return m_warning; }
+    QLabel* warningLabel() const;
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const KnnRun& run);
@@ -138,8 +139,7 @@ private:
     QLabel* m_stats = nullptr;
     QLabel* m_recall = nullptr;
     QLabel* m_timings = nullptr;
-    QLabel* m_warning = nullptr;
-    QWidget* m_warningRow = nullptr;  // icon + m_warning
+    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui

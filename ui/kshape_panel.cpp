@@ -21,6 +21,7 @@
 #include "compute/io/npy.h"
 #include "ui/logger.h"
 #include "ui/series_view.h"
+#include "ui/warning_row.h"
 
 namespace cs::ui {
 namespace {
@@ -118,24 +119,7 @@ void KShapePanel::buildUi() {
     m_agreement = new QLabel;
     selectable(m_agreement, QStringLiteral("kshapeAgreement"));
     m_agreement->hide();
-    m_warningRow = new QWidget;
-    m_warningRow->setObjectName(QStringLiteral("kshapeWarningRow"));
-    auto* warningLayout = new QHBoxLayout(m_warningRow);
-    warningLayout->setContentsMargins(0, 2, 0, 2);
-    auto* warningIcon = new QLabel;
-    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
-    warningIcon->setPixmap(
-        style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
-    warningIcon->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
-    warningIcon->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
-    m_warning = new QLabel;
-    selectable(m_warning, QStringLiteral("kshapeWarning"));
-    QFont warningFont = m_warning->font();
-    warningFont.setBold(true);
-    m_warning->setFont(warningFont);
-    warningLayout->addWidget(warningIcon, 0, Qt::AlignTop);
-    warningLayout->addWidget(m_warning, 1);
-    m_warningRow->hide();
+    m_warningRow = new WarningRow(QStringLiteral("kshape"));
     m_timings = new QLabel;
     selectable(m_timings, QStringLiteral("kshapeTimings"));
     m_timings->setForegroundRole(QPalette::PlaceholderText);
@@ -339,9 +323,12 @@ void KShapePanel::showRun(std::shared_ptr<const KShapeRun> run, const JobOutcome
     emit resultChanged();
 }
 
+QLabel* KShapePanel::warningLabel() const {
+    return m_warningRow->label();
+}
+
 void KShapePanel::setWarning(const QString& text) {
-    m_warning->setText(text);
-    m_warningRow->setVisible(!text.isEmpty());
+    m_warningRow->setText(text);
 }
 
 QString KShapePanel::statisticsText(const KShapeRun& run) {

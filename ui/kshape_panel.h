@@ -19,6 +19,7 @@ class QSpinBox;
 namespace cs::ui {
 
 class SeriesView;
+class WarningRow;
 
 /// One finished k-Shape run as the panel shows it: the clustering, the cluster sizes and, when
 /// the set has class labels, the agreement of the clusters with the classes.
@@ -88,7 +89,7 @@ public:
     QPushButton* runButton() const { return m_runButton; }
     QLabel* statisticsLabel() const { return m_stats; }
     QLabel* agreementLabel() const { return m_agreement; }
-    QLabel* warningLabel() const { return m_warning; }
+    QLabel* warningLabel() const;
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const KShapeRun& run);
@@ -138,8 +139,7 @@ private:
     QLabel* m_stats = nullptr;
     QLabel* m_agreement = nullptr;
     QLabel* m_timings = nullptr;
-    QLabel* m_warning = nullptr;
-    QWidget* m_warningRow = nullptr;  // icon + m_warning
+    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui

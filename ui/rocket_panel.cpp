@@ -23,6 +23,7 @@
 #include "compute/io/npy.h"
 #include "ui/logger.h"
 #include "ui/series_view.h"
+#include "ui/warning_row.h"
 
 namespace cs::ui {
 namespace {
@@ -129,24 +130,7 @@ void RocketPanel::buildUi() {
     m_confusion->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_confusion->setToolTip(tr("Test series by true class (rows) and predicted class (columns)"));
     m_confusion->hide();
-    m_warningRow = new QWidget;
-    m_warningRow->setObjectName(QStringLiteral("rocketWarningRow"));
-    auto* warningLayout = new QHBoxLayout(m_warningRow);
-    warningLayout->setContentsMargins(0, 2, 0, 2);
-    auto* warningIcon = new QLabel;
-    const int iconSize = style()->pixelMetric(QStyle::PM_SmallIconSize);
-    warningIcon->setPixmap(
-        style()->standardIcon(QStyle::SP_MessageBoxWarning).pixmap(iconSize, iconSize));
-    warningIcon->setAlignment(Qt::AlignTop | Qt::AlignHCenter);
-    warningIcon->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
-    m_warning = new QLabel;
-    selectable(m_warning, QStringLiteral("rocketWarning"));
-    QFont warningFont = m_warning->font();
-    warningFont.setBold(true);
-    m_warning->setFont(warningFont);
-    warningLayout->addWidget(warningIcon, 0, Qt::AlignTop);
-    warningLayout->addWidget(m_warning, 1);
-    m_warningRow->hide();
+    m_warningRow = new WarningRow(QStringLiteral("rocket"));
     m_timings = new QLabel;
     selectable(m_timings, QStringLiteral("rocketTimings"));
     m_timings->setForegroundRole(QPalette::PlaceholderText);
@@ -423,9 +407,12 @@ void RocketPanel::showConfusion(const RocketRun& run) {
     m_confusion->show();
 }
 
+QLabel* RocketPanel::warningLabel() const {
+    return m_warningRow->label();
+}
+
 void RocketPanel::setWarning(const QString& text) {
-    m_warning->setText(text);
-    m_warningRow->setVisible(!text.isEmpty());
+    m_warningRow->setText(text);
 }
 
 QString RocketPanel::statisticsText(const RocketRun& run) {

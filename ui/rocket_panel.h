@@ -21,6 +21,7 @@ class QTableWidget;
 namespace cs::ui {
 
 class SeriesView;
+class WarningRow;
 
 /// One finished ROCKET run as the panel shows it: the kernels and features of the series, and,
 /// when the set has labels to learn from, the ridge classifier and its scores.
@@ -98,7 +99,7 @@ public:
     QLabel* statisticsLabel() const { return m_stats; }
     QLabel* classifierLabel() const { return m_classifier; }
     QTableWidget* confusionTable() const { return m_confusion; }
-    QLabel* warningLabel() const { return m_warning; }
+    QLabel* warningLabel() const;
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const RocketRun& run);
@@ -145,8 +146,7 @@ private:
     QLabel* m_classifier = nullptr;
     QTableWidget* m_confusion = nullptr;
     QLabel* m_timings = nullptr;
-    QLabel* m_warning = nullptr;
-    QWidget* m_warningRow = nullptr;  // icon + m_warning
+    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui
