@@ -16,6 +16,7 @@
 #include "compute/core/random.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/job_context.h"
 #include "kernels/kshape/kshape_launch.h"
@@ -42,20 +43,28 @@ std::string mib(std::size_t bytes) {
     return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
 }
 
+// The power iteration's device scratch and start vector, made once per run: the start is a ramp,
+// never in P's null space (the constants) and rarely orthogonal to the top eigenvector.
+struct PowerScratch {
+    DeviceBuffer<double> start, w, delta;
+    PowerScratch(std::size_t m, cudaStream_t s) : start(m, s), w(m, s), delta(2, s) {
+        std::vector<double> ramp(m);
+        for (std::size_t a = 0; a < m; ++a)
+            ramp[a] = double(a) + 1.0 - double(m + 1) / 2.0 + 0.25;
+        start.copyFromHost(ramp);
+    }
+};
+
 // The unit eigenvector of M's largest eigenvalue into v (m doubles on the device).
-void dominantEigenvector(JobContext& ctx, double* mMatrix, std::size_t m, double* v) {
+void dominantEigenvector(JobContext& ctx, double* mMatrix, std::size_t m, double* v,
+                         PowerScratch& scratch) {
     const cudaStream_t s = ctx.stream();
     const cublasHandle_t blas = ctx.cublas();
     const int mI = int(m);
     const double one = 1.0, zero = 0.0;
-    // Start from a ramp: never in P's null space (the constants), rarely orthogonal to the top.
-    std::vector<double> start(m);
-    for (std::size_t a = 0; a < m; ++a)
-        start[a] = double(a) + 1.0 - double(m + 1) / 2.0 + 0.25;
-    DeviceBuffer<double> w(m, s), delta(2, s);
-    DeviceBuffer<double> vDev(m, s);
-    vDev.copyFromHost(start);
-    launchKShapeNormalise(vDev.data(), v, m, delta.data(), s);  // v = start / |start|
+    DeviceBuffer<double>& w = scratch.w;
+    DeviceBuffer<double>& delta = scratch.delta;
+    launchKShapeNormalise(scratch.start.data(), v, m, delta.data(), s);  // v = start / |start|
     const int maxSteps = std::max(int(m), 256);
     bool converged = false;
     for (int step = 0; step < maxSteps && !converged; step += kStepsPerCheck) {
@@ -112,6 +121,8 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
         throw Error("k-Shape on " + std::to_string(n) + " series of length " + std::to_string(m) +
                     " needs about " + mib(bytes) + " of GPU memory, but only " + mib(free) +
                     " are free; use fewer series or the CPU backend");
+    // Every iteration allocates its per-cluster scratch: keep it mapped between syncs.
+    keepPoolWarm(ctx.device(), bytes);
     const cudaStream_t s = ctx.stream();
     const cublasHandle_t blas = ctx.cublas();
 
@@ -164,6 +175,7 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
     shifts.zero();
     DeviceBuffer<float> raw(n * m, s);
     DeviceBuffer<double> z(n * m, s), shape(m * m, s), scratch(m + 1, s), v(m, s), signSums(2, s);
+    PowerScratch power(m, s);
     DeviceBuffer<cufftComplex> cross(batch * k * bins, s);
     DeviceBuffer<float> cc(batch * k * length, s);
 
@@ -201,7 +213,7 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
                                             int(count), &one, z.data(), int(m), z.data(), int(m),
                                             &zero, shape.data(), int(m)));
                 launchKShapeCentre(shape.data(), m, scratch.data(), s);
-                dominantEigenvector(ctx, shape.data(), m, v.data());
+                dominantEigenvector(ctx, shape.data(), m, v.data(), power);
                 signSums.zero();
                 launchKShapeSignSums(raw.data(), count, m, v.data(), signSums.data(), s);
                 const std::vector<double> sums = signSums.toHost();

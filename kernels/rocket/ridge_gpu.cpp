@@ -16,6 +16,7 @@
 #include "compute/core/error.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/job_context.h"
 #include "kernels/rocket/ridge_launch.h"
@@ -53,6 +54,7 @@ RidgeModel ridgeFitCuda(JobContext& ctx, const float* features, std::size_t n, s
         throw Error("the ridge classifier on " + std::to_string(nt) + " rows of " +
                     std::to_string(p) + " features needs about " + mib(bytes) +
                     " of GPU memory, but only " + mib(free) + " are free");
+    keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
     const cudaStream_t s = ctx.stream();
     const cublasHandle_t blas = ctx.cublas();
     const int ntI = int(nt), mI = int(m), pI = int(p), cI = classes;

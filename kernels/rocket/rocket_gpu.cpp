@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/job_context.h"
 #include "kernels/common/staged_copy.h"
@@ -50,6 +51,7 @@ RocketFeatures rocketTransformCuda(JobContext& ctx, const SeriesSet& series,
                     " of GPU memory, but only " + mib(free) +
                     " are free; use fewer kernels or series, or the CPU backend");
 
+    keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
     const cudaStream_t s = ctx.stream();
     std::vector<float> normalised;
     {
