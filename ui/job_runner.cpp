@@ -34,37 +34,60 @@ JobRunner::JobRunner(BackendFactory primary, BackendFactory fallback, QObject* p
       m_primaryFactory(std::move(primary)),
       m_fallbackFactory(std::move(fallback)) {
     qRegisterMetaType<cs::ui::JobOutcome>();
-    m_thread = QThread::create([this] { workerLoop(); });
-    m_thread->setObjectName(QStringLiteral("cs-compute"));
-    m_thread->start();
 }
 
 JobRunner::~JobRunner() {
     {
         const std::lock_guard lock(m_mutex);
         m_stop = true;
-        m_pending.clear();
-        m_order.clear();
-        if (m_running.control) m_running.control->cancel();
+        for (auto& [name, lane] : m_lanes) {
+            lane->pending.clear();
+            lane->order.clear();
+            if (lane->running.control) lane->running.control->cancel();
+        }
     }
-    m_wake.notify_all();
-    m_thread->wait();
-    delete m_thread;
+    for (auto& [name, lane] : m_lanes) {
+        lane->wake.notify_all();
+        lane->thread->wait();
+        delete lane->thread;
+    }
+}
+
+void JobRunner::shareLane(const QString& kind, const QString& withKind) {
+    const std::lock_guard lock(m_mutex);
+    m_laneOfKind[kind] = withKind;
+}
+
+JobRunner::Lane& JobRunner::laneOf(const QString& kind) {
+    const auto shared = m_laneOfKind.find(kind);
+    const QString name = shared == m_laneOfKind.end() ? kind : shared->second;
+    auto& lane = m_lanes[name];
+    if (!lane) {
+        lane = std::make_unique<Lane>();
+        lane->name = name;
+        Lane* raw = lane.get();
+        lane->thread = QThread::create([this, raw] { workerLoop(*raw); });
+        lane->thread->setObjectName(QStringLiteral("cs-%1").arg(name));
+        lane->thread->start();
+    }
+    return *lane;
 }
 
 std::uint64_t JobRunner::submitWork(const QString& kind, Work work) {
     std::uint64_t generation = 0;
+    Lane* lane = nullptr;
     {
         const std::lock_guard lock(m_mutex);
+        lane = &laneOf(kind);
         generation = m_nextGeneration++;
-        m_pending[kind] = Request{generation, std::move(work)};
-        // A superseded request keeps its place in line: a slider drag must not starve the
-        // other kinds, nor be starved by them.
-        if (std::find(m_order.begin(), m_order.end(), kind) == m_order.end())
-            m_order.push_back(kind);
-        if (m_running.control && m_running.kind == kind) m_running.control->cancel();
+        lane->pending[kind] = Request{generation, std::move(work)};
+        // A superseded request keeps its place in line: a slider drag must not starve a kind
+        // sharing its lane, nor be starved by it.
+        if (std::find(lane->order.begin(), lane->order.end(), kind) == lane->order.end())
+            lane->order.push_back(kind);
+        if (lane->running.control && lane->running.kind == kind) lane->running.control->cancel();
     }
-    m_wake.notify_one();
+    lane->wake.notify_one();
     m_latest[kind] = generation;
     updateBusy();
     return generation;
@@ -74,13 +97,17 @@ void JobRunner::cancel(const QString& kind) {
     bool droppedLatest = false;
     {
         const std::lock_guard lock(m_mutex);
-        auto it = m_pending.find(kind);
-        if (it != m_pending.end()) {
-            droppedLatest = it->second.generation == m_latest[kind];
-            m_pending.erase(it);
-            m_order.erase(std::remove(m_order.begin(), m_order.end(), kind), m_order.end());
+        for (auto& [name, lane] : m_lanes) {
+            auto it = lane->pending.find(kind);
+            if (it != lane->pending.end()) {
+                droppedLatest = it->second.generation == m_latest[kind];
+                lane->pending.erase(it);
+                lane->order.erase(std::remove(lane->order.begin(), lane->order.end(), kind),
+                                  lane->order.end());
+            }
+            if (lane->running.control && lane->running.kind == kind)
+                lane->running.control->cancel();
         }
-        if (m_running.control && m_running.kind == kind) m_running.control->cancel();
     }
     if (droppedLatest) {
         JobOutcome outcome;
@@ -122,54 +149,64 @@ QString JobRunner::backendName() const {
     return m_backendName;
 }
 
-void JobRunner::workerLoop() {
+void JobRunner::workerLoop(Lane& lane) {
     for (;;) {
         QString kind;
         Request request;
         {
             std::unique_lock lock(m_mutex);
-            m_wake.wait(lock, [this] { return m_stop || !m_order.empty(); });
-            if (m_stop) return;
-            kind = m_order.front();
-            m_order.erase(m_order.begin());
-            auto it = m_pending.find(kind);
+            lane.wake.wait(lock, [&] { return m_stop || !lane.order.empty(); });
+            if (m_stop) break;
+            kind = lane.order.front();
+            lane.order.erase(lane.order.begin());
+            auto it = lane.pending.find(kind);
             request = std::move(it->second);
-            m_pending.erase(it);
+            lane.pending.erase(it);
         }
-        JobOutcome outcome = runOne(kind, request);
+        JobOutcome outcome = runOne(lane, kind, request);
         QMetaObject::invokeMethod(
             this, [this, o = std::move(outcome)]() mutable { deliver(std::move(o)); },
             Qt::QueuedConnection);
     }
+    // The backends (CUDA streams, handles, device memory) go with the thread that made them.
+    lane.backend.reset();
+    lane.fallback.reset();
 }
 
-JobOutcome JobRunner::runOne(const QString& kind, const Request& request) {
+JobOutcome JobRunner::runOne(Lane& lane, const QString& kind, const Request& request) {
     JobOutcome outcome;
     outcome.kind = kind;
     outcome.generation = request.generation;
 
     // Backends are created here, not in the constructor: CUDA start-up must not stall the GUI.
-    if (!m_fallback && m_fallbackFactory) {
+    if (!lane.fallback && m_fallbackFactory) {
         try {
-            m_fallback = m_fallbackFactory();
+            lane.fallback = m_fallbackFactory();
         } catch (const std::exception&) {
         }
     }
-    if (!m_backend) {
+    bool retired = false;
+    {
+        const std::lock_guard lock(m_mutex);
+        retired = m_primaryRetired;
+    }
+    if (retired) lane.backend = lane.fallback;
+    if (!lane.backend) {
         QString reason;
         try {
-            if (m_primaryFactory) m_backend = m_primaryFactory();
+            if (m_primaryFactory) lane.backend = m_primaryFactory();
         } catch (const std::exception& e) {
             reason = QString::fromUtf8(e.what());
         }
-        if (!m_backend) m_backend = m_fallback;
-        if (!m_backend) {
+        if (!lane.backend) lane.backend = lane.fallback;
+        if (!lane.backend) {
             outcome.error = tr("no compute backend is available%1")
                                 .arg(reason.isEmpty() ? QString() : QStringLiteral(": ") + reason);
             return outcome;
         }
         const std::lock_guard lock(m_mutex);
-        m_backendName = QString::fromStdString(m_backend->name());
+        if (m_backendName.isEmpty())
+            m_backendName = QString::fromStdString(lane.backend->name());
     }
 
     QElapsedTimer progressClock;
@@ -189,19 +226,21 @@ JobOutcome JobRunner::runOne(const QString& kind, const Request& request) {
         JobControl control(progressFn);
         {
             const std::lock_guard lock(m_mutex);
-            m_running = {kind, request.generation, &control};
+            lane.running = {kind, request.generation, &control};
             // A newer request may have arrived between dequeuing and now.
-            const auto it = m_pending.find(kind);
-            if (m_stop || (it != m_pending.end() && it->second.generation > request.generation))
+            const auto it = lane.pending.find(kind);
+            if (m_stop ||
+                (it != lane.pending.end() && it->second.generation > request.generation))
                 control.cancel();
         }
         struct Unpublish {
             JobRunner* self;
+            Lane& lane;
             ~Unpublish() {
                 const std::lock_guard lock(self->m_mutex);
-                self->m_running = {};
+                lane.running = {};
             }
-        } unpublish{this};
+        } unpublish{this, lane};
         QElapsedTimer clock;
         clock.start();
         control.checkpoint();
@@ -214,36 +253,45 @@ JobOutcome JobRunner::runOne(const QString& kind, const Request& request) {
         outcome.backend = QString::fromStdString(backend.name());
     };
 
-    std::shared_ptr<Backend> backend = m_backend;
+    std::shared_ptr<Backend> backend = lane.backend;
     try {
         attempt(*backend);
     } catch (const Cancelled&) {
         outcome.cancelled = true;
     } catch (const std::exception& e) {
         const QString firstError = messageOf(e);
-        if (!m_fallback || backend == m_fallback || backend->name() == "cpu") {
+        if (!lane.fallback || backend == lane.fallback || backend->name() == "cpu") {
             outcome.error = firstError;
             return outcome;
         }
-        // A device fault (cs::DeviceError) retires the accelerator; anything else (a limit of
-        // the GPU path, a dataset too big for device memory) sends only this job to the CPU.
-        const bool deviceFault = dynamic_cast<const DeviceError*>(&e) != nullptr;
+        // A device fault retires the accelerator for every lane; anything else (out of device
+        // memory, a limit of the GPU path) sends only this job to the CPU.
+        const bool deviceFault = isDeviceFault(e);
         try {
-            attempt(*m_fallback);
-            if (!deviceFault) return outcome;
-            m_backend = m_fallback;
-            const QString name = QString::fromStdString(m_backend->name());
+            attempt(*lane.fallback);
+            const QString failedName = QString::fromStdString(backend->name());
+            if (!deviceFault) {
+                outcome.note = tr("%1 could not run this (%2): it ran on the CPU")
+                                   .arg(failedName, firstError);
+                return outcome;
+            }
+            lane.backend = lane.fallback;
+            const QString name = QString::fromStdString(lane.backend->name());
+            bool first = false;
             {
                 const std::lock_guard lock(m_mutex);
+                first = !m_primaryRetired;
+                m_primaryRetired = true;
                 m_backendName = name;
             }
-            const QString failedName = QString::fromStdString(backend->name());
-            QMetaObject::invokeMethod(
-                this,
-                [=, this] {
-                    emit backendChanged(name, tr("%1 failed (%2)").arg(failedName, firstError));
-                },
-                Qt::QueuedConnection);
+            if (first)
+                QMetaObject::invokeMethod(
+                    this,
+                    [=, this] {
+                        emit backendChanged(name,
+                                            tr("%1 failed (%2)").arg(failedName, firstError));
+                    },
+                    Qt::QueuedConnection);
         } catch (const Cancelled&) {
             outcome.cancelled = true;
         } catch (const std::exception& e2) {

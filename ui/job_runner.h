@@ -28,21 +28,27 @@ struct JobOutcome {
     double milliseconds = 0.0;           ///< wall time of the whole job
     QString error;                       ///< empty on success
     bool cancelled = false;              ///< stopped at a checkpoint; result is null
+    /// Empty, or what a user should know about how the result came about ("the GPU ran out of
+    /// memory for this run: it ran on the CPU").
+    QString note;
 };
 
-/// The live compute engine shared by every algorithm panel: one worker thread that owns the
-/// active compute backend and runs typed jobs. Per kind, only the newest request is kept
-/// (latest wins): submit() replaces a pending request of the same kind and cancels a running
-/// one at its next checkpoint. Every submit() gets a generation number, increasing per runner;
-/// only the outcome of the newest generation of a kind is delivered (finished, failed or
-/// cancelled, on the GUI thread), so consumers never see a stale result. The GUI thread never
-/// waits: submit() and cancel() only touch a queue under a short lock.
+/// The live compute engine shared by every algorithm panel. Each kind of job runs on a lane of
+/// its own: a worker thread with its own backends (on CUDA, its own stream and library handles),
+/// so that no kind waits behind another (a slow k-distance never holds up DBSCAN); kinds that
+/// must share a backend's device-resident data share a lane (shareLane()). Per kind, only the
+/// newest request is kept (latest wins): submit() replaces a pending request of the same kind and
+/// cancels a running one at its next checkpoint. Every submit() gets a generation number,
+/// increasing per runner; only the outcome of the newest generation of a kind is delivered
+/// (finished, failed or cancelled, on the GUI thread), so consumers never see a stale result. The
+/// GUI thread never waits: submit() and cancel() only touch a queue under a short lock.
 ///
 /// Fallback rule: when a job throws on a non-CPU backend (anything but cs::Cancelled), it is
-/// re-run on the CPU backend. If that succeeds, the accelerator failed, not the input: the
-/// runner switches to the CPU for this and every later job and emits backendChanged(). If the
-/// CPU fails as well, the input or parameters were at fault: that error is reported and the
-/// accelerator stays in use.
+/// re-run on the CPU backend. A device fault (isDeviceFault()) retires the accelerator: every
+/// lane runs on the CPU from then on and backendChanged() is emitted. Anything else (the GPU ran
+/// out of memory, a limit of the GPU path) sends only that job to the CPU, says so in
+/// JobOutcome::note, and the accelerator stays in use. If the CPU fails as well, the input or
+/// parameters were at fault: that error is reported.
 /// @code
 /// runner.submit<cs::DbscanResult>("dbscan", [points, p](cs::Backend& b, cs::JobControl& job) {
 ///     return b.dbscan(*points, p, job);
@@ -54,11 +60,16 @@ public:
     using BackendFactory = std::function<std::shared_ptr<Backend>()>;
     using Work = std::function<std::shared_ptr<const void>(Backend&, JobControl&)>;
 
-    /// primary: the preferred backend (e.g. the registry's "auto"); fallback: the CPU. Both are
-    /// created on the worker thread at its first job, since CUDA initialisation takes time.
+    /// primary: the preferred backend (e.g. a new instance of the registry's "auto"); fallback:
+    /// the CPU. Each lane calls both on its own thread at its first job (CUDA initialisation
+    /// takes time), so each lane gets backends of its own when the factories make new ones.
     JobRunner(BackendFactory primary, BackendFactory fallback, QObject* parent = nullptr);
-    /// Cancels every job and joins the worker (the only place the GUI thread waits).
+    /// Cancels every job and joins the workers (the only place the GUI thread waits).
     ~JobRunner() override;
+
+    /// Runs kind on the lane of withKind (created on first use), e.g. the job that keeps the
+    /// points on the device and DBSCAN, which reads that copy. Call before submitting kind.
+    void shareLane(const QString& kind, const QString& withKind);
 
     /// Queues work of this kind, superseding the pending and cancelling the running one of the
     /// same kind; returns its generation.
@@ -109,24 +120,34 @@ private:
         std::uint64_t generation = 0;
         JobControl* control = nullptr;
     };
-    void workerLoop();
-    JobOutcome runOne(const QString& kind, const Request& request);
+    /// One worker thread, its queue and its backends.
+    struct Lane {
+        QString name;
+        QThread* thread = nullptr;
+        std::condition_variable wake;
+        std::map<QString, Request> pending;
+        std::vector<QString> order;  // pending kinds, oldest request first
+        Running running;
+        // Worker thread only.
+        std::shared_ptr<Backend> backend;
+        std::shared_ptr<Backend> fallback;
+    };
+    /// The lane of kind, started on first use (m_mutex held).
+    Lane& laneOf(const QString& kind);
+    void workerLoop(Lane& lane);
+    JobOutcome runOne(Lane& lane, const QString& kind, const Request& request);
     void deliver(JobOutcome outcome);
     void updateBusy();
 
     BackendFactory m_primaryFactory;
     BackendFactory m_fallbackFactory;
-    QThread* m_thread = nullptr;
 
-    // Shared with the worker, under m_mutex.
+    // Shared with the workers, under m_mutex.
     mutable std::mutex m_mutex;
-    std::condition_variable m_wake;
-    std::map<QString, Request> m_pending;
-    std::vector<QString> m_order;  // pending kinds, oldest request first
-    Running m_running;
+    std::map<QString, std::unique_ptr<Lane>> m_lanes;  // by lane name
+    std::map<QString, QString> m_laneOfKind;            // kinds sharing another kind's lane
     bool m_stop = false;
-    std::shared_ptr<Backend> m_backend;
-    std::shared_ptr<Backend> m_fallback;
+    bool m_primaryRetired = false;  // a device fault: every lane runs on the fallback
     QString m_backendName;
     std::uint64_t m_nextGeneration = 1;
 

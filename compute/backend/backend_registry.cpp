@@ -46,6 +46,20 @@ std::shared_ptr<Backend> BackendRegistry::get(std::string_view name) {
                              known + ")");
 }
 
+std::shared_ptr<Backend> BackendRegistry::create(std::string_view name) {
+    // get() settles availability and the reasons once; the instance itself is a new one.
+    const std::string chosen = get(name)->name();
+    Factory factory;
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& e : m_entries)
+            if (e.name == chosen) factory = e.factory;
+    }
+    std::shared_ptr<Backend> backend = factory();
+    if (!backend) throw BackendUnavailable(chosen + " backend could not be created");
+    return backend;
+}
+
 std::vector<BackendStatus> BackendRegistry::statuses() {
     std::lock_guard lock(m_mutex);
     std::vector<BackendStatus> out;

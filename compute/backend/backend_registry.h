@@ -35,6 +35,10 @@ public:
     void add(std::string name, Factory factory);
     /// "auto" (the first available), or a name; throws BackendUnavailable with the reason.
     std::shared_ptr<Backend> get(std::string_view name);
+    /// A new instance of "auto" (the first available) or of a name, for a caller that runs jobs
+    /// concurrently with others (each instance has its own device stream and handles); throws
+    /// BackendUnavailable as get() does.
+    std::shared_ptr<Backend> create(std::string_view name);
     /// Every registered backend with its availability (creates them to find out).
     std::vector<BackendStatus> statuses();
     /// Names accepted by get(), "auto" first.

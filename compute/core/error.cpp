@@ -24,4 +24,9 @@ InputError::InputError(std::string file, Unit unit, std::uint64_t where, std::st
 InputError::InputError(std::string file, std::string problem)
     : InputError(std::move(file), Unit::None, 0, std::move(problem)) {}
 
+bool isDeviceFault(const std::exception& e) {
+    const auto* device = dynamic_cast<const DeviceError*>(&e);
+    return device && !device->outOfMemory();
+}
+
 }  // namespace cs

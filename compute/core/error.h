@@ -37,12 +37,26 @@ private:
     std::string m_problem;
 };
 
-/// A failure of the compute device itself (driver, kernel fault, device lost), as opposed to a
-/// limit or bad input: callers may stop using that device and fall back to the CPU backend.
+/// An error reported by the compute device. Most are failures of the device itself (driver,
+/// kernel fault, device lost), as opposed to a limit or bad input: callers may stop using that
+/// device and fall back to the CPU backend. One is not: running out of device memory is a limit
+/// of the job that asked for too much, and the device stays usable for the next one.
 class DeviceError : public Error {
 public:
-    using Error::Error;
+    explicit DeviceError(const std::string& what, bool outOfMemory = false)
+        : Error(what), m_outOfMemory(outOfMemory) {}
+
+    /// True when the device ran out of memory (cudaErrorMemoryAllocation, a library's
+    /// ALLOC_FAILED): this job's limit, not a fault of the device.
+    bool outOfMemory() const { return m_outOfMemory; }
+
+private:
+    bool m_outOfMemory = false;
 };
+
+/// True when e says the compute device itself failed (a DeviceError other than out of memory):
+/// the one case in which an application should stop using that device.
+bool isDeviceFault(const std::exception& e);
 
 /// A job stopped at a checkpoint because its JobControl asked it to.
 class Cancelled : public Error {

@@ -83,11 +83,21 @@ const char* cusolverMessage(cusolverStatus_t status) {
     }
 }
 
+// Out of device memory is a limit of the job that asked, not a fault of the device.
+bool isOutOfMemoryStatus(const std::string& library, int code) {
+    if (library == "CUDA") return code == cudaErrorMemoryAllocation;
+    if (library == "cuBLAS") return code == CUBLAS_STATUS_ALLOC_FAILED;
+    if (library == "cuFFT") return code == CUFFT_ALLOC_FAILED;
+    if (library == "cuSOLVER") return code == CUSOLVER_STATUS_ALLOC_FAILED;
+    return false;
+}
+
 }  // namespace
 
 CudaError::CudaError(std::string library, int code, std::string codeName, std::string message,
                      std::string expression, std::string file, int line)
-    : DeviceError(describe(library, code, codeName, message, expression, file, line)),
+    : DeviceError(describe(library, code, codeName, message, expression, file, line),
+                  isOutOfMemoryStatus(library, code)),
       m_library(std::move(library)),
       m_code(code),
       m_codeName(std::move(codeName)),

