@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "compute/core/algorithm_descriptor.h"
+#include "compute/dbscan/dbscan.h"
+
+namespace cs {
+
+/// DBSCAN's parameters (eps, minPts, path, star) and exports (labels CSV), declared once.
+/// @code
+/// const AlgorithmDescriptor& d = dbscanDescriptor();
+/// DbscanParams p = dbscanParams(d.defaults());
+/// @endcode
+const AlgorithmDescriptor& dbscanDescriptor();
+/// The parameters for a full set of DBSCAN values (as checked by the descriptor).
+DbscanParams dbscanParams(const ParameterValues& values);
+/// The values of p.
+ParameterValues dbscanValues(const DbscanParams& p);
+
+}  // namespace cs

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "compute/kshape/kshape_descriptor.h"
+
+#include <string>
+
+namespace cs {
+
+const AlgorithmDescriptor& kshapeDescriptor() {
+    static const AlgorithmDescriptor descriptor = [] {
+        using Type = ParameterSpec::Type;
+        const KShapeParams defaults;
+        AlgorithmDescriptor d;
+        d.name = "kshape";
+        d.title = "k-Shape";
+        d.input = InputKind::Series;
+        ParameterSpec k{
+            .name = "k",
+            .option = "k",
+            .label = "&Clusters (k)",
+            .type = Type::Int,
+            .minimum = 1,
+            .maximum = 64,
+            .defaultValue = std::int64_t(defaults.k),
+            .unit = "clusters",
+            .help = "clusters, at most the number of series (the panel starts at the set's "
+                    "class count)",
+            .bounds = [](const DataShape* data,
+                         const ParameterValues&) -> std::optional<ParameterBounds> {
+                if (!data || data->items == 0) return std::nullopt;
+                return ParameterBounds{1, double(data->items),
+                                       "at most the number of series (" +
+                                           std::to_string(data->items) + ")"};
+            }};
+        ParameterSpec iterations{.name = "maxIterations",
+                                 .option = "max-iterations",
+                                 .label = "Max &iterations",
+                                 .type = Type::Int,
+                                 .minimum = 1,
+                                 .maximum = 1000,
+                                 .defaultValue = std::int64_t(defaults.maxIterations),
+                                 .help = "refinement iterations at most; k-Shape stops earlier "
+                                         "once no series changes cluster"};
+        ParameterSpec seed{.name = "seed",
+                           .option = "seed",
+                           .label = "S&eed",
+                           .type = Type::Int,
+                           .minimum = 0,
+                           .maximum = double(kMaxSeed),
+                           .defaultValue = std::int64_t(defaults.seed),
+                           .help = "seed of the initial random assignment"};
+        ParameterSpec channel{
+            .name = "channel",
+            .option = "channel",
+            .label = "C&hannel",
+            .type = Type::Int,
+            .minimum = 0,
+            .maximum = 65535,
+            .defaultValue = std::int64_t(defaults.channel),
+            .help = "the channel clustered, for multivariate sets (0 is the first)",
+            .bounds = [](const DataShape* data,
+                         const ParameterValues&) -> std::optional<ParameterBounds> {
+                if (!data || data->channels == 0) return std::nullopt;
+                return ParameterBounds{0, double(data->channels) - 1.0,
+                                       "below the number of channels (" +
+                                           std::to_string(data->channels) + ")"};
+            }};
+        d.parameters = {k, iterations, seed, channel};
+        d.exports = {
+            {"labels", "k-Shape labels as CSV (index,label,distance,shift)", "_kshape.csv"},
+            {"centroids", "k-Shape centroids as a k × m float32 NumPy array",
+             "_kshape_centroids.npy"}};
+        return d;
+    }();
+    return descriptor;
+}
+
+KShapeParams kshapeParams(const ParameterValues& values) {
+    KShapeParams p;
+    p.k = int(values.integer("k"));
+    p.maxIterations = int(values.integer("maxIterations"));
+    p.seed = std::uint64_t(values.integer("seed"));
+    p.channel = std::size_t(values.integer("channel"));
+    return p;
+}
+
+ParameterValues kshapeValues(const KShapeParams& p) {
+    ParameterValues v;
+    v.set("k", std::int64_t(p.k));
+    v.set("maxIterations", std::int64_t(p.maxIterations));
+    v.set("seed", std::int64_t(p.seed));
+    v.set("channel", std::int64_t(p.channel));
+    return v;
+}
+
+}  // namespace cs

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "compute/core/algorithm_descriptor.h"
+#include "compute/rocket/rocket.h"
+
+namespace cs {
+
+/// ROCKET's parameters (kernels, seed) and exports (features .npy, predictions CSV), declared
+/// once.
+/// @code RocketParams p = rocketParams(rocketDescriptor().defaults()); @endcode
+const AlgorithmDescriptor& rocketDescriptor();
+/// The parameters for a full set of ROCKET values.
+RocketParams rocketParams(const ParameterValues& values);
+/// The values of p.
+ParameterValues rocketValues(const RocketParams& p);
+
+}  // namespace cs
