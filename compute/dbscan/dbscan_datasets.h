@@ -76,7 +76,7 @@ DbscanDatasetDefaults dbscanDatasetDefaults(DbscanDistribution dist);
 PointSet makeDbscanDataset(DbscanDistribution dist, std::size_t n, std::size_t dims, float eps,
                            std::uint64_t seed);
 
-/// The sizes of the seed paper's (CUDA DBSCAN, SEEDS.md section 1) measurements: 23,040 and
+/// The sizes of the seed paper's (CUDA DBSCAN) measurements: 23,040 and
 /// 60,032 3-D points. The paper used its own data, which we do not have; benchmarks at these
 /// sizes use makeBlobPoints(n, 3, seed) with eps 1, minPts 10 instead.
 inline constexpr std::array<std::size_t, 2> kDbscanPaperSizes = {23'040, 60'032};

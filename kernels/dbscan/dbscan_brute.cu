@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The Brute path of GPU DBSCAN: the seed paper's distance kernel (SEEDS.md section 1; the paper's
-// section on the distance kernel and its optimisations), fused with the neighbourhood test so no
+// The Brute path of GPU DBSCAN: the distance kernel of the CUDA DBSCAN seed paper (its section on
+// the distance kernel and its optimisations), fused with the neighbourhood test so no
 // distance matrix is ever stored, for any d:
 //  - points as structure-of-arrays X[j][i] (coalesced loads: the paper's 30.8x step);
 //  - tiles of points staged in shared memory, the thread's own point in registers (2.0x);
@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(kBruteTile)
     bool done = !valid;
     for (std::uint32_t t0 = 0; t0 < v.n; t0 += kBruteTile) {
         // Also the barrier before the tile is overwritten; a block stops once all its rows
-        // reached minPts (the early exit the issue allows).
+        // reached minPts (counting past minPts changes no core flag).
         if (!__syncthreads_or(!done)) break;
         tile[threadIdx.x] = tilePoint<D>(v, t0 + threadIdx.x);
         __syncthreads();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// ROCKET features on the GPU (CUROCKET, SEEDS.md §4), bit-identical to the CPU backend (the spec
+// ROCKET features on the GPU (the CUROCKET paper), bit-identical to the CPU backend (the spec
 // is compute/rocket/rocket.h). Host-only header. The series are normalised on the host
 // (rocketNormalised, shared with the CPU backend) and uploaded once; the kernels' arrays too;
 // then one launch per batch of series: a block per (series, 64 kernels) with the series in
