@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A main() for the GUI suites: the GL surface format must be set before the QApplication
-// exists (QTEST_MAIN offers no hook for that), settings go to a test-only place, and GL suites
-// can ask whether GL works here at all.
+// exists (QTEST_MAIN offers no hook for that), settings go to a test-only place, and a suite
+// that needs GL checks once, before any test function runs, whether GL works here at all.
 
 #include <QApplication>
 #include <QGuiApplication>
@@ -11,6 +11,7 @@
 #include <QStandardPaths>
 #include <QSurfaceFormat>
 #include <QtTest>
+#include <cstdio>
 
 #include "ui/logger.h"
 #include "ui/point_cloud_view.h"
@@ -47,13 +48,38 @@ inline bool logged(const QString& text) {
 
 }  // namespace cs::test
 
-#define CS_SKIP_WITHOUT_GL()                                 \
-    do {                                                     \
-        const QString why = cs::test::glUnavailableReason(); \
-        if (!why.isEmpty()) QSKIP(qPrintable(why));          \
-    } while (false)
+namespace cs::test {
 
-#define CS_GUI_TEST_MAIN(TestObject)                                                      \
+/// True when the environment says a missing GL is a failure, not a skip (CI sets
+/// CS_REQUIRE_GL=1: it has xvfb, so a GL suite that cannot run there is broken).
+inline bool glRequired() {
+    return qEnvironmentVariable("CS_REQUIRE_GL") == QLatin1String("1");
+}
+
+/// The exit code for a suite that needs GL when there is none, before any test function runs:
+/// 77 (ctest: skipped), or 1 (failed) under CS_REQUIRE_GL=1. Prints why, Qt Test style.
+inline int exitWithoutGl(const char* suite, const QString& why) {
+    const bool fail = glRequired();
+    std::printf("********* Start testing of %s *********\n", suite);
+    std::printf("%s: %s::initTestCase() no GL: %s%s\n", fail ? "FAIL!  " : "SKIP   ", suite,
+                qPrintable(why), fail ? " (CS_REQUIRE_GL=1)" : "");
+    std::printf("Totals: 0 passed, %d failed, %d skipped\n", fail ? 1 : 0, fail ? 0 : 1);
+    std::printf("********* Finished testing of %s *********\n", suite);
+    std::fflush(stdout);
+    return fail ? 1 : 77;
+}
+
+/// 0 when GL works here, else exitWithoutGl()'s code.
+inline int glSuiteCheck(const char* suite) {
+    const QString why = glUnavailableReason();
+    return why.isEmpty() ? 0 : exitWithoutGl(suite, why);
+}
+
+}  // namespace cs::test
+
+/// main() for a GUI suite; check is an expression run once the QApplication exists: 0 runs the
+/// tests, anything else is returned as the exit code without running any.
+#define CS_GUI_TEST_MAIN_CHECKED(TestObject, check)                                       \
     int main(int argc, char** argv) {                                                     \
         QSurfaceFormat::setDefaultFormat(cs::ui::PointCloudView::defaultSurfaceFormat()); \
         QApplication app(argc, argv);                                                     \
@@ -61,7 +87,16 @@ inline bool logged(const QString& text) {
         QApplication::setApplicationName(QStringLiteral(#TestObject));                    \
         QStandardPaths::setTestModeEnabled(true);                                         \
         cs::ui::Logger::instance().setMirrorToStderr(false);                              \
+        if (const int code = (check); code != 0) return code;                             \
         QTEST_SET_MAIN_SOURCE_PATH                                                        \
         TestObject tc;                                                                    \
         return QTest::qExec(&tc, argc, argv);                                             \
     }
+
+/// main() for a GUI suite that needs no GL.
+#define CS_GUI_TEST_MAIN(TestObject) CS_GUI_TEST_MAIN_CHECKED(TestObject, 0)
+
+/// main() for a suite that needs GL: without it, exit 77 (or 1 under CS_REQUIRE_GL=1) before
+/// any test function runs, so that no single function can skip while another fails.
+#define CS_GL_TEST_MAIN(TestObject) \
+    CS_GUI_TEST_MAIN_CHECKED(TestObject, cs::test::glSuiteCheck(#TestObject))

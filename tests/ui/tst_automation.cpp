@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The GUI's command line: parsing, the algorithm registry's checks, an in-process run with a
-// stand-in algorithm, and the real clusterscope executable end to end.
+// The GUI's command line run for real: an in-process run with a stand-in algorithm, and the real
+// clusterscope executable end to end (needs GL; parsing and the registry's checks, which do
+// not, are in tst_automation_options.cpp).
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -10,6 +11,7 @@
 
 #include "app/common/register_backends.h"
 #include "tests/common/test_paths.h"
+#include "tests/ui/automation_test_support.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/algorithm_registry.h"
 #include "ui/automation.h"
@@ -17,43 +19,12 @@
 #include "ui/point_cloud_view.h"
 #include "ui/view_benchmark.h"
 
-using cs::ui::AlgorithmParameter;
+using cs::test::FakeAlgorithm;
+using cs::test::parse;
 using cs::ui::AlgorithmRegistry;
 using cs::ui::Automation;
-using cs::ui::AutomationOptions;
 
 namespace {
-
-std::optional<AutomationOptions> parse(const QStringList& args, QString* error = nullptr) {
-    QString ignored;
-    return Automation::parse(QStringList{QStringLiteral("clusterscope")} + args,
-                             error ? error : &ignored);
-}
-
-// A stand-in for the DBSCAN panel of a later issue.
-struct FakeAlgorithm {
-    QVariantMap values;
-    int runs = 0;
-    int busyPolls = 0;  // isBusy() answers true this many more times after a run
-
-    cs::ui::Algorithm spec() {
-        using Type = AlgorithmParameter::Type;
-        cs::ui::Algorithm a;
-        a.name = QStringLiteral("fake");
-        a.title = QStringLiteral("Fake");
-        a.parameters = {{QStringLiteral("eps"), Type::Double, 0.0, 10.0, {}, 0.5, {}},
-                        {QStringLiteral("minPts"), Type::Int, 1, 1000, {}, 10, {}},
-                        {QStringLiteral("metric"), Type::Choice, 0, 0, {"l2", "cosine"}, {}, {}},
-                        {QStringLiteral("exact"), Type::Bool, 0, 1, {}, true, {}}};
-        a.setParameter = [this](const QString& n, const QVariant& v) { values[n] = v; };
-        a.run = [this] {
-            ++runs;
-            busyPolls = 5;
-        };
-        a.isBusy = [this] { return busyPolls > 0 && busyPolls--; };
-        return a;
-    }
-};
 
 bool notBlank(const QImage& image) {
     if (image.isNull()) return false;
@@ -101,124 +72,7 @@ private slots:
         cs::app::registerBuiltinBackends();
     }
 
-    void parsesValidCommandLines() {
-        auto o = parse({"data.pcd", "--as", "series", "--param", "dbscan.eps=0.5", "--param",
-                        "dbscan.minPts=10", "--run", "dbscan", "--screenshot",
-                        m_tmp.filePath("a.png"), "--quit", "--window-size", "1280x720"});
-        QVERIFY(o);
-        QCOMPARE(o->file, QStringLiteral("data.pcd"));
-        QVERIFY(o->kind == cs::io::DataKind::Series);
-        QCOMPARE(o->params, QStringList({"dbscan.eps=0.5", "dbscan.minPts=10"}));
-        QCOMPARE(o->runs, QStringList({"dbscan"}));
-        QCOMPARE(o->screenshot, m_tmp.filePath("a.png"));
-        QVERIFY(o->quit);
-        QCOMPARE(o->windowSize, QSize(1280, 720));
-
-        o = parse({});
-        QVERIFY(o);
-        QVERIFY(o->file.isEmpty() && !o->demoPoints && !o->quit && o->screenshot.isEmpty());
-
-        QCOMPARE(parse({"--demo-points", "20000"})->demoPoints, std::size_t(20000));
-        QCOMPARE(parse({"--demo-points", "100k"})->demoPoints, std::size_t(100000));
-        QCOMPARE(parse({"--demo-points", "10M"})->demoPoints, std::size_t(10000000));
-        QCOMPARE(parse({"--demo-points", "1.5M"})->demoPoints, std::size_t(1500000));
-        QVERIFY(parse({"--demo-series"})->demoSeries);
-        QVERIFY(parse({"--help"})->help);
-        QVERIFY(parse({"--help"})->helpText.contains(QLatin1String("--screenshot")));
-        QVERIFY(parse({"--version"})->version);
-    }
-
-    void rejectsBadCommandLines_data() {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("unknown option") << QStringList{"--frobnicate"} << "frobnicate";
-        QTest::newRow("bad kind") << QStringList{"a.csv", "--as", "lines"}
-                                  << "'points' or 'series'";
-        QTest::newRow("kind without file") << QStringList{"--as", "points"} << "needs a FILE";
-        QTest::newRow("two files") << QStringList{"a.pcd", "b.pcd"} << "at most one FILE";
-        QTest::newRow("file and demo")
-            << QStringList{"a.pcd", "--demo-points", "10"} << "only one of";
-        QTest::newRow("bad count") << QStringList{"--demo-points", "lots"} << "--demo-points";
-        QTest::newRow("zero count") << QStringList{"--demo-points", "0"} << "--demo-points";
-        QTest::newRow("huge count") << QStringList{"--demo-points", "500M"} << "--demo-points";
-        QTest::newRow("missing value") << QStringList{"--screenshot"} << "screenshot";
-        QTest::newRow("no such folder")
-            << QStringList{"--screenshot", "/nonexistent-folder/x.png"} << "does not exist";
-        QTest::newRow("measure folder")
-            << QStringList{"--measure", "/nonexistent-folder/m.json"} << "measure '/nonexistent";
-        QTest::newRow("export kind")
-            << QStringList{"--export", "/tmp/labels.txt"} << ".csv (DBSCAN";
-        QTest::newRow("bad size") << QStringList{"--window-size", "big"} << "WIDTHxHEIGHT";
-        QTest::newRow("bad timeout") << QStringList{"--timeout", "-3"} << "--timeout";
-    }
-    void rejectsBadCommandLines() {
-        QFETCH(QStringList, args);
-        QFETCH(QString, message);
-        QString error;
-        QVERIFY(!parse(args, &error));
-        QVERIFY2(error.contains(message), qPrintable(error));
-    }
-
-    void rejectsUnknownAlgorithms() {
-        const AlgorithmRegistry none;
-        auto o = parse({"--param", "dbscan.eps=1"});
-        QVERIFY(o);
-        QCOMPARE(Automation::validate(*o, none),
-                 QStringLiteral(
-                     "unknown algorithm 'dbscan' in --param dbscan.eps=1 (available: none yet)"));
-        o = parse({"--run", "kshape"});
-        QCOMPARE(Automation::validate(*o, none),
-                 QStringLiteral("--run: unknown algorithm 'kshape' (available: none yet)"));
-        o = parse({"--param", "eps"});
-        QVERIFY(Automation::validate(*o, none).contains(QLatin1String("expected ALGO.NAME=VALUE")));
-        QVERIFY(Automation::validate(*parse({}), none).isEmpty());
-    }
-
-    void checksParametersAgainstTheRegistry() {
-        FakeAlgorithm fake;
-        AlgorithmRegistry registry;
-        registry.add(fake.spec());
-        QCOMPARE(registry.availableText(), QStringLiteral("fake"));
-        QString error;
-        auto a = registry.parseAssignment(QStringLiteral("fake.eps=2.5"), &error);
-        QVERIFY(a);
-        QCOMPARE(a->value.toDouble(), 2.5);
-        QCOMPARE(
-            registry.parseAssignment(QStringLiteral("fake.minPts=7"), &error)->value.toLongLong(),
-            7);
-        QCOMPARE(registry.parseAssignment(QStringLiteral("fake.metric=cosine"), &error)
-                     ->value.toString(),
-                 QStringLiteral("cosine"));
-        QCOMPARE(
-            registry.parseAssignment(QStringLiteral("fake.exact=false"), &error)->value.toBool(),
-            false);
-
-        const struct {
-            const char* text;
-            const char* message;
-        } bad[] = {
-            {"fake.eps=11", "invalid value '11' for fake.eps: expected a number in [0, 10]"},
-            {"fake.eps=abc", "expected a number in [0, 10]"},
-            {"fake.minPts=2.5", "expected an integer in [1, 1000]"},
-            {"fake.metric=l1", "one of: l2, cosine"},
-            {"fake.exact=maybe", "true or false"},
-            {"fake.epz=1",
-             "unknown parameter 'epz' of algorithm 'fake' (its parameters: eps, minPts, "
-             "metric, exact)"},
-            {"dbscan.eps=1",
-             "unknown algorithm 'dbscan' in --param dbscan.eps=1 (available: fake)"},
-            {".eps=1", "expected ALGO.NAME=VALUE"},
-            {"fake.=1", "expected ALGO.NAME=VALUE"},
-        };
-        for (const auto& b : bad) {
-            QVERIFY2(!registry.parseAssignment(QString::fromUtf8(b.text), &error), b.text);
-            QVERIFY2(error.contains(QString::fromUtf8(b.message)), qPrintable(error));
-        }
-        QCOMPARE(registry.checkAlgorithm(QStringLiteral("fake")), QString());
-    }
-
     void runsInProcess() {
-        CS_SKIP_WITHOUT_GL();
         FakeAlgorithm fake;
         cs::ui::MainWindow window;
         window.algorithms().add(fake.spec());
@@ -246,7 +100,6 @@ private slots:
     }
 
     void failingLoadExitsNonZeroInProcess() {
-        CS_SKIP_WITHOUT_GL();
         cs::ui::MainWindow window;
         window.show();
         auto o = parse({m_tmp.filePath(QStringLiteral("nope.pcd")), "--quit"});
@@ -266,7 +119,6 @@ private slots:
     }
 
     void endToEndScreenshot() {
-        CS_SKIP_WITHOUT_GL();
         const QString shot = m_tmp.filePath(QStringLiteral("x.png"));
         const Run run = runClusterscope({"--demo-points", "20000", "--screenshot", shot, "--quit"});
         QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
@@ -279,7 +131,6 @@ private slots:
     void endToEndMeasurements() {
         // --measure: frames while orbiting and eps changes to screen, on both colour paths (here
         // both end up uploading from the host: no CUDA), in a JSON report.
-        CS_SKIP_WITHOUT_GL();
         const QString report = m_tmp.filePath(QStringLiteral("m.json"));
         const Run run = runClusterscope({"--demo-points", "20000", "--run", "dbscan", "--measure",
                                          report, "--window-size", "900x700", "--quit"});
@@ -321,7 +172,6 @@ private slots:
 
     void endToEndExport() {
         // --export writes what File ▸ Export does: here the DBSCAN labels, one row per point.
-        CS_SKIP_WITHOUT_GL();
         const QString labels = m_tmp.filePath(QStringLiteral("labels.csv"));
         const Run run = runClusterscope({"--demo-points", "5000", "--param", "dbscan.eps=4",
                                          "--run", "dbscan", "--export", labels, "--quit"});
@@ -346,7 +196,6 @@ private slots:
     }
 
     void endToEndFailures() {
-        CS_SKIP_WITHOUT_GL();
         const QString missing = m_tmp.filePath(QStringLiteral("no-such-cloud.pcd"));
         Run run = runClusterscope({missing, "--quit"});
         QVERIFY(run.exitCode != 0);
@@ -384,5 +233,5 @@ private slots:
     }
 };
 
-CS_GUI_TEST_MAIN(TestAutomation)
+CS_GL_TEST_MAIN(TestAutomation)
 #include "tst_automation.moc"

@@ -120,7 +120,6 @@ private slots:
     }
 
     void executableRunsDbscan() {
-        CS_SKIP_WITHOUT_GL();
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
         const QString png = m_tmp.filePath(QStringLiteral("dbscan.png"));
@@ -162,5 +161,5 @@ private slots:
     void cleanupTestCase() { m_window.reset(); }
 };
 
-CS_GUI_TEST_MAIN(TestDbscanPanel)
+CS_GL_TEST_MAIN(TestDbscanPanel)
 #include "tst_dbscan_panel.moc"

@@ -67,7 +67,6 @@ private slots:
     }
 
     void graphMatchesADirectRun() {
-        CS_SKIP_WITHOUT_GL();
         panel()->kSpin()->setValue(6);
         panel()->treesSpin()->setValue(5);
         panel()->leafSizeSpin()->setValue(200);
@@ -112,7 +111,6 @@ private slots:
     }
 
     void liveChangesEndWithTheNewestParameters() {
-        CS_SKIP_WITHOUT_GL();
         // Several changes in a row: runs in flight are superseded, the newest result stays.
         for (int k : {3, 4, 8, 5, 9})
             panel()->kSpin()->setValue(k);
@@ -129,7 +127,6 @@ private slots:
     }
 
     void edgeControlsDriveTheView() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         panel()->showEdgesBox()->setChecked(true);
         panel()->opacitySlider()->setValue(100);
@@ -156,7 +153,6 @@ private slots:
     }
 
     void badParametersKeepThePreviousGraph() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         const auto before = panel()->lastRun();
         const auto edges = view()->readEdgeBuffer();
@@ -179,7 +175,6 @@ private slots:
     }
 
     void exportWritesTheEdges() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         const auto& g = *panel()->lastRun()->graph;
         const QString path = m_tmp.filePath(QStringLiteral("demo_knn.csv"));
@@ -204,7 +199,6 @@ private slots:
     }
 
     void otherDataClearsTheGraph() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         m_window->openDemoPoints(6);
         QTRY_VERIFY_WITH_TIMEOUT(view()->pointCount() == 6, 30000);
@@ -235,7 +229,6 @@ private slots:
     }
 
     void registryRunsKnn() {
-        CS_SKIP_WITHOUT_GL();
         const cs::ui::Algorithm* knn = m_window->algorithms().find(QStringLiteral("knn"));
         QVERIFY(knn);
         QStringList names;
@@ -259,7 +252,6 @@ private slots:
     }
 
     void executableRunsKnn() {
-        CS_SKIP_WITHOUT_GL();
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
         const QString png = m_tmp.filePath(QStringLiteral("knn.png"));
@@ -292,5 +284,5 @@ private slots:
     void cleanupTestCase() { m_window.reset(); }
 };
 
-CS_GUI_TEST_MAIN(TestKnnPanel)
+CS_GL_TEST_MAIN(TestKnnPanel)
 #include "tst_knn_panel.moc"

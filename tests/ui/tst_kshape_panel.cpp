@@ -215,7 +215,6 @@ private slots:
     }
 
     void runMatchesADirectRun() {
-        CS_SKIP_WITHOUT_GL();
         panel()->seedSpin()->setValue(5);
         const cs::KShapeParams p = panel()->params();
         QCOMPARE(p.k, 2);
@@ -232,7 +231,6 @@ private slots:
     }
 
     void liveChangesEndWithTheNewestParameters() {
-        CS_SKIP_WITHOUT_GL();
         for (int k : {3, 4, 5, 6})
             panel()->kSpin()->setValue(k);
         panel()->seedSpin()->setValue(7);
@@ -256,7 +254,6 @@ private slots:
     }
 
     void manyClustersStayResponsive() {
-        CS_SKIP_WITHOUT_GL();
         panel()->setMaxIterations(5);
         panel()->setK(64);
         const cs::KShapeParams p = panel()->params();
@@ -278,7 +275,6 @@ private slots:
     }
 
     void exportWritesLabelsAndCentroids() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         const auto run = panel()->lastRun();
         const QString csv = m_tmp.filePath(QStringLiteral("italy_kshape.csv"));
@@ -310,7 +306,6 @@ private slots:
     }
 
     void badParametersAndFailuresKeepThePreviousResult() {
-        CS_SKIP_WITHOUT_GL();
         QString error;
         QVERIFY(!m_window->algorithms().parseAssignment(QStringLiteral("kshape.k=0"), &error));
         QVERIFY2(error.contains(QLatin1String("k")), qPrintable(error));
@@ -372,7 +367,6 @@ private slots:
     }
 
     void loadingOtherDataClears() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         m_window->openFile(data("ucr/ArrowHead/ArrowHead_TRAIN.ts"));
         QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 211, 30000);
@@ -387,7 +381,6 @@ private slots:
     }
 
     void registryRunsKShape() {
-        CS_SKIP_WITHOUT_GL();
         const cs::ui::Algorithm* kshape = m_window->algorithms().find(QStringLiteral("kshape"));
         QVERIFY(kshape);
         QStringList names;
@@ -412,7 +405,6 @@ private slots:
     }
 
     void executableRunsKShape() {
-        CS_SKIP_WITHOUT_GL();
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
         const QString png = m_tmp.filePath(QStringLiteral("kshape.png"));
@@ -451,5 +443,5 @@ private slots:
     void cleanupTestCase() { m_window.reset(); }
 };
 
-CS_GUI_TEST_MAIN(TestKShapePanel)
+CS_GL_TEST_MAIN(TestKShapePanel)
 #include "tst_kshape_panel.moc"

@@ -103,7 +103,6 @@ private:
 
 private slots:
     void initTestCase() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(m_tmp.isValid());
         QSettings().clear();
         cs::app::registerBuiltinBackends();
@@ -347,5 +346,5 @@ private slots:
     }
 };
 
-CS_GUI_TEST_MAIN(TestMainWindow)
+CS_GL_TEST_MAIN(TestMainWindow)
 #include "tst_main_window.moc"

@@ -86,7 +86,6 @@ private:
     }
 
 private slots:
-    void initTestCase() { CS_SKIP_WITHOUT_GL(); }
 
     void centrePointLightsCentrePixel() {
         auto view = makeView(makePoints(3, {1.0f, 2.0f, 3.0f}));
@@ -795,5 +794,5 @@ private slots:
     }
 };
 
-CS_GUI_TEST_MAIN(TestPointView)
+CS_GL_TEST_MAIN(TestPointView)
 #include "tst_point_view.moc"

@@ -160,7 +160,6 @@ private slots:
     }
 
     void runMatchesADirectRun() {
-        CS_SKIP_WITHOUT_GL();
         panel()->kernelsSpin()->setValue(500);
         panel()->seedSpin()->setValue(3);
         const cs::RocketParams p = panel()->params();
@@ -229,7 +228,6 @@ private slots:
     }
 
     void switchingTheFeature() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         QComboBox* box = view()->featureBox();
         QVERIFY(box->isVisibleTo(view()));
@@ -265,7 +263,6 @@ private slots:
     }
 
     void liveChangesEndWithTheNewestParameters() {
-        CS_SKIP_WITHOUT_GL();
         for (int kernels : {600, 700, 800, 900})
             panel()->kernelsSpin()->setValue(kernels);
         panel()->seedSpin()->setValue(11);
@@ -288,7 +285,6 @@ private slots:
     }
 
     void exportWritesFeaturesAndPredictions() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         const auto run = panel()->lastRun();
         const QString npy = m_tmp.filePath(QStringLiteral("gun_rocket.npy"));
@@ -329,7 +325,6 @@ private slots:
     }
 
     void badParametersAndFailuresKeepThePreviousResult() {
-        CS_SKIP_WITHOUT_GL();
         // Out of range on the command line or through the registry: refused with the reason.
         QString error;
         QVERIFY(
@@ -393,7 +388,6 @@ private slots:
     }
 
     void unlabelledSetGetsFeaturesWithoutAClassifier() {
-        CS_SKIP_WITHOUT_GL();
         QVERIFY(settled());
         // Other data clears the result, the features and the feature map.
         const QString path = m_tmp.filePath(QStringLiteral("unlabelled.ts"));
@@ -445,7 +439,6 @@ private slots:
     }
 
     void registryRunsRocket() {
-        CS_SKIP_WITHOUT_GL();
         loadGunPoint();
         QVERIFY(!panel()->lastRun());
         const cs::ui::Algorithm* rocket = m_window->algorithms().find(QStringLiteral("rocket"));
@@ -472,7 +465,6 @@ private slots:
     }
 
     void executableRunsRocket() {
-        CS_SKIP_WITHOUT_GL();
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
         const QString png = m_tmp.filePath(QStringLiteral("rocket.png"));
@@ -505,5 +497,5 @@ private slots:
     void cleanupTestCase() { m_window.reset(); }
 };
 
-CS_GUI_TEST_MAIN(TestRocketPanel)
+CS_GL_TEST_MAIN(TestRocketPanel)
 #include "tst_rocket_panel.moc"

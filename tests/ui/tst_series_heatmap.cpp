@@ -53,7 +53,6 @@ class TestSeriesHeatmap : public QObject {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { CS_SKIP_WITHOUT_GL(); }
 
     void hostPathShowsTheMatrix() {
         const auto series = smallSet();
@@ -282,5 +281,5 @@ private slots:
     }
 };
 
-CS_GUI_TEST_MAIN(TestSeriesHeatmap)
+CS_GL_TEST_MAIN(TestSeriesHeatmap)
 #include "tst_series_heatmap.moc"
