@@ -390,8 +390,8 @@ CS_TEST(realClouds) {
         expectSameKDistance(pts, 10, DbscanPath::Auto, name);
     }
     if (found == 0)
-        CS_SKIP("no point clouds under " + cs::test::sharedData("points").string() +
-                " (configure with -DCS_SHARED_DATA_DIR=...)");
+        CS_SKIP_MISSING_DATA("no point clouds under " + cs::test::sharedData("points").string() +
+                             " (configure with -DCS_SHARED_DATA_DIR=...)");
 }
 
 CS_TEST(kDistanceMatchesCpu) {

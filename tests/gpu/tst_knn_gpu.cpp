@@ -156,8 +156,8 @@ CS_TEST(realClouds) {
                    std::string(file) + " (n=" + std::to_string(pts.n) + ")");
     }
     if (found == 0)
-        CS_SKIP("no point clouds under " + cs::test::sharedData("points").string() +
-                " (configure with -DCS_SHARED_DATA_DIR=...)");
+        CS_SKIP_MISSING_DATA("no point clouds under " + cs::test::sharedData("points").string() +
+                             " (configure with -DCS_SHARED_DATA_DIR=...)");
 }
 
 // A million points: the sizes the live view works at.

@@ -89,7 +89,8 @@ CS_TEST(oneIterationMatchesCpu) {
                     CS_CHECK_NEAR(gpu.distances[i], cpu.distances[i], 1e-4);
         }
     }
-    if (found == 0) CS_SKIP("no UCR data under " + cs::test::sharedData("ucr").string());
+    if (found == 0)
+        CS_SKIP_MISSING_DATA("no UCR data under " + cs::test::sharedData("ucr").string());
 }
 
 // Full runs: a valid fixed point, agreement with the classes like the CPU's.
@@ -129,7 +130,8 @@ CS_TEST(fullRunsAreFixedPoints) {
                        std::to_string(gpu.iterations) + " / " + std::to_string(cpu.iterations));
         CS_CHECK_MSG(std::abs(riGpu - riCpu) <= 0.05, name + ": Rand indices differ");
     }
-    if (found == 0) CS_SKIP("no UCR data");
+    if (found == 0)
+        CS_SKIP_MISSING_DATA("no UCR data under " + cs::test::sharedData("ucr").string());
 }
 
 CS_TEST(errorsAndCancellation) {

@@ -101,7 +101,8 @@ CS_TEST(ucrSetsMatchCpu) {
             expectSame(s, k, std::string(file) + " kernels=" + std::to_string(kernels));
         }
     }
-    if (found == 0) CS_SKIP("no UCR data under " + cs::test::sharedData("ucr").string());
+    if (found == 0)
+        CS_SKIP_MISSING_DATA("no UCR data under " + cs::test::sharedData("ucr").string());
 }
 
 // Long series (beyond shared memory), multivariate, ragged, constant series.
@@ -128,7 +129,7 @@ CS_TEST(generatedSeriesMatchCpu) {
 // The device copy equals the host features; the classifier sees the same numbers.
 CS_TEST(deviceFeaturesAndClassifier) {
     const auto file = cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts");
-    if (!std::filesystem::exists(file)) CS_SKIP("no GunPoint");
+    if (!std::filesystem::exists(file)) CS_SKIP_MISSING_DATA("missing " + file.string());
     const SeriesSet s = cs::io::readSeriesWithSplit(file);
     const RocketKernels k = cs::makeRocketKernels({.kernels = 2'000}, s.length, s.channels);
     cs::JobControl job;
@@ -193,7 +194,8 @@ CS_TEST(ridgeMatchesCpu) {
             gpuStages |= t.name == "eigen";
         CS_CHECK(gpuStages);
     }
-    if (found == 0) CS_SKIP("no UCR data");
+    if (found == 0)
+        CS_SKIP_MISSING_DATA("no UCR data under " + cs::test::sharedData("ucr").string());
     // Two rows, two classes: one eigenvalue.
     RocketFeatures tiny;
     tiny.n = 2;

@@ -206,6 +206,9 @@ private slots:
             const fs::path p = cs::test::sharedData(name);
             if (fs::exists(p))
                 m_bases.push_back({"pcd", p.filename().string(), slurp(p), variants});
+            else if (cs::test::dataRequired())  // else fuzz the hand-made files only
+                QFAIL(qPrintable("missing " + QString::fromStdString(p.string()) +
+                                 " (CS_REQUIRE_DATA=1)"));
         }
         const std::pair<const char*, int> perFormat[] = {
             {"text", 3000}, {"xyz", 2000}, {"ply", 3000}, {"pcd", 2400}, {"npy", 3000}};

@@ -193,7 +193,7 @@ private slots:
         QFETCH(QVector<double>, box);
         QFETCH(QStringList, attributes);
         const fs::path p = cs::test::sharedData(file.toStdString());
-        if (!fs::exists(p)) QSKIP(qPrintable("missing " + QString::fromStdString(p.string())));
+        if (!fs::exists(p)) CS_QSKIP_MISSING_DATA("missing " + QString::fromStdString(p.string()));
         for (const PointSet& s : {cs::io::readPcd(p), cs::io::readPoints(p)}) {
             s.validate();
             QCOMPARE(s.n, std::size_t(points));
@@ -224,7 +224,8 @@ private slots:
     void realCloudAttributes() {
         const fs::path table = cs::test::sharedData("points/table_scene_mug_stereo_textured.pcd");
         const fs::path turtle = cs::test::sharedData("points/cturtle.pcd");
-        if (!fs::exists(table) || !fs::exists(turtle)) QSKIP("shared point data missing");
+        if (!fs::exists(table) || !fs::exists(turtle))
+            CS_QSKIP_MISSING_DATA(QStringLiteral("shared point data missing"));
         const PointSet s = cs::io::readPcd(table);
         const PointAttribute* rgba = s.attribute("rgba");
         QVERIFY(rgba);
