@@ -41,6 +41,18 @@ using cs::test::oracleKnnGraph;
 //  grid        integer coordinates in {0..4}^d (many equal distances and projections);
 //  cturtle     every 40th point of the real scan points/cturtle.pcd (~4200 points);
 //  bunny       points/bunny.pcd (397 points).
+// Recall that counts ties as found: the share of listed neighbours no farther than the exact
+// k-th neighbour of their point. Without ties it is oracleRecall; with all points equal it is 1
+// for any full lists, where oracleRecall depends on which equal points a leaf held.
+double recallWithTies(const cs::KnnGraph& g, const cs::KnnGraph& oracle) {
+    const std::size_t kk = std::size_t(oracle.k);
+    std::size_t found = 0;
+    for (std::size_t i = 0; i < oracle.n; ++i)
+        for (std::size_t q = 0; q < kk; ++q)
+            found += g.distances[i * kk + q] <= oracle.distances[i * kk + kk - 1] ? 1 : 0;
+    return oracle.n == 0 ? 0.0 : double(found) / double(oracle.n * kk);
+}
+
 cs::PointSet makePoints(const QString& kind, std::size_t n, std::size_t d, std::uint64_t seed) {
     if (kind == "blobs") return cs::makeBlobPoints(n, d, seed);
     if (kind == "embed") return cs::makeEmbedPoints(n, d, seed);
@@ -425,8 +437,11 @@ private slots:
         QTest::newRow("embed 16-D leaf 256") << "embed" << 3000ull << 16ull << 8 << 256 << 0.9;
         QTest::newRow("uniform 5-D leaf 128") << "uniform" << 2000ull << 5ull << 10 << 128 << 0.5;
         QTest::newRow("uniform 1-D leaf 64") << "uniform" << 1500ull << 1ull << 5 << 64 << 0.5;
-        QTest::newRow("uniform 64-D leaf 256") << "uniform" << 1200ull << 64ull << 10 << 256 << 0.0;
-        QTest::newRow("duplicates leaf 64") << "duplicates" << 600ull << 3ull << 10 << 64 << 0.0;
+        // Measured 0.85 (seeds 17 and 3); a forest that lost its search would list about
+        // random points, recall k / (n - 1) < 0.01.
+        QTest::newRow("uniform 64-D leaf 256") << "uniform" << 1200ull << 64ull << 10 << 256 << 0.6;
+        // Every listed neighbour is at distance 0, the exact one: any full lists have recall 1.
+        QTest::newRow("duplicates leaf 64") << "duplicates" << 600ull << 3ull << 10 << 64 << 1.0;
         QTest::newRow("pairs 2-D leaf 32") << "pairs" << 1000ull << 2ull << 4 << 32 << 0.5;
     }
     void forestRecall() {
@@ -475,15 +490,19 @@ private slots:
             previous = recall;
             before = g;
         }
-        QVERIFY2(previous >= minRecall,
+        // minRecall bounds the recall with ties counted as found (the same as `previous` where
+        // distances are distinct).
+        const double withTies = recallWithTies(full, oracle);
+        QVERIFY(withTies >= previous);
+        QVERIFY2(withTies >= minRecall,
                  qPrintable(QString("recall %1 < %2 after %3 trees (seed %4)")
-                                .arg(previous)
+                                .arg(withTies)
                                 .arg(minRecall)
                                 .arg(maxTrees)
                                 .arg(params.seed)));
-        qInfo("%s: n %zu, recall by tree %s .. %s, whole graph %.4f", qPrintable(kind), points.n,
-              qPrintable(QString::number(full.recallByTree.front())),
-              qPrintable(QString::number(full.recall())), previous);
+        qInfo("%s: n %zu, recall by tree %s .. %s, whole graph %.4f (ties found %.4f)",
+              qPrintable(kind), points.n, qPrintable(QString::number(full.recallByTree.front())),
+              qPrintable(QString::number(full.recall())), previous, withTies);
     }
 
     void threadsAndRepeatsAgree() {
