@@ -14,6 +14,7 @@
 #include <limits>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "compute/backend/cpu_backend.h"
@@ -62,6 +63,19 @@ std::vector<float> randomSeries(cs::Random& random, std::size_t m) {
     return v;
 }
 
+// NCC of x and y shifted by s (zero-filled), in double: SBD's definition at that one shift, so
+// 1 - nccAt(x, y, best shift) is the SBD.
+double nccAt(const std::vector<float>& x, const std::vector<float>& y, int s) {
+    const auto ys = cs::shiftZeroFilled(y, s);
+    double dot = 0.0, xx = 0.0, yy = 0.0;
+    for (std::size_t t = 0; t < x.size(); ++t) {
+        dot += double(x[t]) * double(ys[t]);
+        xx += double(x[t]) * double(x[t]);
+        yy += double(y[t]) * double(y[t]);
+    }
+    return dot / std::sqrt(xx * yy);
+}
+
 cs::KShapeResult run(const cs::SeriesSet& s, cs::KShapeParams p, int threads = 2) {
     cs::JobControl job;
     return cs::kshapeCpu(s, p, job, threads);
@@ -97,18 +111,19 @@ private slots:
                                     .arg(pair)
                                     .arg(direct)
                                     .arg(fft)));
-            // The shift agrees unless another shift's NCC is within rounding of the best.
-            if (sd != sf) {
-                const double other = 1.0 - cs::sbdDirect(x, cs::shiftZeroFilled(y, sf));
-                const double atDirect = 1.0 - cs::sbdDirect(x, cs::shiftZeroFilled(y, sd));
-                Q_UNUSED(other);
-                Q_UNUSED(atDirect);
-                QFAIL(qPrintable(QString("seed %1 pair %2: shift %3 vs %4")
-                                     .arg(seed)
-                                     .arg(pair)
-                                     .arg(sd)
-                                     .arg(sf)));
-            }
+            // The direct shift is where the SBD is attained; the FFT's may differ only where
+            // its NCC is within rounding of that best one (ties, near-ties in float).
+            const double atDirect = nccAt(x, y, sd);
+            QVERIFY(std::abs((1.0 - atDirect) - direct) < 1e-9);
+            const double atFft = nccAt(x, y, sf);
+            QVERIFY2(std::abs(atFft - atDirect) < 2e-6,
+                     qPrintable(QString("seed %1 pair %2: shift %3 (NCC %4) vs %5 (NCC %6)")
+                                    .arg(seed)
+                                    .arg(pair)
+                                    .arg(sd)
+                                    .arg(atDirect, 0, 'g', 10)
+                                    .arg(sf)
+                                    .arg(atFft, 0, 'g', 10)));
             QVERIFY(direct >= -1e-12 && direct <= 2.0 + 1e-12);
             // Symmetric in value, mirrored in shift.
             int back = 0;
@@ -475,10 +490,11 @@ private slots:
         QTest::addColumn<double>("ri");
         QTest::addColumn<double>("ari");
         QTest::addColumn<double>("nmi");
-        // SOURCES.md [K]: kshape-python, mean of 10 runs, TRAIN+TEST.
+        // SOURCES.md [K]: kshape-python, mean of 10 runs, TRAIN+TEST. Not GunPoint: its
+        // published 0.4975 / -0.0051 / 0 is chance level, which one cluster and random labels
+        // reach too, so no tolerance around it can tell a working k-Shape from a broken one.
         QTest::newRow("ItalyPowerDemand") << "ItalyPowerDemand" << 2 << 0.6097 << 0.2196 << 0.1882;
         QTest::newRow("ArrowHead") << "ArrowHead" << 3 << 0.6237 << 0.1764 << 0.2517;
-        QTest::newRow("GunPoint") << "GunPoint" << 2 << 0.4975 << -0.0051 << 0.0;
     }
     void ucrAgreement() {
         QFETCH(QString, name);
@@ -511,9 +527,35 @@ private slots:
             "%s mean of %d seeds: RI %.4f (published %.4f), ARI %.4f (%.4f), NMI %.4f (%.4f); "
             "%.2f s",
             qPrintable(name), kSeeds, mRi, ri, mAri, ari, mNmi, nmi, seconds);
-        QVERIFY2(std::abs(mRi - ri) < 0.1, qPrintable(QString("mean RI %1").arg(mRi)));
-        QVERIFY2(std::abs(mAri - ari) < 0.2, qPrintable(QString("mean ARI %1").arg(mAri)));
-        QVERIFY2(std::abs(mNmi - nmi) < 0.2, qPrintable(QString("mean NMI %1").arg(mNmi)));
+        // TRAIN only here, so near the published means, not equal to them (ItalyPowerDemand's 67
+        // series: ARI 0.117, NMI 0.103 against 0.220, 0.188), yet near enough that each of the
+        // ARI and NMI checks alone rejects an answer without structure (checked below).
+        constexpr double kTolRi = 0.1, kTolAri = 0.15, kTolNmi = 0.15;
+        QVERIFY2(std::abs(mRi - ri) < kTolRi, qPrintable(QString("mean RI %1").arg(mRi)));
+        QVERIFY2(std::abs(mAri - ari) < kTolAri, qPrintable(QString("mean ARI %1").arg(mAri)));
+        QVERIFY2(std::abs(mNmi - nmi) < kTolNmi, qPrintable(QString("mean NMI %1").arg(mNmi)));
+
+        // The row can fail: one cluster and random labels (mean of as many seeds) on the same
+        // series are outside both the ARI and the NMI tolerance.
+        const auto one = cs::clusterAgreement(std::vector<std::int32_t>(s.n, 0), s.labels);
+        double randomAri = 0.0, randomNmi = 0.0;
+        cs::Random random{12345};
+        for (int seed = 1; seed <= kSeeds; ++seed) {
+            std::vector<std::int32_t> labels(s.n);
+            for (auto& l : labels)
+                l = std::int32_t(random.below(std::uint64_t(k)));
+            const auto a = cs::clusterAgreement(labels, s.labels);
+            randomAri += a.adjustedRandIndex / kSeeds;
+            randomNmi += a.normalizedMutualInformation / kSeeds;
+        }
+        for (const auto& [what, cAri, cNmi] :
+             {std::tuple{"one cluster", one.adjustedRandIndex, one.normalizedMutualInformation},
+              std::tuple{"random labels", randomAri, randomNmi}})
+            QVERIFY2(std::abs(cAri - ari) >= kTolAri && std::abs(cNmi - nmi) >= kTolNmi,
+                     qPrintable(QString("%1 passes the row too: ARI %2, NMI %3")
+                                    .arg(what)
+                                    .arg(cAri)
+                                    .arg(cNmi)));
     }
 
     void cropThroughput() {
