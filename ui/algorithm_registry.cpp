@@ -2,86 +2,12 @@
 #include "ui/algorithm_registry.h"
 
 #include <QObject>
-#include <cmath>
 
 namespace cs::ui {
-namespace {
-
-bool bounded(double v) {
-    return v > std::numeric_limits<double>::lowest() && v < std::numeric_limits<double>::max();
-}
-
-QString num(double v) {
-    return QString::number(v, 'g', 10);
-}
-
-}  // namespace
-
-QString AlgorithmParameter::expected() const {
-    switch (type) {
-        case Type::Bool:
-            return QObject::tr("true or false");
-        case Type::Choice:
-            return QObject::tr("one of: %1").arg(choices.join(QStringLiteral(", ")));
-        case Type::Int:
-        case Type::Double:
-            break;
-    }
-    const QString what = type == Type::Int ? QObject::tr("an integer") : QObject::tr("a number");
-    if (bounded(minimum) && bounded(maximum))
-        return QObject::tr("%1 in [%2, %3]").arg(what, num(minimum), num(maximum));
-    if (bounded(minimum)) return QObject::tr("%1 ≥ %2").arg(what, num(minimum));
-    if (bounded(maximum)) return QObject::tr("%1 ≤ %2").arg(what, num(maximum));
-    return what;
-}
-
-std::optional<QVariant> AlgorithmParameter::parse(const QString& text, QString* error) const {
-    const QString t = text.trimmed();
-    bool ok = false;
-    QVariant value;
-    switch (type) {
-        case Type::Bool:
-            if (t == QLatin1String("true") || t == QLatin1String("1") || t == QLatin1String("on"))
-                value = true, ok = true;
-            else if (t == QLatin1String("false") || t == QLatin1String("0") ||
-                     t == QLatin1String("off"))
-                value = false, ok = true;
-            break;
-        case Type::Choice:
-            ok = choices.contains(t);
-            value = t;
-            break;
-        case Type::Int: {
-            const qlonglong v = t.toLongLong(&ok);
-            ok = ok && v >= minimum && v <= maximum;
-            value = v;
-            break;
-        }
-        case Type::Double: {
-            const double v = t.toDouble(&ok);
-            ok = ok && std::isfinite(v) && v >= minimum && v <= maximum;
-            value = v;
-            break;
-        }
-    }
-    if (!ok) {
-        if (error)
-            *error =
-                QObject::tr("invalid value '%1' for %2: expected %3").arg(text, name, expected());
-        return std::nullopt;
-    }
-    return value;
-}
-
-const AlgorithmParameter* Algorithm::parameter(const QString& parameterName) const {
-    for (const auto& p : parameters)
-        if (p.name == parameterName) return &p;
-    return nullptr;
-}
 
 void AlgorithmRegistry::add(Algorithm algorithm) {
     for (auto& a : m_algorithms)
-        if (a.name == algorithm.name) {
+        if (a.descriptor->name == algorithm.descriptor->name) {
             a = std::move(algorithm);
             return;
         }
@@ -90,14 +16,21 @@ void AlgorithmRegistry::add(Algorithm algorithm) {
 
 const Algorithm* AlgorithmRegistry::find(const QString& name) const {
     for (const auto& a : m_algorithms)
-        if (a.name == name) return &a;
+        if (a.name() == name) return &a;
     return nullptr;
 }
 
 QStringList AlgorithmRegistry::names() const {
     QStringList out;
     for (const auto& a : m_algorithms)
-        out << a.name;
+        out << a.name();
+    return out;
+}
+
+std::vector<const AlgorithmDescriptor*> AlgorithmRegistry::descriptors() const {
+    std::vector<const AlgorithmDescriptor*> out;
+    for (const auto& a : m_algorithms)
+        out.push_back(a.descriptor);
     return out;
 }
 
@@ -129,20 +62,21 @@ std::optional<ParameterAssignment> AlgorithmRegistry::parseAssignment(const QStr
     if (!algorithm)
         return fail(QObject::tr("unknown algorithm '%1' in --param %2 (available: %3)")
                         .arg(out.algorithm, text, availableText()));
-    const AlgorithmParameter* parameter = algorithm->parameter(out.parameter);
-    if (!parameter) {
+    const ParameterSpec* spec = algorithm->descriptor->parameter(out.parameter.toStdString());
+    if (!spec || !spec->inPanel) {
         QStringList known;
-        for (const auto& p : algorithm->parameters)
-            known << p.name;
+        for (const auto& p : algorithm->descriptor->parameters)
+            if (p.inPanel) known << QString::fromStdString(p.name);
         return fail(
             QObject::tr("unknown parameter '%1' of algorithm '%2' (its parameters: %3)")
                 .arg(out.parameter, out.algorithm,
                      known.isEmpty() ? QObject::tr("none") : known.join(QStringLiteral(", "))));
     }
-    auto value = parameter->parse(valueText, nullptr);
+    auto value = spec->parse(valueText.toStdString(), nullptr);
     if (!value)
         return fail(QObject::tr("invalid value '%1' for %2.%3: expected %4")
-                        .arg(valueText, out.algorithm, out.parameter, parameter->expected()));
+                        .arg(valueText, out.algorithm, out.parameter,
+                             QString::fromStdString(spec->expected())));
     out.value = *value;
     return out;
 }
@@ -151,6 +85,15 @@ bool AlgorithmRegistry::isBusy() const {
     for (const auto& a : m_algorithms)
         if (a.isBusy && a.isBusy()) return true;
     return false;
+}
+
+QStringList exportHelpLines(const std::vector<const AlgorithmDescriptor*>& descriptors) {
+    QStringList lines;
+    for (const AlgorithmDescriptor* d : descriptors)
+        for (const ExportSpec& e : d->exports)
+            lines << QStringLiteral("*%1  %2")
+                         .arg(QString::fromStdString(e.suffix), QString::fromStdString(e.what));
+    return lines;
 }
 
 }  // namespace cs::ui

@@ -15,6 +15,7 @@
 #include "compute/core/error.h"
 #include "ui/logger.h"
 #include "ui/main_window.h"
+#include "ui/parameter_store.h"
 #include "ui/view_benchmark.h"
 
 namespace cs::ui {
@@ -38,7 +39,9 @@ std::optional<std::size_t> parseCount(const QString& text) {
 
 }  // namespace
 
-std::optional<AutomationOptions> Automation::parse(const QStringList& arguments, QString* error) {
+std::optional<AutomationOptions> Automation::parse(
+    const QStringList& arguments, QString* error,
+    const std::vector<const AlgorithmDescriptor*>& algorithms) {
     const auto fail = [&](const QString& message) {
         if (error) *error = message;
         return std::nullopt;
@@ -78,9 +81,8 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         QStringLiteral("OUT.json"));
     const QCommandLineOption exportOption(
         QStringLiteral("export"),
-        QObject::tr("When everything has run, write what File ▸ Export writes: the kNN graph "
-                    "(*_knn.csv), the DBSCAN labels (.csv), the ROCKET features (*_rocket.npy) "
-                    "or predictions (*_rocket.csv), the data (.npy) or the view (.png)."),
+        QObject::tr("When everything has run, write what File ▸ Export writes: the view (.png), "
+                    "the data (.npy) or a result, by the file name's ending (listed below)."),
         QStringLiteral("OUT"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),
@@ -103,6 +105,23 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
 
     AutomationOptions o;
     o.helpText = parser.helpText();
+    if (!algorithms.empty()) {
+        // Both lists come from the algorithms' descriptors, so they are never out of date.
+        QStringList lines{QString(), QObject::tr("Parameters (--param ALGO.NAME=VALUE):")};
+        for (const AlgorithmDescriptor* d : algorithms)
+            for (const ParameterSpec& p : d->parameters) {
+                if (!p.inPanel) continue;
+                lines << QObject::tr("  %1.%2  %3 (%4; default %5)")
+                             .arg(QString::fromStdString(d->name), QString::fromStdString(p.name),
+                                  QString::fromStdString(p.help),
+                                  QString::fromStdString(p.expected()),
+                                  QString::fromStdString(p.format(p.defaultValue)));
+            }
+        lines << QString() << QObject::tr("Results --export writes, by the name's ending:");
+        for (const QString& line : exportHelpLines(algorithms))
+            lines << QStringLiteral("  ") + line;
+        o.helpText += lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    }
     if (!parser.parse(arguments)) return fail(parser.errorText());
     o.help = parser.isSet(helpOption);
     o.version = parser.isSet(versionOption);
@@ -162,9 +181,9 @@ std::optional<AutomationOptions> Automation::parse(const QStringList& arguments,
         const QString suffix = QFileInfo(o.exportPath).suffix().toLower();
         if (suffix != QLatin1String("csv") && suffix != QLatin1String("npy") &&
             suffix != QLatin1String("png"))
-            return fail(QObject::tr("--export writes .csv (DBSCAN labels, *_knn.csv, "
-                                    "*_rocket.csv), .npy (the data, *_rocket.npy) or .png (the "
-                                    "view), not '%1'")
+            return fail(QObject::tr("--export writes .csv or .npy (the data, or a result by "
+                                    "its name's ending: see --help) or .png (the view), not "
+                                    "'%1'")
                             .arg(o.exportPath));
     }
     if (parser.isSet(sizeOption)) {
@@ -225,6 +244,9 @@ void Automation::start() {
         QTimer::singleShot(0, this, [this] { emit finished(m_exitCode); });
         return;
     }
+    // Values given on the command line are a script's, not the user's choice: they must not
+    // become the next session's settings.
+    if (!m_options.params.isEmpty()) ParameterStore::setPersistent(false);
     if (m_options.windowSize.isValid()) m_window.resize(m_options.windowSize);
     m_clock.start();
     m_phase = Phase::Loading;
@@ -257,9 +279,13 @@ void Automation::poll() {
             }
             m_phase = Phase::Settling;  // from here on, logged errors are the runs'
             for (const auto& a : m_assignments) {
-                m_window.algorithms().find(a.algorithm)->setParameter(a.parameter, a.value);
-                logInfo(
-                    tr("automation: %1.%2 = %3").arg(a.algorithm, a.parameter, a.value.toString()));
+                const Algorithm* algorithm = m_window.algorithms().find(a.algorithm);
+                algorithm->setParameter(a.parameter, a.value);
+                const ParameterSpec* spec =
+                    algorithm->descriptor->parameter(a.parameter.toStdString());
+                logInfo(tr("automation: %1.%2 = %3")
+                            .arg(a.algorithm, a.parameter,
+                                 QString::fromStdString(spec->format(a.value))));
             }
             for (const QString& name : m_options.runs) {
                 logInfo(tr("automation: running %1").arg(name));

@@ -58,7 +58,10 @@ public:
     /// Command-line syntax (arguments[0] is the program); nullopt with the message in *error.
     /// Checks everything that needs no window: option values, combinations, the screenshot
     /// folder. Parameters and algorithm names are checked by validate().
-    static std::optional<AutomationOptions> parse(const QStringList& arguments, QString* error);
+    /// algorithms: whose parameters and exports --help lists.
+    static std::optional<AutomationOptions> parse(
+        const QStringList& arguments, QString* error,
+        const std::vector<const AlgorithmDescriptor*>& algorithms = {});
     /// Checks --param and --run against registry; empty when fine, else the message.
     static QString validate(const AutomationOptions& options, const AlgorithmRegistry& registry,
                             std::vector<ParameterAssignment>* assignments = nullptr);

@@ -22,27 +22,27 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/io/npy.h"
 #include "compute/io/writers.h"
 #include "ui/colour_maps.h"
 #include "ui/k_distance_chart.h"
 #include "ui/logger.h"
+#include "ui/parameter_store.h"
 #include "ui/point_cloud_view.h"
 #include "ui/warning_row.h"
 
 namespace cs::ui {
 namespace {
 
-const QString kDbscan = QStringLiteral("dbscan");
 const QString kKDist = QStringLiteral("kdist");
-const QString kMinPtsKey = QStringLiteral("dbscan/minPts");
-const QString kStarKey = QStringLiteral("dbscan/star");
-const QString kPathKey = QStringLiteral("dbscan/path");
 const QString kShowCoreKey = QStringLiteral("dbscan/showCore");
 const QString kShowBorderKey = QStringLiteral("dbscan/showBorder");
 const QString kShowNoiseKey = QStringLiteral("dbscan/showNoise");
 
+// Above this k the k-distance curve is computed only when the user asks for it.
+constexpr int kKDistanceAskAboveK = 2000;
 // The k-distance curve needs a kNN search: let MinPts typing settle first.
 constexpr int kKDistDebounceMs = 300;
 // The chart needs no more points than it has pixels.
@@ -85,44 +85,34 @@ QString pathName(DbscanPath path) {
 }  // namespace
 
 DbscanPanel::DbscanPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
-    : QWidget(parent),
-      m_runner(runner),
-      m_view(view),
-      m_live(runner, kDbscan, [this] { submitRun(); }) {
-    setObjectName(QStringLiteral("dbscanPanel"));
+    : AlgorithmPanel(runner, dbscanDescriptor(), parent), m_view(view) {
     m_kdistDebounce.setSingleShot(true);
     m_kdistDebounce.setInterval(kKDistDebounceMs);
     connect(&m_kdistDebounce, &QTimer::timeout, this, &DbscanPanel::submitKDistance);
     buildUi();
-    connect(&m_runner, &JobRunner::finished, this, &DbscanPanel::onFinished);
-    connect(&m_runner, &JobRunner::failed, this, &DbscanPanel::onFailed);
-    connect(&m_runner, &JobRunner::cancelled, this, &DbscanPanel::onCancelled);
-    setEnabled(false);
+    // The k-distance curve is a side job of its own kind (its own lane: it never holds up
+    // DBSCAN); DBSCAN's own answers come through AlgorithmPanel.
+    connect(&runner, &JobRunner::finished, this, &DbscanPanel::onKDistanceFinished);
+    connect(&runner, &JobRunner::failed, this, &DbscanPanel::onKDistanceFailed);
+    connect(&runner, &JobRunner::cancelled, this, &DbscanPanel::onKDistanceCancelled);
 }
 
 DbscanPanel::~DbscanPanel() = default;
 
 void DbscanPanel::buildUi() {
     QSettings settings;
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    // The panel never shrinks below its contents (the dock's scroll area scrolls instead), so a
-    // short dock cannot squeeze the chart or stack labels on top of each other.
-    layout->setSizeConstraint(QLayout::SetMinimumSize);
-
-    auto* params = new QGroupBox(tr("Parameters"));
-    auto* form = new QFormLayout(params);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    QFormLayout* form = parameterForm();
+    const AlgorithmDescriptor& d = dbscanDescriptor();
 
     m_epsSlider = new QSlider(Qt::Horizontal);
     m_epsSlider->setRange(0, kSliderSteps);
     m_epsSlider->setToolTip(tr("Neighbourhood radius (log scale)"));
     m_epsSpin = new QDoubleSpinBox;
-    m_epsSpin->setDecimals(4);
+    ParameterStore::configure(m_epsSpin, parameterSpec(d, "eps"));
+    // The declared range starts at 0; the spin box starts at its smallest step, and setPointSet
+    // narrows the slider to the scales of the data.
     m_epsSpin->setRange(1e-4, 1e9);
     m_epsSpin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
-    m_epsSpin->setKeyboardTracking(false);
-    m_epsSpin->setToolTip(tr("Neighbourhood radius: points within eps are neighbours"));
     // The slider takes what the spin box leaves; neither may widen the dock. The spin box's own
     // hint is sized for its 1e9 maximum, far wider than any eps typed.
     m_epsSlider->setMinimumWidth(40);
@@ -135,30 +125,25 @@ void DbscanPanel::buildUi() {
     epsRow->setSpacing(4);
     epsRow->addWidget(m_epsSlider, 3);
     epsRow->addWidget(m_epsSpin, 2);
-    auto* epsLabel = new QLabel(tr("&eps"));
+    auto* epsLabel = new QLabel(QString::fromStdString(parameterSpec(d, "eps").label));
     epsLabel->setBuddy(m_epsSpin);
     form->addRow(epsLabel, epsRow);
 
-    m_minPtsSpin = new QSpinBox;
-    m_minPtsSpin->setRange(1, 100000);
-    m_minPtsSpin->setValue(settings.value(kMinPtsKey, 10).toInt());
-    m_minPtsSpin->setKeyboardTracking(false);
-    m_minPtsSpin->setToolTip(tr("Neighbours within eps, the point itself included, to be core"));
-    form->addRow(tr("&MinPts"), m_minPtsSpin);
+    m_minPtsSpin = addIntParameter("minPts");
 
     m_pathBox = new QComboBox;
     m_pathBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_pathBox->setMinimumContentsLength(8);
     for (const auto& [path, text] : kPaths)
         m_pathBox->addItem(tr(text), int(path));
-    m_pathBox->setCurrentIndex(std::max(0, m_pathBox->findData(settings.value(kPathKey, 0))));
-    m_pathBox->setToolTip(tr("Neighbour search: the result is the same; only the speed differs"));
-    form->addRow(tr("&Search"), m_pathBox);
+    const ParameterSpec& path = parameterSpec(d, "path");
+    const DbscanPath storedPath =
+        parseDbscanPath(std::get<std::string>(ParameterStore::load(d, path)));
+    m_pathBox->setCurrentIndex(std::max(0, m_pathBox->findData(int(storedPath))));
+    ParameterStore::configure(m_pathBox, path);
+    form->addRow(QString::fromStdString(path.label), m_pathBox);
 
-    m_starBox = new QCheckBox(tr("DBSCAN* (border points are noise)"));
-    m_starBox->setChecked(settings.value(kStarKey, false).toBool());
-    form->addRow(m_starBox);
-    layout->addWidget(params);
+    m_starBox = addBoolParameter("star", tr("DBSCAN* (border points are noise)"));
 
     auto* curve = new QGroupBox(tr("k-distance"));
     auto* curveLayout = new QVBoxLayout(curve);
@@ -172,7 +157,14 @@ void DbscanPanel::buildUi() {
     m_suggestButton->setEnabled(false);
     m_suggestButton->setToolTip(tr("Set eps to the knee of the k-distance curve"));
     curveLayout->addWidget(m_suggestButton);
-    layout->addWidget(curve);
+    // A k-distance curve far costlier than usual is not computed behind the user's back.
+    m_kdistConfirm = new QPushButton;
+    m_kdistConfirm->setObjectName(QStringLiteral("kdistConfirm"));
+    m_kdistConfirm->setMinimumWidth(0);
+    m_kdistConfirm->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_kdistConfirm->hide();
+    curveLayout->addWidget(m_kdistConfirm);
+    addBox(curve);
 
     auto* show = new QGroupBox(tr("Show"));
     auto* showLayout = new QHBoxLayout(show);
@@ -185,32 +177,8 @@ void DbscanPanel::buildUi() {
     for (QCheckBox* c : {m_showCore, m_showBorder, m_showNoise})
         showLayout->addWidget(c);
     showLayout->addStretch(1);
-    layout->addWidget(show);
-
-    // The result box: statistics, the warning (icon + text, palette colours only), then the
-    // backend, path and one line per stage. Labels wrap rather than widen the dock; the scroll
-    // area around the panel follows their height (see MainWindow::createComputePanels).
-    auto* result = new QGroupBox(tr("Result"));
-    auto* resultLayout = new QVBoxLayout(result);
-    m_stats = new QLabel(tr("No result yet"));
-    m_stats->setWordWrap(true);
-    m_stats->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_stats->setObjectName(QStringLiteral("dbscanStatistics"));
-    m_warningRow = new WarningRow(QStringLiteral("dbscan"));
-    m_timings = new QLabel;
-    m_timings->setObjectName(QStringLiteral("dbscanTimings"));
-    m_timings->setWordWrap(true);
-    m_timings->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_timings->setForegroundRole(QPalette::PlaceholderText);
-    m_timings->hide();
-    m_exportButton = new QPushButton(tr("Export labels…"));
-    m_exportButton->setEnabled(false);
-    resultLayout->addWidget(m_stats);
-    resultLayout->addWidget(m_warningRow);
-    resultLayout->addWidget(m_timings);
-    resultLayout->addWidget(m_exportButton);
-    layout->addWidget(result);
-    layout->addStretch(1);
+    addBox(show);
+    statisticsLabel()->setText(tr("No result yet"));
 
     connect(m_epsSpin, &QDoubleSpinBox::valueChanged, this,
             [this](double v) { applyEps(v, Source::Spin); });
@@ -218,18 +186,16 @@ void DbscanPanel::buildUi() {
             [this](int v) { applyEps(sliderEps(v), Source::Slider); });
     connect(m_chart, &KDistanceChart::epsDragged, this,
             [this](double v) { applyEps(v, Source::Chart); });
-    connect(m_minPtsSpin, &QSpinBox::valueChanged, this, [this](int v) {
-        QSettings().setValue(kMinPtsKey, v);
-        parametersChanged();
-        m_kdistDebounce.start();
-    });
+    // MinPts is also the k of the k-distance curve (stored and re-run by AlgorithmPanel).
+    connect(m_minPtsSpin, &QSpinBox::valueChanged, this, [this] { m_kdistDebounce.start(); });
     connect(m_pathBox, &QComboBox::activated, this, [this] {
-        QSettings().setValue(kPathKey, m_pathBox->currentData());
+        savePath();
         parametersChanged();
     });
-    connect(m_starBox, &QCheckBox::toggled, this, [this](bool on) {
-        QSettings().setValue(kStarKey, on);
-        parametersChanged();
+    connect(m_kdistConfirm, &QPushButton::clicked, this, [this] {
+        m_kdistConfirmedK = m_minPtsSpin->value();
+        m_kdistConfirm->hide();
+        submitKDistance();
     });
     connect(m_suggestButton, &QPushButton::clicked, this, [this] {
         if (m_suggestedEps > 0) applyEps(m_suggestedEps, Source::Code);
@@ -242,12 +208,10 @@ void DbscanPanel::buildUi() {
             repaint();
         });
     // The export dialog belongs to the main window (File ▸ Export… offers the labels too).
-    connect(m_exportButton, &QPushButton::clicked, this, &DbscanPanel::exportRequested);
 }
 
 void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
-    m_live.reset();
-    m_runner.cancel(kKDist);
+    runner().cancel(kKDist);
     m_kdistDebounce.stop();
     m_points = std::move(points);
     m_run.reset();
@@ -256,17 +220,16 @@ void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     m_suggestedEps = 0.0;
     m_chart->clearCurve();
     m_suggestButton->setEnabled(false);
-    m_exportButton->setEnabled(false);
-    setWarning({});
-    m_timings->clear();
-    m_timings->hide();
-    setEnabled(m_points && m_points->n > 0);
-    if (!isEnabled()) {
-        m_stats->setText(tr("No points loaded"));
+    setEnabled(hasInput());
+    if (!hasInput()) {
+        resetResult(tr("No points loaded"));
         return;
     }
-    m_stats->setText(tr("Computing the k-distance curve for a suggested eps…"));
+    resetResult(tr("Computing the k-distance curve for a suggested eps…"));
     updatePathChoices();
+    m_kdistConfirmedK = 0;
+    m_kdistConfirm->hide();
+    clampMinPtsToData();
 
     // The slider spans the scales that can matter for this cloud: from a ten-thousandth of its
     // extent (duplicates, scan spacing) to a quarter of it (everything one cluster).
@@ -345,6 +308,24 @@ void DbscanPanel::setEps(double eps) {
 
 void DbscanPanel::setMinPts(int minPts) {
     m_minPtsSpin->setValue(minPts);
+    clampMinPtsToData();
+}
+
+void DbscanPanel::clampMinPtsToData() {
+    if (!m_points || m_points->n == 0) return;
+    // A MinPts kept from another session, or given on the command line, may not fit these
+    // points: never run it blind.
+    const DataShape shape{.items = m_points->n, .dims = m_points->dims};
+    const ParameterSpec& spec = parameterSpec(dbscanDescriptor(), "minPts");
+    const ParameterValues values = dbscanValues(params());
+    const ParameterValue current = std::int64_t(m_minPtsSpin->value());
+    const std::string why = spec.check(current, &shape, values);
+    if (why.empty()) return;
+    const auto clamped = std::get<std::int64_t>(spec.clamp(current, &shape, values));
+    logWarning(tr("DBSCAN: %1; MinPts is set to %2")
+                   .arg(QString::fromStdString(why))
+                   .arg(clamped));
+    m_minPtsSpin->setValue(int(clamped));
 }
 
 void DbscanPanel::setStar(bool star) {
@@ -355,41 +336,38 @@ void DbscanPanel::setPath(DbscanPath path) {
     const int index = m_pathBox->findData(int(path));
     if (index < 0) return;
     m_pathBox->setCurrentIndex(index);
-    QSettings().setValue(kPathKey, int(path));
+    savePath();
     parametersChanged();
 }
 
+void DbscanPanel::savePath() {
+    ParameterStore::save(
+        dbscanDescriptor(), parameterSpec(dbscanDescriptor(), "path"),
+        std::string(toString(DbscanPath(m_pathBox->currentData().toInt()))));
+}
+
 DbscanParams DbscanPanel::params() const {
-    DbscanParams p;
-    p.eps = float(m_eps);
-    p.minPts = m_minPtsSpin->value();
-    p.star = m_starBox->isChecked();
-    p.path = DbscanPath(m_pathBox->currentData().toInt());
-    return p;
+    // MinPts and DBSCAN* are the generic rows; eps and the path have widgets of their own.
+    ParameterValues values = parameterValues();
+    values.set("eps", m_eps);
+    values.set("path", std::string(toString(DbscanPath(m_pathBox->currentData().toInt()))));
+    return dbscanParams(values);
 }
 
-void DbscanPanel::parametersChanged() {
-    if (!m_points || m_points->n == 0) return;
-    // Until the knee is known, only an explicit eps starts a run.
-    if (!m_epsChosen && !m_run && m_suggestedEps <= 0) {
-        m_waitingForKnee = true;
-        return;
-    }
-    m_live.schedule();
+bool DbscanPanel::hasInput() const {
+    return m_points && m_points->n > 0;
 }
 
-void DbscanPanel::run() {
-    if (!m_points || m_points->n == 0) return;
+bool DbscanPanel::mayRun() {
+    // Until the knee is known, only an explicit eps starts a run; the knee's arrival runs it.
     if (!m_epsChosen && !m_run && m_suggestedEps <= 0) {
         m_waitingForKnee = true;
-        return;
+        return false;
     }
-    m_live.runNow();
+    return true;
 }
 
 void DbscanPanel::submitRun() {
-    m_live.beginSubmit();
-    if (!m_points) return;
     const DbscanParams p = params();
     try {
         validateDbscanParams(p);
@@ -408,8 +386,8 @@ void DbscanPanel::submitRun() {
     const bool paintOnDevice = m_view.mayPaintOnDevice();
     // The previous run travels with the job: matching (and host painting) happen on the worker,
     // so the GUI only swaps buffers when the result arrives.
-    m_runner.submit<DbscanRun>(kDbscan, [points = m_points, p, prev = m_run, vis, noiseRgba,
-                                         paintOnDevice](Backend& backend, JobControl& job) {
+    runner().submit<DbscanRun>(kind(), [points = m_points, p, prev = m_run, vis, noiseRgba,
+                                        paintOnDevice](Backend& backend, JobControl& job) {
         DbscanRun run;
         run.params = p;
         run.result = backend.dbscan(*points, p, job);
@@ -445,8 +423,25 @@ void DbscanPanel::submitKDistance() {
     if (!m_points || m_points->n == 0) return;
     const int k =
         std::clamp(m_minPtsSpin->value(), 1, int(std::min<std::size_t>(m_points->n, 1 << 30)));
+    // Each point's k nearest: the cost grows with n · k, and for k in the thousands a curve
+    // takes minutes. Ask first.
+    if (k > kKDistanceAskAboveK && k != m_kdistConfirmedK) {
+        runner().cancel(kKDist);
+        m_kdistConfirm->setText(tr("Compute the k-distance curve (k = %1)…").arg(count(k)));
+        m_kdistConfirm->setToolTip(
+            tr("k = %1 on %2 points needs about %3 distance evaluations and may take minutes; "
+               "MinPts itself is used as it is")
+                .arg(count(k), count(m_points->n))
+                .arg(double(k) * double(m_points->n), 0, 'g', 2));
+        m_kdistConfirm->show();
+        statisticsLabel()->setText(tr("The k-distance curve for k = %1 is expensive: press the button "
+                            "under the chart to compute it")
+                             .arg(count(k)));
+        return;
+    }
+    m_kdistConfirm->hide();
     m_kdistK = k;
-    m_runner.submit<KDistanceSummary>(
+    runner().submit<KDistanceSummary>(
         kKDist, [points = m_points, k](Backend& backend, JobControl& job) {
             const KDistanceResult r = backend.kDistance(*points, k, job);
             job.checkpoint();
@@ -474,10 +469,10 @@ ClusterVisibility DbscanPanel::visibility() const {
 }
 
 bool DbscanPanel::isBusy() const {
-    return m_live.isBusy() || m_kdistDebounce.isActive() || m_runner.isBusy(kKDist);
+    return AlgorithmPanel::isBusy() || m_kdistDebounce.isActive() || runner().isBusy(kKDist);
 }
 
-void DbscanPanel::onFinished(const JobOutcome& outcome) {
+void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
     if (outcome.kind == kKDist) {
         auto s = std::static_pointer_cast<const KDistanceSummary>(outcome.result);
         if (s->n == 0) return;
@@ -503,64 +498,37 @@ void DbscanPanel::onFinished(const JobOutcome& outcome) {
         if (m_waitingForKnee) {
             m_waitingForKnee = false;
             m_epsChosen = true;
-            m_live.schedule();
+            parametersChanged();
         }
-        return;
     }
-    if (outcome.kind != kDbscan) return;
-    m_live.finished(outcome);
-    showRun(std::static_pointer_cast<const DbscanRun>(outcome.result), outcome);
-    m_live.runPending();
 }
 
-void DbscanPanel::onFailed(const JobOutcome& outcome) {
-    if (outcome.kind != kDbscan && outcome.kind != kKDist) return;
-    const QString what = outcome.kind == kDbscan ? tr("DBSCAN") : tr("k-distance curve");
-    setWarning(tr("%1 failed: %2. The previous result is kept.").arg(what, outcome.error));
-    if (outcome.kind == kKDist && m_waitingForKnee) {
+void DbscanPanel::onKDistanceFailed(const JobOutcome& outcome) {
+    if (outcome.kind != kKDist) return;
+    setWarning(tr("The k-distance curve failed: %1.").arg(outcome.error));
+    if (m_waitingForKnee) {
         // No suggestion: run with the starting eps rather than not at all.
         m_waitingForKnee = false;
         m_epsChosen = true;
-        m_live.schedule();
+        parametersChanged();
     }
-    m_live.failed(outcome);
 }
 
-void DbscanPanel::onCancelled(const JobOutcome& outcome) {
+void DbscanPanel::onKDistanceCancelled(const JobOutcome& outcome) {
     if (outcome.kind == kKDist && m_waitingForKnee) {
         m_waitingForKnee = false;
         m_epsChosen = true;
     }
-    m_live.cancelled(outcome);
 }
 
-void DbscanPanel::showRun(std::shared_ptr<const DbscanRun> run, const JobOutcome& outcome) {
-    m_run = std::move(run);
+void DbscanPanel::showOutcome(const JobOutcome& outcome) {
+    m_run = std::static_pointer_cast<const DbscanRun>(outcome.result);
     const DbscanResult& r = m_run->result;
     repaint();
-    m_stats->setText(statisticsText(r));
-    // One stage per line: a single joined line is wider than the dock.
-    QStringList lines;
-    lines << tr("%1 · %2 ms · path %3")
-                 .arg(outcome.backend)
-                 .arg(QLocale().toString(outcome.milliseconds, 'f', 1), pathName(r.pathUsed));
-    for (const auto& t : outcome.timings)
-        lines << tr("  %1: %2 ms")
-                     .arg(QString::fromStdString(t.name),
-                          QLocale().toString(t.milliseconds, 'f', 1));
-    m_timings->setText(lines.join(QLatin1Char('\n')));
-    m_timings->show();
+    statisticsLabel()->setText(statisticsText(r));
+    showTimings(outcome, tr("path %1").arg(pathName(r.pathUsed)));
     setWarning(degenerateWarning(r));
-    m_exportButton->setEnabled(true);
     emit resultChanged();
-}
-
-QLabel* DbscanPanel::warningLabel() const {
-    return m_warningRow->label();
-}
-
-void DbscanPanel::setWarning(const QString& text) {
-    m_warningRow->setText(text);
 }
 
 bool DbscanPanel::hasClusters() const {
@@ -646,7 +614,7 @@ QString DbscanPanel::parameterText() const {
         .arg(p.minPts)
         .arg(p.star ? 1 : 0)
         .arg(pathName(m_run ? m_run->result.pathUsed : p.path),
-             m_runner.backendName().isEmpty() ? QStringLiteral("auto") : m_runner.backendName());
+             runner().backendName().isEmpty() ? QStringLiteral("auto") : runner().backendName());
 }
 
 QString DbscanPanel::exportLabels(const QString& path) const {
@@ -666,44 +634,20 @@ QString DbscanPanel::exportLabels(const QString& path) const {
     return {};
 }
 
-Algorithm DbscanPanel::algorithm() {
-    using Type = AlgorithmParameter::Type;
-    Algorithm a;
-    a.name = kDbscan;
-    a.title = tr("DBSCAN");
-    AlgorithmParameter eps{QStringLiteral("eps"),           Type::Double, 1e-9, 1e9, {}, 2.5,
-                           tr("neighbourhood radius (> 0)")};
-    AlgorithmParameter minPts{QStringLiteral("minPts"),
-                              Type::Int,
-                              1,
-                              100000,
-                              {},
-                              10,
-                              tr("neighbours within eps, itself included, to be core")};
-    AlgorithmParameter path{
-        QStringLiteral("path"), Type::Choice,          0, 0, {"auto", "grid", "brute", "kdtree"},
-        QStringLiteral("auto"), tr("neighbour search")};
-    AlgorithmParameter star{QStringLiteral("star"),
-                            Type::Bool,
-                            0,
-                            1,
-                            {},
-                            false,
-                            tr("DBSCAN*: border points become noise")};
-    a.parameters = {eps, minPts, path, star};
-    a.setParameter = [this](const QString& name, const QVariant& value) {
-        if (name == QLatin1String("eps"))
-            setEps(value.toDouble());
-        else if (name == QLatin1String("minPts"))
-            setMinPts(value.toInt());
-        else if (name == QLatin1String("path"))
-            setPath(parseDbscanPath(value.toString().toStdString()));
-        else if (name == QLatin1String("star"))
-            setStar(value.toBool());
-    };
-    a.run = [this] { run(); };
-    a.isBusy = [this] { return isBusy(); };
-    return a;
+void DbscanPanel::setParameter(const QString& name, const ParameterValue& value) {
+    if (name == QLatin1String("eps"))
+        setEps(std::get<double>(value));
+    else if (name == QLatin1String("minPts"))
+        setMinPts(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("path"))
+        setPath(parseDbscanPath(std::get<std::string>(value)));
+    else if (name == QLatin1String("star"))
+        setStar(std::get<bool>(value));
+}
+
+QString DbscanPanel::exportResult(const std::string&, const QString& path) {
+    if (!lastRun()) return tr("no DBSCAN labels to export yet");
+    return exportLabels(path);
 }
 
 }  // namespace cs::ui

@@ -9,10 +9,8 @@
 
 #include "compute/core/point_set.h"
 #include "compute/dbscan/dbscan.h"
-#include "ui/algorithm_registry.h"
+#include "ui/algorithm_panel.h"
 #include "ui/cluster_colours.h"
-#include "ui/job_runner.h"
-#include "ui/live_run.h"
 
 class QCheckBox;
 class QComboBox;
@@ -46,7 +44,7 @@ struct DbscanRun {
 /// through the JobRunner and recolours the point view by cluster. Jobs shorter than a second
 /// are coalesced (the newest parameters run as soon as the current run ends, so a drag
 /// streams results); longer ones are debounced and cancel the run they supersede.
-class DbscanPanel : public QWidget {
+class DbscanPanel : public AlgorithmPanel {
     Q_OBJECT
 public:
     DbscanPanel(JobRunner& runner, PointCloudView& view, QWidget* parent = nullptr);
@@ -54,9 +52,7 @@ public:
 
     /// New data: clears the result, computes the k-distance curve and, unless eps was set
     /// explicitly, runs DBSCAN with the knee of the curve as eps.
-    void setPointSet(std::shared_ptr<const PointSet> points);
-    /// The registry entry ("dbscan") wired to this panel.
-    Algorithm algorithm();
+    void setPointSet(std::shared_ptr<const PointSet> points) override;
 
     /// The parameters as the widgets show them.
     DbscanParams params() const;
@@ -64,8 +60,6 @@ public:
     void setMinPts(int minPts);
     void setStar(bool star);
     void setPath(DbscanPath path);
-    /// Runs now with the current parameters (a pending debounce is skipped).
-    void run();
     /// Recolours the point view by the clusters on screen (no recomputation); false when there
     /// is no run for the points the view shows.
     bool showClusters();
@@ -73,7 +67,7 @@ public:
     bool hasClusters() const;
     /// True while a run or the k-distance curve is pending or computing, or its colours are
     /// not yet applied.
-    bool isBusy() const;
+    bool isBusy() const override;
 
     /// The run on screen (nullptr before the first).
     std::shared_ptr<const DbscanRun> lastRun() const { return m_run; }
@@ -92,8 +86,6 @@ public:
     QComboBox* pathBox() const { return m_pathBox; }
     QCheckBox* starBox() const { return m_starBox; }
     KDistanceChart* chart() const { return m_chart; }
-    QLabel* statisticsLabel() const { return m_stats; }
-    QLabel* warningLabel() const;
 
     /// Slider steps across the eps range.
     static constexpr int kSliderSteps = 1000;
@@ -106,31 +98,31 @@ public:
     /// empty.
     static QString degenerateWarning(const DbscanResult& result);
 
-signals:
-    /// A new run is on screen.
-    void resultChanged();
-    /// The user asked to export the labels (the window shows the file dialog).
-    void exportRequested();
-    /// A line for the status bar.
-    void statusMessage(const QString& text, int timeoutMs);
+    bool hasResult() const override { return m_run != nullptr; }
+    QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+D")); }
+
+protected:
+    bool hasInput() const override;
+    bool mayRun() override;
+    void submitRun() override;
+    void showOutcome(const JobOutcome& outcome) override;
+    void setParameter(const QString& name, const ParameterValue& value) override;
+    QString exportResult(const std::string& exportId, const QString& path) override;
 
 private:
+    void savePath();
+    void clampMinPtsToData();
     enum class Source { Code, Spin, Slider, Chart };
     void buildUi();
     void applyEps(double eps, Source source);
-    void parametersChanged();
-    void submitRun();
     void submitKDistance();
-    void onFinished(const JobOutcome& outcome);
-    void onFailed(const JobOutcome& outcome);
-    void onCancelled(const JobOutcome& outcome);
-    void showRun(std::shared_ptr<const DbscanRun> run, const JobOutcome& outcome);
+    void onKDistanceFinished(const JobOutcome& outcome);
+    void onKDistanceFailed(const JobOutcome& outcome);
+    void onKDistanceCancelled(const JobOutcome& outcome);
     void repaint();
-    void setWarning(const QString& text);
     void updatePathChoices();
     ClusterVisibility visibility() const;
 
-    JobRunner& m_runner;
     PointCloudView& m_view;
     std::shared_ptr<const PointSet> m_points;
     std::shared_ptr<const DbscanRun> m_run;
@@ -142,8 +134,8 @@ private:
     bool m_waitingForKnee = false;  // run() before the knee was known: run when it arrives
     double m_suggestedEps = 0.0;
     int m_kdistK = 0;
+    int m_kdistConfirmedK = 0;  // the expensive k the user asked the curve for
 
-    LiveRun m_live;  // kind "dbscan"
     QTimer m_kdistDebounce;
 
     QSlider* m_epsSlider = nullptr;
@@ -155,11 +147,8 @@ private:
     QCheckBox* m_showBorder = nullptr;
     QCheckBox* m_showNoise = nullptr;
     QPushButton* m_suggestButton = nullptr;
-    QPushButton* m_exportButton = nullptr;
+    QPushButton* m_kdistConfirm = nullptr;
     KDistanceChart* m_chart = nullptr;
-    QLabel* m_stats = nullptr;
-    QLabel* m_timings = nullptr;
-    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui

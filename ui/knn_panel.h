@@ -8,21 +8,17 @@
 
 #include "compute/core/point_set.h"
 #include "compute/knn/knn_graph.h"
-#include "ui/algorithm_registry.h"
-#include "ui/job_runner.h"
-#include "ui/live_run.h"
+#include "ui/algorithm_panel.h"
 
 class QCheckBox;
 class QDoubleSpinBox;
 class QLabel;
-class QPushButton;
 class QSlider;
 class QSpinBox;
 
 namespace cs::ui {
 
 class PointCloudView;
-class WarningRow;
 
 /// One finished kNN-graph run as the panel shows it: the graph, the parameters it ran with, the
 /// points it belongs to, and what the worker worked out for the panel and the view.
@@ -37,19 +33,19 @@ struct KnnRun {
     std::shared_ptr<const std::vector<std::uint32_t>> edgeIndices;
 };
 
-/// The kNN-graph panel: k, trees, leaf size, target recall and seed; every change re-runs the
-/// random-projection forest (Backend::knnGraph) through the JobRunner (kind "knn", latest
-/// wins; short jobs are coalesced, long ones debounced and cancelled when superseded) and draws
-/// the graph's edges in the point view. Shows the trees built, the sampled recall after each
-/// tree, the edge count, the mean and largest k-th neighbour distance, the backend and each
-/// stage's time; "Show edges" and an opacity slider drive the view. A failed run (bad
-/// parameters, too few points, a GPU fault) is reported and leaves the previous graph on screen.
+/// The kNN-graph panel (an AlgorithmPanel): k, trees, leaf size, target recall and seed from
+/// the descriptor; every change re-runs the random-projection forest (Backend::knnGraph, kind
+/// "knn") and draws the graph's edges in the point view. Shows the trees built, the sampled
+/// recall after each tree, the edge count, the mean and largest k-th neighbour distance, the
+/// backend and each stage's time; "Show edges" and an opacity slider drive the view. A failed
+/// run (bad parameters, too few points, a GPU fault) is reported and leaves the previous graph
+/// on screen.
 /// @code
 /// KnnPanel panel(runner, view);
 /// panel.setPointSet(points);
 /// panel.setK(15);  // runs; panel.lastRun() holds the graph once resultChanged() fires
 /// @endcode
-class KnnPanel : public QWidget {
+class KnnPanel : public AlgorithmPanel {
     Q_OBJECT
 public:
     KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent = nullptr);
@@ -57,9 +53,7 @@ public:
 
     /// New data: forgets the graph (the view clears its edges itself) and cancels a run for the
     /// previous points. Nothing runs until run() or a parameter change.
-    void setPointSet(std::shared_ptr<const PointSet> points);
-    /// The registry entry ("knn": k, trees, leafSize, targetRecall, seed) wired to this panel.
-    Algorithm algorithm();
+    void setPointSet(std::shared_ptr<const PointSet> points) override;
 
     /// The parameters as the widgets show them.
     KnnParams params() const;
@@ -69,10 +63,6 @@ public:
     void setLeafSize(int leafSize);
     void setTargetRecall(double recall);
     void setSeed(std::uint64_t seed);
-    /// Runs now with the current parameters (a pending debounce is skipped).
-    void run();
-    /// True while a run is pending or computing.
-    bool isBusy() const;
 
     /// The run on screen (nullptr before the first, and after new points).
     std::shared_ptr<const KnnRun> lastRun() const { return m_run; }
@@ -91,55 +81,38 @@ public:
     QSpinBox* seedSpin() const { return m_seedSpin; }
     QCheckBox* showEdgesBox() const { return m_showEdges; }
     QSlider* opacitySlider() const { return m_opacity; }
-    QPushButton* runButton() const { return m_runButton; }
-    QLabel* statisticsLabel() const { return m_stats; }
     QLabel* recallLabel() const { return m_recall; }
-    QLabel* warningLabel() const;
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const KnnRun& run);
     /// The recall after each tree (shown in recallLabel()).
     static QString recallText(const KnnGraph& graph);
 
-signals:
-    /// A new graph is on screen.
-    void resultChanged();
-    /// The user asked to export the edges (the window shows the file dialog).
-    void exportRequested();
-    /// A line for the status bar.
-    void statusMessage(const QString& text, int timeoutMs);
+    bool hasResult() const override { return m_run != nullptr; }
+    QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+K")); }
+
+protected:
+    bool hasInput() const override;
+    void submitRun() override;
+    void showOutcome(const JobOutcome& outcome) override;
+    void setParameter(const QString& name, const ParameterValue& value) override;
+    QString exportResult(const std::string& exportId, const QString& path) override;
 
 private:
-    void buildUi();
-    void parametersChanged();
-    void submitRun();
-    void onFinished(const JobOutcome& outcome);
-    void onFailed(const JobOutcome& outcome);
-    void onCancelled(const JobOutcome& outcome);
-    void showRun(std::shared_ptr<const KnnRun> run, const JobOutcome& outcome);
-    void setWarning(const QString& text);
     void applyEdgeStyle();
 
-    JobRunner& m_runner;
     PointCloudView& m_view;
     std::shared_ptr<const PointSet> m_points;
     std::shared_ptr<const KnnRun> m_run;
-
-    LiveRun m_live;  // kind "knn"
 
     QSpinBox* m_kSpin = nullptr;
     QSpinBox* m_treesSpin = nullptr;
     QSpinBox* m_leafSpin = nullptr;
     QDoubleSpinBox* m_recallSpin = nullptr;
     QSpinBox* m_seedSpin = nullptr;
-    QPushButton* m_runButton = nullptr;
     QCheckBox* m_showEdges = nullptr;
     QSlider* m_opacity = nullptr;
-    QPushButton* m_exportButton = nullptr;
-    QLabel* m_stats = nullptr;
     QLabel* m_recall = nullptr;
-    QLabel* m_timings = nullptr;
-    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui

@@ -18,25 +18,21 @@
 #include <span>
 
 #include "compute/core/error.h"
+#include "compute/kshape/kshape_descriptor.h"
 #include "compute/io/npy.h"
 #include "ui/logger.h"
+#include "ui/parameter_store.h"
 #include "ui/series_view.h"
 #include "ui/warning_row.h"
 
 namespace cs::ui {
 namespace {
 
-const QString kKShape = QStringLiteral("kshape");
-const QString kIterationsKey = QStringLiteral("kshape/maxIterations");
-const QString kSeedKey = QStringLiteral("kshape/seed");
 
 // LiveRun thresholds: k-Shape on a UCR set takes tens of milliseconds to seconds; runs of at
 // least this long are debounced and cancel the run they supersede, shorter ones coalesce.
 constexpr double kLongJobMs = 400.0;
 constexpr int kLongJobDebounceMs = 250;
-constexpr int kMaxSeed = std::numeric_limits<int>::max();
-// The registry's bound on the channel; the set decides what is valid.
-constexpr int kMaxChannel = 65535;
 
 QString count(std::size_t n) {
     return QLocale().toString(qulonglong(n));
@@ -49,141 +45,56 @@ QString fixed(double v, int decimals = 3) {
 }  // namespace
 
 KShapePanel::KShapePanel(JobRunner& runner, SeriesView& view, QWidget* parent)
-    : QWidget(parent),
-      m_runner(runner),
-      m_view(view),
-      m_live(
-          runner, kKShape, [this] { submitRun(); }, kLongJobMs, kLongJobDebounceMs) {
-    setObjectName(QStringLiteral("kshapePanel"));
-    buildUi();
-    connect(&m_runner, &JobRunner::finished, this, &KShapePanel::onFinished);
-    connect(&m_runner, &JobRunner::failed, this, &KShapePanel::onFailed);
-    connect(&m_runner, &JobRunner::cancelled, this, &KShapePanel::onCancelled);
-    setEnabled(false);
+    : AlgorithmPanel(runner, kshapeDescriptor(), parent, kLongJobMs, kLongJobDebounceMs),
+      m_view(view) {
+    // k starts at the set's class count and the channel's range is the set's: neither is
+    // stored between sessions.
+    m_kSpin = addIntParameter("k", /*stored=*/false);
+    m_iterationsSpin = addIntParameter("maxIterations");
+    m_seedSpin = addIntParameter("seed");
+    m_channelSpin = addIntParameter("channel", /*stored=*/false);
+    m_channelSpin->setRange(0, 0);
+    m_agreement = new QLabel;
+    m_agreement->setObjectName(QStringLiteral("kshapeAgreement"));
+    m_agreement->setWordWrap(true);
+    m_agreement->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_agreement->hide();
+    addResultWidget(m_agreement);
+    statisticsLabel()->setText(tr("No clusters yet"));
 }
 
 KShapePanel::~KShapePanel() = default;
 
-void KShapePanel::buildUi() {
-    QSettings settings;
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    layout->setSizeConstraint(QLayout::SetMinimumSize);
-
-    auto* params = new QGroupBox(tr("Parameters"));
-    auto* form = new QFormLayout(params);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const KShapeParams defaults;
-    m_kSpin = new QSpinBox;
-    m_kSpin->setRange(1, kMaxK);
-    m_kSpin->setValue(kDefaultK);
-    m_kSpin->setKeyboardTracking(false);
-    m_kSpin->setToolTip(tr("Clusters, 1 to %1 (at most the number of series); the set's class "
-                           "count when it has labels")
-                            .arg(kMaxK));
-    form->addRow(tr("&Clusters (k)"), m_kSpin);
-    m_iterationsSpin = new QSpinBox;
-    m_iterationsSpin->setRange(1, kMaxIterations);
-    m_iterationsSpin->setValue(settings.value(kIterationsKey, defaults.maxIterations).toInt());
-    m_iterationsSpin->setKeyboardTracking(false);
-    m_iterationsSpin->setToolTip(
-        tr("Iterations at most; k-Shape stops earlier when no series changes its cluster"));
-    form->addRow(tr("Max &iterations"), m_iterationsSpin);
-    m_seedSpin = new QSpinBox;
-    m_seedSpin->setRange(0, kMaxSeed);
-    m_seedSpin->setValue(settings.value(kSeedKey, int(defaults.seed)).toInt());
-    m_seedSpin->setKeyboardTracking(false);
-    m_seedSpin->setToolTip(tr("Seed of the initial random cluster of every series"));
-    form->addRow(tr("S&eed"), m_seedSpin);
-    m_channelSpin = new QSpinBox;
-    m_channelSpin->setRange(0, 0);
-    m_channelSpin->setKeyboardTracking(false);
-    m_channelSpin->setToolTip(tr("The channel clustered (0-based)"));
-    m_channelLabel = new QLabel(tr("C&hannel"));
-    m_channelLabel->setBuddy(m_channelSpin);
-    form->addRow(m_channelLabel, m_channelSpin);
-    m_runButton = new QPushButton(tr("&Run"));
-    m_runButton->setToolTip(tr("Cluster now (parameter changes re-run it too)"));
-    form->addRow(m_runButton);
-    layout->addWidget(params);
-
-    auto* result = new QGroupBox(tr("Result"));
-    auto* resultLayout = new QVBoxLayout(result);
-    auto selectable = [](QLabel* label, const QString& name) {
-        label->setObjectName(name);
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    };
-    m_stats = new QLabel(tr("No clusters yet"));
-    selectable(m_stats, QStringLiteral("kshapeStatistics"));
-    m_agreement = new QLabel;
-    selectable(m_agreement, QStringLiteral("kshapeAgreement"));
-    m_agreement->hide();
-    m_warningRow = new WarningRow(QStringLiteral("kshape"));
-    m_timings = new QLabel;
-    selectable(m_timings, QStringLiteral("kshapeTimings"));
-    m_timings->setForegroundRole(QPalette::PlaceholderText);
-    m_timings->hide();
-    m_exportButton = new QPushButton(tr("Export clusters…"));
-    m_exportButton->setToolTip(
-        tr("Write the labels as CSV (index,label,distance,shift) or the centroids as .npy "
-           "(k × m float32)"));
-    m_exportButton->setEnabled(false);
-    resultLayout->addWidget(m_stats);
-    resultLayout->addWidget(m_agreement);
-    resultLayout->addWidget(m_warningRow);
-    resultLayout->addWidget(m_timings);
-    resultLayout->addWidget(m_exportButton);
-    layout->addWidget(result);
-    layout->addStretch(1);
-
-    connect(m_kSpin, &QSpinBox::valueChanged, this, [this] { parametersChanged(); });
-    connect(m_channelSpin, &QSpinBox::valueChanged, this, [this] { parametersChanged(); });
-    for (auto [spin, key] :
-         {std::pair{m_iterationsSpin, kIterationsKey}, std::pair{m_seedSpin, kSeedKey}})
-        connect(spin, &QSpinBox::valueChanged, this, [this, key](int v) {
-            QSettings().setValue(key, v);
-            parametersChanged();
-        });
-    connect(m_runButton, &QPushButton::clicked, this, &KShapePanel::run);
-    connect(m_exportButton, &QPushButton::clicked, this, &KShapePanel::exportRequested);
-}
-
 void KShapePanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
-    m_live.reset();
     m_series = std::move(series);
     m_run.reset();
     m_view.setKShapeResult(nullptr, nullptr);
-    setWarning({});
     m_agreement->clear();
     m_agreement->hide();
-    m_timings->clear();
-    m_timings->hide();
-    m_exportButton->setEnabled(false);
     {
         // New data brings its own defaults; they are not changes to run.
         const QSignalBlocker b1(m_kSpin);
         const QSignalBlocker b2(m_channelSpin);
         const std::size_t classes = m_series ? m_series->classCount() : 0;
-        m_kSpin->setValue(classes > 0 ? int(std::min<std::size_t>(classes, kMaxK)) : kDefaultK);
+        const ParameterSpec& k = parameterSpec(kshapeDescriptor(), "k");
+        m_kSpin->setValue(classes > 0 ? int(std::min<std::size_t>(classes, m_kSpin->maximum()))
+                                      : int(std::get<std::int64_t>(k.defaultValue)));
         const int channels = m_series ? int(m_series->channels) : 0;
         m_channelSpin->setRange(0, std::max(channels - 1, 0));
         m_channelSpin->setValue(0);
-        m_channelLabel->setVisible(channels > 1);
-        m_channelSpin->setVisible(channels > 1);
+        parameterForm()->setRowVisible(m_channelSpin, channels > 1);
     }
-    setEnabled(m_series && m_series->n > 0);
-    m_stats->setText(isEnabled() ? tr("No clusters yet: press Run or change a parameter")
-                                 : tr("No time series loaded"));
+    setEnabled(hasInput());
+    resetResult(hasInput() ? tr("No clusters yet: press Run or change a parameter")
+                           : tr("No time series loaded"));
+}
+
+bool KShapePanel::hasInput() const {
+    return m_series && m_series->n > 0;
 }
 
 KShapeParams KShapePanel::params() const {
-    KShapeParams p;
-    p.k = m_kSpin->value();
-    p.maxIterations = m_iterationsSpin->value();
-    p.seed = std::uint64_t(m_seedSpin->value());
-    p.channel = std::size_t(m_channelSpin->value());
-    return p;
+    return kshapeParams(parameterValues());
 }
 
 void KShapePanel::setK(int k) {
@@ -195,7 +106,7 @@ void KShapePanel::setMaxIterations(int iterations) {
 }
 
 void KShapePanel::setSeed(std::uint64_t seed) {
-    m_seedSpin->setValue(int(std::min<std::uint64_t>(seed, std::uint64_t(kMaxSeed))));
+    m_seedSpin->setValue(int(std::min<std::uint64_t>(seed, std::uint64_t(m_seedSpin->maximum()))));
 }
 
 void KShapePanel::setChannel(int channel) {
@@ -209,30 +120,7 @@ void KShapePanel::setChannel(int channel) {
     m_channelSpin->setValue(channel);
 }
 
-void KShapePanel::parametersChanged() {
-    if (!m_series || m_series->n == 0) return;
-    m_live.schedule();
-}
-
-void KShapePanel::run() {
-    if (!m_series || m_series->n == 0) return;
-    m_live.runNow();
-}
-
-bool KShapePanel::isBusy() const {
-    return m_live.isBusy();
-}
-
-void KShapePanel::refuse(const QString& problem) {
-    const QString message = tr("k-Shape: %1").arg(problem);
-    logError(message);
-    emit statusMessage(message + tr(" — the previous result is kept"), 8000);
-    setWarning(tr("%1. The previous result is kept.").arg(message));
-}
-
 void KShapePanel::submitRun() {
-    m_live.beginSubmit();
-    if (!m_series) return;
     const KShapeParams p = params();
     try {
         // O(1) checks (k against the series, the length, the channel) before the worker.
@@ -241,7 +129,7 @@ void KShapePanel::submitRun() {
         refuse(QString::fromUtf8(e.what()));
         return;
     }
-    m_runner.submit<KShapeRun>(kKShape, [series = m_series, p](Backend& backend, JobControl& job) {
+    runner().submit<KShapeRun>(kind(), [series = m_series, p](Backend& backend, JobControl& job) {
         return compute(series, p, backend, job);
     });
 }
@@ -268,28 +156,11 @@ KShapeRun KShapePanel::compute(std::shared_ptr<const SeriesSet> series, const KS
     return run;
 }
 
-void KShapePanel::onFinished(const JobOutcome& outcome) {
-    if (outcome.kind != kKShape) return;
-    m_live.finished(outcome);
+void KShapePanel::showOutcome(const JobOutcome& outcome) {
     auto run = std::static_pointer_cast<const KShapeRun>(outcome.result);
     // A result for a set no longer loaded is dropped (setSeriesSet cancels, but the run may
     // have finished first).
-    if (run->series == m_series) showRun(std::move(run), outcome);
-    m_live.runPending();
-}
-
-void KShapePanel::onFailed(const JobOutcome& outcome) {
-    if (outcome.kind != kKShape) return;
-    // The window logs the error and shows it in the status bar.
-    setWarning(tr("k-Shape failed: %1. The previous result is kept.").arg(outcome.error));
-    m_live.failed(outcome);
-}
-
-void KShapePanel::onCancelled(const JobOutcome& outcome) {
-    m_live.cancelled(outcome);
-}
-
-void KShapePanel::showRun(std::shared_ptr<const KShapeRun> run, const JobOutcome& outcome) {
+    if (run->series != m_series) return;
     const bool first = !m_run;
     if (!m_view.setKShapeResult(run->series, run->result, run->params.channel)) {
         setWarning(tr("The clusters do not match the series on screen; they are not shown."));
@@ -299,13 +170,11 @@ void KShapePanel::showRun(std::shared_ptr<const KShapeRun> run, const JobOutcome
     // The first clusters of a set bring their view to the front; later runs leave the style
     // the user chose.
     if (first) m_view.setStyle(SeriesView::Style::Clusters);
-    m_stats->setText(statisticsText(*m_run));
+    statisticsLabel()->setText(statisticsText(*m_run));
     m_agreement->setText(agreementText(*m_run));
     m_agreement->setVisible(!m_agreement->text().isEmpty());
-    m_timings->setText(timingText(outcome));
-    m_timings->show();
+    showTimings(outcome);
     setWarning({});
-    m_exportButton->setEnabled(true);
     const KShapeRun& r = *m_run;
     QString summary = tr("k-Shape (k %1, seed %2) of %3 series in %4 ms on %5: %6 iterations%7")
                           .arg(r.params.k)
@@ -321,14 +190,6 @@ void KShapePanel::showRun(std::shared_ptr<const KShapeRun> run, const JobOutcome
                        .arg(r.agreement.normalizedMutualInformation, 0, 'f', 3);
     logInfo(summary);
     emit resultChanged();
-}
-
-QLabel* KShapePanel::warningLabel() const {
-    return m_warningRow->label();
-}
-
-void KShapePanel::setWarning(const QString& text) {
-    m_warningRow->setText(text);
 }
 
 QString KShapePanel::statisticsText(const KShapeRun& run) {
@@ -375,8 +236,8 @@ QString KShapePanel::parameterText() const {
                 .arg(m_run->result->iterations)
                 .arg(m_run->result->converged ? QStringLiteral("true") : QStringLiteral("false"));
     return text + QStringLiteral(" backend=%1")
-                      .arg(m_runner.backendName().isEmpty() ? QStringLiteral("auto")
-                                                            : m_runner.backendName());
+                      .arg(runner().backendName().isEmpty() ? QStringLiteral("auto")
+                                                            : runner().backendName());
 }
 
 QString KShapePanel::exportLabels(const QString& path) const {
@@ -408,53 +269,20 @@ QString KShapePanel::exportCentroids(const QString& path) const {
     return {};
 }
 
-Algorithm KShapePanel::algorithm() {
-    using Type = AlgorithmParameter::Type;
-    const KShapeParams defaults;
-    Algorithm a;
-    a.name = kKShape;
-    a.title = tr("k-Shape");
-    a.parameters = {{QStringLiteral("k"),
-                     Type::Int,
-                     1,
-                     double(kMaxK),
-                     {},
-                     kDefaultK,
-                     tr("clusters (default: the set's class count, else 3)")},
-                    {QStringLiteral("maxIterations"),
-                     Type::Int,
-                     1,
-                     double(kMaxIterations),
-                     {},
-                     defaults.maxIterations,
-                     tr("iterations at most")},
-                    {QStringLiteral("seed"),
-                     Type::Int,
-                     0,
-                     double(kMaxSeed),
-                     {},
-                     qulonglong(defaults.seed),
-                     tr("seed of the initial random clusters")},
-                    {QStringLiteral("channel"),
-                     Type::Int,
-                     0,
-                     double(kMaxChannel),
-                     {},
-                     qulonglong(defaults.channel),
-                     tr("the channel clustered (multivariate sets)")}};
-    a.setParameter = [this](const QString& name, const QVariant& value) {
-        if (name == QLatin1String("k"))
-            setK(value.toInt());
-        else if (name == QLatin1String("maxIterations"))
-            setMaxIterations(value.toInt());
-        else if (name == QLatin1String("seed"))
-            setSeed(value.toULongLong());
-        else if (name == QLatin1String("channel"))
-            setChannel(value.toInt());
-    };
-    a.run = [this] { run(); };
-    a.isBusy = [this] { return isBusy(); };
-    return a;
+void KShapePanel::setParameter(const QString& name, const ParameterValue& value) {
+    const int v = int(std::get<std::int64_t>(value));
+    if (name == QLatin1String("k"))
+        setK(v);
+    else if (name == QLatin1String("maxIterations"))
+        setMaxIterations(v);
+    else if (name == QLatin1String("seed"))
+        setSeed(std::uint64_t(v));
+    else if (name == QLatin1String("channel"))
+        setChannel(v);
+}
+
+QString KShapePanel::exportResult(const std::string& exportId, const QString& path) {
+    return exportId == "centroids" ? exportCentroids(path) : exportLabels(path);
 }
 
 }  // namespace cs::ui

@@ -8,18 +8,14 @@
 
 #include "compute/core/series_set.h"
 #include "compute/kshape/kshape.h"
-#include "ui/algorithm_registry.h"
-#include "ui/job_runner.h"
-#include "ui/live_run.h"
+#include "ui/algorithm_panel.h"
 
 class QLabel;
-class QPushButton;
 class QSpinBox;
 
 namespace cs::ui {
 
 class SeriesView;
-class WarningRow;
 
 /// One finished k-Shape run as the panel shows it: the clustering, the cluster sizes and, when
 /// the set has class labels, the agreement of the clusters with the classes.
@@ -45,7 +41,7 @@ struct KShapeRun {
 /// panel.setSeriesSet(series);
 /// panel.setK(4);  // runs; panel.lastRun() holds the result once resultChanged() fires
 /// @endcode
-class KShapePanel : public QWidget {
+class KShapePanel : public AlgorithmPanel {
     Q_OBJECT
 public:
     KShapePanel(JobRunner& runner, SeriesView& view, QWidget* parent = nullptr);
@@ -54,9 +50,7 @@ public:
     /// New data: forgets the result (and the view's clusters), cancels a run for the previous
     /// set and sets k to the set's class count (3 without labels). Nothing runs until run()
     /// or a parameter change.
-    void setSeriesSet(std::shared_ptr<const SeriesSet> series);
-    /// The registry entry ("kshape": k, maxIterations, seed, channel) wired to this panel.
-    Algorithm algorithm();
+    void setSeriesSet(std::shared_ptr<const SeriesSet> series) override;
 
     /// The parameters as the widgets show them.
     KShapeParams params() const;
@@ -66,10 +60,6 @@ public:
     void setMaxIterations(int iterations);
     void setSeed(std::uint64_t seed);
     void setChannel(int channel);
-    /// Runs now with the current parameters.
-    void run();
-    /// True while a run is pending or computing.
-    bool isBusy() const;
 
     /// The run on screen (nullptr before the first, and after new data).
     std::shared_ptr<const KShapeRun> lastRun() const { return m_run; }
@@ -86,10 +76,7 @@ public:
     QSpinBox* iterationsSpin() const { return m_iterationsSpin; }
     QSpinBox* seedSpin() const { return m_seedSpin; }
     QSpinBox* channelSpin() const { return m_channelSpin; }
-    QPushButton* runButton() const { return m_runButton; }
-    QLabel* statisticsLabel() const { return m_stats; }
     QLabel* agreementLabel() const { return m_agreement; }
-    QLabel* warningLabel() const;
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const KShapeRun& run);
@@ -99,47 +86,26 @@ public:
     static KShapeRun compute(std::shared_ptr<const SeriesSet> series, const KShapeParams& params,
                              Backend& backend, JobControl& job);
 
-    static constexpr int kMaxK = 64;
-    static constexpr int kMaxIterations = 1000;
-    static constexpr int kDefaultK = 3;
+    bool hasResult() const override { return m_run != nullptr; }
+    QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+Shift+K")); }
 
-signals:
-    /// A new result is on screen.
-    void resultChanged();
-    /// The user asked to export the labels or centroids (the window shows the dialog).
-    void exportRequested();
-    /// A line for the status bar.
-    void statusMessage(const QString& text, int timeoutMs);
+protected:
+    bool hasInput() const override;
+    void submitRun() override;
+    void showOutcome(const JobOutcome& outcome) override;
+    void setParameter(const QString& name, const ParameterValue& value) override;
+    QString exportResult(const std::string& exportId, const QString& path) override;
 
 private:
-    void buildUi();
-    void parametersChanged();
-    void submitRun();
-    void refuse(const QString& problem);
-    void onFinished(const JobOutcome& outcome);
-    void onFailed(const JobOutcome& outcome);
-    void onCancelled(const JobOutcome& outcome);
-    void showRun(std::shared_ptr<const KShapeRun> run, const JobOutcome& outcome);
-    void setWarning(const QString& text);
-
-    JobRunner& m_runner;
     SeriesView& m_view;
     std::shared_ptr<const SeriesSet> m_series;
     std::shared_ptr<const KShapeRun> m_run;
-
-    LiveRun m_live;  // kind "kshape"
 
     QSpinBox* m_kSpin = nullptr;
     QSpinBox* m_iterationsSpin = nullptr;
     QSpinBox* m_seedSpin = nullptr;
     QSpinBox* m_channelSpin = nullptr;
-    QLabel* m_channelLabel = nullptr;
-    QPushButton* m_runButton = nullptr;
-    QPushButton* m_exportButton = nullptr;
-    QLabel* m_stats = nullptr;
     QLabel* m_agreement = nullptr;
-    QLabel* m_timings = nullptr;
-    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui

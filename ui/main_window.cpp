@@ -64,6 +64,23 @@ const QString kResidentSeriesJob = QStringLiteral("resident-series");
 const QString kLastDirKey = QStringLiteral("ui/lastDirectory");
 const QString kUpAxisKey = QStringLiteral("view/upAxis");
 
+// path ending as the export's suffix says ("GunPoint_kshape_centroids.npy"), whatever ending
+// of this algorithm's or extension the name had: the name is what tells File ▸ Export and
+// --export what a file holds.
+QString withExportEnding(const QString& path, const AlgorithmDescriptor& algorithm,
+                         const ExportSpec& spec) {
+    const QString suffix = QString::fromStdString(spec.suffix);
+    if (path.endsWith(suffix, Qt::CaseInsensitive)) return path;
+    const QFileInfo info(path);
+    QString stem = info.suffix().isEmpty() ? info.fileName() : info.completeBaseName();
+    for (const ExportSpec& e : algorithm.exports) {
+        const QString ending = QString::fromStdString(e.suffix);
+        const QString tag = ending.left(ending.lastIndexOf(QLatin1Char('.')));
+        if (!tag.isEmpty() && stem.endsWith(tag, Qt::CaseInsensitive)) stem.chop(tag.size());
+    }
+    return info.dir().filePath(stem + suffix);
+}
+
 QString count(std::size_t n) {
     return QLocale().toString(qulonglong(n));
 }
@@ -187,21 +204,22 @@ MainWindow::~MainWindow() {
     // The one place the GUI thread waits on compute: the worker must stop before the panels
     // and the data it reads go away.
     m_jobs->cancelAll();
-    delete m_dbscanDock;
-    m_dbscanDock = nullptr;
-    delete m_knnDock;
-    m_knnDock = nullptr;
-    delete m_rocketDock;
-    m_rocketDock = nullptr;
-    delete m_kshapeDock;
-    m_kshapeDock = nullptr;
+    for (auto& [panel, dock] : m_panels)
+        delete dock;
+    m_panels.clear();
     delete m_jobs;
     m_jobs = nullptr;
 }
 
 void MainWindow::createComputePanels() {
-    m_jobs = new JobRunner([] { return backendRegistry().get("auto"); },
-                           [] { return backendRegistry().get("cpu"); }, this);
+    // Each lane of the runner gets backends of its own (on CUDA: its own stream and handles).
+    m_jobs = new JobRunner([] { return backendRegistry().create("auto"); },
+                           [] { return backendRegistry().create("cpu"); }, this);
+    // DBSCAN reads the device copy of the points that the resident job leaves in its backend.
+    m_jobs->shareLane(kResidentJob, QStringLiteral("dbscan"));
+    connect(m_jobs, &JobRunner::finished, this, [](const JobOutcome& o) {
+        if (!o.note.isEmpty()) logWarning(tr("%1: %2").arg(o.kind, o.note));
+    });
     connect(m_jobs, &JobRunner::failed, this, [this](const JobOutcome& o) {
         const QString message = tr("%1 failed: %2").arg(o.kind, o.error);
         logError(message);
@@ -247,90 +265,57 @@ void MainWindow::createComputePanels() {
         m_jobCancel->show();
     });
 
+    // The algorithm panels, each in a tab of the right dock area. DBSCAN's clusters are also
+    // a Colour by option, the kNN graph's edges are drawn by the point view, ROCKET's features
+    // and k-Shape's clusters by the series view.
     m_dbscanPanel = new DbscanPanel(*m_jobs, *m_pointView);
-    auto* scroll = new PanelScrollArea(m_dbscanPanel);
-    m_dbscanDock = new QDockWidget(tr("DBSCAN"), this);
-    m_dbscanDock->setObjectName(QStringLiteral("dbscanDock"));
-    m_dbscanDock->setWidget(scroll);
-    m_dbscanDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
-    addDockWidget(Qt::RightDockWidgetArea, m_dbscanDock);
-    resizeDocks({m_dbscanDock}, {340}, Qt::Horizontal);
-    m_algorithms.add(m_dbscanPanel->algorithm());
-    connect(m_dbscanPanel, &DbscanPanel::statusMessage, this,
-            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
-    connect(m_dbscanPanel, &DbscanPanel::exportRequested, this,
-            &MainWindow::exportLabelsInteractively);
-    connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::updateViewActions);
+    m_knnPanel = new KnnPanel(*m_jobs, *m_pointView);
+    m_rocketPanel = new RocketPanel(*m_jobs, *m_seriesView);
+    m_kshapePanel = new KShapePanel(*m_jobs, *m_seriesView);
+    for (AlgorithmPanel* panel :
+         std::initializer_list<AlgorithmPanel*>{m_dbscanPanel, m_knnPanel, m_rocketPanel,
+                                                m_kshapePanel})
+        addPanel(panel);
+    m_panels.front().second->raise();
     // A run adds "clusters (DBSCAN)" to Colour by and selects it.
     connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::rebuildColourMenu);
+}
 
-    // The kNN graph: a tab beside DBSCAN; its edges are drawn by the point view, which offers
-    // "kNN distance" in Colour by while a graph is on screen.
-    m_knnPanel = new KnnPanel(*m_jobs, *m_pointView);
-    m_knnDock = new QDockWidget(tr("kNN graph"), this);
-    m_knnDock->setObjectName(QStringLiteral("knnDock"));
-    m_knnDock->setWidget(new PanelScrollArea(m_knnPanel));
-    m_knnDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
-    addDockWidget(Qt::RightDockWidgetArea, m_knnDock);
-    tabifyDockWidget(m_dbscanDock, m_knnDock);
-    m_dbscanDock->raise();
-    Algorithm knn = m_knnPanel->algorithm();
-    // A run asked for (the automation's --run knn) brings its panel to the front.
-    knn.run = [this, run = knn.run] {
-        m_knnDock->show();
-        m_knnDock->raise();
+void MainWindow::addPanel(AlgorithmPanel* panel) {
+    auto* dock = new QDockWidget(QString::fromStdString(panel->descriptor().title), this);
+    dock->setObjectName(panel->kind() + QStringLiteral("Dock"));
+    dock->setWidget(new PanelScrollArea(panel));
+    dock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (m_panels.empty())
+        resizeDocks({dock}, {340}, Qt::Horizontal);
+    else
+        tabifyDockWidget(m_panels.back().second, dock);
+    Algorithm algorithm = panel->algorithm();
+    // A run asked for (the automation's --run) brings its panel to the front.
+    algorithm.run = [dock, run = algorithm.run] {
+        dock->show();
+        dock->raise();
         run();
     };
-    m_algorithms.add(std::move(knn));
-    connect(m_knnPanel, &KnnPanel::statusMessage, this,
+    m_algorithms.add(std::move(algorithm));
+    connect(panel, &AlgorithmPanel::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
-    connect(m_knnPanel, &KnnPanel::exportRequested, this, &MainWindow::exportKnnInteractively);
-    connect(m_knnPanel, &KnnPanel::resultChanged, this, &MainWindow::updateViewActions);
+    connect(panel, &AlgorithmPanel::exportRequested, this,
+            [this, panel] { exportResultInteractively(panel->kind()); });
+    connect(panel, &AlgorithmPanel::resultChanged, this, &MainWindow::updateViewActions);
+    m_panels.emplace_back(panel, dock);
+}
 
-    // ROCKET: a tab beside the point panels, brought to the front when series load; the series
-    // view shows its features as a feature map.
-    m_rocketPanel = new RocketPanel(*m_jobs, *m_seriesView);
-    m_rocketDock = new QDockWidget(tr("ROCKET"), this);
-    m_rocketDock->setObjectName(QStringLiteral("rocketDock"));
-    m_rocketDock->setWidget(new PanelScrollArea(m_rocketPanel));
-    m_rocketDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
-    addDockWidget(Qt::RightDockWidgetArea, m_rocketDock);
-    tabifyDockWidget(m_knnDock, m_rocketDock);
-    m_dbscanDock->raise();
-    Algorithm rocket = m_rocketPanel->algorithm();
-    rocket.run = [this, run = rocket.run] {
-        m_rocketDock->show();
-        m_rocketDock->raise();
-        run();
-    };
-    m_algorithms.add(std::move(rocket));
-    connect(m_rocketPanel, &RocketPanel::statusMessage, this,
-            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
-    connect(m_rocketPanel, &RocketPanel::exportRequested, this,
-            &MainWindow::exportRocketInteractively);
-    connect(m_rocketPanel, &RocketPanel::resultChanged, this, &MainWindow::updateViewActions);
-
-    // k-Shape: a tab beside ROCKET; the series view shows its clusters as small multiples.
-    m_kshapePanel = new KShapePanel(*m_jobs, *m_seriesView);
-    m_kshapeDock = new QDockWidget(tr("k-Shape"), this);
-    m_kshapeDock->setObjectName(QStringLiteral("kshapeDock"));
-    m_kshapeDock->setWidget(new PanelScrollArea(m_kshapePanel));
-    m_kshapeDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
-    addDockWidget(Qt::RightDockWidgetArea, m_kshapeDock);
-    tabifyDockWidget(m_rocketDock, m_kshapeDock);
-    m_dbscanDock->raise();
-    Algorithm kshape = m_kshapePanel->algorithm();
-    kshape.run = [this, run = kshape.run] {
-        m_kshapeDock->show();
-        m_kshapeDock->raise();
-        run();
-    };
-    m_algorithms.add(std::move(kshape));
-    connect(m_kshapePanel, &KShapePanel::statusMessage, this,
-            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
-    connect(m_kshapePanel, &KShapePanel::exportRequested, this,
-            &MainWindow::exportKShapeInteractively);
-    connect(m_kshapePanel, &KShapePanel::resultChanged, this, &MainWindow::updateViewActions);
+void MainWindow::raisePanelFor(InputKind input) {
+    // A panel for this data already in front stays there.
+    for (auto& [panel, dock] : m_panels)
+        if (panel->descriptor().input == input && panel->isVisible()) return;
+    for (auto& [panel, dock] : m_panels)
+        if (panel->descriptor().input == input && !dock->isHidden()) {
+            dock->raise();
+            return;
+        }
 }
 
 void MainWindow::onJobBusyChanged(bool busy) {
@@ -346,83 +331,27 @@ void MainWindow::onJobBusyChanged(bool busy) {
     m_jobCancel->hide();
 }
 
-void MainWindow::exportLabelsInteractively() {
+void MainWindow::exportResultInteractively(const QString& algorithmName) {
+    const Algorithm* algorithm = m_algorithms.find(algorithmName);
+    if (!algorithm || !algorithm->exportTo) return;
+    const AlgorithmDescriptor& d = *algorithm->descriptor;
+    QStringList filters;
+    for (const ExportSpec& e : d.exports)
+        filters << tr("%1 (*%2)").arg(QString::fromStdString(e.what),
+                                      QString::fromStdString(e.suffix));
+    QString filter = filters.front();
+    const QString base = QFileInfo(currentName()).completeBaseName();
     QSettings settings;
-    const QString csvFilter = tr("DBSCAN labels as CSV (*.csv)");
-    const QString npyFilter = tr("DBSCAN labels as NumPy int32 (*.npy)");
-    QString filter = csvFilter;
-    const QString base = QFileInfo(currentName()).completeBaseName() + QStringLiteral("_dbscan");
     QString path = QFileDialog::getSaveFileName(
-        this, tr("Export labels"),
-        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
-        csvFilter + QStringLiteral(";;") + npyFilter, &filter);
+        this, tr("Export %1").arg(algorithm->title()),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString())
+            .filePath(base + QString::fromStdString(d.exports.front().suffix)),
+        filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".csv";
-    const QString error = m_dbscanPanel->exportLabels(path);
-    if (!error.isEmpty()) {
-        logError(error);
-        QMessageBox::warning(this, tr("Export failed"), error);
-    } else {
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    }
-}
-
-void MainWindow::exportKnnInteractively() {
-    QSettings settings;
-    const QString filter = tr("kNN graph edges as CSV (*_knn.csv)");
-    const QString base = QFileInfo(currentName()).completeBaseName() + QStringLiteral("_knn.csv");
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export kNN graph"),
-        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base), filter);
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
-    const QString error = m_knnPanel->exportEdges(path);
-    if (!error.isEmpty()) {
-        logError(error);
-        QMessageBox::warning(this, tr("Export failed"), error);
-    } else {
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    }
-}
-
-void MainWindow::exportRocketInteractively() {
-    QSettings settings;
-    const QString npyFilter = tr("ROCKET features as NumPy float32 (*_rocket.npy)");
-    const QString csvFilter = tr("ROCKET predictions as CSV (*_rocket.csv)");
-    QString filter = npyFilter;
-    const QString base = QFileInfo(m_seriesName).completeBaseName() + QStringLiteral("_rocket");
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export ROCKET"),
-        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
-        npyFilter + QStringLiteral(";;") + csvFilter, &filter);
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += filter == csvFilter ? ".csv" : ".npy";
-    const QString error = QFileInfo(path).suffix().toLower() == QLatin1String("csv")
-                              ? m_rocketPanel->exportPredictions(path)
-                              : m_rocketPanel->exportFeatures(path);
-    if (!error.isEmpty()) {
-        logError(error);
-        QMessageBox::warning(this, tr("Export failed"), error);
-    } else {
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    }
-}
-
-void MainWindow::exportKShapeInteractively() {
-    QSettings settings;
-    const QString csvFilter = tr("k-Shape labels as CSV (*_kshape.csv)");
-    const QString npyFilter = tr("k-Shape centroids as NumPy float32 (*_kshape_centroids.npy)");
-    QString filter = csvFilter;
-    const QString base = QFileInfo(m_seriesName).completeBaseName() + QStringLiteral("_kshape");
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export k-Shape"),
-        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
-        csvFilter + QStringLiteral(";;") + npyFilter, &filter);
-    if (path.isEmpty()) return;
-    if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".csv";
-    const QString error = QFileInfo(path).suffix().toLower() == QLatin1String("npy")
-                              ? m_kshapePanel->exportCentroids(path)
-                              : m_kshapePanel->exportLabels(path);
+    const ExportSpec& chosen =
+        d.exports[std::size_t(std::max<qsizetype>(0, filters.indexOf(filter)))];
+    path = withExportEnding(path, d, chosen);
+    const QString error = algorithm->exportTo(chosen.id, path);
     if (!error.isEmpty()) {
         logError(error);
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -556,22 +485,12 @@ void MainWindow::createMenus() {
     m_upMenu = up;
     m_colourGroup = new QActionGroup(this);
     view->addSeparator();
-    QAction* dbscanAction = m_dbscanDock->toggleViewAction();
-    dbscanAction->setText(tr("&DBSCAN panel"));
-    dbscanAction->setShortcut(QKeySequence(tr("Ctrl+D")));
-    view->addAction(dbscanAction);
-    QAction* knnAction = m_knnDock->toggleViewAction();
-    knnAction->setText(tr("&kNN graph panel"));
-    knnAction->setShortcut(QKeySequence(tr("Ctrl+K")));
-    view->addAction(knnAction);
-    QAction* rocketAction = m_rocketDock->toggleViewAction();
-    rocketAction->setText(tr("&ROCKET panel"));
-    rocketAction->setShortcut(QKeySequence(tr("Ctrl+Shift+R")));
-    view->addAction(rocketAction);
-    QAction* kshapeAction = m_kshapeDock->toggleViewAction();
-    kshapeAction->setText(tr("k-&Shape panel"));
-    kshapeAction->setShortcut(QKeySequence(tr("Ctrl+Shift+K")));
-    view->addAction(kshapeAction);
+    for (auto& [panel, dock] : m_panels) {
+        QAction* action = dock->toggleViewAction();
+        action->setText(tr("%1 panel").arg(QString::fromStdString(panel->descriptor().title)));
+        action->setShortcut(panel->viewShortcut());
+        view->addAction(action);
+    }
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setText(tr("&Log"));
     logAction->setShortcut(QKeySequence(tr("Ctrl+L")));
@@ -711,10 +630,10 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
             kResidentJob, [points = dataset.points](Backend& backend, JobControl& job) {
                 return backend.keepResident(points, job);
             });
-        m_dbscanPanel->setPointSet(dataset.points);
-        m_knnPanel->setPointSet(dataset.points);
-        // The point panels come to the front again if ROCKET was.
-        if (m_rocketPanel->isVisible() || m_kshapePanel->isVisible()) m_dbscanDock->raise();
+        for (auto& [panel, dock] : m_panels)
+            panel->setPointSet(dataset.points);
+        // The point panels come to the front again if a series panel was.
+        raisePanelFor(InputKind::Points);
         setCurrentView(View::Points);
         logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
                     .arg(count(p.n))
@@ -724,9 +643,9 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         const SeriesSet& s = *dataset.series;
         m_seriesName = dataset.name;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
-        m_rocketPanel->setSeriesSet(dataset.series);
-        m_kshapePanel->setSeriesSet(dataset.series);
-        if (!m_rocketDock->isHidden()) m_rocketDock->raise();
+        for (auto& [panel, dock] : m_panels)
+            panel->setSeriesSet(dataset.series);
+        raisePanelFor(InputKind::Series);
         m_jobs->submit<std::shared_ptr<const DeviceResident>>(
             kResidentSeriesJob, [series = dataset.series](Backend& backend, JobControl& job) {
                 return backend.keepSeriesResident(series, job);
@@ -971,27 +890,21 @@ QString MainWindow::exportTo(const QString& path) {
         logInfo(tr("view saved as %1").arg(path));
         return {};
     }
-    if (series && path.endsWith(QLatin1String("_rocket.npy"), Qt::CaseInsensitive))
-        return m_rocketPanel->exportFeatures(path);
-    if (series && path.endsWith(QLatin1String("_rocket.csv"), Qt::CaseInsensitive))
-        return m_rocketPanel->exportPredictions(path);
-    if (series && path.endsWith(QLatin1String("_kshape.csv"), Qt::CaseInsensitive))
-        return m_kshapePanel->exportLabels(path);
-    if (series && path.endsWith(QLatin1String("_kshape_centroids.npy"), Qt::CaseInsensitive))
-        return m_kshapePanel->exportCentroids(path);
-    if (suffix == QLatin1String("csv") && !series &&
-        path.endsWith(QLatin1String("_knn.csv"), Qt::CaseInsensitive))
-        return m_knnPanel->exportEdges(path);
-    if (suffix == QLatin1String("csv") && !series) {
-        if (!m_dbscanPanel->lastRun()) return tr("no DBSCAN labels to export yet");
-        return m_dbscanPanel->exportLabels(path);
+    // The algorithms' exports, by the most specific file-name ending, among the algorithms of
+    // the data on screen (a .csv is DBSCAN's labels beside points, never beside series).
+    std::vector<const AlgorithmDescriptor*> candidates;
+    for (const AlgorithmDescriptor* d : m_algorithms.descriptors())
+        if ((d->input == InputKind::Series) == series) candidates.push_back(d);
+    if (const auto match = matchExport(candidates, path.toStdString())) {
+        const Algorithm* algorithm =
+            m_algorithms.find(QString::fromStdString(match->algorithm->name));
+        return algorithm->exportTo(match->spec->id, path);
     }
-    if (suffix != QLatin1String("npy"))
-        return tr("cannot export to %1: use a .png (the view), .npy (the data), *_knn.csv (the "
-                  "kNN graph), .csv (the DBSCAN labels), *_rocket.npy (the ROCKET features), "
-                  "*_rocket.csv (the ROCKET predictions), *_kshape.csv (the k-Shape labels) or "
-                  "*_kshape_centroids.npy (the k-Shape centroids) file")
-            .arg(path);
+    if (suffix != QLatin1String("npy")) {
+        const QStringList kinds = exportHelpLines(candidates);
+        return tr("cannot export to %1: use a .png (the view), .npy (the data) or one of: %2")
+            .arg(path, kinds.join(QStringLiteral("; ")));
+    }
     const std::filesystem::path file = path.toStdString();
     auto labelsFile = [&] {
         const QFileInfo info(path);
@@ -1027,64 +940,35 @@ QString MainWindow::exportTo(const QString& path) {
 }
 
 void MainWindow::exportInteractively() {
+    // The view and the data, then every export of the results on screen, each as its
+    // descriptor declares it.
     const QString pngFilter = tr("PNG image of the view (*.png)");
     const QString npyFilter = tr("NumPy array of the data (*.npy)");
-    const QString labelsFilter = tr("DBSCAN labels (*.csv *.npy)");
-    const QString knnFilter = tr("kNN graph edges (*_knn.csv)");
-    const QString rocketFilter = tr("ROCKET features (*_rocket.npy)");
-    const QString predictionsFilter = tr("ROCKET predictions (*_rocket.csv)");
-    const QString kshapeFilter = tr("k-Shape labels (*_kshape.csv)");
-    const QString centroidsFilter = tr("k-Shape centroids (*_kshape_centroids.npy)");
-    const bool labels = currentView() == View::Points && m_dbscanPanel->lastRun();
-    const bool knn = currentView() == View::Points && m_knnPanel->lastRun();
-    const bool rocket = currentView() == View::Series && m_rocketPanel->lastRun();
-    const bool kshape = currentView() == View::Series && m_kshapePanel->lastRun();
+    QStringList filters{pngFilter, npyFilter};
+    std::vector<std::pair<const Algorithm*, const ExportSpec*>> exports;
+    const InputKind shown = currentView() == View::Points ? InputKind::Points : InputKind::Series;
+    for (auto& [panel, dock] : m_panels) {
+        if (panel->descriptor().input != shown || !panel->hasResult()) continue;
+        for (const ExportSpec& e : panel->descriptor().exports) {
+            filters << tr("%1 (*%2)").arg(QString::fromStdString(e.what),
+                                          QString::fromStdString(e.suffix));
+            exports.emplace_back(m_algorithms.find(panel->kind()), &e);
+        }
+    }
     QString filter = pngFilter;
     QSettings settings;
     const QString base = QFileInfo(currentName()).completeBaseName();
     QString path = QFileDialog::getSaveFileName(
         this, tr("Export"),
         QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
-        pngFilter + QStringLiteral(";;") + npyFilter +
-            (labels ? QStringLiteral(";;") + labelsFilter : QString()) +
-            (knn ? QStringLiteral(";;") + knnFilter : QString()) +
-            (rocket ? QStringLiteral(";;") + rocketFilter + QStringLiteral(";;") + predictionsFilter
-                    : QString()) +
-            (kshape ? QStringLiteral(";;") + kshapeFilter + QStringLiteral(";;") + centroidsFilter
-                    : QString()),
-        &filter);
+        filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty()) return;
     QString error;
-    if (filter == knnFilter) {
-        // The name says what a .csv holds (exportTo's rule): *_knn.csv is the graph.
-        if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
-        if (!path.endsWith(QLatin1String("_knn.csv"), Qt::CaseInsensitive))
-            path = QFileInfo(path).dir().filePath(QFileInfo(path).completeBaseName() +
-                                                  QStringLiteral("_knn.csv"));
-        error = m_knnPanel->exportEdges(path);
-    } else if (filter == rocketFilter || filter == predictionsFilter) {
-        // As for the kNN graph, the name says what the file holds: *_rocket.npy, *_rocket.csv.
-        const QString suffix =
-            filter == rocketFilter ? QStringLiteral("npy") : QStringLiteral("csv");
-        const QFileInfo info(path);
-        QString stem = info.suffix().isEmpty() ? info.fileName() : info.completeBaseName();
-        if (!stem.endsWith(QLatin1String("_rocket"), Qt::CaseInsensitive))
-            stem += QStringLiteral("_rocket");
-        path = info.dir().filePath(stem + QLatin1Char('.') + suffix);
-        error = exportTo(path);
-    } else if (filter == kshapeFilter || filter == centroidsFilter) {
-        // The name says what the file holds: *_kshape.csv, *_kshape_centroids.npy.
-        const QString ending = filter == kshapeFilter ? QStringLiteral("_kshape.csv")
-                                                      : QStringLiteral("_kshape_centroids.npy");
-        const QFileInfo info(path);
-        QString stem = info.suffix().isEmpty() ? info.fileName() : info.completeBaseName();
-        for (const QString& tail : {QStringLiteral("_kshape_centroids"), QStringLiteral("_kshape")})
-            if (stem.endsWith(tail, Qt::CaseInsensitive)) stem.chop(tail.size());
-        path = info.dir().filePath(stem + ending);
-        error = exportTo(path);
-    } else if (filter == labelsFilter) {
-        if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".csv");
-        error = m_dbscanPanel->exportLabels(path);
+    const qsizetype chosen = filters.indexOf(filter) - 2;
+    if (chosen >= 0 && chosen < qsizetype(exports.size())) {
+        const auto& [algorithm, spec] = exports[std::size_t(chosen)];
+        path = withExportEnding(path, *algorithm->descriptor, *spec);
+        error = algorithm->exportTo(spec->id, path);
     } else {
         if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".png";
         error = exportTo(path);

@@ -29,6 +29,7 @@ class DbscanPanel;
 class KnnPanel;
 class KShapePanel;
 class JobRunner;
+class AlgorithmPanel;
 class LogDock;
 class PointCloudView;
 class RocketPanel;
@@ -128,10 +129,13 @@ private:
     void openInteractively();
     void openWithKindQuestion(const QString& path, io::DataKind kind);
     void exportInteractively();
-    void exportLabelsInteractively();
-    void exportKnnInteractively();
-    void exportRocketInteractively();
-    void exportKShapeInteractively();
+    /// File dialog offering the algorithm's exports (its descriptor's list), then writes one.
+    void exportResultInteractively(const QString& algorithmName);
+    /// Puts an algorithm panel in a dock (tabbed with the others), registers its algorithm and
+    /// wires its status, export and result signals: the same for every method.
+    void addPanel(AlgorithmPanel* panel);
+    /// Brings the first panel for this kind of data to the front.
+    void raisePanelFor(InputKind input);
     void createComputePanels();
     void onJobBusyChanged(bool busy);
     void addRecent(const QString& path, io::DataKind kind);
@@ -156,14 +160,13 @@ private:
     QLabel* m_busyLabel = nullptr;
     QLabel* m_dataLabel = nullptr;
     JobRunner* m_jobs = nullptr;
+    // Every algorithm panel with its dock, in menu order; the typed pointers are for what the
+    // window does with one method's result (DBSCAN's clusters in Colour by).
+    std::vector<std::pair<AlgorithmPanel*, QDockWidget*>> m_panels;
     DbscanPanel* m_dbscanPanel = nullptr;
-    QDockWidget* m_dbscanDock = nullptr;
     KnnPanel* m_knnPanel = nullptr;
-    QDockWidget* m_knnDock = nullptr;
     RocketPanel* m_rocketPanel = nullptr;
-    QDockWidget* m_rocketDock = nullptr;
     KShapePanel* m_kshapePanel = nullptr;
-    QDockWidget* m_kshapeDock = nullptr;
     QProgressBar* m_jobBar = nullptr;
     QLabel* m_jobLabel = nullptr;
     QWidget* m_jobCancel = nullptr;

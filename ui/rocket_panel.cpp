@@ -20,24 +20,22 @@
 #include <span>
 
 #include "compute/core/error.h"
+#include "compute/rocket/rocket_descriptor.h"
 #include "compute/io/npy.h"
 #include "ui/logger.h"
+#include "ui/parameter_store.h"
 #include "ui/series_view.h"
 #include "ui/warning_row.h"
 
 namespace cs::ui {
 namespace {
 
-const QString kRocket = QStringLiteral("rocket");
-const QString kKernelsKey = QStringLiteral("rocket/kernels");
-const QString kSeedKey = QStringLiteral("rocket/seed");
 
 // LiveRun thresholds, lower than its defaults: jobs at least this long are debounced and cancel
 // the run they supersede; shorter ones are coalesced.
 constexpr double kLongJobMs = 400.0;
 // Spin-box steps on long jobs settle for this long before a run starts.
 constexpr int kLongJobDebounceMs = 250;
-constexpr int kMaxSeed = std::numeric_limits<int>::max();
 
 QString count(std::size_t n) {
     return QLocale().toString(qulonglong(n));
@@ -57,69 +55,18 @@ QString className(const SeriesSet& s, int label) {
 }  // namespace
 
 RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
-    : QWidget(parent),
-      m_runner(runner),
-      m_view(view),
-      m_live(
-          runner, kRocket, [this] { submitRun(); }, kLongJobMs, kLongJobDebounceMs) {
-    setObjectName(QStringLiteral("rocketPanel"));
-    buildUi();
-    connect(&m_runner, &JobRunner::finished, this, &RocketPanel::onFinished);
-    connect(&m_runner, &JobRunner::failed, this, &RocketPanel::onFailed);
-    connect(&m_runner, &JobRunner::cancelled, this, &RocketPanel::onCancelled);
-    setEnabled(false);
-}
-
-RocketPanel::~RocketPanel() = default;
-
-void RocketPanel::buildUi() {
-    QSettings settings;
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(6, 6, 6, 6);
-    // As the other panels: never squeezed below its contents, the dock's scroll area scrolls.
-    layout->setSizeConstraint(QLayout::SetMinimumSize);
-
-    auto* params = new QGroupBox(tr("Parameters"));
-    auto* form = new QFormLayout(params);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const RocketParams defaults;
-    m_kernelsSpin = new QSpinBox;
-    m_kernelsSpin->setRange(kMinKernels, kRocketMaxKernels);
+    : AlgorithmPanel(runner, rocketDescriptor(), parent, kLongJobMs, kLongJobDebounceMs),
+      m_view(view) {
+    m_kernelsSpin = addIntParameter("kernels");
     m_kernelsSpin->setSingleStep(1000);
     m_kernelsSpin->setGroupSeparatorShown(true);
-    m_kernelsSpin->setValue(settings.value(kKernelsKey, defaults.kernels).toInt());
-    m_kernelsSpin->setKeyboardTracking(false);
-    m_kernelsSpin->setToolTip(tr("Random convolution kernels, %1 to %2: two features (PPV, MAX) "
-                                 "each; more kernels, better accuracy, longer runs")
-                                  .arg(count(kMinKernels), count(kRocketMaxKernels)));
-    form->addRow(tr("&Kernels"), m_kernelsSpin);
-    m_seedSpin = new QSpinBox;
-    m_seedSpin->setRange(0, kMaxSeed);
-    m_seedSpin->setValue(settings.value(kSeedKey, int(defaults.seed)).toInt());
-    m_seedSpin->setKeyboardTracking(false);
-    m_seedSpin->setToolTip(
-        tr("Seed of the kernels' random lengths, weights, biases, dilations "
-           "and paddings"));
-    form->addRow(tr("S&eed"), m_seedSpin);
-    m_runButton = new QPushButton(tr("&Run"));
-    m_runButton->setToolTip(
-        tr("Compute the features and fit the classifier now (parameter changes re-run it too)"));
-    form->addRow(m_runButton);
-    layout->addWidget(params);
+    m_seedSpin = addIntParameter("seed");
 
-    // The result box, as the other panels': statistics, the classifier, its confusion matrix,
-    // the warning (icon + text), the backend and one line per stage, the export button.
-    auto* result = new QGroupBox(tr("Result"));
-    auto* resultLayout = new QVBoxLayout(result);
-    auto selectable = [](QLabel* label, const QString& name) {
-        label->setObjectName(name);
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    };
-    m_stats = new QLabel(tr("No features yet"));
-    selectable(m_stats, QStringLiteral("rocketStatistics"));
+    // The classifier and its confusion matrix, under the summary.
     m_classifier = new QLabel;
-    selectable(m_classifier, QStringLiteral("rocketClassifier"));
+    m_classifier->setObjectName(QStringLiteral("rocketClassifier"));
+    m_classifier->setWordWrap(true);
+    m_classifier->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_classifier->hide();
     m_confusion = new QTableWidget;
     m_confusion->setObjectName(QStringLiteral("rocketConfusion"));
@@ -130,58 +77,32 @@ void RocketPanel::buildUi() {
     m_confusion->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_confusion->setToolTip(tr("Test series by true class (rows) and predicted class (columns)"));
     m_confusion->hide();
-    m_warningRow = new WarningRow(QStringLiteral("rocket"));
-    m_timings = new QLabel;
-    selectable(m_timings, QStringLiteral("rocketTimings"));
-    m_timings->setForegroundRole(QPalette::PlaceholderText);
-    m_timings->hide();
-    m_exportButton = new QPushButton(tr("Export features…"));
-    m_exportButton->setToolTip(
-        tr("Write the features as .npy (n × 2K float32) or the predictions as CSV"));
-    m_exportButton->setEnabled(false);
-    resultLayout->addWidget(m_stats);
-    resultLayout->addWidget(m_classifier);
-    resultLayout->addWidget(m_confusion);
-    resultLayout->addWidget(m_warningRow);
-    resultLayout->addWidget(m_timings);
-    resultLayout->addWidget(m_exportButton);
-    layout->addWidget(result);
-    layout->addStretch(1);
-
-    for (auto [spin, key] :
-         {std::pair{m_kernelsSpin, kKernelsKey}, std::pair{m_seedSpin, kSeedKey}})
-        connect(spin, &QSpinBox::valueChanged, this, [this, key](int v) {
-            QSettings().setValue(key, v);
-            parametersChanged();
-        });
-    connect(m_runButton, &QPushButton::clicked, this, &RocketPanel::run);
-    // The export dialog belongs to the main window (File ▸ Export… offers the features too).
-    connect(m_exportButton, &QPushButton::clicked, this, &RocketPanel::exportRequested);
+    addResultWidget(m_classifier);
+    addResultWidget(m_confusion);
+    statisticsLabel()->setText(tr("No features yet"));
 }
 
+RocketPanel::~RocketPanel() = default;
+
 void RocketPanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
-    m_live.reset();
     m_series = std::move(series);
     m_run.reset();
     m_view.setRocketFeatures(nullptr, nullptr, nullptr);
-    setWarning({});
     m_classifier->clear();
     m_classifier->hide();
     m_confusion->clear();
     m_confusion->hide();
-    m_timings->clear();
-    m_timings->hide();
-    m_exportButton->setEnabled(false);
-    setEnabled(m_series && m_series->n > 0);
-    m_stats->setText(isEnabled() ? tr("No features yet: press Run or change a parameter")
-                                 : tr("No time series loaded"));
+    setEnabled(hasInput());
+    resetResult(hasInput() ? tr("No features yet: press Run or change a parameter")
+                           : tr("No time series loaded"));
+}
+
+bool RocketPanel::hasInput() const {
+    return m_series && m_series->n > 0;
 }
 
 RocketParams RocketPanel::params() const {
-    RocketParams p;
-    p.kernels = m_kernelsSpin->value();
-    p.seed = std::uint64_t(m_seedSpin->value());
-    return p;
+    return rocketParams(parameterValues());
 }
 
 void RocketPanel::setKernels(int kernels) {
@@ -189,22 +110,10 @@ void RocketPanel::setKernels(int kernels) {
 }
 
 void RocketPanel::setSeed(std::uint64_t seed) {
-    m_seedSpin->setValue(int(std::min<std::uint64_t>(seed, std::uint64_t(kMaxSeed))));
-}
-
-void RocketPanel::parametersChanged() {
-    if (!m_series || m_series->n == 0) return;
-    m_live.schedule();
-}
-
-void RocketPanel::run() {
-    if (!m_series || m_series->n == 0) return;
-    m_live.runNow();
+    m_seedSpin->setValue(int(std::min<std::uint64_t>(seed, std::uint64_t(m_seedSpin->maximum()))));
 }
 
 void RocketPanel::submitRun() {
-    m_live.beginSubmit();
-    if (!m_series) return;
     const RocketParams p = params();
     QString problem;
     try {
@@ -217,13 +126,10 @@ void RocketPanel::submitRun() {
         problem = QString::fromUtf8(e.what());
     }
     if (!problem.isEmpty()) {
-        const QString message = tr("ROCKET: %1").arg(problem);
-        logError(message);
-        emit statusMessage(message + tr(" — the previous result is kept"), 8000);
-        setWarning(tr("%1. The previous result is kept.").arg(message));
+        refuse(problem);
         return;
     }
-    m_runner.submit<RocketRun>(kRocket, [series = m_series, p](Backend& backend, JobControl& job) {
+    runner().submit<RocketRun>(kind(), [series = m_series, p](Backend& backend, JobControl& job) {
         return compute(series, p, backend, job);
     });
 }
@@ -302,32 +208,11 @@ RocketRun RocketPanel::compute(std::shared_ptr<const SeriesSet> series, const Ro
     return run;
 }
 
-bool RocketPanel::isBusy() const {
-    return m_live.isBusy();
-}
-
-void RocketPanel::onFinished(const JobOutcome& outcome) {
-    if (outcome.kind != kRocket) return;
-    m_live.finished(outcome);
+void RocketPanel::showOutcome(const JobOutcome& outcome) {
     auto run = std::static_pointer_cast<const RocketRun>(outcome.result);
     // Features of a set no longer loaded are dropped (setSeriesSet cancels, but the run may
     // have finished first).
-    if (run->series == m_series) showRun(std::move(run), outcome);
-    m_live.runPending();
-}
-
-void RocketPanel::onFailed(const JobOutcome& outcome) {
-    if (outcome.kind != kRocket) return;
-    // The window logs the error and shows it in the status bar.
-    setWarning(tr("ROCKET failed: %1. The previous result is kept.").arg(outcome.error));
-    m_live.failed(outcome);
-}
-
-void RocketPanel::onCancelled(const JobOutcome& outcome) {
-    m_live.cancelled(outcome);
-}
-
-void RocketPanel::showRun(std::shared_ptr<const RocketRun> run, const JobOutcome& outcome) {
+    if (run->series != m_series) return;
     const bool first = !m_run;
     if (!m_view.setRocketFeatures(run->series, run->features, run->kernels)) {
         setWarning(tr("The features do not match the series on screen; they are not shown."));
@@ -337,14 +222,12 @@ void RocketPanel::showRun(std::shared_ptr<const RocketRun> run, const JobOutcome
     // The first features of a set bring their map to the front; later runs leave the style
     // the user chose.
     if (first) m_view.setStyle(SeriesView::Style::FeatureMap);
-    m_stats->setText(statisticsText(*m_run));
+    statisticsLabel()->setText(statisticsText(*m_run));
     m_classifier->setText(classifierText(*m_run));
     m_classifier->show();
     showConfusion(*m_run);
-    m_timings->setText(timingText(outcome));
-    m_timings->show();
+    showTimings(outcome);
     setWarning({});
-    m_exportButton->setEnabled(true);
     const RocketRun& r = *m_run;
     QString summary = tr("ROCKET (%1 kernels, seed %2) of %3 series in %4 ms on %5")
                           .arg(count(std::size_t(r.params.kernels)))
@@ -407,14 +290,6 @@ void RocketPanel::showConfusion(const RocketRun& run) {
     m_confusion->show();
 }
 
-QLabel* RocketPanel::warningLabel() const {
-    return m_warningRow->label();
-}
-
-void RocketPanel::setWarning(const QString& text) {
-    m_warningRow->setText(text);
-}
-
 QString RocketPanel::statisticsText(const RocketRun& run) {
     const RocketFeatures& f = *run.features;
     return tr("Features: %1 series × %2 (PPV and MAX of %3 kernels)")
@@ -457,8 +332,8 @@ QString RocketPanel::parameterText() const {
             text += QStringLiteral(" testAccuracy=%1").arg(m_run->testAccuracy, 0, 'g', 6);
     }
     return text + QStringLiteral(" backend=%1")
-                      .arg(m_runner.backendName().isEmpty() ? QStringLiteral("auto")
-                                                            : m_runner.backendName());
+                      .arg(runner().backendName().isEmpty() ? QStringLiteral("auto")
+                                                            : runner().backendName());
 }
 
 QString RocketPanel::exportFeatures(const QString& path) const {
@@ -497,35 +372,15 @@ QString RocketPanel::exportPredictions(const QString& path) const {
     return {};
 }
 
-Algorithm RocketPanel::algorithm() {
-    using Type = AlgorithmParameter::Type;
-    const RocketParams defaults;
-    Algorithm a;
-    a.name = kRocket;
-    a.title = tr("ROCKET");
-    a.parameters = {{QStringLiteral("kernels"),
-                     Type::Int,
-                     double(kMinKernels),
-                     double(kRocketMaxKernels),
-                     {},
-                     defaults.kernels,
-                     tr("random convolution kernels (two features each)")},
-                    {QStringLiteral("seed"),
-                     Type::Int,
-                     0,
-                     double(kMaxSeed),
-                     {},
-                     qulonglong(defaults.seed),
-                     tr("seed of the random kernels")}};
-    a.setParameter = [this](const QString& name, const QVariant& value) {
-        if (name == QLatin1String("kernels"))
-            setKernels(value.toInt());
-        else if (name == QLatin1String("seed"))
-            setSeed(value.toULongLong());
-    };
-    a.run = [this] { run(); };
-    a.isBusy = [this] { return isBusy(); };
-    return a;
+void RocketPanel::setParameter(const QString& name, const ParameterValue& value) {
+    if (name == QLatin1String("kernels"))
+        setKernels(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("seed"))
+        setSeed(std::uint64_t(std::get<std::int64_t>(value)));
+}
+
+QString RocketPanel::exportResult(const std::string& exportId, const QString& path) {
+    return exportId == "features" ? exportFeatures(path) : exportPredictions(path);
 }
 
 }  // namespace cs::ui

@@ -9,9 +9,7 @@
 #include "compute/core/series_set.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
-#include "ui/algorithm_registry.h"
-#include "ui/job_runner.h"
-#include "ui/live_run.h"
+#include "ui/algorithm_panel.h"
 
 class QLabel;
 class QPushButton;
@@ -58,7 +56,7 @@ struct RocketRun {
 /// panel.setSeriesSet(series);
 /// panel.setKernels(2000);  // runs; panel.lastRun() holds the result once resultChanged() fires
 /// @endcode
-class RocketPanel : public QWidget {
+class RocketPanel : public AlgorithmPanel {
     Q_OBJECT
 public:
     RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent = nullptr);
@@ -66,19 +64,13 @@ public:
 
     /// New data: forgets the result (and the view's features) and cancels a run for the
     /// previous set. Nothing runs until run() or a parameter change.
-    void setSeriesSet(std::shared_ptr<const SeriesSet> series);
-    /// The registry entry ("rocket": kernels, seed) wired to this panel.
-    Algorithm algorithm();
+    void setSeriesSet(std::shared_ptr<const SeriesSet> series) override;
 
     /// The parameters as the widgets show them.
     RocketParams params() const;
     /// Setters as the widgets: each re-runs when series are loaded.
     void setKernels(int kernels);
     void setSeed(std::uint64_t seed);
-    /// Runs now with the current parameters (a pending debounce is skipped).
-    void run();
-    /// True while a run is pending or computing.
-    bool isBusy() const;
 
     /// The run on screen (nullptr before the first, and after new data).
     std::shared_ptr<const RocketRun> lastRun() const { return m_run; }
@@ -95,11 +87,8 @@ public:
     // The widgets, for tests and the automation.
     QSpinBox* kernelsSpin() const { return m_kernelsSpin; }
     QSpinBox* seedSpin() const { return m_seedSpin; }
-    QPushButton* runButton() const { return m_runButton; }
-    QLabel* statisticsLabel() const { return m_stats; }
     QLabel* classifierLabel() const { return m_classifier; }
     QTableWidget* confusionTable() const { return m_confusion; }
-    QLabel* warningLabel() const;
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const RocketRun& run);
@@ -109,44 +98,27 @@ public:
     static RocketRun compute(std::shared_ptr<const SeriesSet> series, const RocketParams& params,
                              Backend& backend, JobControl& job);
 
-    /// The kernels spin box's range.
-    static constexpr int kMinKernels = 100;
+    bool hasResult() const override { return m_run != nullptr; }
+    QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+Shift+R")); }
 
-signals:
-    /// A new result is on screen.
-    void resultChanged();
-    /// The user asked to export the features or predictions (the window shows the dialog).
-    void exportRequested();
-    /// A line for the status bar.
-    void statusMessage(const QString& text, int timeoutMs);
+protected:
+    bool hasInput() const override;
+    void submitRun() override;
+    void showOutcome(const JobOutcome& outcome) override;
+    void setParameter(const QString& name, const ParameterValue& value) override;
+    QString exportResult(const std::string& exportId, const QString& path) override;
 
 private:
-    void buildUi();
-    void parametersChanged();
-    void submitRun();
-    void onFinished(const JobOutcome& outcome);
-    void onFailed(const JobOutcome& outcome);
-    void onCancelled(const JobOutcome& outcome);
-    void showRun(std::shared_ptr<const RocketRun> run, const JobOutcome& outcome);
     void showConfusion(const RocketRun& run);
-    void setWarning(const QString& text);
 
-    JobRunner& m_runner;
     SeriesView& m_view;
     std::shared_ptr<const SeriesSet> m_series;
     std::shared_ptr<const RocketRun> m_run;
 
-    LiveRun m_live;  // kind "rocket"
-
     QSpinBox* m_kernelsSpin = nullptr;
     QSpinBox* m_seedSpin = nullptr;
-    QPushButton* m_runButton = nullptr;
-    QPushButton* m_exportButton = nullptr;
-    QLabel* m_stats = nullptr;
     QLabel* m_classifier = nullptr;
     QTableWidget* m_confusion = nullptr;
-    QLabel* m_timings = nullptr;
-    WarningRow* m_warningRow = nullptr;
 };
 
 }  // namespace cs::ui

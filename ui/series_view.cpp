@@ -271,6 +271,8 @@ void SeriesView::clearClusters() {
     }
     m_clusterCharts.clear();
     m_clustersDirty = true;
+    m_clustersPainted = false;
+    m_firstClusterViewport = nullptr;
 }
 
 void SeriesView::rebuildClusters() {
@@ -385,7 +387,19 @@ void SeriesView::rebuildClusters() {
         view->setBackgroundBrush(pal.color(QPalette::Base));
         m_clusterLayout->addWidget(view, c / columns, c % columns);
         m_clusterCharts.push_back(chart);
+        // The charts lay themselves out on a later event: until the first one has painted, a
+        // grab shows empty frames. isContentDrawn() waits for that paint.
+        if (c == 0) {
+            m_firstClusterViewport = view->viewport();
+            m_firstClusterViewport->installEventFilter(this);
+        }
     }
+}
+
+bool SeriesView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_firstClusterViewport && event->type() == QEvent::Paint)
+        m_clustersPainted = true;
+    return QWidget::eventFilter(watched, event);
 }
 
 bool SeriesView::hasRocketFeatures() const {
@@ -408,7 +422,8 @@ bool SeriesView::isContentDrawn() const {
                                          ? static_cast<MatrixHeatmapView*>(m_heatmap)
                                      : m_style == Style::FeatureMap ? m_featureMap
                                                                     : nullptr;
-    // The cluster charts draw with QPainter, at once.
+    if (m_style == Style::Clusters && m_clusterArea->isVisible() && m_kshape)
+        return !m_clustersDirty && (m_clusterCharts.empty() || m_clustersPainted);
     if (!shown || !shown->isVisible()) return true;
     return shown->isContentDrawn() || !shown->problem().isEmpty();
 }

@@ -96,7 +96,8 @@ public:
     /// The style selector and the feature selector (for tests).
     QComboBox* styleBox() const { return m_styleBox; }
     QComboBox* featureBox() const { return m_featureBox; }
-    /// True when the visible heat map (if any) shows its latest content, or cannot draw.
+    /// True when the visible heat map (if any) shows its latest content, or cannot draw; in the
+    /// Clusters style, once the cluster charts have painted.
     bool isContentDrawn() const;
     /// The cap on drawn series.
     int maxDrawn() const { return m_maxDrawn; }
@@ -138,6 +139,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void rebuild();
@@ -165,6 +167,8 @@ private:
     std::size_t m_kshapeChannel = 0;
     bool m_clustersDirty = true;  // the cluster charts do not show m_kshape yet
     std::vector<QChart*> m_clusterCharts;
+    QWidget* m_firstClusterViewport = nullptr;  // its first paint means the charts are drawn
+    bool m_clustersPainted = false;
     QScrollArea* m_clusterArea = nullptr;
     QWidget* m_clusterGrid = nullptr;
     QGridLayout* m_clusterLayout = nullptr;

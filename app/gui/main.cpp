@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "app/common/builtin_algorithms.h"
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/gl_interop.h"
@@ -39,7 +40,8 @@ int printTextAndExit(int argc, char** argv) {
     QCoreApplication app(argc, argv);
     describeApplication();
     QString error;
-    const auto options = cs::ui::Automation::parse(QCoreApplication::arguments(), &error);
+    const auto options = cs::ui::Automation::parse(QCoreApplication::arguments(), &error,
+                                                   cs::app::builtinAlgorithms());
     if (!options) {
         std::fprintf(stderr, "clusterscope: error: %s\n", qPrintable(error));
         return cs::ui::Automation::kUsageError;

@@ -362,7 +362,8 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
         r.shifts = shifts;
         r.iterations = iteration + 1;
         job.setProgress(0.02 + 0.98 * double(iteration + 1) / double(params.maxIterations),
-                        "assign");
+                        "iteration " + std::to_string(iteration + 1) + " of " +
+                            std::to_string(params.maxIterations));
         if (!changed) {
             r.converged = true;
             break;

@@ -19,7 +19,7 @@ const AlgorithmDescriptor& kshapeDescriptor() {
             .label = "&Clusters (k)",
             .type = Type::Int,
             .minimum = 1,
-            .maximum = 64,
+            .maximum = 1024,
             .defaultValue = std::int64_t(defaults.k),
             .unit = "clusters",
             .help = "clusters, at most the number of series (the panel starts at the set's "

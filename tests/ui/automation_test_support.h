@@ -4,7 +4,7 @@
 // parser as the GUI calls it, and a stand-in algorithm for the registry.
 
 #include <QStringList>
-#include <QVariantMap>
+#include <map>
 #include <optional>
 
 #include "ui/algorithm_registry.h"
@@ -20,22 +20,36 @@ inline std::optional<cs::ui::AutomationOptions> parse(const QStringList& args,
                                      error ? error : &ignored);
 }
 
-/// A stand-in algorithm: records the values set and the runs, and stays busy for a few polls.
+/// A stand-in algorithm: records the values set and the runs, and stays busy for a few polls. The
+/// automation knows algorithms only through their descriptors, as it knows the real ones.
 struct FakeAlgorithm {
-    QVariantMap values;
+    std::map<QString, cs::ParameterValue> values;
     int runs = 0;
     int busyPolls = 0;  // isBusy() answers true this many more times after a run
+    cs::AlgorithmDescriptor descriptor = [] {
+        using Type = cs::ParameterSpec::Type;
+        cs::AlgorithmDescriptor d;
+        d.name = "fake";
+        d.title = "Fake";
+        d.parameters = {
+            {.name = "eps", .type = Type::Double, .minimum = 0, .maximum = 10, .defaultValue = 0.5},
+            {.name = "minPts",
+             .type = Type::Int,
+             .minimum = 1,
+             .maximum = 1000,
+             .defaultValue = std::int64_t(10)},
+            {.name = "metric",
+             .type = Type::Choice,
+             .choices = {"l2", "cosine"},
+             .defaultValue = std::string("l2")},
+            {.name = "exact", .type = Type::Bool, .defaultValue = true}};
+        return d;
+    }();
 
     cs::ui::Algorithm spec() {
-        using Type = cs::ui::AlgorithmParameter::Type;
         cs::ui::Algorithm a;
-        a.name = QStringLiteral("fake");
-        a.title = QStringLiteral("Fake");
-        a.parameters = {{QStringLiteral("eps"), Type::Double, 0.0, 10.0, {}, 0.5, {}},
-                        {QStringLiteral("minPts"), Type::Int, 1, 1000, {}, 10, {}},
-                        {QStringLiteral("metric"), Type::Choice, 0, 0, {"l2", "cosine"}, {}, {}},
-                        {QStringLiteral("exact"), Type::Bool, 0, 1, {}, true, {}}};
-        a.setParameter = [this](const QString& n, const QVariant& v) { values[n] = v; };
+        a.descriptor = &descriptor;
+        a.setParameter = [this](const QString& n, const cs::ParameterValue& v) { values[n] = v; };
         a.run = [this] {
             ++runs;
             busyPolls = 5;

@@ -90,8 +90,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
         QCOMPARE(finished.front().front().toInt(), 0);
         QCOMPARE(automation.error(), QString());
-        QCOMPARE(fake.values.value("eps").toDouble(), 0.25);
-        QCOMPARE(fake.values.value("metric").toString(), QStringLiteral("cosine"));
+        QCOMPARE(std::get<double>(fake.values.at("eps")), 0.25);
+        QCOMPARE(std::get<std::string>(fake.values.at("metric")), std::string("cosine"));
         QCOMPARE(fake.runs, 1);
         QCOMPARE(fake.busyPolls, 0);  // waited until the job was done
         QCOMPARE(window.pointView()->pointCount(), std::size_t(3000));

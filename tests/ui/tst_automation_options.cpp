@@ -65,7 +65,7 @@ private slots:
         QTest::newRow("measure folder")
             << QStringList{"--measure", "/nonexistent-folder/m.json"} << "measure '/nonexistent";
         QTest::newRow("export kind")
-            << QStringList{"--export", "/tmp/labels.txt"} << ".csv (DBSCAN";
+            << QStringList{"--export", "/tmp/labels.txt"} << "not '/tmp/labels.txt'";
         QTest::newRow("bad size") << QStringList{"--window-size", "big"} << "WIDTHxHEIGHT";
         QTest::newRow("bad timeout") << QStringList{"--timeout", "-3"} << "--timeout";
     }
@@ -100,16 +100,16 @@ private slots:
         QString error;
         auto a = registry.parseAssignment(QStringLiteral("fake.eps=2.5"), &error);
         QVERIFY(a);
-        QCOMPARE(a->value.toDouble(), 2.5);
-        QCOMPARE(
-            registry.parseAssignment(QStringLiteral("fake.minPts=7"), &error)->value.toLongLong(),
-            7);
-        QCOMPARE(registry.parseAssignment(QStringLiteral("fake.metric=cosine"), &error)
-                     ->value.toString(),
-                 QStringLiteral("cosine"));
-        QCOMPARE(
-            registry.parseAssignment(QStringLiteral("fake.exact=false"), &error)->value.toBool(),
-            false);
+        QCOMPARE(std::get<double>(a->value), 2.5);
+        QCOMPARE(std::get<std::int64_t>(
+                     registry.parseAssignment(QStringLiteral("fake.minPts=7"), &error)->value),
+                 std::int64_t(7));
+        QCOMPARE(std::get<std::string>(
+                     registry.parseAssignment(QStringLiteral("fake.metric=cosine"), &error)->value),
+                 std::string("cosine"));
+        QCOMPARE(std::get<bool>(
+                     registry.parseAssignment(QStringLiteral("fake.exact=false"), &error)->value),
+                 false);
 
         const struct {
             const char* text;

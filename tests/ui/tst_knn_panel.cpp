@@ -232,8 +232,8 @@ private slots:
         const cs::ui::Algorithm* knn = m_window->algorithms().find(QStringLiteral("knn"));
         QVERIFY(knn);
         QStringList names;
-        for (const auto& p : knn->parameters)
-            names << p.name;
+        for (const auto& p : knn->descriptor->parameters)
+            if (p.inPanel) names << QString::fromStdString(p.name);
         QCOMPARE(names, QStringList({"k", "trees", "leafSize", "targetRecall", "seed"}));
         QString error;
         QVERIFY(!m_window->algorithms().parseAssignment(QStringLiteral("knn.k=65"), &error));
@@ -243,7 +243,7 @@ private slots:
         const auto a = m_window->algorithms().parseAssignment(QStringLiteral("knn.k=7"), &error);
         QVERIFY(a);
         knn->setParameter(a->parameter, a->value);
-        knn->setParameter(QStringLiteral("trees"), 3);
+        knn->setParameter(QStringLiteral("trees"), std::int64_t(3));
         knn->run();
         QTRY_VERIFY_WITH_TIMEOUT(!knn->isBusy() && panel()->lastRun(), 60000);
         QCOMPARE(panel()->lastRun()->params.k, 7);

@@ -155,7 +155,7 @@ private slots:
         QVERIFY(!panel()->lastRun());
         QVERIFY(!view()->hasRocketFeatures());
         QCOMPARE(panel()->kernelsSpin()->value(), 10000);
-        QCOMPARE(panel()->kernelsSpin()->minimum(), 100);
+        QCOMPARE(panel()->kernelsSpin()->minimum(), 1);  // the range the descriptor declares
         QCOMPARE(panel()->kernelsSpin()->maximum(), 100000);
     }
 
@@ -328,14 +328,14 @@ private slots:
         // Out of range on the command line or through the registry: refused with the reason.
         QString error;
         QVERIFY(
-            !m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=50"), &error));
+            !m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=0"), &error));
         QVERIFY2(error.contains(QLatin1String("kernels")), qPrintable(error));
         QVERIFY(!m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=100001"),
                                                         &error));
         QVERIFY(!m_window->algorithms().parseAssignment(QStringLiteral("rocket.seed=-1"), &error));
         // The spin box clamps what the GUI can ask for.
-        panel()->setKernels(5);
-        QCOMPARE(panel()->params().kernels, RocketPanel::kMinKernels);
+        panel()->setKernels(-5);
+        QCOMPARE(panel()->params().kernels, 1);
         panel()->setKernels(900);
         QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
 
@@ -417,7 +417,7 @@ private slots:
 
         const cs::ui::Algorithm* rocket = m_window->algorithms().find(QStringLiteral("rocket"));
         QVERIFY(rocket);
-        rocket->setParameter(QStringLiteral("kernels"), 300);
+        rocket->setParameter(QStringLiteral("kernels"), std::int64_t(300));
         rocket->run();
         QTRY_VERIFY_WITH_TIMEOUT(!rocket->isBusy() && panel()->lastRun(), 60000);
         const auto run = panel()->lastRun();
@@ -444,15 +444,15 @@ private slots:
         const cs::ui::Algorithm* rocket = m_window->algorithms().find(QStringLiteral("rocket"));
         QVERIFY(rocket);
         QStringList names;
-        for (const auto& p : rocket->parameters)
-            names << p.name;
+        for (const auto& p : rocket->descriptor->parameters)
+            if (p.inPanel) names << QString::fromStdString(p.name);
         QCOMPARE(names, QStringList({"kernels", "seed"}));
         QString error;
         const auto a =
             m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=400"), &error);
         QVERIFY2(a, qPrintable(error));
         rocket->setParameter(a->parameter, a->value);
-        rocket->setParameter(QStringLiteral("seed"), 2);
+        rocket->setParameter(QStringLiteral("seed"), std::int64_t(2));
         rocket->run();
         QTRY_VERIFY_WITH_TIMEOUT(!rocket->isBusy() && panel()->lastRun(), 60000);
         QCOMPARE(panel()->lastRun()->params.kernels, 400);
@@ -488,7 +488,7 @@ private slots:
         QProcess bad;
         bad.setProcessEnvironment(env);
         bad.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
-                  {gunPoint(), "--param", "rocket.kernels=10", "--run", "rocket", "--quit"});
+                  {gunPoint(), "--param", "rocket.kernels=0", "--run", "rocket", "--quit"});
         QVERIFY(bad.waitForFinished(60000));
         QVERIFY(bad.exitCode() != 0);
         QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("rocket.kernels"));
