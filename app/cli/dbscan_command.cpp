@@ -13,6 +13,8 @@
 #include <variant>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/parameter_options.h"
+#include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_cpu.h"
@@ -77,36 +79,38 @@ nlohmann::json dbscanCounts(const DbscanResult& r) {
 
 void addDbscanCommand(CLI::App& app, int& exitCode) {
     struct Options {
-        std::string file, backend = "auto", path = "auto", out;
-        float eps = 0.0f;
-        int minPts = 0;
-        bool star = false, json = false;
+        std::string file, backend = "auto", out;
+        std::shared_ptr<ParameterOptions> options;
+        bool json = false;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = app.add_subcommand("dbscan", "Cluster a point cloud with DBSCAN");
     cmd->add_option("FILE", o->file, "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy)")->required();
-    cmd->add_option("--eps", o->eps, "Neighbourhood radius (>= 0)")->required();
-    cmd->add_option("--min-pts", o->minPts, "Points within eps, itself included, to be core (>= 1)")
-        ->required();
-    cmd->add_flag("--star", o->star, "DBSCAN*: border points become noise");
+    o->options = std::make_shared<ParameterOptions>(*cmd, dbscanDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--path", o->path, "Neighbour search: auto, grid, brute or kdtree");
     cmd->add_option("--out", o->out, "Write index,label,core rows to this CSV file");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
-            const DbscanParams params{o->eps, o->minPts, o->star, parseDbscanPath(o->path)};
-            validateDbscanParams(params);
+            o->options->values();  // the declared ranges, before the file is read
             const auto backend = backendRegistry().get(o->backend);
             const PointSet points = loadPoints(o->file);
+            // And the ranges these points allow (MinPts <= n).
+            const DataShape shape{.items = points.n, .dims = points.dims};
+            DbscanParams params;
+            try {
+                params = dbscanParams(o->options->values(&shape));
+            } catch (const Error& e) {
+                throw Error(o->file + ": " + e.what());
+            }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
             const DbscanResult r = backend->dbscan(points, params, job);
             const double totalMs = millisecondsSince(start);
             if (!o->out.empty()) {
-                const std::string header = "dbscan eps=" + shortest(o->eps) +
-                                           " minPts=" + std::to_string(o->minPts) +
-                                           " star=" + (o->star ? "1" : "0") +
+                const std::string header = "dbscan eps=" + shortest(params.eps) +
+                                           " minPts=" + std::to_string(params.minPts) +
+                                           " star=" + (params.star ? "1" : "0") +
                                            " path=" + std::string(toString(r.pathUsed)) +
                                            " backend=" + backend->name() + " file=" + o->file;
                 io::writeLabelsCsv(o->out, r.labels, r.isCore, header);
@@ -117,9 +121,9 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
                           {"file", o->file},
                           {"n", points.n},
                           {"dims", points.dims},
-                          {"eps", shortestDouble(o->eps)},
-                          {"min_pts", o->minPts},
-                          {"star", o->star},
+                          {"eps", shortestDouble(params.eps)},
+                          {"min_pts", params.minPts},
+                          {"star", params.star},
                           {"backend", backend->name()},
                           {"device", backend->info().device},
                           {"stages_ms", stageMilliseconds(job.timings())},

@@ -12,11 +12,13 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
+#include "app/cli/parameter_options.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/dataset.h"
 #include "compute/io/npy.h"
 #include "compute/io/writers.h"
+#include "compute/knn/knn_descriptor.h"
 
 namespace cs::cli {
 namespace {
@@ -69,21 +71,14 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
     struct Options {
         std::string file, backend = "auto", out;
         KnnParams params;
+        std::shared_ptr<ParameterOptions> options;
         bool json = false;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = app.add_subcommand(
         "knn", "The approximate kNN graph of a point cloud (random-projection tree forest)");
     cmd->add_option("FILE", o->file, "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy)")->required();
-    cmd->add_option("--k", o->params.k, "Neighbours per point, itself not counted (default 10)");
-    cmd->add_option("--trees", o->params.trees, "Most random-projection trees (default 8)");
-    cmd->add_option("--leaf-size", o->params.leafSize,
-                    "Largest leaf, 2 (k + 1) .. 2048 (default 512)");
-    cmd->add_option("--target-recall", o->params.targetRecall,
-                    "Stop once the sampled recall reaches it; 0 builds every tree (default 0.95)");
-    cmd->add_option("--recall-sample", o->params.recallSample,
-                    "Points whose exact neighbours measure the recall (default 256)");
-    cmd->add_option("--seed", o->params.seed, "Random directions and recall sample (default 1)");
+    o->options = std::make_shared<ParameterOptions>(*cmd, knnDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--out", o->out,
                     "Write the graph: .csv edges, or .npy indices (+ _distances.npy)");
@@ -95,6 +90,13 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                 throw Error(o->out + ": --out must end in .csv or .npy");
             const auto backend = backendRegistry().get(o->backend);
             const PointSet points = loadPointCloud(o->file);
+            // The values checked against the declared ranges and these points (k < n).
+            const DataShape shape{.items = points.n, .dims = points.dims};
+            try {
+                o->params = knnParams(o->options->values(&shape));
+            } catch (const Error& e) {
+                throw Error(o->file + ": " + e.what());
+            }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
             KnnGraph g;

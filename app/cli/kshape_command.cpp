@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/parameter_options.h"
 #include "app/cli/dbscan_command.h"
 #include "app/cli/rocket_command.h"
+#include "compute/kshape/kshape_descriptor.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
@@ -58,6 +60,7 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
     struct Options {
         std::string file, backend = "auto", out, centroids;
         KShapeParams params;
+        std::shared_ptr<ParameterOptions> options;
         bool json = false;
     };
     auto o = std::make_shared<Options>();
@@ -65,11 +68,7 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("FILE", o->file,
                     "Series (.ts/.arff/UCR); a _TRAIN file brings its _TEST half along")
         ->required();
-    cmd->add_option("--k", o->params.k, "Clusters (default 3)");
-    cmd->add_option("--max-iterations", o->params.maxIterations,
-                    "Iterations at most (default 100)");
-    cmd->add_option("--seed", o->params.seed, "The initial labels' random seed (default 1)");
-    cmd->add_option("--channel", o->params.channel, "The channel clustered (default 0)");
+    o->options = std::make_shared<ParameterOptions>(*cmd, kshapeDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--out", o->out, "Write index,label,distance,shift rows (.csv)");
     cmd->add_option("--centroids", o->centroids, "Write the k x m float32 centroids (.npy)");
@@ -78,6 +77,16 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
         exitCode = runReportingErrors([&] {
             const auto backend = backendRegistry().get(o->backend);
             const SeriesSet s = loadSeriesSplit(o->file);
+            // The values checked against the declared ranges and this set (k <= n, channel).
+            const DataShape shape{.items = s.n,
+                                  .length = s.length,
+                                  .channels = s.channels,
+                                  .classes = int(s.classCount())};
+            try {
+                o->params = kshapeParams(o->options->values(&shape));
+            } catch (const Error& e) {
+                throw Error(o->file + ": " + e.what());
+            }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
             KShapeResult r;

@@ -13,7 +13,9 @@
 #include <variant>
 
 #include "app/cli/cli_common.h"
+#include "app/cli/parameter_options.h"
 #include "app/cli/dbscan_command.h"
+#include "compute/rocket/rocket_descriptor.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/dataset.h"
@@ -105,6 +107,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
     struct Options {
         std::string file, test, backend = "auto", features, predictions;
         RocketParams params;
+        std::shared_ptr<ParameterOptions> options;
         bool json = false;
     };
     auto o = std::make_shared<Options>();
@@ -114,8 +117,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                     "Series (.ts/.arff/UCR); a _TRAIN file brings its _TEST half along")
         ->required();
     cmd->add_option("--test", o->test, "Test series (instead of the _TEST half)");
-    cmd->add_option("--kernels", o->params.kernels, "Random kernels (default 10000)");
-    cmd->add_option("--seed", o->params.seed, "The kernels' random seed (default 1)");
+    o->options = std::make_shared<ParameterOptions>(*cmd, rocketDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--features", o->features, "Write the n x 2K float32 features (.npy)");
     cmd->add_option("--predictions", o->predictions,
@@ -123,7 +125,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
-            validateRocketParams(o->params);
+            o->params = rocketParams(o->options->values());
             const auto backend = backendRegistry().get(o->backend);
             const SeriesSet s = loadSeriesSplit(o->file, o->test);
             if (s.labels.empty() || s.classCount() < 2)
