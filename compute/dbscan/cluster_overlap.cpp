@@ -62,13 +62,14 @@ std::vector<std::size_t> clusterSizes(std::span<const std::int32_t> labels, int 
     // Per-thread counts when they are small beside the labels.
     const unsigned threads = count <= labels.size() / 64 ? threadsFor(labels.size()) : 1;
     std::vector<std::vector<std::size_t>> partial(threads, std::vector<std::size_t>(count, 0));
-    forChunks(labels.size(), threads, [&](std::size_t begin, std::size_t end, unsigned t) {
-        std::vector<std::size_t>& sizes = partial[t];
-        for (std::size_t i = begin; i < end; ++i) {
-            const std::int32_t l = labels[i];
-            if (l >= 0 && std::size_t(l) < count) ++sizes[std::size_t(l)];
-        }
-    });
+    parallelRanges(labels.size(), threads, nullptr,
+                   [&](std::size_t begin, std::size_t end, unsigned t) {
+                       std::vector<std::size_t>& sizes = partial[t];
+                       for (std::size_t i = begin; i < end; ++i) {
+                           const std::int32_t l = labels[i];
+                           if (l >= 0 && std::size_t(l) < count) ++sizes[std::size_t(l)];
+                       }
+                   });
     for (unsigned t = 1; t < threads; ++t)
         for (std::size_t c = 0; c < count; ++c)
             partial[0][c] += partial[t][c];
@@ -86,7 +87,7 @@ std::vector<ClusterOverlap> clusterOverlap(std::span<const std::int32_t> a, int 
     // tend to be contiguous in a file); the tables are merged after.
     const unsigned threads = threadsFor(a.size());
     std::vector<PairCounts> partial(threads);
-    forChunks(a.size(), threads, [&](std::size_t begin, std::size_t end, unsigned t) {
+    parallelRanges(a.size(), threads, nullptr, [&](std::size_t begin, std::size_t end, unsigned t) {
         PairCounts& counts = partial[t];
         std::uint64_t runKey = 0;
         std::uint64_t runLength = 0;

@@ -10,11 +10,11 @@ std::vector<std::uint32_t> paintClusters(std::span<const std::int32_t> labels,
                                          const ClusterPaint& paint) {
     std::vector<std::uint32_t> out(labels.size());
     const bool haveCore = isCore.size() == labels.size();
-    forChunks(labels.size(), threadsFor(labels.size()),
-              [&](std::size_t begin, std::size_t end, unsigned) {
-                  for (std::size_t i = begin; i < end; ++i)
-                      out[i] = paint.colourOf(labels[i], !haveCore || isCore[i] != 0);
-              });
+    parallelRanges(labels.size(), threadsFor(labels.size()), nullptr,
+                   [&](std::size_t begin, std::size_t end, unsigned) {
+                       for (std::size_t i = begin; i < end; ++i)
+                           out[i] = paint.colourOf(labels[i], !haveCore || isCore[i] != 0);
+                   });
     return out;
 }
 

@@ -22,6 +22,7 @@
 #include <nanoflann.hpp>
 
 #include "compute/core/error.h"
+#include "compute/core/parallel.h"
 
 namespace cs {
 namespace {
@@ -29,11 +30,6 @@ namespace {
 using Index = std::uint32_t;
 constexpr Index kNoIndex = std::numeric_limits<Index>::max();
 constexpr float kInfinity = std::numeric_limits<float>::infinity();
-
-int workerCount(int threads) {
-    if (threads > 0) return threads;
-    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
 
 void checkInput(const PointSet& points) {
     if (points.n > 0 && points.dims == 0)
@@ -51,47 +47,14 @@ void checkInput(const PointSet& points) {
                         " has a non-finite coordinate; drop NaN/Inf points first");
 }
 
-// Runs body(chunk) for every chunk on `threads` workers, the calling thread being one of them
-// and the only one that reports progress (JobControl's callback runs on the job's thread).
-// Workers stop taking chunks once the job is cancelled; the cancel then surfaces here as
-// cs::Cancelled, after every worker has joined, so nothing half-done escapes.
+// parallelFor with its progress mapped onto [from, to] of one stage.
 template <class Body>
 void parallelChunks(std::size_t chunks, int threads, JobControl& job, double from, double to,
                     std::string_view stage, Body&& body) {
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> stop{false};
-    std::exception_ptr error;
-    std::mutex errorMutex;
-    auto worker = [&](bool reporter) {
-        while (!stop.load(std::memory_order_relaxed)) {
-            if (job.isCancelled()) {
-                stop = true;
-                break;
-            }
-            const std::size_t chunk = next.fetch_add(1, std::memory_order_relaxed);
-            if (chunk >= chunks) break;
-            try {
-                body(chunk);
-            } catch (...) {
-                std::lock_guard lock(errorMutex);
-                if (!error) error = std::current_exception();
-                stop = true;
-                break;
-            }
-            const std::size_t finished = done.fetch_add(1, std::memory_order_relaxed) + 1;
-            if (reporter)
-                job.setProgress(from + (to - from) * double(finished) / double(chunks), stage);
-        }
-    };
-    {
-        const auto helpers = std::min<std::size_t>(std::size_t(std::max(threads, 1)), chunks);
-        std::vector<std::jthread> pool;
-        for (std::size_t t = 1; t < helpers; ++t)
-            pool.emplace_back(worker, false);
-        worker(true);
-    }
-    if (error) std::rethrow_exception(error);
-    job.checkpoint();
+    const ParallelOptions options{
+        .threads = unsigned(std::max(threads, 1)),
+        .progress = [&](double f) { job.setProgress(from + (to - from) * f, stage); }};
+    parallelFor(chunks, &job, options, [&](std::size_t chunk, unsigned) { body(chunk); });
 }
 
 // Lock-free union-find (links the larger root under the smaller, so parents only decrease and
@@ -719,8 +682,10 @@ DbscanResult runGrid(Work& w, const std::vector<float>& recentred, bool star, in
 // ---------------------------------------------------------------------------------------------
 
 // All pairs in column tiles shared by a block of rows, so a tile is read once per block.
+// A block walks all n columns when eps covers the cloud: the cancel flag is looked at per tile.
 struct BruteSource {
     const Work& w;
+    const JobControl& job;
     template <class F>
     void visit(const Index* rows, std::size_t count, bool upperOnly, F&& f) const {
         constexpr Index kTile = 1024;
@@ -728,6 +693,7 @@ struct BruteSource {
         std::size_t remaining = count;
         const Index n = Index(w.n);
         for (Index t0 = 0; t0 < n && remaining > 0; t0 += std::min(kTile, n - t0)) {
+            job.checkpoint();
             const Index t1 = t0 + std::min(kTile, n - t0);
             for (std::size_t r = 0; r < count; ++r) {
                 if (!active[r]) continue;
@@ -820,17 +786,21 @@ struct ForwardingResultSet {
     float worstDist() const { return radius; }
 };
 
+// With an eps that covers the cloud every search returns all n points: the cancel flag is looked
+// at per searched row.
 template <int DIM>
 struct KdSource {
     const Work& w;
     const KdTree<DIM>& tree;
     float radius;
+    const JobControl& job;
     template <class F>
     void visit(const Index* rows, std::size_t count, bool upperOnly, F&& f) const {
         auto filtered = [&](std::size_t r, Index j) {
             return (upperOnly && j <= rows[r]) || f(r, j);
         };
         for (std::size_t r = 0; r < count; ++r) {
+            job.checkpoint();
             ForwardingResultSet<decltype(filtered)> set{filtered, r, radius};
             tree.findNeighbors(set, w.pt(rows[r]), kdSearch(false));
         }
@@ -921,8 +891,8 @@ DbscanResult runKdTree(Work& w, bool star, int threads, JobControl& job) {
         job.setProgress(kBuildEnd, "kdtree");
     }
     job.checkpoint();
-    return runPoints(w, KdSource<DIM>{w, *tree, kdRadius(w.eps2, w.d)}, kdLeafOrder(*tree), star,
-                     threads, job);
+    return runPoints(w, KdSource<DIM>{w, *tree, kdRadius(w.eps2, w.d), job}, kdLeafOrder(*tree),
+                     star, threads, job);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -944,6 +914,25 @@ struct CollectResultSet {
     float worstDist() const { return radius; }
 };
 
+// nanoflann's k-nearest set, looking at the cancel flag every 4096 candidates: it inserts by
+// shifting, so with k in the tens of thousands one search is seconds of work.
+struct CancellableKnnSet : nanoflann::KNNResultSet<float, Index> {
+    CancellableKnnSet(std::size_t capacity, const JobControl& job)
+        : nanoflann::KNNResultSet<float, Index>(capacity), m_job(job) {}
+    bool addPoint(float dist, Index index) {
+        if (++m_offered % 4096 == 0) m_job.checkpoint();
+        return nanoflann::KNNResultSet<float, Index>::addPoint(dist, index);
+    }
+
+private:
+    const JobControl& m_job;
+    std::size_t m_offered = 0;
+};
+
+// k beyond this share of n: every query scans all points (n canonical distances and a
+// selection) instead of searching the tree, whose k-nearest set costs O(k) per insertion.
+constexpr std::size_t kKDistanceScanShare = 16;
+
 template <int DIM>
 std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::size_t d, int k,
                               int threads, JobControl& job) {
@@ -962,17 +951,29 @@ std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::s
     // still be canonically closer (see kdRadius for the margins). Queries go in the tree's leaf
     // order, so consecutive ones walk the same branches.
     const std::size_t want = std::min(n, std::size_t(k) + 4);
+    const bool scan = std::size_t(k) * kKDistanceScanShare > n;
     const double slack = 1.0 + 1e-3 + 4.0 * double(d) * 0x1p-24;
     const std::vector<Index>& order = kdLeafOrder(*tree);
     constexpr std::size_t kBlock = 256;
     const std::size_t blocks = (n + kBlock - 1) / kBlock;
     parallelChunks(blocks, threads, job, 0.1, 0.95, "knn", [&](std::size_t b) {
-        std::vector<Index> idx(want), found;
-        std::vector<float> nano(want), canon;
+        std::vector<Index> idx(scan ? 0 : want), found;
+        std::vector<float> nano(scan ? 0 : want), canon;
         for (std::size_t o = b * kBlock; o < std::min(n, (b + 1) * kBlock); ++o) {
+            job.checkpoint();
             const std::size_t i = order[o];
             const float* q = x.data() + i * d;
-            nanoflann::KNNResultSet<float, Index> set(want);
+            if (scan) {
+                // The canonical k-th smallest of all n distances: by definition the value the
+                // tree search below settles on.
+                canon.resize(n);
+                for (std::size_t j = 0; j < n; ++j)
+                    canon[j] = canonicalDist2(q, x.data() + j * d, d);
+                std::nth_element(canon.begin(), canon.begin() + (k - 1), canon.end());
+                perPoint[i] = std::sqrt(canon[std::size_t(k - 1)]);
+                continue;
+            }
+            CancellableKnnSet set(want, job);
             set.init(idx.data(), nano.data());
             tree->findNeighbors(set, q, kdSearch(true));
             const std::size_t got = set.size();
@@ -1026,7 +1027,7 @@ DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobCo
                        int threads) {
     validateDbscanParams(params);
     checkInput(points);
-    threads = workerCount(threads);
+    threads = int(workersFor(threads));
     DbscanPath path = resolveDbscanPathCpu(params.path, points.n, points.dims);
     job.checkpoint();
     if (points.n == 0) {
@@ -1072,7 +1073,7 @@ DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobCo
         });
     } else {
         w.x = std::move(recentred);
-        result = runPoints(w, BruteSource{w}, {}, params.star, threads, job);
+        result = runPoints(w, BruteSource{w, job}, {}, params.star, threads, job);
     }
     result.pathUsed = path;
     job.setProgress(1.0, "labels");
@@ -1085,7 +1086,7 @@ KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int
     if (std::size_t(k) > points.n)
         throw Error("k-distance k = " + std::to_string(k) + " exceeds the number of points (" +
                     std::to_string(points.n) + ")");
-    threads = workerCount(threads);
+    threads = int(workersFor(threads));
     job.checkpoint();
     const std::size_t n = points.n, d = points.dims;
     std::vector<float> x;

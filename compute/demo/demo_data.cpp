@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/parallel.h"
 #include "compute/core/random.h"
 
 namespace cs::demo {
@@ -215,20 +216,10 @@ PointSet makeDemoPoints(std::size_t n, std::uint64_t seed) {
 
     // Chunks own their generator, so the split between threads changes nothing but the time.
     const std::size_t chunks = (n + kChunk - 1) / kChunk;
-    const std::size_t threads =
-        std::min<std::size_t>({chunks, std::max(1u, std::thread::hardware_concurrency()), 16});
-    const auto work = [&](std::size_t first) {
-        for (std::size_t c = first; c < chunks; c += threads)
-            generateChunk(seed, c, n, s.coords.data(), truth.labels.data());
-    };
-    if (threads <= 1) {
-        work(0);
-    } else {
-        std::vector<std::jthread> pool;
-        for (std::size_t t = 1; t < threads; ++t)
-            pool.emplace_back(work, t);
-        work(0);
-    }
+    parallelFor(chunks, nullptr, {.threads = std::min(threadsFor(n, kChunk), 16u)},
+                [&](std::size_t c, unsigned) {
+                    generateChunk(seed, c, n, s.coords.data(), truth.labels.data());
+                });
     s.attributes.push_back(std::move(truth));
     s.source = "demo:points n=" + std::to_string(n) + " seed=" + std::to_string(seed);
     return s;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/parallel.h"
 #include "compute/dbscan/dbscan.h"
 
 namespace cs {
@@ -28,61 +29,6 @@ namespace {
 // infinite distance (indices are below INT32_MAX, validateKnnInput makes sure).
 constexpr float kEmptyDist2 = std::numeric_limits<float>::infinity();
 constexpr std::int32_t kEmptyIndex = std::numeric_limits<std::int32_t>::max();
-
-int workerCount(int threads) {
-    if (threads > 0) return threads;
-    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-}
-
-// body(item, state) for every item of [0, count), handed out `grain` items at a time to up to
-// `threads` workers, each with its own default-constructed State (scratch buffers). The calling
-// thread is one of the workers and the only one that reports progress (JobControl's callback
-// runs on the job's thread). Workers stop taking items once the job is cancelled, and the
-// caller's job.checkpoint() after this returns turns that into cs::Cancelled once every worker
-// has joined: a cancel never escapes with threads still writing.
-template <class State, class Body>
-void parallelItems(std::size_t count, int threads, std::size_t grain, JobControl* job,
-                   const std::function<void(double)>& progress, Body&& body) {
-    if (count == 0) return;
-    grain = std::max<std::size_t>(grain, 1);
-    std::atomic<std::size_t> next{0}, done{0};
-    std::atomic<bool> stop{false};
-    std::exception_ptr error;
-    std::mutex errorMutex;
-    auto worker = [&](bool reporter) {
-        State state{};
-        for (;;) {
-            if (stop.load(std::memory_order_relaxed) || (job && job->isCancelled())) break;
-            const std::size_t begin = next.fetch_add(grain, std::memory_order_relaxed);
-            if (begin >= count) break;
-            const std::size_t end = std::min(count, begin + grain);
-            try {
-                for (std::size_t item = begin; item < end; ++item)
-                    body(item, state);
-            } catch (...) {
-                std::lock_guard lock(errorMutex);
-                if (!error) error = std::current_exception();
-                stop = true;
-                break;
-            }
-            const std::size_t finished =
-                done.fetch_add(end - begin, std::memory_order_relaxed) + (end - begin);
-            if (reporter && progress) progress(double(finished) / double(count));
-        }
-    };
-    {
-        const std::size_t chunks = (count + grain - 1) / grain;
-        const std::size_t helpers =
-            std::min<std::size_t>(std::size_t(std::max(threads, 1)), chunks);
-        std::vector<std::jthread> pool;
-        for (std::size_t t = 1; t < helpers; ++t)
-            pool.emplace_back(worker, false);
-        worker(true);
-    }
-    if (error) std::rethrow_exception(error);
-}
-
-struct NoState {};
 
 // Offers (d2, index) to a list of k (dist2, index) pairs sorted ascending. The caller has seen
 // d2 <= dist2[k - 1]. A neighbour already present has exactly the same d2 (canonicalDist2 is
@@ -119,7 +65,8 @@ struct LeafScratch {
 // over j the compiler can vectorise. Most pairs are rejected by both lists' k-th distance,
 // kept contiguous in `bound` so that test is one predictable branch.
 void searchLeaf(const float* x, std::size_t dims, int k, const std::uint32_t* members,
-                std::size_t m, float* dist2, std::int32_t* index, LeafScratch& s) {
+                std::size_t m, float* dist2, std::int32_t* index, LeafScratch& s,
+                const JobControl& job) {
     const std::size_t kk = std::size_t(k);
     s.xT.resize(dims * m);
     s.row.resize(m);
@@ -142,6 +89,9 @@ void searchLeaf(const float* x, std::size_t dims, int k, const std::uint32_t* me
     float* bound = s.bound.data();
     const std::int32_t* id = s.id.data();
     for (std::size_t i = 0; i + 1 < m; ++i) {
+        // A leaf of kKnnMaxLeafSize points in many dimensions is seconds of work: look at the
+        // cancel flag every row (the scratch is thrown away, the graph not yet touched).
+        job.checkpoint();
         for (std::size_t j = i + 1; j < m; ++j)
             row[j] = 0.0f;
         for (std::size_t t = 0; t < dims; ++t) {
@@ -183,14 +133,15 @@ std::vector<float> project(std::span<const float> x, std::size_t n, std::size_t 
                            JobControl* job) {
     std::vector<float> proj(std::size_t(levels) * n);
     constexpr std::size_t kBlock = 4096;
-    parallelItems<NoState>(
-        (n + kBlock - 1) / kBlock, threads, 1, job, {}, [&](std::size_t block, NoState&) {
-            const std::size_t end = std::min(n, (block + 1) * kBlock);
-            for (std::size_t i = block * kBlock; i < end; ++i)
-                for (int l = 0; l < levels; ++l)
-                    proj[std::size_t(l) * n + i] = knnProjection(
-                        x.data() + i * dims, directions.data() + std::size_t(l) * dims, dims);
-        });
+    parallelFor((n + kBlock - 1) / kBlock, job, {.threads = unsigned(threads)},
+                [&](std::size_t block, unsigned) {
+                    const std::size_t end = std::min(n, (block + 1) * kBlock);
+                    for (std::size_t i = block * kBlock; i < end; ++i)
+                        for (int l = 0; l < levels; ++l)
+                            proj[std::size_t(l) * n + i] =
+                                knnProjection(x.data() + i * dims,
+                                              directions.data() + std::size_t(l) * dims, dims);
+                });
     return proj;
 }
 
@@ -210,20 +161,20 @@ std::vector<std::uint32_t> treeOrder(const std::vector<float>& proj, std::size_t
         const auto offsets = knnNodeOffsets(n, l);
         const float* p = proj.data() + std::size_t(l) * n;
         const bool last = l + 1 == levels;
-        parallelItems<NoState>(offsets.size() - 1, threads, 1, job, {},
-                               [&](std::size_t node, NoState&) {
-                                   const std::size_t b = offsets[node], e = offsets[node + 1];
-                                   for (std::size_t q = b; q < e; ++q)
-                                       keys[q] = knnSortKey(p[order[q]], order[q]);
-                                   auto* kb = keys.data() + b;
-                                   auto* ke = keys.data() + e;
-                                   if (last)
-                                       std::sort(kb, ke);
-                                   else
-                                       std::nth_element(kb, kb + (e - b) / 2, ke);
-                                   for (std::size_t q = b; q < e; ++q)
-                                       order[q] = std::uint32_t(keys[q]);
-                               });
+        parallelFor(offsets.size() - 1, job, {.threads = unsigned(threads)},
+                    [&](std::size_t node, unsigned) {
+                        const std::size_t b = offsets[node], e = offsets[node + 1];
+                        for (std::size_t q = b; q < e; ++q)
+                            keys[q] = knnSortKey(p[order[q]], order[q]);
+                        auto* kb = keys.data() + b;
+                        auto* ke = keys.data() + e;
+                        if (last)
+                            std::sort(kb, ke);
+                        else
+                            std::nth_element(kb, kb + (e - b) / 2, ke);
+                        for (std::size_t q = b; q < e; ++q)
+                            order[q] = std::uint32_t(keys[q]);
+                    });
     }
     if (job) job->checkpoint();
     return order;
@@ -249,7 +200,7 @@ std::vector<std::int32_t> exactRows(std::span<const float> x, std::size_t n, std
     // group that the compiler vectorises.
     constexpr std::size_t kGroup = 8;
     const std::size_t groups = (rows.size() + kGroup - 1) / kGroup;
-    parallelItems<NoState>(groups, threads, 1, job, {}, [&](std::size_t group, NoState&) {
+    parallelFor(groups, job, {.threads = unsigned(threads)}, [&](std::size_t group, unsigned) {
         const std::size_t first = group * kGroup;
         const std::size_t count = std::min(kGroup, rows.size() - first);
         std::vector<float> a(dims * kGroup, 0.0f);  // dims x kGroup, the rows transposed
@@ -263,6 +214,8 @@ std::vector<std::int32_t> exactRows(std::span<const float> x, std::size_t n, std
             bound[r] = r < count ? kEmptyDist2 : -1.0f;
         }
         for (std::size_t j = 0; j < n; ++j) {
+            // A group walks all n points: millions in high d is longer than a cancel may wait.
+            if (job && j % 4096 == 4095) job->checkpoint();
             const float* b = x.data() + j * dims;
             acc.fill(0.0f);
             for (std::size_t t = 0; t < dims; ++t) {
@@ -291,7 +244,7 @@ std::vector<std::uint32_t> knnTreeOrderCpu(std::span<const float> coords, std::s
                                            int levels, int threads) {
     if (coords.size() != n * dims || directions.size() != std::size_t(levels) * dims)
         throw Error("knnTreeOrderCpu: coords must be n x dims and directions levels x dims");
-    const int workers = workerCount(threads);
+    const int workers = int(workersFor(threads));
     const auto proj = project(coords, n, dims, directions, levels, workers, nullptr);
     return treeOrder(proj, n, levels, workers, nullptr);
 }
@@ -299,7 +252,7 @@ std::vector<std::uint32_t> knnTreeOrderCpu(std::span<const float> coords, std::s
 std::vector<std::int32_t> knnExactRows(std::span<const float> coords, std::size_t n,
                                        std::size_t dims, std::span<const std::int32_t> rows, int k,
                                        int threads, std::vector<float>* dist2) {
-    return exactRows(coords, n, dims, rows, k, workerCount(threads), dist2, nullptr);
+    return exactRows(coords, n, dims, rows, k, int(workersFor(threads)), dist2, nullptr);
 }
 
 KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl& job,
@@ -307,7 +260,7 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
     validateKnnInput(points, params);
     job.checkpoint();
     const std::size_t n = points.n, dims = points.dims, k = std::size_t(params.k);
-    const int workers = workerCount(threads);
+    const int workers = int(workersFor(threads));
     const int levels = knnLevels(n, params.leafSize);
     const auto leaves = knnNodeOffsets(n, levels);
 
@@ -353,19 +306,18 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
         job.setProgress(base + 0.3 * perTree, "tree");
         {
             auto stage = job.stage("leaf search");
-            // Leaves go out a few at a time; cancellation is looked at between grains, i.e. every
-            // 16 leaves of each worker (the few-hundred-leaf checkpoint of the spec, and more).
-            const std::function<void(double)> progress = [&](double f) {
-                job.setProgress(base + (0.3 + 0.65 * f) * perTree, "leaf search");
-            };
-            parallelItems<LeafScratch>(leaves.size() - 1, workers, 16, &job, progress,
-                                       [&](std::size_t leaf, LeafScratch& scratch) {
-                                           searchLeaf(x.data(), dims, params.k,
-                                                      order.data() + leaves[leaf],
-                                                      leaves[leaf + 1] - leaves[leaf], dist2.data(),
-                                                      graph.indices.data(), scratch);
-                                       });
-            job.checkpoint();
+            // Leaves go out one at a time and a big leaf looks at the cancel flag inside, so a
+            // cancel lands within a few rows of any leaf (the spec's 100 ms at any size).
+            std::vector<LeafScratch> scratch(static_cast<std::size_t>(workers));
+            const ParallelOptions options{.threads = unsigned(workers), .progress = [&](double f) {
+                                              job.setProgress(base + (0.3 + 0.65 * f) * perTree,
+                                                              "leaf search");
+                                          }};
+            parallelFor(leaves.size() - 1, &job, options, [&](std::size_t leaf, unsigned w) {
+                searchLeaf(x.data(), dims, params.k, order.data() + leaves[leaf],
+                           leaves[leaf + 1] - leaves[leaf], dist2.data(), graph.indices.data(),
+                           scratch[w], job);
+            });
         }
         double recall = 0.0;
         {

@@ -48,20 +48,21 @@ std::vector<float> kshapeInput(const SeriesSet& series, std::size_t channel) {
     const std::size_t m = series.length;
     std::vector<float> out(series.n * m, 0.0f);
     // Each series on its own: any split over threads gives the same values.
-    forChunks(series.n, threadsFor(series.n * m, std::size_t(1) << 20),
-              [&](std::size_t begin, std::size_t end, unsigned) {
-                  for (std::size_t i = begin; i < end; ++i) {
-                      const std::size_t len = std::min<std::size_t>(
-                          i < series.lengths.size() ? series.lengths[i] : m, m);
-                      if (len == 0) continue;
-                      const float* x = series.values.data() + (i * series.channels + channel) * m;
-                      float* y = out.data() + i * m;
-                      const auto [mean, sd] = meanAndSd(x, len);
-                      if (!(sd > 0.0)) continue;  // constant: zeros
-                      for (std::size_t t = 0; t < len; ++t)
-                          y[t] = float((double(x[t]) - mean) / sd);
-                  }
-              });
+    parallelRanges(series.n, threadsFor(series.n * m, std::size_t(1) << 20), nullptr,
+                   [&](std::size_t begin, std::size_t end, unsigned) {
+                       for (std::size_t i = begin; i < end; ++i) {
+                           const std::size_t len = std::min<std::size_t>(
+                               i < series.lengths.size() ? series.lengths[i] : m, m);
+                           if (len == 0) continue;
+                           const float* x =
+                               series.values.data() + (i * series.channels + channel) * m;
+                           float* y = out.data() + i * m;
+                           const auto [mean, sd] = meanAndSd(x, len);
+                           if (!(sd > 0.0)) continue;  // constant: zeros
+                           for (std::size_t t = 0; t < len; ++t)
+                               y[t] = float((double(x[t]) - mean) / sd);
+                       }
+                   });
     return out;
 }
 

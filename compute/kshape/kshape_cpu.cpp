@@ -147,7 +147,7 @@ void bestCorrelation(const FftPlans& plans, const fftwf_complex* cs, const fftwf
 // `aligned` is false).
 void extractShape(const std::vector<float>& x, std::size_t m,
                   const std::vector<std::size_t>& members, const std::vector<std::int32_t>& shifts,
-                  bool aligned, float* c) {
+                  bool aligned, float* c, const JobControl& job) {
     if (members.empty()) {
         std::fill(c, c + m, 0.0f);
         return;
@@ -156,6 +156,7 @@ void extractShape(const std::vector<float>& x, std::size_t m,
     Eigen::MatrixXd a(count, mm);  // aligned members
     Eigen::MatrixXd y(count, mm);  // aligned members z-normalised
     for (Eigen::Index r = 0; r < count; ++r) {
+        if (r % 256 == 255) job.checkpoint();
         const std::size_t i = members[std::size_t(r)];
         const std::span<const float> xi(x.data() + i * m, m);
         const std::vector<float> s =
@@ -200,6 +201,13 @@ void extractShape(const std::vector<float>& x, std::size_t m,
         c[t] = sd > 0.0 ? float((v(t) - mean) / sd) : 0.0f;
 }
 
+// Series per parallelFor chunk: each is a few FFTs per cluster, so a worker looks at the
+// cancel flag often and the chunks still outnumber the workers.
+constexpr std::size_t kSeriesBlock = 16;
+std::size_t blocksOf(std::size_t n) {
+    return (n + kSeriesBlock - 1) / kSeriesBlock;
+}
+
 }  // namespace
 
 double sbdFft(std::span<const float> x, std::span<const float> y, int* shift) {
@@ -225,8 +233,7 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
                        int threads) {
     validateKShape(series, params);
     job.checkpoint();
-    const unsigned workers =
-        threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = workersFor(threads);
     const std::size_t n = series.n, m = series.length, k = std::size_t(params.k);
     const unsigned seriesWorkers = unsigned(std::min<std::size_t>(workers, n));
 
@@ -256,14 +263,16 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
         auto stage = job.stage("normalise");
         x = kshapeInput(series, params.channel);
         if (cacheSpectra) spectra = allocComplex(n * stride);
-        forChunks(n, seriesWorkers, [&](std::size_t begin, std::size_t end, unsigned t) {
-            float* real = work[t].real.get();
-            for (std::size_t i = begin; i < end; ++i) {
-                seriesNorms[i] = norm2(x.data() + i * m, m);
-                if (cacheSpectra) plans.forward(x.data() + i * m, m, real, &spectra[i * stride]);
-            }
-        });
-        job.checkpoint();
+        parallelFor(blocksOf(n), &job, {.threads = seriesWorkers},
+                    [&](std::size_t block, unsigned t) {
+                        float* real = work[t].real.get();
+                        const std::size_t end = std::min(n, (block + 1) * kSeriesBlock);
+                        for (std::size_t i = block * kSeriesBlock; i < end; ++i) {
+                            seriesNorms[i] = norm2(x.data() + i * m, m);
+                            if (cacheSpectra)
+                                plans.forward(x.data() + i * m, m, real, &spectra[i * stride]);
+                        }
+                    });
     }
     job.setProgress(0.02, "normalise");
 
@@ -293,24 +302,12 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
             for (std::size_t i = 0; i < n; ++i)
                 members[std::size_t(r.labels[i])].push_back(i);
             std::vector<float> next(k * m);
-            // Clusters in parallel, strided so large and small ones mix; each on its own.
+            // Clusters in parallel, one at a time to whichever worker is free.
             const unsigned clusterWorkers = unsigned(std::min<std::size_t>(workers, k));
-            std::exception_ptr failure;
-            std::mutex failureMutex;
-            forChunks(clusterWorkers, clusterWorkers, [&](std::size_t, std::size_t, unsigned t) {
-                try {
-                    for (std::size_t j = t; j < k; j += clusterWorkers) {
-                        if (job.isCancelled()) return;
-                        extractShape(x, m, members[j], r.shifts, !centroidZero[j],
-                                     next.data() + j * m);
-                    }
-                } catch (...) {
-                    std::lock_guard lock(failureMutex);
-                    if (!failure) failure = std::current_exception();
-                }
+            parallelFor(k, &job, {.threads = clusterWorkers}, [&](std::size_t j, unsigned) {
+                extractShape(x, m, members[j], r.shifts, !centroidZero[j], next.data() + j * m,
+                             job);
             });
-            if (failure) std::rethrow_exception(failure);
-            job.checkpoint();
             r.centroids = std::move(next);
             FloatBuffer real = allocFloats(size);
             for (std::size_t j = 0; j < k; ++j) {
@@ -323,38 +320,39 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
         }
         {
             auto stage = job.stage("assign");
-            forChunks(n, seriesWorkers, [&](std::size_t begin, std::size_t end, unsigned t) {
-                float* real = work[t].real.get();
-                fftwf_complex* own = work[t].own.get();
-                fftwf_complex* product = work[t].product.get();
-                for (std::size_t i = begin; i < end; ++i) {
-                    if (job.isCancelled()) return;
-                    const fftwf_complex* xs = own;
-                    if (cacheSpectra)
-                        xs = &spectra[i * stride];
-                    else
-                        plans.forward(x.data() + i * m, m, real, own);
-                    double bestSbd = std::numeric_limits<double>::infinity();
-                    int bestCluster = 0, bestShiftValue = 0;
-                    for (std::size_t j = 0; j < k; ++j) {
-                        double ncc = 0.0;
-                        int shift = 0;
-                        bestCorrelation(plans, &centroidSpectra[j * stride], xs, m,
-                                        centroidNorms[j] * seriesNorms[i], product, real, ncc,
-                                        shift);
-                        const double sbd = 1.0 - ncc;
-                        if (sbd < bestSbd) {
-                            bestSbd = sbd;
-                            bestCluster = int(j);
-                            bestShiftValue = shift;
-                        }
-                    }
-                    labels[i] = bestCluster;
-                    distances[i] = float(bestSbd);
-                    shifts[i] = bestShiftValue;
-                }
-            });
-            job.checkpoint();  // after every worker has joined
+            parallelFor(blocksOf(n), &job, {.threads = seriesWorkers},
+                        [&](std::size_t block, unsigned t) {
+                            float* real = work[t].real.get();
+                            fftwf_complex* own = work[t].own.get();
+                            fftwf_complex* product = work[t].product.get();
+                            const std::size_t end = std::min(n, (block + 1) * kSeriesBlock);
+                            for (std::size_t i = block * kSeriesBlock; i < end; ++i) {
+                                job.checkpoint();
+                                const fftwf_complex* xs = own;
+                                if (cacheSpectra)
+                                    xs = &spectra[i * stride];
+                                else
+                                    plans.forward(x.data() + i * m, m, real, own);
+                                double bestSbd = std::numeric_limits<double>::infinity();
+                                int bestCluster = 0, bestShiftValue = 0;
+                                for (std::size_t j = 0; j < k; ++j) {
+                                    double ncc = 0.0;
+                                    int shift = 0;
+                                    bestCorrelation(plans, &centroidSpectra[j * stride], xs, m,
+                                                    centroidNorms[j] * seriesNorms[i], product,
+                                                    real, ncc, shift);
+                                    const double sbd = 1.0 - ncc;
+                                    if (sbd < bestSbd) {
+                                        bestSbd = sbd;
+                                        bestCluster = int(j);
+                                        bestShiftValue = shift;
+                                    }
+                                }
+                                labels[i] = bestCluster;
+                                distances[i] = float(bestSbd);
+                                shifts[i] = bestShiftValue;
+                            }
+                        });
         }
         const bool changed = labels != r.labels;
         r.labels = labels;

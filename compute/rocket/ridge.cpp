@@ -155,7 +155,7 @@ RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, st
         auto stage = job.stage("gram");
         const unsigned threads = std::clamp<unsigned>(
             unsigned(nt / 32), 1u, std::max(1u, std::thread::hardware_concurrency()));
-        forChunks(nt, threads, [&](std::size_t b, std::size_t e, unsigned) {
+        parallelRanges(nt, threads, &job, [&](std::size_t b, std::size_t e, unsigned) {
             if (e > b)
                 gram.middleRows(Eigen::Index(b), Eigen::Index(e - b)).noalias() =
                     xs.middleRows(Eigen::Index(b), Eigen::Index(e - b)) * xs.transpose();
@@ -265,8 +265,8 @@ std::vector<double> ridgeScores(const RidgeModel& model, std::span<const float> 
     const Eigen::Map<const Eigen::RowVectorXd> intercept(model.intercept.data(), Eigen::Index(k));
     std::vector<double> scores(n * k);
     // Blocks of rows on their own threads: standardised, then one matrix product each.
-    forChunks(
-        n, threadsFor(n * p * k, std::size_t(1) << 24),
+    parallelRanges(
+        n, threadsFor(n * p * k, std::size_t(1) << 24), nullptr,
         [&](std::size_t begin, std::size_t end, unsigned) {
             constexpr std::size_t kBlock = 256;
             for (std::size_t b = begin; b < end; b += kBlock) {

@@ -111,21 +111,22 @@ std::vector<float> rocketNormalised(const SeriesSet& series) {
     const std::size_t len = series.length, ch = series.channels;
     std::vector<float> out(series.n * ch * len, 0.0f);
     // Each series on its own: any split over threads gives the same values.
-    forChunks(series.n, threadsFor(series.n * ch * len, std::size_t(1) << 20),
-              [&](std::size_t begin, std::size_t end, unsigned) {
-                  for (std::size_t i = begin; i < end; ++i) {
-                      const std::size_t true_len = std::min<std::size_t>(series.lengths[i], len);
-                      for (std::size_t c = 0; c < ch; ++c) {
-                          const float* x = series.values.data() + (i * ch + c) * len;
-                          float* y = out.data() + (i * ch + c) * len;
-                          if (true_len == 0) continue;
-                          const auto [mean, sd] = meanAndSd(x, true_len);
-                          if (!(sd > 0.0)) continue;  // constant: zeros
-                          for (std::size_t t = 0; t < true_len; ++t)
-                              y[t] = float((double(x[t]) - mean) / sd);
-                      }
-                  }
-              });
+    parallelRanges(series.n, threadsFor(series.n * ch * len, std::size_t(1) << 20), nullptr,
+                   [&](std::size_t begin, std::size_t end, unsigned) {
+                       for (std::size_t i = begin; i < end; ++i) {
+                           const std::size_t true_len =
+                               std::min<std::size_t>(series.lengths[i], len);
+                           for (std::size_t c = 0; c < ch; ++c) {
+                               const float* x = series.values.data() + (i * ch + c) * len;
+                               float* y = out.data() + (i * ch + c) * len;
+                               if (true_len == 0) continue;
+                               const auto [mean, sd] = meanAndSd(x, true_len);
+                               if (!(sd > 0.0)) continue;  // constant: zeros
+                               for (std::size_t t = 0; t < true_len; ++t)
+                                   y[t] = float((double(x[t]) - mean) / sd);
+                           }
+                       }
+                   });
     return out;
 }
 

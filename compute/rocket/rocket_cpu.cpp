@@ -64,8 +64,7 @@ RocketFeatures rocketTransformCpu(const SeriesSet& series, const RocketKernels& 
                                   JobControl& job, int threads) {
     validateRocketInput(series, kernels);
     job.checkpoint();
-    const unsigned workers =
-        threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = workersFor(threads);
 
     std::vector<float> x;
     {
@@ -86,29 +85,28 @@ RocketFeatures rocketTransformCpu(const SeriesSet& series, const RocketKernels& 
         const std::size_t items = n * blocks;
         f.values.assign(n * cols, 0.0f);
         float* out = f.values.data();
-        // Work items in series-major order, so a worker's contiguous range keeps one series in
-        // cache for many kernel blocks; every series costs the same (all are read at `length`).
-        forChunks(items, unsigned(std::min<std::size_t>(workers, std::max<std::size_t>(items, 1))),
-                  [&](std::size_t begin, std::size_t end, unsigned t) {
-                      std::vector<float> buf(len);
-                      for (std::size_t item = begin; item < end; ++item) {
-                          if (job.isCancelled()) return;
-                          const std::size_t i = item / blocks, b = item % blocks;
-                          const float* xi = x.data() + i * stride;
-                          float* row = out + i * cols;
-                          const std::size_t wEnd = std::min(count, (b + 1) * kKernelBlock);
-                          for (std::size_t w = b * kKernelBlock; w < wEnd; ++w)
-                              applyKernel(xi, len, kernels, w, buf.data(), row[2 * w],
-                                          row[2 * w + 1]);
-                          // Only the calling thread reports (the callback runs on the job's
-                          // thread); its share of the items stands for the whole.
-                          if (t == 0 && (item - begin) % 64 == 63)
-                              job.setProgress(
-                                  0.05 + 0.95 * double(item + 1 - begin) / double(end - begin),
-                                  "transform");
-                      }
-                  });
-        job.checkpoint();  // after every worker has joined: never a half-filled result out
+        // Work items in series-major order, in runs of kItemsPerChunk, so a worker keeps one
+        // series in cache for many kernel blocks; every item costs about the same (all series
+        // are read at `length`), and a run is short enough for a prompt cancel.
+        constexpr std::size_t kItemsPerChunk = 8;
+        const ParallelOptions options{.threads = workers, .progress = [&](double done) {
+                                          job.setProgress(0.05 + 0.95 * done, "transform");
+                                      }};
+        parallelFor((items + kItemsPerChunk - 1) / kItemsPerChunk, &job, options,
+                    [&](std::size_t chunk, unsigned) {
+                        std::vector<float> buf(len);
+                        const std::size_t end = std::min(items, (chunk + 1) * kItemsPerChunk);
+                        for (std::size_t item = chunk * kItemsPerChunk; item < end; ++item) {
+                            job.checkpoint();
+                            const std::size_t i = item / blocks, b = item % blocks;
+                            const float* xi = x.data() + i * stride;
+                            float* row = out + i * cols;
+                            const std::size_t wEnd = std::min(count, (b + 1) * kKernelBlock);
+                            for (std::size_t w = b * kKernelBlock; w < wEnd; ++w)
+                                applyKernel(xi, len, kernels, w, buf.data(), row[2 * w],
+                                            row[2 * w + 1]);
+                        }
+                    });
     }
     job.setProgress(1.0, "transform");
     return f;
