@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// Every CPU job, run with its worst parameters, stops within 100 ms of JobControl::cancel()
+// (DESIGN.md, live interaction): each case starts the job on a thread, cancels after 300 ms and
+// measures the time from cancel() to the cs::Cancelled leaving the job.
+#include <QTest>
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/dbscan/dbscan_cpu.h"
+#include "compute/demo/demo_data.h"
+#include "compute/io/point_readers.h"
+#include "compute/knn/knn_cpu.h"
+#include "compute/kshape/kshape_cpu.h"
+#include "compute/rocket/rocket.h"
+#include "compute/rocket/rocket_cpu.h"
+#include "tests/common/test_paths.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Job = std::function<void(cs::JobControl&)>;
+
+constexpr auto kRunBeforeCancel = std::chrono::milliseconds(300);
+constexpr double kLatencyBoundMs = 100.0;
+
+// Uniform points in the unit cube of `dims` dimensions (fixed seed).
+cs::PointSet uniformPoints(std::size_t n, std::size_t dims) {
+    cs::PointSet p;
+    p.n = n;
+    p.dims = dims;
+    p.coords.resize(n * dims);
+    std::mt19937 random(12345);
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    for (auto& c : p.coords)
+        c = unit(random);
+    return p;
+}
+
+const cs::PointSet& cturtle() {
+    static const cs::PointSet points =
+        cs::io::readPoints(cs::test::sharedData("points/cturtle.pcd"));
+    return points;
+}
+
+}  // namespace
+
+Q_DECLARE_METATYPE(Job)
+
+class TestCancellation : public QObject {
+    Q_OBJECT
+
+private slots:
+    void cancelsPromptly_data();
+    void cancelsPromptly();
+};
+
+void TestCancellation::cancelsPromptly_data() {
+    QTest::addColumn<Job>("job");
+    const cs::PointSet& turtle = cturtle();
+    QVERIFY2(turtle.n > 100'000, "cturtle.pcd should hold ~167k points");
+    // A cube's eps that covers every cloud here (coordinates are in metres or the unit cube).
+    constexpr float kHugeEps = 1.0e4f;
+    QTest::newRow("kdist k=100000 cturtle")
+        << Job([&turtle](cs::JobControl& job) { cs::kDistanceCpu(turtle, 100'000, job); });
+    QTest::newRow("kdist k=n cturtle")
+        << Job([&turtle](cs::JobControl& job) { cs::kDistanceCpu(turtle, int(turtle.n), job); });
+    QTest::newRow("kdist k=1000 cturtle (tree)")
+        << Job([&turtle](cs::JobControl& job) { cs::kDistanceCpu(turtle, 1000, job); });
+    // The grid path is left out: it settles an eps that covers the cloud cell by cell, well
+    // within the 300 ms.
+    for (const auto path : {cs::DbscanPath::KdTree, cs::DbscanPath::Brute}) {
+        const std::string name =
+            std::string("dbscan ") + std::string(cs::toString(path)) + " eps covers cturtle";
+        QTest::newRow(name.c_str()) << Job([&turtle, path](cs::JobControl& job) {
+            cs::dbscanCpu(turtle, {.eps = kHugeEps, .minPts = 10, .path = path}, job);
+        });
+    }
+    static const cs::PointSet wide = uniformPoints(200'000, 16);
+    QTest::newRow("dbscan kdtree eps covers 200k x 16") << Job([](cs::JobControl& job) {
+        cs::dbscanCpu(wide, {.eps = kHugeEps, .minPts = 10, .path = cs::DbscanPath::KdTree}, job);
+    });
+    QTest::newRow("dbscan brute eps covers 200k x 16") << Job([](cs::JobControl& job) {
+        cs::dbscanCpu(wide, {.eps = kHugeEps, .minPts = 10, .path = cs::DbscanPath::Brute}, job);
+    });
+    static const cs::PointSet deep = uniformPoints(200'000, 128);
+    QTest::newRow("knn exact sample 200k x 128") << Job([](cs::JobControl& job) {
+        cs::knnGraphCpu(deep, {.k = cs::kKnnMaxK, .trees = 100, .leafSize = cs::kKnnMaxLeafSize},
+                        job);
+    });
+    QTest::newRow("knn leaf search 200k x 128") << Job([](cs::JobControl& job) {
+        cs::knnGraphCpu(deep,
+                        {.k = cs::kKnnMaxK,
+                         .trees = 100,
+                         .leafSize = cs::kKnnMaxLeafSize,
+                         .targetRecall = 0.0,
+                         .recallSample = 1},
+                        job);
+    });
+    // Length 256: the centroid's dense m x m eigensolve (Eigen, no checkpoint inside) takes
+    // ~1 s at m = 1024 on one core; at 256 it is a few ms.
+    static const cs::SeriesSet series = cs::demo::makeDemoSeries(20'000, 256, 5);
+    QTest::newRow("kshape k=200 20000 x 256") << Job(
+        [](cs::JobControl& job) { cs::kshapeCpu(series, {.k = 200, .maxIterations = 100}, job); });
+    // Few series: the features are n x 2 x 100000 floats, allocated before any checkpoint.
+    static const cs::SeriesSet fewLong = cs::demo::makeDemoSeries(200, 4096, 5);
+    static const cs::RocketKernels kernels =
+        cs::makeRocketKernels({.kernels = cs::kRocketMaxKernels}, fewLong.length, 1);
+    QTest::newRow("rocket 100000 kernels 200 x 4096")
+        << Job([](cs::JobControl& job) { cs::rocketTransformCpu(fewLong, kernels, job); });
+}
+
+void TestCancellation::cancelsPromptly() {
+    QFETCH(Job, job);
+    cs::JobControl control;
+    std::optional<Clock::time_point> thrown;
+    bool cancelled = false, finished = false;
+    std::string other;
+    std::thread worker([&] {
+        try {
+            job(control);
+            finished = true;
+        } catch (const cs::Cancelled&) {
+            thrown = Clock::now();
+            cancelled = true;
+        } catch (const std::exception& e) {
+            other = e.what();
+        }
+    });
+    std::this_thread::sleep_for(kRunBeforeCancel);
+    const auto cancelAt = Clock::now();
+    control.cancel();
+    worker.join();
+    QVERIFY2(other.empty(), ("the job failed: " + other).c_str());
+    QVERIFY2(!finished, "the job finished within 300 ms: its parameters no longer test a cancel");
+    QVERIFY(cancelled && thrown);
+    const double ms = std::chrono::duration<double, std::milli>(*thrown - cancelAt).count();
+    qInfo("%s: cancel -> cs::Cancelled in %.1f ms", QTest::currentDataTag(), ms);
+    QVERIFY2(ms <= kLatencyBoundMs,
+             qPrintable(QString("took %1 ms, more than %2 ms").arg(ms).arg(kLatencyBoundMs)));
+}
+
+QTEST_GUILESS_MAIN(TestCancellation)
+#include "tst_cancellation.moc"
