@@ -18,6 +18,7 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_cpu.h"
+#include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
 #include "compute/io/writers.h"
 
@@ -38,8 +39,8 @@ PointSet loadPoints(const std::string& file) {
 
 void writeKdistCsv(const std::string& file, const KDistanceResult& r, int k,
                    const std::string& source) {
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(file + ": cannot be opened for writing");
+    io::AtomicOutput output(file);
+    std::ofstream& out = output.stream();
     std::string buffer = "# kdist k=" + std::to_string(k) + " file=" + source + "\nrank,distance\n";
     char text[32];
     for (std::size_t i = 0; i < r.sorted.size(); ++i) {
@@ -54,8 +55,7 @@ void writeKdistCsv(const std::string& file, const KDistanceResult& r, int k,
         }
     }
     out << buffer;
-    out.close();
-    if (!out) throw Error(file + ": write failed");
+    output.commit();
 }
 
 }  // namespace

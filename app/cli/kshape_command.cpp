@@ -18,6 +18,7 @@
 #include "compute/kshape/kshape_descriptor.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
+#include "compute/io/atomic_output.h"
 #include "compute/io/npy.h"
 
 namespace cs::cli {
@@ -31,13 +32,13 @@ std::string shortestText(float value) {
 }
 
 void writeLabels(const std::string& path, const KShapeResult& r) {
-    std::ofstream out(path);
-    if (!out) throw Error(path + ": cannot be opened for writing");
+    io::AtomicOutput output(path);
+    std::ofstream& out = output.stream();
     out << "index,label,distance,shift\n";
     for (std::size_t i = 0; i < r.labels.size(); ++i)
         out << i << ',' << r.labels[i] << ',' << shortestText(r.distances[i]) << ',' << r.shifts[i]
             << '\n';
-    if (!out) throw Error(path + ": writing failed");
+    output.commit();
 }
 
 }  // namespace

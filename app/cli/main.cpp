@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // clusterscope-cli: the batch face of Clusterscope. Every subcommand prints JSON on stdout and
 // exits 0, or prints the error on stderr and exits 2.
+#include <csignal>
+
 #include <CLI/CLI.hpp>
 
 #include "app/cli/bench_command.h"
@@ -12,8 +14,24 @@
 #include "app/cli/rocket_command.h"
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
+#include "compute/io/atomic_output.h"
+
+namespace {
+
+// Ctrl-C or a kill ends a run at once, as it would without a handler, but first removes the
+// temporaries of outputs not yet complete (outputs appear whole, by rename, or not at all).
+// The signal then takes its default course, so the shell sees "killed by SIGINT".
+extern "C" void stopOnSignal(int signal) {
+    cs::io::removePendingOutputs();
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
+    std::signal(SIGINT, stopOnSignal);
+    std::signal(SIGTERM, stopOnSignal);
     cs::app::registerBuiltinBackends();
     CLI::App app("Clusterscope command line: inspect data, run the GPU algorithms, benchmark",
                  "clusterscope-cli");

@@ -18,6 +18,7 @@
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
+#include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
 #include "compute/io/npy.h"
 #include "compute/io/series_readers.h"
@@ -77,8 +78,8 @@ SeriesSet mergeSplit(const SeriesSet& train, const SeriesSet& test) {
 
 void writePredictions(const std::string& path, const SeriesSet& s,
                       const std::vector<std::int32_t>& predicted) {
-    std::ofstream out(path);
-    if (!out) throw Error(path + ": cannot be opened for writing");
+    io::AtomicOutput output(path);
+    std::ofstream& out = output.stream();
     auto name = [&](std::int32_t label) {
         return label < 0 ? std::string() : s.classNames[std::size_t(label)];
     };
@@ -86,7 +87,7 @@ void writePredictions(const std::string& path, const SeriesSet& s,
     for (std::size_t i = 0; i < s.n; ++i)
         out << i << ',' << (!s.isTest.empty() && s.isTest[i] ? "test" : "train") << ','
             << name(s.labels[i]) << ',' << name(predicted[i]) << '\n';
-    if (!out) throw Error(path + ": writing failed");
+    output.commit();
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "compute/core/error.h"
+#include "compute/io/atomic_output.h"
 #include "compute/io/point_common.h"
 #include "compute/io/text_input.h"
 
@@ -315,8 +316,8 @@ void writeNpyImpl(const std::filesystem::path& file, std::span<const T> data,
     out += char(dict.size() & 0xFF);
     out += char(dict.size() >> 8);
     out += dict;
-    std::ofstream stream(file, std::ios::binary | std::ios::trunc);
-    if (!stream) throw Error(file.string() + ": cannot be opened for writing");
+    AtomicOutput output(file);
+    std::ofstream& stream = output.stream();
     stream.write(out.data(), std::streamsize(out.size()));
     if constexpr (std::endian::native == std::endian::little) {
         stream.write(reinterpret_cast<const char*>(data.data()),
@@ -329,8 +330,7 @@ void writeNpyImpl(const std::filesystem::path& file, std::span<const T> data,
             stream.write(bytes, sizeof(T));
         }
     }
-    stream.close();
-    if (!stream) throw Error(file.string() + ": could not be written completely");
+    output.commit();
 }
 
 }  // namespace

@@ -35,9 +35,26 @@ JobControl* ReadScope::current() {
 }
 
 std::string readFileBytes(const std::filesystem::path& file, std::uint64_t maxBytes) {
+    // Opening a FIFO (or a terminal, a socket ...) blocks until a writer comes, possibly never,
+    // and its size is unknown anyway: only regular files are read, and that is said up front.
     std::error_code ec;
-    if (std::filesystem::is_directory(file, ec))
-        throw InputError(file.string(), "is a directory, not a data file");
+    const auto status = std::filesystem::status(file, ec);
+    switch (status.type()) {
+        case std::filesystem::file_type::regular:
+        case std::filesystem::file_type::not_found:  // the open below says it is missing
+        case std::filesystem::file_type::none:
+            break;
+        case std::filesystem::file_type::directory:
+            throw InputError(file.string(), "is a directory, not a data file");
+        case std::filesystem::file_type::fifo:
+            throw InputError(file.string(),
+                             "is a FIFO (named pipe), not a regular file; save "
+                             "the data to a file first");
+        default:
+            throw InputError(file.string(),
+                             "is not a regular file (a device, socket or other "
+                             "special file); give a data file");
+    }
     std::ifstream in(file, std::ios::binary);
     if (!in) throw InputError(file.string(), "cannot be opened (missing or not readable)");
     in.seekg(0, std::ios::end);

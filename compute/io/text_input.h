@@ -31,8 +31,9 @@ private:
     JobControl* m_previous;
 };
 
-/// Reads a whole file into memory; throws cs::InputError naming the file when it cannot be
-/// opened or read, or is larger than maxBytes.
+/// Reads a whole regular file into memory; throws cs::InputError naming the file when it is not
+/// a regular file (a FIFO would block for ever), cannot be opened or read, or is larger than
+/// maxBytes.
 std::string readFileBytes(const std::filesystem::path& file,
                           std::uint64_t maxBytes = std::uint64_t(16) << 30);
 

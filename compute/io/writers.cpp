@@ -7,6 +7,7 @@
 #include <system_error>
 
 #include "compute/core/error.h"
+#include "compute/io/atomic_output.h"
 
 namespace cs::io {
 namespace {
@@ -15,22 +16,10 @@ namespace {
 // iostream formatting of tens of millions of numbers would dominate an export.
 class CsvOut {
 public:
-    explicit CsvOut(const std::filesystem::path& file) : m_file(file) {
-        std::error_code ec;
-        if (std::filesystem::is_directory(file, ec))
-            throw Error(file.string() + ": cannot be written, it is a directory");
-        m_out.open(file, std::ios::binary | std::ios::trunc);
-        if (!m_out) throw Error(file.string() + ": cannot be opened for writing");
+    // A half-written export is worse than none: AtomicOutput leaves the old file (or none)
+    // when an exception or a signal comes before finish().
+    explicit CsvOut(const std::filesystem::path& file) : m_file(file), m_out(file) {
         m_buffer.reserve(kFlushAt + 256);
-    }
-    ~CsvOut() {
-        // Reached without finish() only when an exception is on its way: a half-written export
-        // is worse than none, so remove it (only a regular file: never unlink a device).
-        if (!m_finished) {
-            m_out.close();
-            std::error_code ec;
-            if (std::filesystem::is_regular_file(m_file, ec)) std::filesystem::remove(m_file, ec);
-        }
     }
     CsvOut(const CsvOut&) = delete;
     CsvOut& operator=(const CsvOut&) = delete;
@@ -57,16 +46,14 @@ public:
     }
     void finish() {
         flush();
-        m_out.close();
-        if (!m_out) fail();
-        m_finished = true;
+        m_out.commit();
     }
 
 private:
     static constexpr std::size_t kFlushAt = std::size_t(1) << 20;
     void flush() {
-        m_out.write(m_buffer.data(), static_cast<std::streamsize>(m_buffer.size()));
-        if (!m_out) fail();
+        m_out.stream().write(m_buffer.data(), static_cast<std::streamsize>(m_buffer.size()));
+        if (!m_out.stream()) fail();
         m_buffer.clear();
     }
     [[noreturn]] void fail() {
@@ -74,9 +61,8 @@ private:
     }
 
     std::filesystem::path m_file;
-    std::ofstream m_out;
+    AtomicOutput m_out;
     std::string m_buffer;
-    bool m_finished = false;
 };
 
 }  // namespace
