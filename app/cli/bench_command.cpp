@@ -31,10 +31,27 @@ double median(std::vector<double> values) {
     return values.size() % 2 ? values[m] : 0.5 * (values[m - 1] + values[m]);
 }
 
-// The timed runs of one benchmark: every run's own fields (what `once` returned) and times.
+// More timed runs than anyone means (a typo, a script's overflow): each run's line is streamed,
+// but the medians keep a few numbers per run, so the count is bounded.
+constexpr int kMaxRepeat = 100'000;
+constexpr int kMaxWarmup = 1'000;
+
+void checkRepeat(int repeat, int warmup) {
+    if (repeat < 1 || warmup < 0) throw Error("--repeat must be >= 1 and --warmup >= 0");
+    if (repeat > kMaxRepeat)
+        throw Error("--repeat " + std::to_string(repeat) + " is more than the " +
+                    std::to_string(kMaxRepeat) + " timed runs a benchmark takes");
+    if (warmup > kMaxWarmup)
+        throw Error("--warmup " + std::to_string(warmup) + " is more than the " +
+                    std::to_string(kMaxWarmup) + " untimed runs a benchmark takes");
+}
+
+// What the summary needs of the timed runs: the numbers, not the runs' JSON (printed as each
+// run ends), so memory stays a few doubles per run.
 struct TimedRuns {
-    std::vector<nlohmann::json> results;  // one per timed run
-    std::vector<double> totals;           // wall milliseconds per timed run
+    std::map<std::string, std::vector<double>> fields;  // numeric fields `once` returned
+    nlohmann::json last;                                // the last run's fields
+    std::vector<double> totals;                         // wall milliseconds per timed run
     std::map<std::string, std::vector<double>> stages;
 };
 
@@ -43,7 +60,7 @@ struct TimedRuns {
 TimedRuns runTimed(const nlohmann::json& config, int warmup, int repeat,
                    const std::function<nlohmann::json(JobControl&)>& once,
                    const char* rate = nullptr, double items = 0.0) {
-    if (repeat < 1 || warmup < 0) throw Error("--repeat must be >= 1 and --warmup >= 0");
+    checkRepeat(repeat, warmup);
     TimedRuns runs;
     for (int run = 0; run < warmup + repeat; ++run) {
         JobControl job;
@@ -57,7 +74,9 @@ TimedRuns runTimed(const nlohmann::json& config, int warmup, int repeat,
         line.update({{"run", run - warmup}, {"stages_ms", stageMs}, {"total_ms", totalMs}});
         if (rate) line[rate] = items / (totalMs / 1000.0);
         printJson(line);
-        runs.results.push_back(std::move(fields));
+        for (const auto& [name, value] : fields.items())
+            if (value.is_number()) runs.fields[name].push_back(value.get<double>());
+        runs.last = std::move(fields);
         runs.totals.push_back(totalMs);
         for (const auto& [name, ms] : stageMs.items())
             runs.stages[name].push_back(ms.get<double>());
@@ -85,10 +104,9 @@ nlohmann::json medianSummary(const nlohmann::json& config, const TimedRuns& runs
 
 // The median of one numeric field of the runs' results.
 double medianOf(const TimedRuns& runs, const char* field) {
-    std::vector<double> values;
-    for (const nlohmann::json& r : runs.results)
-        values.push_back(r.at(field).get<double>());
-    return median(values);
+    const auto values = runs.fields.find(field);
+    if (values == runs.fields.end()) throw Error(std::string("no numeric field ") + field);
+    return median(values->second);
 }
 
 void addBenchDbscan(CLI::App& bench, int& exitCode) {
@@ -111,7 +129,8 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
     cmd->add_flag("--star", o->star, "DBSCAN*");
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--path", o->path, "auto, grid, brute or kdtree (default: auto)");
-    cmd->add_option("--repeat", o->repeat, "Timed runs (default 5)");
+    cmd->add_option("--repeat", o->repeat,
+                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
     cmd->add_option("--seed", o->seed, "Data seed (default 1)");
     cmd->add_option("--dump", o->dump, "Also write the generated points to this .npy file");
@@ -123,8 +142,7 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
                                       o->minPts > 0 ? o->minPts : defaults.minPts, o->star,
                                       parseDbscanPath(o->path)};
             validateDbscanParams(params);
-            if (o->repeat < 1 || o->warmup < 0)
-                throw Error("--repeat must be >= 1 and --warmup >= 0");
+            checkRepeat(o->repeat, o->warmup);
             const auto backend = backendRegistry().get(o->backend);
             const auto info = backend->info();
 
@@ -177,7 +195,8 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
                     "Stop at this sampled recall; 0 builds every tree (default 0.95)");
     cmd->add_option("--recall-sample", o->params.recallSample, "Recall sample size (default 256)");
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--repeat", o->repeat, "Timed runs (default 5)");
+    cmd->add_option("--repeat", o->repeat,
+                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
     cmd->add_option("--seed", o->seed, "Data and forest seed (default 1)");
     cmd->add_option("--dump", o->dump, "Also write the points to this .npy file");
@@ -186,8 +205,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             KnnParams params = o->params;
             params.seed = o->seed;
             validateKnnParams(params);
-            if (o->repeat < 1 || o->warmup < 0)
-                throw Error("--repeat must be >= 1 and --warmup >= 0");
+            checkRepeat(o->repeat, o->warmup);
             const KnnDistribution dist = parseKnnDistribution(o->dist);
             const auto backend = backendRegistry().get(o->backend);
             const auto info = backend->info();
@@ -218,7 +236,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
             summary.update({{"recall", medianOf(runs, "recall")},
                             {"trees_built", medianOf(runs, "trees_built")},
-                            {"recall_by_tree", runs.results.back()["recall_by_tree"]}});
+                            {"recall_by_tree", runs.last["recall_by_tree"]}});
             if (!o->dump.empty()) summary["dump"] = o->dump;
             printJson(summary);
             return kExitOk;
@@ -245,7 +263,8 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
     cmd->add_flag("--fit", o->fit, "Also fit the ridge classifier on the labelled series");
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--repeat", o->repeat, "Timed runs (default 5)");
+    cmd->add_option("--repeat", o->repeat,
+                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
     cmd->add_option("--seed", o->seed, "Data and kernel seed (default 1)");
     cmd->callback([o, &exitCode] {
@@ -253,8 +272,7 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
             RocketParams params = o->params;
             params.seed = o->seed;
             validateRocketParams(params);
-            if (o->repeat < 1 || o->warmup < 0)
-                throw Error("--repeat must be >= 1 and --warmup >= 0");
+            checkRepeat(o->repeat, o->warmup);
             const auto backend = backendRegistry().get(o->backend);
             const auto info = backend->info();
 
@@ -326,15 +344,15 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
                     "Iterations at most (default 100)");
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--repeat", o->repeat, "Timed runs (default 5)");
+    cmd->add_option("--repeat", o->repeat,
+                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
     cmd->add_option("--seed", o->seed, "Data and initial-label seed (default 1)");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             KShapeParams params = o->params;
             params.seed = o->seed;
-            if (o->repeat < 1 || o->warmup < 0)
-                throw Error("--repeat must be >= 1 and --warmup >= 0");
+            checkRepeat(o->repeat, o->warmup);
             const auto backend = backendRegistry().get(o->backend);
             const auto info = backend->info();
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cli_common.h"
 
+#include <cstdio>
 #include <exception>
 #include <iostream>
 
@@ -25,6 +26,24 @@ void printJson(const nlohmann::json& object) {
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
         .count();
+}
+
+bool warnIfCostly(const std::string& what, const std::string& formula, double evaluations) {
+    if (!(evaluations >= kCostWarnEvaluations)) return false;
+    char amount[32];
+    std::snprintf(amount, sizeof amount, "%.1e", evaluations);
+    std::cerr << "clusterscope-cli: " << what << ": about " << formula << " = " << amount
+              << " distance evaluations, this may take minutes" << std::endl;
+    return true;
+}
+
+std::string groupedCount(std::size_t n) {
+    std::string digits = std::to_string(n), out;
+    for (std::size_t i = 0; i < digits.size(); ++i) {
+        if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+        out += digits[i];
+    }
+    return out;
 }
 
 std::string fileName(const std::string& path) {

@@ -23,6 +23,17 @@ void printJson(const nlohmann::json& object);
 /// Wall milliseconds from start to now.
 double millisecondsSince(std::chrono::steady_clock::time_point start);
 
+/// Distance evaluations from which a job warns before it starts: some 10 s of CPU time.
+inline constexpr double kCostWarnEvaluations = 1e10;
+
+/// Says on stderr, in one line, what a job is about to cost when `evaluations` reaches
+/// kCostWarnEvaluations: "clusterscope-cli: <what>: about <formula> = 2.8e10 distance
+/// evaluations, this may take minutes". Returns whether it warned.
+bool warnIfCostly(const std::string& what, const std::string& formula, double evaluations);
+
+/// n with thousands separators: 167,198.
+std::string groupedCount(std::size_t n);
+
 /// The last component of a path ("bunny.pcd"), for one-line summaries.
 std::string fileName(const std::string& path);
 

@@ -58,6 +58,42 @@ void writeKdistCsv(const std::string& file, const KDistanceResult& r, int k,
     output.commit();
 }
 
+// The CPU's neighbour searches cost about n^2 distance evaluations per stage on the brute path
+// and n^2 times the neighbour share on the kd-tree; the grid settles dense cells as wholes.
+// The CUDA backend runs brute wherever it does not run the grid.
+void warnDbscanCost(const PointSet& points, const DbscanParams& params,
+                    const std::string& backend) {
+    DbscanPath path = params.path;
+    if (backend == "cpu")
+        path = resolveDbscanPathCpu(params.path, points, params.eps);
+    else if (path == DbscanPath::Auto)
+        path = points.dims <= 3 ? DbscanPath::Grid : DbscanPath::Brute;
+    const double n = double(points.n);
+    const std::string what = "dbscan " + std::string(toString(path)) +
+                             " eps=" + shortest(params.eps) + " on " + groupedCount(points.n) +
+                             " points";
+    if (path == DbscanPath::Brute) {
+        warnIfCostly(what, "N^2", n * n);
+    } else if (path == DbscanPath::KdTree) {
+        const double share = dbscanNeighbourShare(points, params.eps);
+        warnIfCostly(what + " (eps reaches ~" + std::to_string(int(std::lround(100 * share))) +
+                         "% of the cloud)",
+                     "N^2 x share", n * n * share);
+    }
+}
+
+// kDistanceCpu scans every point for each query once k is a large share of n, else it searches
+// k (+ a few) neighbours per query.
+void warnKdistCost(const PointSet& points, int k) {
+    const double n = double(points.n);
+    const std::string what =
+        "kdist k=" + std::to_string(k) + " on " + groupedCount(points.n) + " points";
+    if (std::size_t(k) * kKDistanceScanShare > points.n)
+        warnIfCostly(what, "N^2 (every point scanned for each query)", n * n);
+    else
+        warnIfCostly(what, "N*k", n * double(k));
+}
+
 }  // namespace
 
 nlohmann::json stageMilliseconds(const std::vector<StageTiming>& timings) {
@@ -103,6 +139,7 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
             } catch (const Error& e) {
                 throw Error(o->file + ": " + e.what());
             }
+            warnDbscanCost(points, params, backend->name());
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
             const DbscanResult r = backend->dbscan(points, params, job);
@@ -166,6 +203,7 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
             if (o->k < 1) throw Error("--k must be at least 1 (got " + std::to_string(o->k) + ")");
             const auto backend = backendRegistry().get(o->backend);
             const PointSet points = loadPoints(o->file);
+            if (std::size_t(o->k) <= points.n) warnKdistCost(points, o->k);
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
             const KDistanceResult r = backend->kDistance(points, o->k, job);

@@ -929,10 +929,6 @@ private:
     std::size_t m_offered = 0;
 };
 
-// k beyond this share of n: every query scans all points (n canonical distances and a
-// selection) instead of searching the tree, whose k-nearest set costs O(k) per insertion.
-constexpr std::size_t kKDistanceScanShare = 16;
-
 template <int DIM>
 std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::size_t d, int k,
                               int threads, JobControl& job) {
@@ -1023,12 +1019,38 @@ DbscanPath resolveDbscanPathCpu(DbscanPath requested, std::size_t n, std::size_t
     return n < kDbscanBruteBelow ? DbscanPath::Brute : DbscanPath::KdTree;
 }
 
+double dbscanNeighbourShare(const PointSet& points, float eps) {
+    if (points.n == 0 || points.dims == 0 || points.coords.size() != points.n * points.dims)
+        return 0.0;
+    std::vector<float> low(points.dims, kInfinity), high(points.dims, -kInfinity);
+    for (std::size_t i = 0; i < points.n; ++i)
+        for (std::size_t j = 0; j < points.dims; ++j) {
+            const float v = points.coords[i * points.dims + j];
+            low[j] = std::min(low[j], v);
+            high[j] = std::max(high[j], v);
+        }
+    double share = 1.0;
+    for (std::size_t j = 0; j < points.dims; ++j) {
+        const double extent = double(high[j]) - double(low[j]);
+        if (extent > 0.0) share *= std::min(1.0, 2.0 * double(eps) / extent);
+    }
+    return share;
+}
+
+DbscanPath resolveDbscanPathCpu(DbscanPath requested, const PointSet& points, float eps) {
+    const DbscanPath path = resolveDbscanPathCpu(requested, points.n, points.dims);
+    if (requested == DbscanPath::Auto && path == DbscanPath::KdTree &&
+        dbscanNeighbourShare(points, eps) >= kDbscanDenseShare)
+        return DbscanPath::Brute;
+    return path;
+}
+
 DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobControl& job,
                        int threads) {
     validateDbscanParams(params);
     checkInput(points);
     threads = int(workersFor(threads));
-    DbscanPath path = resolveDbscanPathCpu(params.path, points.n, points.dims);
+    DbscanPath path = resolveDbscanPathCpu(params.path, points, params.eps);
     job.checkpoint();
     if (points.n == 0) {
         DbscanResult empty;

@@ -24,9 +24,25 @@ DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobCo
 /// The path dbscanCpu runs for `requested`: Auto is Grid for d <= 3, else Brute below
 /// kDbscanBruteBelow points and KdTree above; Grid with d > 3 throws cs::Error.
 DbscanPath resolveDbscanPathCpu(DbscanPath requested, std::size_t n, std::size_t dims);
+/// The same knowing the data: Auto with d > 3 also takes Brute when eps's neighbourhoods hold
+/// at least kDbscanDenseShare of the cloud (the kd-tree then prunes nothing and costs ~10x).
+/// @code auto path = cs::resolveDbscanPathCpu(cs::DbscanPath::Auto, points, 0.5f); @endcode
+DbscanPath resolveDbscanPathCpu(DbscanPath requested, const PointSet& points, float eps);
+
+/// Share of the cloud at and above which Auto prefers Brute to KdTree (see dbscanNeighbourShare).
+inline constexpr double kDbscanDenseShare = 0.1;
+
+/// A rough share of the points within eps of a point, for cost estimates and the path choice:
+/// the volume of the cube of side 2 eps over the bounding box's, each dimension's ratio capped at
+/// 1 (a flat dimension counts 1). 0 for an empty set.
+double dbscanNeighbourShare(const PointSet& points, float eps);
 
 /// Below this many points of d > 3, Auto uses Brute: the tree costs more than it saves.
 inline constexpr std::size_t kDbscanBruteBelow = 2000;
+
+/// kDistanceCpu scans all n points for each query once k * kKDistanceScanShare > n, instead of
+/// searching the kd-tree, whose k-nearest set costs O(k) per insertion.
+inline constexpr std::size_t kKDistanceScanShare = 16;
 
 /// Exact k-distance curve: for each point, the distance to its k-th nearest point counting
 /// itself (k = 1 gives 0), chosen by canonicalDist2 order on recentredCoords() and reported as
