@@ -5,6 +5,7 @@
 #include "kernels/knn/knn_gpu.h"
 
 #include <algorithm>
+#include <cmath>
 #include <future>
 #include <limits>
 #include <span>
@@ -179,8 +180,23 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
         }
         {
             ScopedGpuStage stage(ctx, job, "leaf search");
-            launchKnnLeafSearch(soa.data(), stride, dPad, order.data(), leafOffsets.data(), leaves,
-                                largestLeaf(leafRanges), k, dist2.data(), index.data(), s);
+            // Leaves in launches of about 2^36 pair-dimensions (tens of ms on an H200), with a
+            // checkpoint between: one launch over every leaf of a big set runs for seconds.
+            // Leaves share no points, so the batches change nothing but when a cancel lands.
+            const int maxLeaf = largestLeaf(leafRanges);
+            const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(dPad, 4));
+            const auto perLaunch =
+                std::size_t(std::max(1.0, std::floor(0x1p36 / std::max(perLeaf, 1.0))));
+            for (std::size_t first = 0; first < leaves; first += perLaunch) {
+                const std::size_t count = std::min(perLaunch, leaves - first);
+                launchKnnLeafSearch(soa.data(), stride, dPad, order.data(),
+                                    leafOffsets.data() + first, count, maxLeaf, k, dist2.data(),
+                                    index.data(), s);
+                if (first + count < leaves) {
+                    ctx.synchronize();
+                    job.checkpoint();
+                }
+            }
         }
         {
             ScopedGpuStage stage(ctx, job, "recall");
