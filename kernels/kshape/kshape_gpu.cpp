@@ -222,6 +222,8 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
                 launchKShapeCentroid(v.data(), m, sums[0] >= sums[1] ? -1.0 : 1.0,
                                      centroids.data() + j * m, s);
                 zeroCentroid[j] = false;
+                // signSums.toHost() has waited for the stream: a cancel costs one cluster.
+                job.checkpoint();
             }
         }
         {
@@ -239,6 +241,11 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
                 launchKShapeAssign(cc.data(), first, count, k, m, length, seriesNorms.data(),
                                    centroidNorms.data(), labels.data(), distances.data(),
                                    shifts.data(), s);
+                // Many series make many batches of k FFTs each: wait and look between them.
+                if (first + count < n) {
+                    ctx.synchronize();
+                    job.checkpoint();
+                }
             }
             labels.copyToHost(result.labels);
             ctx.synchronize();
