@@ -14,10 +14,10 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/parameter_options.h"
-#include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_cpu.h"
+#include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
 #include "compute/io/writers.h"

@@ -12,14 +12,14 @@
 #include <vector>
 
 #include "app/cli/cli_common.h"
-#include "app/cli/parameter_options.h"
 #include "app/cli/dbscan_command.h"
+#include "app/cli/parameter_options.h"
 #include "app/cli/rocket_command.h"
-#include "compute/kshape/kshape_descriptor.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/atomic_output.h"
 #include "compute/io/npy.h"
+#include "compute/kshape/kshape_descriptor.h"
 
 namespace cs::cli {
 namespace {

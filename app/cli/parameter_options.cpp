@@ -39,8 +39,7 @@ ParameterValues ParameterOptions::values(const DataShape* data) const {
         const std::string& text = m_text.at(p.name);
         std::string error;
         const auto value = p.parse(text, &error);
-        if (!value)
-            throw Error("--" + p.option + " " + text + ": expected " + p.expected());
+        if (!value) throw Error("--" + p.option + " " + text + ": expected " + p.expected());
         values.set(p.name, *value);
     }
     for (const ParameterSpec& p : m_algorithm.parameters) {

@@ -13,15 +13,15 @@
 #include <variant>
 
 #include "app/cli/cli_common.h"
-#include "app/cli/parameter_options.h"
 #include "app/cli/dbscan_command.h"
-#include "compute/rocket/rocket_descriptor.h"
+#include "app/cli/parameter_options.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
 #include "compute/io/npy.h"
 #include "compute/io/series_readers.h"
+#include "compute/rocket/rocket_descriptor.h"
 
 namespace cs::cli {
 namespace {

@@ -15,10 +15,10 @@
 #ifdef CS_HAVE_GL_INTEROP
 #include "kernels/interop/cuda_gl_interop.h"
 #endif
-#include "ui/automation.h"
-#include "ui/main_window.h"
-#include "ui/point_cloud_view.h"
-#include "ui/theme.h"
+#include "ui/shell/automation.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/theme.h"
+#include "ui/views/points/point_cloud_view.h"
 
 namespace {
 

@@ -32,9 +32,9 @@ struct BackendInfo {
 };
 
 /// One interface, two implementations: CpuBackend (always built, the reference and the oracle
-/// of the GPU tests) and CudaBackend (kernels/, built with CUDA). Later issues add one virtual
-/// per algorithm stage (dbscan, kDistance, knnGraph, kshape, rocket ...), each taking a params
-/// struct, input views and a JobControl. Callers never branch on the backend beyond choosing it.
+/// of the GPU tests) and CudaBackend (kernels/, built with CUDA). One virtual per algorithm stage
+/// (dbscan, kDistance, knnGraph, kshape, rocket ...), each taking a params struct, input views
+/// and a JobControl. Callers never branch on the backend beyond choosing it.
 class Backend {
 public:
     virtual ~Backend() = default;

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "compute/core/device_resident.h"
-#include "compute/dbscan/cluster_paint.h"
+#include "compute/core/point_quantities.h"
 #include "compute/rocket/rocket.h"
 
 namespace cs {
@@ -32,10 +32,11 @@ public:
     virtual std::uint32_t glBuffer() const = 0;
     /// The bytes registered (the buffer's size when it was linked).
     virtual std::size_t bytes() const = 0;
-    /// Fills the buffer with bytes() / 4 packed RGBA8 colours: paint.colourOf(label, core) per
-    /// point of clusters (a DbscanResult::device of the same backend, with exactly that many
-    /// points). Throws cs::Error when clusters do not fit, cs::DeviceError when the device fails.
-    virtual void paintClusters(const DeviceResident& clusters, const ClusterPaint& paint) = 0;
+    /// Fills the buffer with bytes() / 4 packed RGBA8 colours: paint.colourOf(label, primary)
+    /// per point of categories (a PointCategories::device of the same backend, with exactly that
+    /// many points). Throws cs::Error when they do not fit, cs::DeviceError when the device
+    /// fails.
+    virtual void paintCategories(const DeviceResident& categories, const CategoryPaint& paint) = 0;
     /// Fills the buffer with bytes() / 12 xyz float positions: the first three columns of a
     /// Backend::keepResident copy of the same backend (recentred coordinates; missing columns 0).
     /// Throws cs::Error when the points do not fit, cs::DeviceError when the device fails.
@@ -46,12 +47,11 @@ public:
     /// cs::DeviceError when the device fails.
     virtual void writeSeriesMatrix(const DeviceResident& series,
                                    std::span<const std::uint32_t> order, std::size_t channel) = 0;
-    /// Fills the buffer (an element buffer of bytes() / 4 uint32 indices) with the edges of a
-    /// kNN graph (a KnnGraph::device of the same backend) as GL_LINES pairs, knnEdgeIndices()
-    /// order: for point i and neighbour slot c, word 2 (i k + c) is i and the next word the
-    /// neighbour. Throws cs::Error when the graph does not fit, cs::DeviceError when the device
-    /// fails.
-    virtual void writeKnnEdges(const DeviceResident& graph) = 0;
+    /// Fills the buffer (an element buffer of bytes() / 4 uint32 indices) with per-point edges
+    /// (a PointEdges::device of the same backend) as GL_LINES pairs in edgeIndexPairs() order:
+    /// for point i and slot c, word 2 (i k + c) is i and the next word the target. Throws
+    /// cs::Error when the edges do not fit, cs::DeviceError when the device fails.
+    virtual void writeEdgeIndices(const DeviceResident& edges) = 0;
     /// Fills the buffer (a pixel buffer of order.size() x columns floats) with rocketFeatureMap():
     /// one feature of the first `columns` kernels of series order[r] of RocketFeatures::device
     /// (the same backend), each column z-scored over all series. Throws cs::Error when the sizes

@@ -24,8 +24,10 @@ std::string numberText(double v) {
 }
 
 std::string_view trimmed(std::string_view text) {
-    while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-    while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+    while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
+        text.remove_prefix(1);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\t'))
+        text.remove_suffix(1);
     return text;
 }
 
@@ -134,8 +136,8 @@ std::optional<ParameterValue> ParameterSpec::parse(std::string_view text,
         }
     }
     if (!value && error)
-        *error = "invalid value '" + std::string(text) + "' for " + name + ": expected " +
-                 expected();
+        *error =
+            "invalid value '" + std::string(text) + "' for " + name + ": expected " + expected();
     return value;
 }
 
@@ -169,8 +171,8 @@ std::string ParameterSpec::check(const ParameterValue& value, const DataShape* d
         return name + " = " + format(value) + " is outside its range: expected " + expected();
     if (bounds)
         if (const auto b = bounds(data, values); b && (v < b->minimum || v > b->maximum))
-            return name + " = " + format(value) + " is too " + (v < b->minimum ? "small" : "large") +
-                   ": it must be " + b->why;
+            return name + " = " + format(value) + " is too " +
+                   (v < b->minimum ? "small" : "large") + ": it must be " + b->why;
     return {};
 }
 
@@ -192,6 +194,17 @@ ParameterValue ParameterSpec::clamp(const ParameterValue& value, const DataShape
     const double v = std::clamp(*number, lo, hi);
     if (type == Type::Int) return std::int64_t(std::llround(v));
     return v;
+}
+
+ParameterSpec seedParameter(std::uint64_t defaultSeed, std::string help) {
+    return {.name = "seed",
+            .option = "seed",
+            .label = "S&eed",
+            .type = ParameterSpec::Type::Int,
+            .minimum = 0,
+            .maximum = double(kMaxSeed),
+            .defaultValue = std::int64_t(defaultSeed),
+            .help = std::move(help)};
 }
 
 // --- AlgorithmDescriptor ----------------------------------------------------------------------

@@ -69,15 +69,15 @@ struct ParameterSpec {
     std::string option;  ///< CLI long option without the dashes: "min-pts"
     std::string label;   ///< panel label, with an & before its shortcut letter: "&MinPts"
     Type type = Type::Double;
-    double minimum = 0.0;              ///< Int/Double: smallest allowed
-    double maximum = 0.0;              ///< Int/Double: largest allowed
-    std::vector<std::string> choices;  ///< Choice: the accepted words, the default first
-    ParameterValue defaultValue;       ///< of the type above
-    std::string unit;                  ///< shown after the value ("points"), may be empty
-    std::string help;                  ///< one line for --help and tooltips, without the default
-    int decimals = 3;                  ///< Double: decimals shown in the panel
-    bool logScale = false;             ///< Double: a slider moves on a log scale
-    bool inPanel = true;               ///< false: a CLI-only tuning knob (the recall sample)
+    double minimum = 0.0;                ///< Int/Double: smallest allowed
+    double maximum = 0.0;                ///< Int/Double: largest allowed
+    std::vector<std::string> choices;    ///< Choice: the accepted words, the default first
+    ParameterValue defaultValue;         ///< of the type above
+    std::string unit;                    ///< shown after the value ("points"), may be empty
+    std::string help;                    ///< one line for --help and tooltips, without the default
+    int decimals = 3;                    ///< Double: decimals shown in the panel
+    bool logScale = false;               ///< Double: a slider moves on a log scale
+    bool inPanel = true;                 ///< false: a CLI-only tuning knob (the recall sample)
     bool requiredOnCommandLine = false;  ///< no default suits every data set (DBSCAN's eps)
     /// Narrower bounds that depend on the data and the other values (nullptr: none).
     std::function<std::optional<ParameterBounds>(const DataShape*, const ParameterValues&)> bounds;
@@ -97,6 +97,9 @@ struct ParameterSpec {
     ParameterValue clamp(const ParameterValue& value, const DataShape* data,
                          const ParameterValues& values) const;
 };
+
+/// The random seed, declared alike by every method that draws (0 .. kMaxSeed).
+ParameterSpec seedParameter(std::uint64_t defaultSeed, std::string help);
 
 /// One thing the user can export after a run: what, and the file name ending that selects it.
 struct ExportSpec {

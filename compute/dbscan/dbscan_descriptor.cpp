@@ -37,9 +37,9 @@ const AlgorithmDescriptor& dbscanDescriptor() {
             .bounds = [](const DataShape* data,
                          const ParameterValues&) -> std::optional<ParameterBounds> {
                 if (!data || data->items == 0) return std::nullopt;
-                return ParameterBounds{1, double(data->items),
-                                       "at most the number of points (" +
-                                           std::to_string(data->items) + ")"};
+                return ParameterBounds{
+                    1, double(data->items),
+                    "at most the number of points (" + std::to_string(data->items) + ")"};
             }};
         ParameterSpec path{.name = "path",
                            .option = "path",
@@ -47,8 +47,9 @@ const AlgorithmDescriptor& dbscanDescriptor() {
                            .type = Type::Choice,
                            .choices = {"auto", "grid", "brute", "kdtree"},
                            .defaultValue = std::string(toString(defaults.path)),
-                           .help = "how neighbours are found: auto picks the grid for up to 3 "
-                                   "dimensions, else brute force or a kd-tree"};
+                           .help =
+                               "how neighbours are found: auto picks the grid for up to 3 "
+                               "dimensions, else brute force or a kd-tree"};
         ParameterSpec star{.name = "star",
                            .option = "star",
                            .label = "DBSCAN&*",

@@ -14,23 +14,22 @@ const AlgorithmDescriptor& knnDescriptor() {
         d.name = "knn";
         d.title = "kNN graph";
         d.input = InputKind::Points;
-        ParameterSpec k{
-            .name = "k",
-            .option = "k",
-            .label = "&k",
-            .type = Type::Int,
-            .minimum = 1,
-            .maximum = kKnnMaxK,
-            .defaultValue = std::int64_t(defaults.k),
-            .unit = "neighbours",
-            .help = "neighbours per point, itself not counted",
-            .bounds = [](const DataShape* data,
-                         const ParameterValues&) -> std::optional<ParameterBounds> {
-                if (!data || data->items == 0) return std::nullopt;
-                return ParameterBounds{1, double(data->items) - 1.0,
-                                       "below the number of points (" +
-                                           std::to_string(data->items) + ")"};
-            }};
+        ParameterSpec k{.name = "k",
+                        .option = "k",
+                        .label = "&k",
+                        .type = Type::Int,
+                        .minimum = 1,
+                        .maximum = kKnnMaxK,
+                        .defaultValue = std::int64_t(defaults.k),
+                        .unit = "neighbours",
+                        .help = "neighbours per point, itself not counted",
+                        .bounds = [](const DataShape* data,
+                                     const ParameterValues&) -> std::optional<ParameterBounds> {
+                            if (!data || data->items == 0) return std::nullopt;
+                            return ParameterBounds{
+                                1, double(data->items) - 1.0,
+                                "below the number of points (" + std::to_string(data->items) + ")"};
+                        }};
         ParameterSpec trees{.name = "trees",
                             .option = "trees",
                             .label = "&Trees",
@@ -38,8 +37,9 @@ const AlgorithmDescriptor& knnDescriptor() {
                             .minimum = 1,
                             .maximum = 64,
                             .defaultValue = std::int64_t(defaults.trees),
-                            .help = "most random-projection trees to build: more trees, higher "
-                                    "recall"};
+                            .help =
+                                "most random-projection trees to build: more trees, higher "
+                                "recall"};
         ParameterSpec leaf{
             .name = "leafSize",
             .option = "leaf-size",
@@ -49,8 +49,9 @@ const AlgorithmDescriptor& knnDescriptor() {
             .maximum = kKnnMaxLeafSize,
             .defaultValue = std::int64_t(defaults.leafSize),
             .unit = "points",
-            .help = "largest leaf of a tree, at least 2 (k + 1): inside a leaf every pair of "
-                    "points is compared",
+            .help =
+                "largest leaf of a tree, at least 2 (k + 1): inside a leaf every pair of "
+                "points is compared",
             .bounds = [](const DataShape*,
                          const ParameterValues& v) -> std::optional<ParameterBounds> {
                 const auto* k = v.find("k");
@@ -66,8 +67,9 @@ const AlgorithmDescriptor& knnDescriptor() {
                              .minimum = 0,
                              .maximum = 1,
                              .defaultValue = defaults.targetRecall,
-                             .help = "stop adding trees once the sampled recall reaches this "
-                                     "(0: build every tree)"};
+                             .help =
+                                 "stop adding trees once the sampled recall reaches this "
+                                 "(0: build every tree)"};
         ParameterSpec sample{.name = "recallSample",
                              .option = "recall-sample",
                              .label = "Recall &sample",
@@ -78,14 +80,8 @@ const AlgorithmDescriptor& knnDescriptor() {
                              .unit = "points",
                              .help = "points whose exact neighbours measure the recall",
                              .inPanel = false};
-        ParameterSpec seed{.name = "seed",
-                           .option = "seed",
-                           .label = "S&eed",
-                           .type = Type::Int,
-                           .minimum = 0,
-                           .maximum = double(kMaxSeed),
-                           .defaultValue = std::int64_t(defaults.seed),
-                           .help = "seed of the random directions and the recall sample"};
+        const ParameterSpec seed =
+            seedParameter(defaults.seed, "seed of the random directions and the recall sample");
         d.parameters = {k, trees, leaf, recall, sample, seed};
         d.exports = {{"edges", "kNN graph edges as CSV (source,target,distance)", "_knn.csv"}};
         return d;

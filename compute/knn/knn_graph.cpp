@@ -121,17 +121,6 @@ std::vector<std::int32_t> knnRecallSample(std::size_t n, int recallSample, std::
     return sample;
 }
 
-std::vector<std::uint32_t> knnEdgeIndices(const KnnGraph& graph) {
-    const std::size_t k = std::size_t(std::max(graph.k, 0));
-    std::vector<std::uint32_t> edges(2 * graph.n * k);
-    for (std::size_t i = 0; i < graph.n; ++i)
-        for (std::size_t q = 0; q < k; ++q) {
-            edges[2 * (i * k + q)] = std::uint32_t(i);
-            edges[2 * (i * k + q) + 1] = std::uint32_t(graph.indices[i * k + q]);
-        }
-    return edges;
-}
-
 double knnRecall(const KnnGraph& graph, std::span<const std::int32_t> sample,
                  std::span<const std::int32_t> exact) {
     const std::size_t k = std::size_t(std::max(graph.k, 0));

@@ -106,10 +106,6 @@ inline std::uint64_t knnSortKey(float projection, std::uint32_t index) {
     return (std::uint64_t(bits) << 32) | index;
 }
 
-/// The graph's edges as GL_LINES index pairs (point, neighbour), 2 n k words, row by row: what
-/// GlBufferLink::writeKnnEdges writes on the device.
-std::vector<std::uint32_t> knnEdgeIndices(const KnnGraph& graph);
-
 /// The fraction of the exact neighbours found: rows and exact hold the same number of rows of k
 /// indices each (row r of rows taken as a set); hits / (rows * k) in double. Every backend's
 /// recall goes through this, so the stopping decision is the same everywhere.

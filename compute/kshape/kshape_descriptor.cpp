@@ -13,24 +13,24 @@ const AlgorithmDescriptor& kshapeDescriptor() {
         d.name = "kshape";
         d.title = "k-Shape";
         d.input = InputKind::Series;
-        ParameterSpec k{
-            .name = "k",
-            .option = "k",
-            .label = "&Clusters (k)",
-            .type = Type::Int,
-            .minimum = 1,
-            .maximum = 1024,
-            .defaultValue = std::int64_t(defaults.k),
-            .unit = "clusters",
-            .help = "clusters, at most the number of series (the panel starts at the set's "
-                    "class count)",
-            .bounds = [](const DataShape* data,
-                         const ParameterValues&) -> std::optional<ParameterBounds> {
-                if (!data || data->items == 0) return std::nullopt;
-                return ParameterBounds{1, double(data->items),
-                                       "at most the number of series (" +
-                                           std::to_string(data->items) + ")"};
-            }};
+        ParameterSpec k{.name = "k",
+                        .option = "k",
+                        .label = "&Clusters (k)",
+                        .type = Type::Int,
+                        .minimum = 1,
+                        .maximum = 1024,
+                        .defaultValue = std::int64_t(defaults.k),
+                        .unit = "clusters",
+                        .help =
+                            "clusters, at most the number of series (the panel starts at the set's "
+                            "class count)",
+                        .bounds = [](const DataShape* data,
+                                     const ParameterValues&) -> std::optional<ParameterBounds> {
+                            if (!data || data->items == 0) return std::nullopt;
+                            return ParameterBounds{1, double(data->items),
+                                                   "at most the number of series (" +
+                                                       std::to_string(data->items) + ")"};
+                        }};
         ParameterSpec iterations{.name = "maxIterations",
                                  .option = "max-iterations",
                                  .label = "Max &iterations",
@@ -38,16 +38,11 @@ const AlgorithmDescriptor& kshapeDescriptor() {
                                  .minimum = 1,
                                  .maximum = 1000,
                                  .defaultValue = std::int64_t(defaults.maxIterations),
-                                 .help = "refinement iterations at most; k-Shape stops earlier "
-                                         "once no series changes cluster"};
-        ParameterSpec seed{.name = "seed",
-                           .option = "seed",
-                           .label = "S&eed",
-                           .type = Type::Int,
-                           .minimum = 0,
-                           .maximum = double(kMaxSeed),
-                           .defaultValue = std::int64_t(defaults.seed),
-                           .help = "seed of the initial random assignment"};
+                                 .help =
+                                     "refinement iterations at most; k-Shape stops earlier "
+                                     "once no series changes cluster"};
+        const ParameterSpec seed =
+            seedParameter(defaults.seed, "seed of the initial random assignment");
         ParameterSpec channel{
             .name = "channel",
             .option = "channel",
@@ -60,9 +55,9 @@ const AlgorithmDescriptor& kshapeDescriptor() {
             .bounds = [](const DataShape* data,
                          const ParameterValues&) -> std::optional<ParameterBounds> {
                 if (!data || data->channels == 0) return std::nullopt;
-                return ParameterBounds{0, double(data->channels) - 1.0,
-                                       "below the number of channels (" +
-                                           std::to_string(data->channels) + ")"};
+                return ParameterBounds{
+                    0, double(data->channels) - 1.0,
+                    "below the number of channels (" + std::to_string(data->channels) + ")"};
             }};
         d.parameters = {k, iterations, seed, channel};
         d.exports = {

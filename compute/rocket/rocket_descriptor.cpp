@@ -19,16 +19,10 @@ const AlgorithmDescriptor& rocketDescriptor() {
                               .maximum = kRocketMaxKernels,
                               .defaultValue = std::int64_t(defaults.kernels),
                               .unit = "kernels",
-                              .help = "random convolution kernels, two features each (PPV and "
-                                      "MAX)"};
-        ParameterSpec seed{.name = "seed",
-                           .option = "seed",
-                           .label = "S&eed",
-                           .type = Type::Int,
-                           .minimum = 0,
-                           .maximum = double(kMaxSeed),
-                           .defaultValue = std::int64_t(defaults.seed),
-                           .help = "seed of the random kernels"};
+                              .help =
+                                  "random convolution kernels, two features each (PPV and "
+                                  "MAX)"};
+        const ParameterSpec seed = seedParameter(defaults.seed, "seed of the random kernels");
         d.parameters = {kernels, seed};
         d.exports = {
             {"features", "ROCKET features as an n × 2K float32 NumPy array", "_rocket.npy"},

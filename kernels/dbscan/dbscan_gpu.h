@@ -23,6 +23,7 @@
 #include "compute/core/point_set.h"
 #include "compute/dbscan/dbscan.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_quantities.h"
 
 #include <memory>
 
@@ -38,12 +39,14 @@ struct DbscanDeviceResult {
     DbscanPath pathUsed = DbscanPath::Auto;  ///< Grid or Brute
 };
 
-/// A DbscanResult's labels and core flags kept on the device (DbscanResult::device), for the
-/// GL interop to paint from. Holds its context, whose stream the buffers are freed on.
-struct DbscanDeviceClusters final : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffers
+/// A DbscanResult's labels and core flags kept on the device (DbscanResult::device): categories
+/// (core points primary) for the GL interop to paint from. Its context (in the base, so it
+/// outlives the buffers) is the stream they are freed on.
+struct DbscanDeviceClusters final : DeviceCategories {
     DbscanDeviceResult clusters;
-    std::string backend() const override { return "cuda"; }
+    const std::int32_t* labels() const override { return clusters.labels.data(); }
+    const std::uint8_t* primary() const override { return clusters.isCore.data(); }
+    std::size_t count() const override { return clusters.labels.size(); }
 };
 
 /// A point set's recentredCoords() on the device (CudaBackend::keepResident): the algorithms'

@@ -12,6 +12,7 @@
 #include "compute/core/error.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_quantities.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_series.h"
 #include "kernels/common/job_context.h"
@@ -110,20 +111,20 @@ public:
     std::uint32_t glBuffer() const override { return m_glBuffer; }
     std::size_t bytes() const override { return m_bytes; }
 
-    void paintClusters(const cs::DeviceResident& data, const cs::ClusterPaint& paint) override {
-        const DbscanDeviceResult& c = onThisDevice<DbscanDeviceClusters>(data, "clusters").clusters;
-        const std::size_t n = c.labels.size();
-        if (n * sizeof(std::uint32_t) != m_bytes || c.isCore.size() != n)
+    void paintCategories(const cs::DeviceResident& data, const cs::CategoryPaint& paint) override {
+        const DeviceCategories& c = onThisDevice<DeviceCategories>(data, "categories");
+        const std::size_t n = c.count();
+        if (n * sizeof(std::uint32_t) != m_bytes)
             throw cs::Error("GL interop: " + std::to_string(n) +
-                            " clustered points for a colour buffer of " +
+                            " categorised points for a colour buffer of " +
                             std::to_string(m_bytes / sizeof(std::uint32_t)) + " points");
         DeviceScope scope(m_device->device());
-        DeviceBuffer<std::uint32_t> table(paint.clusterRgba.size(), m_device->stream());
-        table.copyFromHost(paint.clusterRgba);
+        DeviceBuffer<std::uint32_t> table(paint.categoryRgba.size(), m_device->stream());
+        table.copyFromHost(paint.categoryRgba);
         writeMapped([&](void* out, cudaStream_t s) {
-            launchPaintClusters(
-                c.labels.data(), c.isCore.data(), n, table.data(), paint.clusterRgba.size(),
-                {paint.noiseRgba, paint.showCore, paint.showBorder, paint.showNoise},
+            launchPaintCategories(
+                c.labels(), c.primary(), n, table.data(), paint.categoryRgba.size(),
+                {paint.noneRgba, paint.showPrimary, paint.showSecondary, paint.showNone},
                 static_cast<std::uint32_t*>(out), s);
         });
     }
@@ -165,17 +166,17 @@ public:
         });
     }
 
-    void writeKnnEdges(const cs::DeviceResident& data) override {
-        const KnnDeviceGraph& graph = onThisDevice<KnnDeviceGraph>(data, "kNN graph");
-        const std::size_t slots = graph.n * std::size_t(std::max(graph.k, 0));
-        if (slots * 2 * sizeof(std::uint32_t) != m_bytes || graph.indices.size() != slots)
+    void writeEdgeIndices(const cs::DeviceResident& data) override {
+        const DeviceEdges& edges = onThisDevice<DeviceEdges>(data, "edges");
+        const std::size_t slots = edges.points() * std::size_t(std::max(edges.edgesPerPoint(), 0));
+        if (slots * 2 * sizeof(std::uint32_t) != m_bytes)
             throw cs::Error("GL interop: " + std::to_string(slots) +
-                            " kNN edges for an element buffer of " +
+                            " edges for an element buffer of " +
                             std::to_string(m_bytes / (2 * sizeof(std::uint32_t))) + " edges");
         DeviceScope scope(m_device->device());
         writeMapped([&](void* out, cudaStream_t s) {
-            launchKnnEdges(graph.indices.data(), graph.n, graph.k, static_cast<std::uint32_t*>(out),
-                           s);
+            launchEdgeIndices(edges.targets(), edges.points(), edges.edgesPerPoint(),
+                              static_cast<std::uint32_t*>(out), s);
         });
     }
 

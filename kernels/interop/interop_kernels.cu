@@ -14,21 +14,21 @@ unsigned blocksFor(std::size_t n) {
     return unsigned(blocks < 65'535 * 32 ? blocks : 65'535 * 32);
 }
 
-__global__ void paintClustersKernel(const std::int32_t* __restrict__ labels,
-                                    const std::uint8_t* __restrict__ isCore, std::size_t n,
-                                    const std::uint32_t* __restrict__ clusterRgba,
-                                    std::size_t clusterCount, ClusterPaintRule rule,
-                                    std::uint32_t* __restrict__ out) {
+__global__ void paintCategoriesKernel(const std::int32_t* __restrict__ labels,
+                                      const std::uint8_t* __restrict__ isCore, std::size_t n,
+                                      const std::uint32_t* __restrict__ categoryRgba,
+                                      std::size_t clusterCount, CategoryPaintRule rule,
+                                      std::uint32_t* __restrict__ out) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
          i += std::size_t(gridDim.x) * blockDim.x) {
         const std::int32_t label = labels[i];
         std::uint32_t colour;
         if (label < 0 || std::size_t(label) >= clusterCount)
-            colour = rule.showNoise ? rule.noiseRgba : 0u;
-        else if (!(isCore[i] ? rule.showCore : rule.showBorder))
+            colour = rule.showNone ? rule.noneRgba : 0u;
+        else if (!((!isCore || isCore[i]) ? rule.showPrimary : rule.showSecondary))
             colour = 0u;
         else
-            colour = clusterRgba[label];
+            colour = categoryRgba[label];
         out[i] = colour;
     }
 }
@@ -42,8 +42,8 @@ __global__ void packPositionsKernel(const float* __restrict__ coords, std::size_
 }
 
 // Word 2 (i k + c) = i, the next word = neighbour c of i: GL_LINES pairs.
-__global__ void knnEdgesKernel(const std::int32_t* __restrict__ indices, std::size_t n, int k,
-                               std::uint32_t* __restrict__ out) {
+__global__ void edgeIndicesKernel(const std::int32_t* __restrict__ indices, std::size_t n, int k,
+                                  std::uint32_t* __restrict__ out) {
     const std::size_t slots = n * std::size_t(k);
     for (std::size_t s = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; s < slots;
          s += std::size_t(gridDim.x) * blockDim.x) {
@@ -102,12 +102,12 @@ __global__ void testPatternKernel(std::uint32_t* __restrict__ out, std::size_t w
 
 }  // namespace
 
-void launchPaintClusters(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
-                         const std::uint32_t* clusterRgba, std::size_t clusterCount,
-                         ClusterPaintRule rule, std::uint32_t* out, cudaStream_t stream) {
+void launchPaintCategories(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
+                           const std::uint32_t* categoryRgba, std::size_t clusterCount,
+                           CategoryPaintRule rule, std::uint32_t* out, cudaStream_t stream) {
     if (n == 0) return;
-    paintClustersKernel<<<blocksFor(n), kThreads, 0, stream>>>(labels, isCore, n, clusterRgba,
-                                                               clusterCount, rule, out);
+    paintCategoriesKernel<<<blocksFor(n), kThreads, 0, stream>>>(labels, isCore, n, categoryRgba,
+                                                                 clusterCount, rule, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 
@@ -118,10 +118,10 @@ void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, f
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchKnnEdges(const std::int32_t* indices, std::size_t n, int k, std::uint32_t* out,
-                    cudaStream_t stream) {
+void launchEdgeIndices(const std::int32_t* indices, std::size_t n, int k, std::uint32_t* out,
+                       cudaStream_t stream) {
     if (n == 0 || k <= 0) return;
-    knnEdgesKernel<<<blocksFor(n * std::size_t(k)), kThreads, 0, stream>>>(indices, n, k, out);
+    edgeIndicesKernel<<<blocksFor(n * std::size_t(k)), kThreads, 0, stream>>>(indices, n, k, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

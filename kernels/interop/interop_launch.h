@@ -11,28 +11,30 @@
 
 namespace cs::kernels {
 
-/// Which classes of a clustering are drawn, and the noise colour (cs::ClusterPaint's rule).
-struct ClusterPaintRule {
-    std::uint32_t noiseRgba = 0;
-    bool showCore = true;
-    bool showBorder = true;
-    bool showNoise = true;
+/// Which roles of per-point categories are drawn, and the colour of no category
+/// (cs::CategoryPaint's rule).
+struct CategoryPaintRule {
+    std::uint32_t noneRgba = 0;
+    bool showPrimary = true;
+    bool showSecondary = true;
+    bool showNone = true;
 };
 
-/// out[i] = the colour of point i by cs::ClusterPaint::colourOf: clusterRgba[labels[i]] for a
-/// shown member, rule.noiseRgba for shown noise (and labels >= clusterCount), 0 when hidden.
-void launchPaintClusters(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
-                         const std::uint32_t* clusterRgba, std::size_t clusterCount,
-                         ClusterPaintRule rule, std::uint32_t* out, cudaStream_t stream);
+/// out[i] = the colour of point i by cs::CategoryPaint::colourOf: categoryRgba[labels[i]] for a
+/// shown member, rule.noneRgba for a shown point in no category (and labels >= clusterCount), 0
+/// when hidden. primary may be null (every member primary).
+void launchPaintCategories(const std::int32_t* labels, const std::uint8_t* primary, std::size_t n,
+                           const std::uint32_t* categoryRgba, std::size_t clusterCount,
+                           CategoryPaintRule rule, std::uint32_t* out, cudaStream_t stream);
 
 /// out[3 i + j] = coords[i * dims + j] for j < min(dims, 3), 0 for the other j.
 void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, float* out,
                          cudaStream_t stream);
 
-/// cs::knnEdgeIndices on the device: out[2 s] = s / k, out[2 s + 1] = indices[s] for the n k
-/// slots s of a kNN graph's neighbour indices.
-void launchKnnEdges(const std::int32_t* indices, std::size_t n, int k, std::uint32_t* out,
-                    cudaStream_t stream);
+/// cs::edgeIndexPairs on the device: out[2 s] = s / k, out[2 s + 1] = indices[s] for the n k
+/// slots s of per-point edge targets.
+void launchEdgeIndices(const std::int32_t* indices, std::size_t n, int k, std::uint32_t* out,
+                       cudaStream_t stream);
 
 /// cs::seriesMatrix on the device: out[r * length + t] = channel `channel` of series order[r],
 /// z-normalised over its true length (double sums), NaN past it. values: n x channels x length.

@@ -22,6 +22,7 @@
 #include "compute/core/point_set.h"
 #include "compute/knn/knn_graph.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_quantities.h"
 
 namespace cs::kernels {
 
@@ -29,12 +30,13 @@ class JobContext;
 
 /// A KnnGraph's neighbour indices kept on the device (KnnGraph::device): n x k int32, row by row,
 /// for the point view's edges through GL interop. Holds its context, whose stream frees them.
-struct KnnDeviceGraph final : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffer
-    DeviceBuffer<std::int32_t> indices;   ///< n x k
+struct KnnDeviceGraph final : DeviceEdges {
+    DeviceBuffer<std::int32_t> indices;  ///< n x k
     std::size_t n = 0;
     int k = 0;
-    std::string backend() const override { return "cuda"; }
+    const std::int32_t* targets() const override { return indices.data(); }
+    std::size_t points() const override { return n; }
+    int edgesPerPoint() const override { return k; }
 };
 
 /// Device memory the build needs for n points of `dims` with these parameters, besides the

@@ -181,9 +181,9 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
 
     for (int it = 0; it < params.maxIterations; ++it) {
         job.checkpoint();
-        job.setProgress(double(it) / params.maxIterations,
-                        "iteration " + std::to_string(it + 1) + " of " +
-                            std::to_string(params.maxIterations));
+        job.setProgress(
+            double(it) / params.maxIterations,
+            "iteration " + std::to_string(it + 1) + " of " + std::to_string(params.maxIterations));
         const std::vector<std::int32_t> previous = result.labels;
         {
             ScopedGpuStage stage(ctx, job, "shapes");

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// k-Shape on the GPU in Times-C's three stages per iteration (the Times-C paper): the members of each
-// cluster gathered and aligned, the shape by power iteration on P S P (cuBLAS; cuSOLVER's
+// k-Shape on the GPU in Times-C's three stages per iteration (the Times-C paper): the members of
+// each cluster gathered and aligned, the shape by power iteration on P S P (cuBLAS; cuSOLVER's
 // symmetric eigensolver when it does not converge or its check fails), and the assignment by
 // SBD with cuFFT (the series' spectra once per run, the centroids' per iteration, the cross
 // spectra element-wise, one inverse transform per series x centroid, the NCC maximum in one

@@ -4,12 +4,14 @@
 // measures the time from cancel() to the cs::Cancelled leaving the job.
 #include <QTest>
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <optional>
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
@@ -118,32 +120,41 @@ void TestCancellation::cancelsPromptly_data() {
 
 void TestCancellation::cancelsPromptly() {
     QFETCH(Job, job);
-    cs::JobControl control;
-    std::optional<Clock::time_point> thrown;
-    bool cancelled = false, finished = false;
-    std::string other;
-    std::thread worker([&] {
-        try {
-            job(control);
-            finished = true;
-        } catch (const cs::Cancelled&) {
-            thrown = Clock::now();
-            cancelled = true;
-        } catch (const std::exception& e) {
-            other = e.what();
-        }
-    });
-    std::this_thread::sleep_for(kRunBeforeCancel);
-    const auto cancelAt = Clock::now();
-    control.cancel();
-    worker.join();
-    QVERIFY2(other.empty(), ("the job failed: " + other).c_str());
-    QVERIFY2(!finished, "the job finished within 300 ms: its parameters no longer test a cancel");
-    QVERIFY(cancelled && thrown);
-    const double ms = std::chrono::duration<double, std::milli>(*thrown - cancelAt).count();
-    qInfo("%s: cancel -> cs::Cancelled in %.1f ms", QTest::currentDataTag(), ms);
-    QVERIFY2(ms <= kLatencyBoundMs,
-             qPrintable(QString("took %1 ms, more than %2 ms").arg(ms).arg(kLatencyBoundMs)));
+    // The latency is the time to the job's next check: the code decides it, but a loaded machine
+    // (ctest -j on two cores) can stretch one measurement. Up to three tries: a job that checks
+    // too rarely fails every one of them.
+    std::vector<double> tries;
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        cs::JobControl control;
+        std::optional<Clock::time_point> thrown;
+        bool cancelled = false, finished = false;
+        std::string other;
+        std::thread worker([&] {
+            try {
+                job(control);
+                finished = true;
+            } catch (const cs::Cancelled&) {
+                thrown = Clock::now();
+                cancelled = true;
+            } catch (const std::exception& e) {
+                other = e.what();
+            }
+        });
+        std::this_thread::sleep_for(kRunBeforeCancel);
+        const auto cancelAt = Clock::now();
+        control.cancel();
+        worker.join();
+        QVERIFY2(other.empty(), ("the job failed: " + other).c_str());
+        QVERIFY2(!finished,
+                 "the job finished within 300 ms: its parameters no longer test a cancel");
+        QVERIFY(cancelled && thrown);
+        tries.push_back(std::chrono::duration<double, std::milli>(*thrown - cancelAt).count());
+        qInfo("%s: cancel -> cs::Cancelled in %.1f ms", QTest::currentDataTag(), tries.back());
+        if (tries.back() <= kLatencyBoundMs) return;
+    }
+    QFAIL(qPrintable(QString("every try took more than %1 ms (fastest %2 ms)")
+                         .arg(kLatencyBoundMs)
+                         .arg(*std::min_element(tries.begin(), tries.end()))));
 }
 
 QTEST_GUILESS_MAIN(TestCancellation)

@@ -78,26 +78,66 @@ private slots:
         QTest::addColumn<QString>("parameter");
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("accepted");
-        QTest::newRow("seed -1") << "knn" << "seed" << "-1" << false;
-        QTest::newRow("seed 2^64") << "knn" << "seed" << "18446744073709551616" << false;
-        QTest::newRow("seed 1e23") << "rocket" << "seed" << "1e23" << false;
-        QTest::newRow("seed 2.5") << "kshape" << "seed" << "2.5" << false;
-        QTest::newRow("seed max") << "kshape" << "seed" << "2147483647" << true;
-        QTest::newRow("seed max+1") << "kshape" << "seed" << "2147483648" << false;
-        QTest::newRow("eps nan") << "dbscan" << "eps" << "nan" << false;
-        QTest::newRow("eps inf") << "dbscan" << "eps" << "inf" << false;
-        QTest::newRow("eps -1") << "dbscan" << "eps" << "-1" << false;
-        QTest::newRow("eps 0.017") << "dbscan" << "eps" << "0.017" << true;
-        QTest::newRow("eps trailing") << "dbscan" << "eps" << "0.5x" << false;
-        QTest::newRow("minPts 0") << "dbscan" << "minPts" << "0" << false;
-        QTest::newRow("path grid") << "dbscan" << "path" << "grid" << true;
-        QTest::newRow("path fast") << "dbscan" << "path" << "fast" << false;
-        QTest::newRow("star yes") << "dbscan" << "star" << "yes" << true;
-        QTest::newRow("star maybe") << "dbscan" << "star" << "maybe" << false;
-        QTest::newRow("kernels 0") << "rocket" << "kernels" << "0" << false;
-        QTest::newRow("kernels 100001") << "rocket" << "kernels" << "100001" << false;
-        QTest::newRow("recall 1.5") << "knn" << "targetRecall" << "1.5" << false;
-        QTest::newRow("empty") << "knn" << "k" << "" << false;
+        QTest::newRow("seed -1") << "knn"
+                                 << "seed"
+                                 << "-1" << false;
+        QTest::newRow("seed 2^64") << "knn"
+                                   << "seed"
+                                   << "18446744073709551616" << false;
+        QTest::newRow("seed 1e23") << "rocket"
+                                   << "seed"
+                                   << "1e23" << false;
+        QTest::newRow("seed 2.5") << "kshape"
+                                  << "seed"
+                                  << "2.5" << false;
+        QTest::newRow("seed max") << "kshape"
+                                  << "seed"
+                                  << "2147483647" << true;
+        QTest::newRow("seed max+1") << "kshape"
+                                    << "seed"
+                                    << "2147483648" << false;
+        QTest::newRow("eps nan") << "dbscan"
+                                 << "eps"
+                                 << "nan" << false;
+        QTest::newRow("eps inf") << "dbscan"
+                                 << "eps"
+                                 << "inf" << false;
+        QTest::newRow("eps -1") << "dbscan"
+                                << "eps"
+                                << "-1" << false;
+        QTest::newRow("eps 0.017") << "dbscan"
+                                   << "eps"
+                                   << "0.017" << true;
+        QTest::newRow("eps trailing") << "dbscan"
+                                      << "eps"
+                                      << "0.5x" << false;
+        QTest::newRow("minPts 0") << "dbscan"
+                                  << "minPts"
+                                  << "0" << false;
+        QTest::newRow("path grid") << "dbscan"
+                                   << "path"
+                                   << "grid" << true;
+        QTest::newRow("path fast") << "dbscan"
+                                   << "path"
+                                   << "fast" << false;
+        QTest::newRow("star yes") << "dbscan"
+                                  << "star"
+                                  << "yes" << true;
+        QTest::newRow("star maybe") << "dbscan"
+                                    << "star"
+                                    << "maybe" << false;
+        QTest::newRow("kernels 0") << "rocket"
+                                   << "kernels"
+                                   << "0" << false;
+        QTest::newRow("kernels 100001") << "rocket"
+                                        << "kernels"
+                                        << "100001" << false;
+        QTest::newRow("recall 1.5") << "knn"
+                                    << "targetRecall"
+                                    << "1.5" << false;
+        QTest::newRow("empty") << "knn"
+                               << "k"
+                               << "" << false;
     }
     void parseRefusesWhatItCannotRepresent() {
         QFETCH(QString, algorithm);
@@ -177,9 +217,9 @@ private slots:
         cs::DbscanParams p;
         p.eps = 0.017f;
         p.minPts = 8;
-        QCOMPARE(db.describe(cs::dbscanValues(p)),
-                 std::string("dbscan eps=") + db.parameter("eps")->format(double(0.017f)) +
-                     " minPts=8 path=auto star=false");
+        QCOMPARE(db.describe(cs::dbscanValues(p)), std::string("dbscan eps=") +
+                                                       db.parameter("eps")->format(double(0.017f)) +
+                                                       " minPts=8 path=auto star=false");
     }
 };
 

@@ -24,6 +24,7 @@
 #include "compute/knn/knn_cpu.h"
 #include "compute/knn/knn_datasets.h"
 #include "compute/knn/knn_graph.h"
+#include "compute/knn/knn_quantities.h"
 #include "tests/common/knn_oracle.h"
 #include "tests/common/test_paths.h"
 
@@ -274,7 +275,7 @@ private slots:
         g.k = 2;
         g.indices = {1, 2, 0, 3, 3, 1, 2, 0};
         g.distances.assign(8, 1.0f);
-        const auto e = cs::knnEdgeIndices(g);
+        const auto e = cs::edgeIndexPairs(cs::knnEdges(std::make_shared<const cs::KnnGraph>(g)));
         const std::vector<std::uint32_t> expected{0, 1, 0, 2, 1, 0, 1, 3, 2, 3, 2, 1, 3, 2, 3, 0};
         QCOMPARE(e, expected);
         // Rows as sets: point 1 found {0, 3} of exact {3, 2}: one; point 3 found both of {0, 2}.

@@ -19,7 +19,10 @@
 #include <string>
 #include <vector>
 
+#include "compute/backend/cpu_backend.h"
+#include "compute/core/error.h"
 #include "compute/core/job_control.h"
+#include "compute/dbscan/dbscan_datasets.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/cuda_event.h"
 #include "kernels/common/cufft_plan.h"
@@ -437,6 +440,56 @@ CS_TEST(oversizedAllocationThrows) {
     DeviceBuffer<float> small(1024, ctx.stream());
     small.zero();
     CS_CHECK_EQ(small.toHost()[1023], 0.0f);
+}
+
+// Running out of device memory in one job is that job's limit, not a fault of the device: the
+// error is not isDeviceFault() (the GUI keeps the GPU and runs only that job on the CPU), and the
+// same backend runs the next job, right, once the memory is back.
+CS_TEST(outOfMemoryLeavesTheBackendUsable) {
+    JobContext& ctx = context();
+    auto backend = cs::kernels::createCudaBackend();
+    const cs::PointSet big = cs::makeBlobPoints(20'000'000, 3, 7);
+    const cs::DbscanParams p{.eps = 1.0f, .minPts = 10};
+    std::vector<DeviceBuffer<std::byte>> hog;  // nearly all the free memory, on another stream
+    for (std::size_t chunk = std::size_t(1) << 30; chunk >= (std::size_t(1) << 20); chunk /= 2) {
+        for (;;) {
+            std::size_t free = 0, total = 0;
+            CS_CHECK_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
+            if (free < chunk + (std::size_t(32) << 20)) break;
+            try {
+                hog.emplace_back(chunk, ctx.stream());
+            } catch (const CudaError&) {
+                break;
+            }
+        }
+    }
+    ctx.synchronize();
+    bool refused = false;
+    try {
+        cs::JobControl job;
+        (void)backend->dbscan(big, p, job);
+    } catch (const std::exception& e) {
+        refused = true;
+        cs::test::info(std::string("with the memory taken: ") + e.what());
+        CS_CHECK_MSG(!cs::isDeviceFault(e), std::string("a device fault: ") + e.what());
+    }
+    CS_CHECK_MSG(refused, "DBSCAN of 20M points ran in the memory left over");
+    hog.clear();
+    ctx.synchronize();
+    CS_CHECK_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    cudaMemPool_t pool = nullptr;
+    if (cudaDeviceGetDefaultMemPool(&pool, ctx.device()) == cudaSuccess)
+        (void)cudaMemPoolTrimTo(pool, 0);
+    (void)cudaGetLastError();
+    // The same backend, the next jobs: the big one runs, and a small one matches the CPU.
+    cs::JobControl job;
+    const cs::DbscanResult again = backend->dbscan(big, p, job);
+    CS_CHECK_EQ(again.labels.size(), big.n);
+    const cs::PointSet small = cs::makeBlobPoints(50'000, 3, 8);
+    cs::JobControl job2, job3;
+    const cs::DbscanResult gpu = backend->dbscan(small, p, job2);
+    const cs::DbscanResult cpu = cs::CpuBackend().dbscan(small, p, job3);
+    CS_CHECK(gpu.labels == cpu.labels);
 }
 
 CS_TEST(backendInfoSummary) {

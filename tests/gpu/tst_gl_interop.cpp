@@ -13,21 +13,23 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/gl_interop.h"
 #include "compute/core/job_control.h"
+#include "compute/core/point_quantities.h"
 #include "compute/core/series_matrix.h"
-#include "compute/dbscan/cluster_paint.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/dbscan/dbscan_quantities.h"
 #include "compute/demo/demo_data.h"
+#include "compute/knn/knn_quantities.h"
 #include "compute/rocket/rocket.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/interop/cuda_gl_interop.h"
 #include "tests/ui/gui_test_main.h"
-#include "ui/colour_maps.h"
-#include "ui/dbscan_panel.h"
-#include "ui/main_window.h"
-#include "ui/point_cloud_view.h"
-#include "ui/rocket_feature_map_view.h"
-#include "ui/series_heatmap_view.h"
-#include "ui/series_view.h"
+#include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/colour_maps.h"
+#include "ui/views/points/point_cloud_view.h"
+#include "ui/views/series/rocket_feature_map_view.h"
+#include "ui/views/series/series_heatmap_view.h"
+#include "ui/views/series/series_view.h"
 
 using cs::ui::ColourMaps;
 using cs::ui::PointCloudView;
@@ -98,27 +100,27 @@ private:
         cs::JobControl job;
         return std::make_shared<const cs::DbscanResult>(m_cuda->dbscan(points, params, job));
     }
-    static cs::ClusterPaint paintFor(const cs::DbscanResult& r, bool core, bool border,
-                                     bool noise) {
-        cs::ClusterPaint paint;
+    static cs::CategoryPaint paintFor(const cs::DbscanResult& r, bool core, bool border,
+                                      bool noise) {
+        cs::CategoryPaint paint;
         for (int c = 0; c < r.clusterCount; ++c)
-            paint.clusterRgba.push_back(ColourMaps::packRgba(ColourMaps::categorical(c)));
-        paint.noiseRgba = ColourMaps::packRgba(QColor(128, 128, 128, ColourMaps::kBehindAlpha));
-        paint.showCore = core;
-        paint.showBorder = border;
-        paint.showNoise = noise;
+            paint.categoryRgba.push_back(ColourMaps::packRgba(ColourMaps::categorical(c)));
+        paint.noneRgba = ColourMaps::packRgba(QColor(128, 128, 128, ColourMaps::kBehindAlpha));
+        paint.showPrimary = core;
+        paint.showSecondary = border;
+        paint.showNone = noise;
         return paint;
     }
     // Colours the view by r on the device and checks the GL buffer against the host rule.
     void checkDevicePaint(PointCloudView& view, std::shared_ptr<const cs::DbscanResult> r,
-                          const cs::ClusterPaint& paint) {
-        QVERIFY(view.setClusterColours(r, paint, {}));
+                          const cs::CategoryPaint& paint) {
+        QVERIFY(view.setCategories(cs::dbscanCategories(r), paint, {}));
         QVERIFY(waitDrawn(view));
         QVERIFY2(view.interopError().isEmpty(), qPrintable(view.interopError()));
         QCOMPARE(view.colourPath(), UploadPath::Interop);
         QVERIFY(view.colours().empty());  // nothing was painted on the host
         const auto gl = view.readColourBuffer();
-        const auto host = cs::paintClusters(r->labels, r->isCore, paint);
+        const auto host = cs::paintCategories(r->labels, r->isCore, paint);
         QCOMPARE(firstDifference(gl, host), host.size());
     }
 
@@ -208,10 +210,10 @@ private slots:
         checkDevicePaint(*view, r, paintFor(*r, false, true, true));
         // Forcing the host path gives the same buffer, uploaded.
         view->setInteropAllowed(false);
-        QVERIFY(view->setClusterColours(r, paintFor(*r, true, true, true), {}));
+        QVERIFY(view->setCategories(cs::dbscanCategories(r), paintFor(*r, true, true, true), {}));
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->colourPath(), UploadPath::HostUpload);
-        const auto host = cs::paintClusters(r->labels, r->isCore, paintFor(*r, true, true, true));
+        const auto host = cs::paintCategories(r->labels, r->isCore, paintFor(*r, true, true, true));
         QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
         view->setInteropAllowed(true);
         QVERIFY(waitDrawn(*view));
@@ -220,7 +222,8 @@ private slots:
         saveScreenshot(view->grabFramebuffer(), QStringLiteral("interop_dbscan.png"));
         // A clustering of other points is refused, and the colours stay.
         const auto other = clusterOnGpu(*gridPoints(4), {.eps = 1.5f, .minPts = 2});
-        QVERIFY(!view->setClusterColours(other, paintFor(*other, true, true, true), {}));
+        QVERIFY(!view->setCategories(cs::dbscanCategories(other),
+                                     paintFor(*other, true, true, true), {}));
         QCOMPARE(firstDifference(view->readColourBuffer(), host), host.size());
     }
 
@@ -232,9 +235,9 @@ private slots:
         const auto graph = std::make_shared<const cs::KnnGraph>(
             m_cuda->knnGraph(*points, {.k = 8, .trees = 2, .targetRecall = 0.0}, job));
         QVERIFY(graph->device);
-        const std::vector<std::uint32_t> host = cs::knnEdgeIndices(*graph);
+        const std::vector<std::uint32_t> host = cs::edgeIndexPairs(cs::knnEdges(graph));
         QCOMPARE(host.size(), points->n * 8 * 2);
-        QVERIFY(view->setKnnEdges(graph));
+        QVERIFY(view->setEdges(cs::knnEdges(graph)));
         QVERIFY(waitDrawn(*view));
         QVERIFY2(view->interopError().isEmpty(), qPrintable(view->interopError()));
         QCOMPARE(view->edgePath(), UploadPath::Interop);
@@ -243,7 +246,7 @@ private slots:
         saveScreenshot(view->grabFramebuffer(), QStringLiteral("interop_knn.png"));
         // The host path uploads the same buffer.
         view->setInteropAllowed(false);
-        QVERIFY(view->setKnnEdges(graph));
+        QVERIFY(view->setEdges(cs::knnEdges(graph)));
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->edgePath(), UploadPath::HostUpload);
         QCOMPARE(firstDifference(view->readEdgeBuffer(), host), host.size());
@@ -252,7 +255,7 @@ private slots:
         cs::JobControl other;
         const auto small = std::make_shared<const cs::KnnGraph>(
             m_cuda->knnGraph(*gridPoints(4), {.k = 4, .trees = 1}, other));
-        QVERIFY(!view->setKnnEdges(small));
+        QVERIFY(!view->setEdges(cs::knnEdges(small)));
         QCOMPARE(firstDifference(view->readEdgeBuffer(), host), host.size());
         // Other points clear the edges.
         view->setPointSet(gridPoints(4));
@@ -504,7 +507,7 @@ private slots:
                 QVERIFY(waitDrawn(*view));
                 QCOMPARE(view->colourPath(), UploadPath::Interop);
                 const auto want =
-                    cs::paintClusters(r->labels, r->isCore, paintFor(*r, true, true, true));
+                    cs::paintCategories(r->labels, r->isCore, paintFor(*r, true, true, true));
                 QCOMPARE(firstDifference(view->readColourBuffer(), want), want.size());
                 view->setParent(nullptr);
             }

@@ -13,8 +13,8 @@
 #include <QtTest>
 #include <cstdio>
 
-#include "ui/logger.h"
-#include "ui/point_cloud_view.h"
+#include "ui/shell/logger.h"
+#include "ui/views/points/point_cloud_view.h"
 
 namespace cs::test {
 

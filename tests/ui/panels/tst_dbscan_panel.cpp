@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// The DBSCAN panel through the GUI: its labels equal a direct CPU run, the eps controls stay in
+// sync, export reads back, and the real executable runs DBSCAN from the command line.
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <algorithm>
+
+#include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
+#include "tests/common/test_paths.h"
+#include "tests/ui/gui_test_main.h"
+#include "ui/jobs/job_runner.h"
+#include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/panels/dbscan/k_distance_chart.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/colour_maps.h"
+#include "ui/views/points/point_cloud_view.h"
+
+using cs::ui::DbscanPanel;
+
+class TestDbscanPanel : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    std::unique_ptr<cs::ui::MainWindow> m_window;
+
+    DbscanPanel* panel() { return m_window->dbscanPanel(); }
+    bool settled() { return !panel()->isBusy() && panel()->lastRun(); }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        QSettings().clear();
+        cs::app::registerBuiltinBackends();
+        m_window = std::make_unique<cs::ui::MainWindow>();
+        m_window->resize(1400, 900);
+        m_window->show();
+        m_window->openDemoPoints(20000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->pointView()->pointCount() == 20000, 30000);
+        // The knee of the k-distance curve presets eps; loading alone runs nothing.
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->suggestedEps() > 0 && !panel()->isBusy(), 60000);
+        QVERIFY(!panel()->lastRun());
+        panel()->run();
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+        QCOMPARE(panel()->lastRun()->params.eps, float(panel()->epsSpin()->value()));
+    }
+
+    void labelsMatchADirectRun() {
+        panel()->minPtsSpin()->setValue(8);
+        panel()->epsSpin()->setValue(7.5);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && panel()->lastRun()->params.minPts == 8 &&
+                                     panel()->lastRun()->params.eps == 7.5f,
+                                 60000);
+        const auto run = panel()->lastRun();
+        cs::JobControl job;
+        const auto points = m_window->pointView()->pointSet();
+        const cs::DbscanResult direct =
+            cs::backendRegistry().get("cpu")->dbscan(*points, {.eps = 7.5f, .minPts = 8}, job);
+        QCOMPARE(run->result.labels, direct.labels);
+        QCOMPARE(run->result.isCore, direct.isCore);
+        QVERIFY(direct.clusterCount >= 3);
+        QCOMPARE(panel()->statisticsLabel()->text(), DbscanPanel::statisticsText(direct));
+        // The view shows the clusters: one colour per point, noise de-emphasised.
+        const auto colours = m_window->pointView()->colours();
+        QCOMPARE(colours.size(), direct.labels.size());
+        for (std::size_t i = 0; i < colours.size(); i += 97)
+            QCOMPARE(colours[i] >> 24,
+                     direct.labels[i] < 0 ? cs::ui::ColourMaps::kBehindAlpha : 255u);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
+    }
+
+    void epsControlsStayInSync() {
+        DbscanPanel* p = panel();
+        p->epsSpin()->setValue(3.25);
+        QCOMPARE(p->epsSlider()->value(), p->sliderPosition(3.25));
+        QCOMPARE(p->chart()->eps(), 3.25);
+        QCOMPARE(p->params().eps, 3.25f);
+
+        p->epsSlider()->setValue(600);
+        const double fromSlider = p->sliderEps(600);
+        QVERIFY(std::abs(p->epsSpin()->value() - fromSlider) <= fromSlider * 1e-3);
+        QCOMPARE(p->chart()->eps(), p->epsSpin()->value());
+
+        QVERIFY(p->chart()->hasCurve());
+        const QPoint at(p->chart()->width() / 2, p->chart()->height() / 3);
+        QTest::mousePress(p->chart()->viewport(), Qt::LeftButton, {}, at);
+        QTest::mouseRelease(p->chart()->viewport(), Qt::LeftButton, {}, at);
+        const double dragged = p->chart()->eps();
+        QVERIFY(std::abs(p->epsSpin()->value() - dragged) <= std::max(1e-4, dragged * 1e-3));
+        QCOMPARE(p->epsSlider()->value(), p->sliderPosition(p->epsSpin()->value()));
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+        QCOMPARE(p->lastRun()->params.eps, float(p->epsSpin()->value()));
+    }
+
+    void exportWritesLabels() {
+        const QString path = m_tmp.filePath(QStringLiteral("labels.csv"));
+        QCOMPARE(m_window->exportTo(path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        const auto& r = panel()->lastRun()->result;
+        QVERIFY(lines.front().startsWith(QLatin1String("# dbscan eps=")));
+        QCOMPARE(std::size_t(lines.size()),
+                 r.labels.size() + 1 + (lines.at(1).startsWith("index") ? 1 : 0));
+        const int first = lines.at(1).startsWith("index") ? 2 : 1;
+        for (std::size_t i = 0; i < r.labels.size(); i += 101) {
+            const QStringList cols = lines.at(first + int(i)).split(',');
+            QCOMPARE(cols.at(0).toULongLong(), qulonglong(i));
+            QCOMPARE(cols.at(1).toInt(), r.labels[i]);
+        }
+        QCOMPARE(panel()->exportLabels(m_tmp.filePath(QStringLiteral("labels.npy"))), QString());
+        QVERIFY(QFileInfo(m_tmp.filePath(QStringLiteral("labels.npy"))).size() >
+                qint64(4 * r.labels.size()));
+    }
+
+    void executableRunsDbscan() {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        const QString png = m_tmp.filePath(QStringLiteral("dbscan.png"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                {"--demo-points", "20000", "--param", "dbscan.eps=8", "--param", "dbscan.minPts=10",
+                 "--run", "dbscan", "--screenshot", png, "--window-size", "1200x800", "--quit"});
+        QVERIFY(p.waitForFinished(300000));
+        QCOMPARE(p.exitCode(), 0);
+        QImage image(png);
+        QVERIFY(!image.isNull());
+        // Several palette colours on screen: the clusters are drawn, not just grey points.
+        int coloursSeen = 0;
+        for (int slot = 0; slot < 6; ++slot) {
+            const QColor c = cs::ui::ColourMaps::categorical(slot);
+            int hits = 0;
+            for (int y = 0; y < image.height(); y += 2)
+                for (int x = 0; x < image.width() * 3 / 4; x += 2) {
+                    const QColor q = image.pixelColor(x, y);
+                    hits += std::abs(q.red() - c.red()) + std::abs(q.green() - c.green()) +
+                                std::abs(q.blue() - c.blue()) <
+                            24;
+                }
+            coloursSeen += hits > 40;
+        }
+        QVERIFY2(coloursSeen >= 4, qPrintable(QString::number(coloursSeen)));
+
+        QProcess bad;
+        bad.setProcessEnvironment(env);
+        bad.start(
+            QStringLiteral(CS_CLUSTERSCOPE_EXE),
+            {"--demo-points", "1000", "--param", "dbscan.eps=-1", "--run", "dbscan", "--quit"});
+        QVERIFY(bad.waitForFinished(60000));
+        QVERIFY(bad.exitCode() != 0);
+        QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("eps"));
+    }
+
+    // A new user typed MinPts 100000 on cturtle (167k points): the k-distance curve for that k
+    // takes minutes. It is not started without asking; once asked for, DBSCAN still runs at
+    // once beside it (a lane of its own), Cancel stops it and keeps the results on screen, and
+    // DBSCAN at MinPts 10 then runs at once.
+    void expensiveKDistanceNeverHoldsUpDbscan() {
+        const QString cturtle =
+            QString::fromStdString(cs::test::sharedData("points/cturtle.pcd").string());
+        if (!QFileInfo::exists(cturtle)) CS_QSKIP_MISSING_DATA("missing " + cturtle);
+        m_window->openFile(cturtle);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->pointView()->pointCount() > 160000, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 60000);
+        cs::ui::JobRunner& runner = *m_window->jobRunner();
+        const QString kdist = QStringLiteral("kdist");
+        panel()->setMinPts(100000);
+        QTRY_VERIFY(panel()->kDistanceConfirmButton()->isVisibleTo(panel()));
+        QVERIFY(!runner.isBusy(kdist));  // asked, not started
+        QTest::mouseClick(panel()->kDistanceConfirmButton(), Qt::LeftButton);
+        QVERIFY(runner.isBusy(kdist));
+        QVERIFY(panel()->cancelButton()->isEnabled());
+
+        // DBSCAN runs beside it and answers while the curve is still computing.
+        QSignalSpy finished(&runner, &cs::ui::JobRunner::finished);
+        panel()->setEps(panel()->epsSpin()->value() * 1.5);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::any_of(finished.begin(), finished.end(),
+                        [](const QList<QVariant>& a) {
+                            return a.front().value<cs::ui::JobOutcome>().kind == "dbscan";
+                        }),
+            60000);
+        QVERIFY2(runner.isBusy(kdist), "the k-distance curve ended before DBSCAN answered");
+        const auto before = panel()->lastRun();
+        QVERIFY(before);
+
+        // Cancel stops the curve (tst_cancellation measures how fast); the clusters stay.
+        QElapsedTimer clock;
+        clock.start();
+        QTest::mouseClick(panel()->cancelButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.isBusy(kdist), 5000);
+        qInfo("Cancel -> k-distance (k = 100000) answered cancelled in %lld ms", clock.elapsed());
+        QCOMPARE(panel()->lastRun(), before);
+
+        // And MinPts 10 runs at once.
+        panel()->setMinPts(10);
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->lastRun() && panel()->lastRun()->params.minPts == 10,
+                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel()->isBusy(), 60000);
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+};
+
+CS_GL_TEST_MAIN(TestDbscanPanel)
+#include "tst_dbscan_panel.moc"

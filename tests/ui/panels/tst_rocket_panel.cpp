@@ -1,0 +1,501 @@
+// SPDX-License-Identifier: MIT
+// The ROCKET panel through the GUI on a real UCR set (GunPoint, 50 train + 150 test series):
+// its features and scores equal a direct CPU run, the feature map's pixel buffer is
+// rocketFeatureMap() for the view's rows (PPV and MAX), live changes end with the newest
+// parameters, failures keep the previous result, an unlabelled set gets features without a
+// classifier, new data clears the result, export reads back, and the real executable runs
+// ROCKET from the command line.
+#include <QComboBox>
+#include <QFile>
+#include <QLabel>
+#include <QProcess>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <atomic>
+#include <cmath>
+
+#include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
+#include "compute/backend/cpu_backend.h"
+#include "compute/core/error.h"
+#include "compute/core/series_matrix.h"
+#include "compute/io/npy.h"
+#include "compute/rocket/ridge.h"
+#include "compute/rocket/rocket.h"
+#include "tests/common/test_paths.h"
+#include "tests/ui/gui_test_main.h"
+#include "ui/jobs/job_runner.h"
+#include "ui/panels/rocket/rocket_panel.h"
+#include "ui/shell/main_window.h"
+#include "ui/views/series/rocket_feature_map_view.h"
+#include "ui/views/series/series_view.h"
+
+using cs::test::logged;
+using cs::ui::RocketPanel;
+using cs::ui::SeriesView;
+
+namespace {
+
+// What the panel should show, computed here without it.
+struct Direct {
+    cs::RocketFeatures features;
+    cs::RidgeModel model;
+    double testAccuracy = -1.0;
+    std::size_t train = 0;
+    std::size_t test = 0;
+};
+
+Direct directRun(const cs::SeriesSet& s, const cs::RocketParams& p) {
+    Direct d;
+    cs::JobControl job;
+    auto backend = cs::backendRegistry().get("cpu");
+    const auto kernels = cs::makeRocketKernels(p, s.length, s.channels);
+    d.features = backend->rocketTransform(s, kernels, job);
+    std::vector<std::int32_t> labels(s.n, -1);
+    for (std::size_t i = 0; i < s.n; ++i)
+        if (s.labels[i] >= 0 && !s.isTest[i]) {
+            labels[i] = s.labels[i];
+            ++d.train;
+        }
+    d.model = backend->ridgeFit(d.features, labels, int(s.classCount()), {}, job);
+    const auto predicted = cs::ridgePredict(d.model, d.features.values, d.features.n);
+    std::size_t correct = 0;
+    for (std::size_t i = 0; i < s.n; ++i)
+        if (s.isTest[i] && s.labels[i] >= 0) {
+            ++d.test;
+            correct += predicted[i] == s.labels[i];
+        }
+    d.testAccuracy = double(correct) / double(d.test);
+    return d;
+}
+
+// The CPU backend, failing ROCKET on request: a run that fails on every backend.
+class FlakyBackend : public cs::Backend {
+public:
+    std::atomic<bool> fail{false};
+    std::string name() const override { return "flaky-cpu"; }
+    cs::BackendInfo info() const override { return m_cpu.info(); }
+    cs::RocketFeatures rocketTransform(const cs::SeriesSet& s, const cs::RocketKernels& k,
+                                       cs::JobControl& job) override {
+        if (fail) throw cs::Error("the stand-in backend fails on purpose");
+        return m_cpu.rocketTransform(s, k, job);
+    }
+
+private:
+    cs::CpuBackend m_cpu{2};
+};
+
+bool near(const std::vector<float>& a, const std::vector<float>& b, float tolerance = 1e-6f) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+        if (!(std::abs(a[k] - b[k]) <= tolerance)) return false;
+    return true;
+}
+
+}  // namespace
+
+class TestRocketPanel : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    std::unique_ptr<cs::ui::MainWindow> m_window;
+
+    RocketPanel* panel() { return m_window->rocketPanel(); }
+    SeriesView* view() { return m_window->seriesView(); }
+    cs::ui::RocketFeatureMapView* map() { return view()->featureMapView(); }
+    const cs::SeriesSet& series() { return *view()->seriesSet(); }
+    bool settled() { return !panel()->isBusy() && panel()->lastRun(); }
+    bool ranWith(const cs::RocketParams& p) {
+        if (!settled()) return false;
+        const cs::RocketParams& q = panel()->lastRun()->params;
+        return q.kernels == p.kernels && q.seed == p.seed;
+    }
+    QString gunPoint() const {
+        return QString::fromStdString(
+            cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts").string());
+    }
+    void loadGunPoint() {
+        m_window->openFile(gunPoint());
+        QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 200, 30000);
+    }
+    // The feature map on screen equals rocketFeatureMap() of the panel's features.
+    void checkMap(cs::RocketFeature feature) {
+        QTRY_VERIFY_WITH_TIMEOUT(map()->isContentDrawn(), 10000);
+        QVERIFY2(map()->problem().isEmpty(), qPrintable(map()->problem()));
+        const auto& features = *panel()->lastRun()->features;
+        QCOMPARE(map()->features().get(), &features);
+        QVERIFY(map()->feature() == feature);
+        QCOMPARE(map()->shownColumns(), features.kernels);
+        const auto want =
+            cs::rocketFeatureMap(features, map()->rows(), feature, map()->shownColumns());
+        const auto got = map()->readMatrixBuffer();
+        QCOMPARE(got.size(), map()->rows().size() * features.kernels);
+        QVERIFY(near(got, want));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        QSettings().clear();
+        cs::app::registerBuiltinBackends();
+        m_window = std::make_unique<cs::ui::MainWindow>();
+        m_window->resize(1400, 900);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(!panel()->isEnabled());
+        loadGunPoint();
+        QCOMPARE(m_window->currentView(), cs::ui::MainWindow::View::Series);
+        // Loading alone computes nothing; the feature map is not offered yet.
+        QVERIFY(panel()->isEnabled());
+        QVERIFY(!panel()->lastRun());
+        QVERIFY(!view()->hasRocketFeatures());
+        QCOMPARE(panel()->kernelsSpin()->value(), 10000);
+        QCOMPARE(panel()->kernelsSpin()->minimum(), 1);  // the range the descriptor declares
+        QCOMPARE(panel()->kernelsSpin()->maximum(), 100000);
+    }
+
+    void runMatchesADirectRun() {
+        panel()->kernelsSpin()->setValue(500);
+        panel()->seedSpin()->setValue(3);
+        const cs::RocketParams p = panel()->params();
+        QCOMPARE(p.kernels, 500);
+        QCOMPARE(p.seed, std::uint64_t(3));
+        QTRY_VERIFY_WITH_TIMEOUT(ranWith(p), 60000);
+        const auto run = panel()->lastRun();
+        const Direct want = directRun(series(), p);
+        QCOMPARE(run->features->n, std::size_t(200));
+        QCOMPARE(run->features->kernels, std::size_t(500));
+        QCOMPARE(run->features->values, want.features.values);
+        QVERIFY(run->model);
+        QCOMPARE(run->trainCount, want.train);
+        QCOMPARE(run->trainCount, std::size_t(50));
+        QCOMPARE(run->testCount, std::size_t(150));
+        QCOMPARE(run->testAccuracy, want.testAccuracy);
+        QCOMPARE(run->model->alpha, want.model.alpha);
+        QCOMPARE(run->model->looAccuracy, want.model.looAccuracy);
+        QVERIFY2(run->testAccuracy > 0.8, qPrintable(QString::number(run->testAccuracy)));
+        // The panel says so; the confusion matrix counts the test series.
+        QCOMPARE(panel()->classifierLabel()->text(), RocketPanel::classifierText(*run));
+        QVERIFY(panel()->classifierLabel()->text().contains(
+            QLocale().toString(100.0 * want.testAccuracy, 'f', 2)));
+        QCOMPARE(panel()->statisticsLabel()->text(), RocketPanel::statisticsText(*run));
+        QTableWidget* table = panel()->confusionTable();
+        QVERIFY(table->isVisibleTo(panel()));
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->columnCount(), 2);
+        int total = 0, diagonal = 0;
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 2; ++c) {
+                const int v = table->item(r, c)->text().toInt();
+                total += v;
+                if (r == c) diagonal += v;
+            }
+        QCOMPARE(total, 150);
+        QCOMPARE(double(diagonal) / 150.0, want.testAccuracy);
+        QVERIFY(panel()->warningLabel()->text().isEmpty());
+        QVERIFY(logged(QStringLiteral("ROCKET (500 kernels, seed 3)")));
+        // The first result brings the feature map to the front, rows grouped by class.
+        QCOMPARE(view()->style(), SeriesView::Style::FeatureMap);
+        QVERIFY(map()->isVisible());
+        QCOMPARE(map()->rows(), cs::heatmapRows(series(), {}, std::size_t(map()->maxRows())));
+        checkMap(cs::RocketFeature::Ppv);
+        QCOMPARE(map()->matrixPath(), cs::ui::UploadPath::HostUpload);
+        QVERIFY(logged(QStringLiteral("Feature map: computed on the host")));
+        QVERIFY(view()->note().contains(QLatin1String("500 ROCKET kernels")));
+        // The read-out: the series, its class, the kernel and its shape, the value and z.
+        const std::uint32_t i = map()->rows()[7];
+        const auto& k = *run->kernels;
+        const QString text = map()->describe(map()->cellCentre(7, 12));
+        const float z = cs::rocketFeatureMap(*run->features, std::vector<std::uint32_t>{i},
+                                             cs::RocketFeature::Ppv, 13)[12];
+        QCOMPARE(
+            text,
+            QStringLiteral("series %1 · class %2 · kernel 12 (length %3, dilation %4, "
+                           "padding %5) · PPV = %6 · z = %7")
+                .arg(i)
+                .arg(QString::fromStdString(series().classNames[std::size_t(series().labels[i])]))
+                .arg(k.lengths[12])
+                .arg(k.dilations[12])
+                .arg(k.paddings[12])
+                .arg(double(run->features->ppv(i, 12)), 0, 'f', 4)
+                .arg(double(z), 0, 'f', 2));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
+    }
+
+    void switchingTheFeature() {
+        QVERIFY(settled());
+        QComboBox* box = view()->featureBox();
+        QVERIFY(box->isVisibleTo(view()));
+        box->setCurrentIndex(box->findData(int(cs::RocketFeature::Max)));
+        QVERIFY(view()->rocketFeature() == cs::RocketFeature::Max);
+        checkMap(cs::RocketFeature::Max);
+        QVERIFY(view()->note().contains(QLatin1String("MAX")));
+        QVERIFY(map()->describe(map()->cellCentre(0, 0)).contains(QLatin1String("MAX = ")));
+        // The split filter reaches the feature map: the test series only, still z-scored over
+        // all series.
+        view()->setSplit(SeriesView::Split::Test);
+        QCOMPARE(map()->rowCount(), std::size_t(150));
+        checkMap(cs::RocketFeature::Max);
+        view()->setSplit(SeriesView::Split::All);
+        view()->setRocketFeature(cs::RocketFeature::Ppv);
+        QCOMPARE(box->currentData().toInt(), int(cs::RocketFeature::Ppv));
+        checkMap(cs::RocketFeature::Ppv);
+        // Capped columns: the first ones are drawn and the title says so.
+        map()->setColumnLimit(64);
+        QTRY_VERIFY_WITH_TIMEOUT(map()->isContentDrawn(), 10000);
+        QVERIFY(map()->isColumnCapped());
+        QCOMPARE(map()->shownColumns(), std::size_t(64));
+        QVERIFY(map()->fill()->title(64).contains(QLatin1String("first 64 of 500")));
+        QVERIFY(near(map()->readMatrixBuffer(),
+                     cs::rocketFeatureMap(*panel()->lastRun()->features, map()->rows(),
+                                          cs::RocketFeature::Ppv, 64)));
+        map()->setColumnLimit(0);
+        checkMap(cs::RocketFeature::Ppv);
+        // The other styles stay available.
+        QVERIFY(view()->setStyle(SeriesView::Style::Heatmap));
+        QVERIFY(!box->isVisibleTo(view()));
+        QVERIFY(view()->setStyle(SeriesView::Style::FeatureMap));
+    }
+
+    void liveChangesEndWithTheNewestParameters() {
+        for (int kernels : {600, 700, 800, 900})
+            panel()->kernelsSpin()->setValue(kernels);
+        panel()->seedSpin()->setValue(11);
+        const cs::RocketParams p = panel()->params();
+        QCOMPARE(p.kernels, 900);
+        QTRY_VERIFY_WITH_TIMEOUT(ranWith(p), 60000);
+        QCOMPARE(panel()->lastRun()->features->kernels, std::size_t(900));
+        QCOMPARE(panel()->lastRun()->testAccuracy, directRun(series(), p).testAccuracy);
+        checkMap(cs::RocketFeature::Ppv);
+        // A later run leaves the style the user chose.
+        QVERIFY(view()->setStyle(SeriesView::Style::Lines));
+        const auto before = panel()->lastRun();
+        QTest::mouseClick(panel()->runButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && panel()->lastRun() != before, 60000);
+        QCOMPARE(panel()->lastRun()->features->values, before->features->values);
+        QCOMPARE(panel()->lastRun()->testAccuracy, before->testAccuracy);
+        QCOMPARE(view()->style(), SeriesView::Style::Lines);
+        QVERIFY(view()->setStyle(SeriesView::Style::FeatureMap));
+        checkMap(cs::RocketFeature::Ppv);
+    }
+
+    void exportWritesFeaturesAndPredictions() {
+        QVERIFY(settled());
+        const auto run = panel()->lastRun();
+        const QString npy = m_tmp.filePath(QStringLiteral("gun_rocket.npy"));
+        QCOMPARE(m_window->exportTo(npy), QString());
+        const cs::io::NpyArray back = cs::io::readNpy(npy.toStdString());
+        QCOMPARE(back.shape, std::vector<std::size_t>({200, 1800}));
+        QCOMPARE(back.values, run->features->values);
+        const QString csv = m_tmp.filePath(QStringLiteral("gun_rocket.csv"));
+        QCOMPARE(m_window->exportTo(csv), QString());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.at(0).startsWith(QLatin1String("# rocket kernels=900 seed=11 ")),
+                 qPrintable(lines.at(0)));
+        QCOMPARE(lines.at(1), QStringLiteral("index,split,label,predicted"));
+        QCOMPARE(lines.size(), 202);
+        std::size_t correct = 0, tests = 0;
+        for (int i = 0; i < 200; ++i) {
+            const QStringList cols = lines.at(i + 2).split(',');
+            QCOMPARE(cols.size(), 4);
+            QCOMPARE(cols.at(0).toInt(), i);
+            QCOMPARE(cols.at(1), series().isTest[std::size_t(i)] ? QStringLiteral("test")
+                                                                 : QStringLiteral("train"));
+            QCOMPARE(cols.at(3),
+                     QString::fromStdString(
+                         series().classNames[std::size_t(run->predictions[std::size_t(i)])]));
+            if (cols.at(1) == QLatin1String("test")) {
+                ++tests;
+                correct += cols.at(2) == cols.at(3);
+            }
+        }
+        QCOMPARE(tests, std::size_t(150));
+        QCOMPARE(double(correct) / 150.0, run->testAccuracy);
+        // Any other .npy is still the data.
+        QCOMPARE(m_window->exportTo(m_tmp.filePath(QStringLiteral("data.npy"))), QString());
+        QCOMPARE(cs::io::readNpy(m_tmp.filePath(QStringLiteral("data.npy")).toStdString()).shape,
+                 std::vector<std::size_t>({200, 150}));
+    }
+
+    void badParametersAndFailuresKeepThePreviousResult() {
+        // Out of range on the command line or through the registry: refused with the reason.
+        QString error;
+        QVERIFY(
+            !m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=0"), &error));
+        QVERIFY2(error.contains(QLatin1String("kernels")), qPrintable(error));
+        QVERIFY(!m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=100001"),
+                                                        &error));
+        QVERIFY(!m_window->algorithms().parseAssignment(QStringLiteral("rocket.seed=-1"), &error));
+        // The spin box clamps what the GUI can ask for.
+        panel()->setKernels(-5);
+        QCOMPARE(panel()->params().kernels, 1);
+        panel()->setKernels(900);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+
+        // A panel of its own whose backend fails: the error is shown, the result kept.
+        auto flaky = std::make_shared<FlakyBackend>();
+        cs::ui::JobRunner runner([flaky] { return flaky; }, [flaky] { return flaky; });
+        SeriesView seriesView;
+        RocketPanel own(runner, seriesView);
+        own.kernelsSpin()->setValue(200);
+        auto set = view()->seriesSet();
+        seriesView.setSeriesSet(set);
+        own.setSeriesSet(set);
+        own.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && own.lastRun(), 60000);
+        const auto kept = own.lastRun();
+        QVERIFY(seriesView.hasRocketFeatures());
+        QCOMPARE(seriesView.featureMapView()->features(), kept->features);
+        flaky->fail = true;
+        own.seedSpin()->setValue(99);
+        QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && !own.warningLabel()->text().isEmpty(), 60000);
+        QVERIFY2(own.warningLabel()->text().contains(QLatin1String("fails on purpose")),
+                 qPrintable(own.warningLabel()->text()));
+        QCOMPARE(own.lastRun(), kept);
+        QCOMPARE(seriesView.featureMapView()->features(), kept->features);
+        flaky->fail = false;
+        own.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && own.lastRun() != kept, 60000);
+        QCOMPARE(own.lastRun()->params.seed, std::uint64_t(99));
+        QVERIFY(own.warningLabel()->text().isEmpty());
+
+        // Series of one sample: reported before anything runs.
+        auto tiny = std::make_shared<cs::SeriesSet>();
+        tiny->n = 3;
+        tiny->channels = 1;
+        tiny->length = 1;
+        tiny->values = {1, 2, 3};
+        tiny->lengths = {1, 1, 1};
+        seriesView.setSeriesSet(tiny);
+        own.setSeriesSet(tiny);
+        QVERIFY(!own.lastRun());
+        QVERIFY(!seriesView.hasRocketFeatures());
+        QSignalSpy status(&own, &RocketPanel::statusMessage);
+        own.run();
+        QVERIFY(!own.isBusy());
+        QVERIFY(!own.lastRun());
+        QVERIFY2(own.warningLabel()->text().contains(QLatin1String("at least 2 samples")),
+                 qPrintable(own.warningLabel()->text()));
+        QCOMPARE(status.count(), 1);
+        QVERIFY(logged(QStringLiteral("ROCKET: ROCKET needs series of at least 2 samples")));
+    }
+
+    void unlabelledSetGetsFeaturesWithoutAClassifier() {
+        QVERIFY(settled());
+        // Other data clears the result, the features and the feature map.
+        const QString path = m_tmp.filePath(QStringLiteral("unlabelled.ts"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Text));
+            QByteArray text =
+                "@problemName unlabelled\n@univariate true\n@equalLength true\n"
+                "@seriesLength 24\n@classLabel false\n@data\n";
+            for (int i = 0; i < 12; ++i) {
+                QStringList values;
+                for (int t = 0; t < 24; ++t)
+                    values << QString::number(std::sin(0.3 * t * (1 + i % 3)) + 0.01 * i);
+                text += values.join(',').toUtf8() + '\n';
+            }
+            f.write(text);
+        }
+        m_window->openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 12, 30000);
+        QVERIFY(series().labels.empty() || series().classCount() == 0);
+        QVERIFY(!panel()->lastRun());
+        QVERIFY(!view()->hasRocketFeatures());
+        QCOMPARE(view()->style(), SeriesView::Style::Lines);
+        QVERIFY(!panel()->confusionTable()->isVisibleTo(panel()));
+        QCOMPARE(m_window->exportTo(m_tmp.filePath(QStringLiteral("u_rocket.npy"))),
+                 QStringLiteral("no ROCKET features to export yet"));
+
+        const cs::ui::Algorithm* rocket = m_window->algorithms().find(QStringLiteral("rocket"));
+        QVERIFY(rocket);
+        rocket->setParameter(QStringLiteral("kernels"), std::int64_t(300));
+        rocket->run();
+        QTRY_VERIFY_WITH_TIMEOUT(!rocket->isBusy() && panel()->lastRun(), 60000);
+        const auto run = panel()->lastRun();
+        QCOMPARE(run->features->n, std::size_t(12));
+        QCOMPARE(run->features->kernels, std::size_t(300));
+        QVERIFY(!run->model);
+        QVERIFY(run->predictions.empty());
+        QVERIFY2(panel()->classifierLabel()->text().contains(QLatin1String("no class labels")),
+                 qPrintable(panel()->classifierLabel()->text()));
+        QVERIFY(!panel()->confusionTable()->isVisibleTo(panel()));
+        QVERIFY(panel()->warningLabel()->text().isEmpty());
+        QCOMPARE(view()->style(), SeriesView::Style::FeatureMap);
+        checkMap(cs::RocketFeature::Ppv);
+        // The rows have no class: no class in the read-out.
+        QVERIFY(!map()->describe(map()->cellCentre(0, 0)).contains(QLatin1String("class")));
+        QCOMPARE(m_window->exportTo(m_tmp.filePath(QStringLiteral("u_rocket.npy"))), QString());
+        QVERIFY(m_window->exportTo(m_tmp.filePath(QStringLiteral("u_rocket.csv")))
+                    .contains(QLatin1String("no class labels")));
+    }
+
+    void registryRunsRocket() {
+        loadGunPoint();
+        QVERIFY(!panel()->lastRun());
+        const cs::ui::Algorithm* rocket = m_window->algorithms().find(QStringLiteral("rocket"));
+        QVERIFY(rocket);
+        QStringList names;
+        for (const auto& p : rocket->descriptor->parameters)
+            if (p.inPanel) names << QString::fromStdString(p.name);
+        QCOMPARE(names, QStringList({"kernels", "seed"}));
+        QString error;
+        const auto a =
+            m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=400"), &error);
+        QVERIFY2(a, qPrintable(error));
+        rocket->setParameter(a->parameter, a->value);
+        rocket->setParameter(QStringLiteral("seed"), std::int64_t(2));
+        rocket->run();
+        QTRY_VERIFY_WITH_TIMEOUT(!rocket->isBusy() && panel()->lastRun(), 60000);
+        QCOMPARE(panel()->lastRun()->params.kernels, 400);
+        QCOMPARE(panel()->lastRun()->params.seed, std::uint64_t(2));
+        QCOMPARE(panel()->lastRun()->testAccuracy,
+                 directRun(series(), panel()->params()).testAccuracy);
+        checkMap(cs::RocketFeature::Ppv);
+        if (const QString dir = qEnvironmentVariable("CS_TEST_OUTPUT"); !dir.isEmpty())
+            QVERIFY(m_window->grabWindow().save(dir + QStringLiteral("/rocket_panel.png")));
+    }
+
+    void executableRunsRocket() {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        const QString png = m_tmp.filePath(QStringLiteral("rocket.png"));
+        const QString csv = m_tmp.filePath(QStringLiteral("cli_rocket.csv"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                {gunPoint(), "--param", "rocket.kernels=300", "--param", "rocket.seed=4", "--run",
+                 "rocket", "--export", csv, "--screenshot", png, "--window-size", "1200x800",
+                 "--quit"});
+        QVERIFY(p.waitForFinished(300000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QVERIFY(!QImage(png).isNull());
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QVERIFY2(lines.at(0).startsWith(QLatin1String("# rocket kernels=300 seed=4 ")),
+                 qPrintable(lines.at(0)));
+        QCOMPARE(lines.size(), 200 + 2);
+
+        QProcess bad;
+        bad.setProcessEnvironment(env);
+        bad.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                  {gunPoint(), "--param", "rocket.kernels=0", "--run", "rocket", "--quit"});
+        QVERIFY(bad.waitForFinished(60000));
+        QVERIFY(bad.exitCode() != 0);
+        QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("rocket.kernels"));
+    }
+
+    void cleanupTestCase() { m_window.reset(); }
+};
+
+CS_GL_TEST_MAIN(TestRocketPanel)
+#include "tst_rocket_panel.moc"

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+// The GUI's command line run for real: an in-process run with a stand-in algorithm, and the real
+// clusterscope executable end to end (needs GL; parsing and the registry's checks, which do
+// not, are in tst_automation_options.cpp).
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
+#include "tests/common/test_paths.h"
+#include "tests/ui/gui_test_main.h"
+#include "tests/ui/shell/automation_test_support.h"
+#include "ui/panels/algorithm_registry.h"
+#include "ui/shell/automation.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/view_benchmark.h"
+#include "ui/views/points/point_cloud_view.h"
+
+using cs::test::FakeAlgorithm;
+using cs::test::parse;
+using cs::ui::AlgorithmRegistry;
+using cs::ui::Automation;
+
+namespace {
+
+bool notBlank(const QImage& image) {
+    if (image.isNull()) return false;
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 7)
+        for (int x = 0; x < image.width(); x += 7)
+            colours.insert(image.pixel(x, y));
+    return colours.size() > 20;
+}
+
+}  // namespace
+
+class TestAutomation : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+
+    QProcessEnvironment childEnvironment() const {
+        auto env = QProcessEnvironment::systemEnvironment();
+        // The child's settings must not touch the user's (nor another test run's).
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        return env;
+    }
+    struct Run {
+        int exitCode = -1;
+        QString stdErr;
+    };
+    Run runClusterscope(const QStringList& args) {
+        QProcess p;
+        p.setProcessEnvironment(childEnvironment());
+        p.start(QStringLiteral(CS_CLUSTERSCOPE_EXE), args);
+        if (!p.waitForFinished(300000)) {
+            p.kill();
+            p.waitForFinished();
+        }
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromLocal8Bit(p.readAllStandardError())};
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        QSettings().clear();
+        cs::app::registerBuiltinBackends();
+    }
+
+    void runsInProcess() {
+        FakeAlgorithm fake;
+        cs::ui::MainWindow window;
+        window.algorithms().add(fake.spec());
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        const QString shot = m_tmp.filePath(QStringLiteral("inprocess.png"));
+        auto o = parse({"--demo-points", "3000", "--param", "fake.eps=0.25", "--param",
+                        "fake.metric=cosine", "--run", "fake", "--screenshot", shot, "--quit",
+                        "--window-size", "900x600"});
+        QVERIFY(o);
+        Automation automation(window, *o);
+        QSignalSpy finished(&automation, &Automation::finished);
+        automation.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+        QCOMPARE(finished.front().front().toInt(), 0);
+        QCOMPARE(automation.error(), QString());
+        QCOMPARE(std::get<double>(fake.values.at("eps")), 0.25);
+        QCOMPARE(std::get<std::string>(fake.values.at("metric")), std::string("cosine"));
+        QCOMPARE(fake.runs, 1);
+        QCOMPARE(fake.busyPolls, 0);  // waited until the job was done
+        QCOMPARE(window.pointView()->pointCount(), std::size_t(3000));
+        const QImage image(shot);
+        QCOMPARE(image.size(), QSize(900, 600) * window.devicePixelRatio());
+        QVERIFY(notBlank(image));
+    }
+
+    void failingLoadExitsNonZeroInProcess() {
+        cs::ui::MainWindow window;
+        window.show();
+        auto o = parse({m_tmp.filePath(QStringLiteral("nope.pcd")), "--quit"});
+        Automation automation(window, *o);
+        QSignalSpy finished(&automation, &Automation::finished);
+        automation.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QCOMPARE(finished.front().front().toInt(), 1);
+        // An unknown algorithm ends it at once with the usage status, even without --quit.
+        o = parse({"--run", "hdbscan"});
+        Automation refused(window, *o);
+        QSignalSpy refusedFinished(&refused, &Automation::finished);
+        refused.start();
+        QTRY_COMPARE(refusedFinished.count(), 1);
+        QCOMPARE(refusedFinished.front().front().toInt(), Automation::kUsageError);
+        QVERIFY(refused.error().contains(QLatin1String("unknown algorithm 'hdbscan'")));
+    }
+
+    void endToEndScreenshot() {
+        const QString shot = m_tmp.filePath(QStringLiteral("x.png"));
+        const Run run = runClusterscope({"--demo-points", "20000", "--screenshot", shot, "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        QVERIFY2(run.stdErr.contains(QLatin1String("GL_RENDERER: ")), qPrintable(run.stdErr));
+        const QImage image(shot);
+        QVERIFY(!image.isNull());
+        QVERIFY(notBlank(image));
+    }
+
+    void endToEndMeasurements() {
+        // --measure: frames while orbiting and eps changes to screen, on both colour paths, in a
+        // JSON report. The child runs on the backend "auto" picks on this machine: the first
+        // available of this build's registry (cuda on a GPU machine, else cpu).
+        QString expectedBackend;
+        for (const auto& status : cs::backendRegistry().statuses())
+            if (status.available) {
+                expectedBackend = QString::fromStdString(status.name);
+                break;
+            }
+        QVERIFY(!expectedBackend.isEmpty());
+        const QString report = m_tmp.filePath(QStringLiteral("m.json"));
+        const Run run = runClusterscope({"--demo-points", "20000", "--run", "dbscan", "--measure",
+                                         report, "--window-size", "900x700", "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        QFile file(report);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject j = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(j[QStringLiteral("points")].toDouble(), 20000.0);
+        QVERIFY(!j[QStringLiteral("glRenderer")].toString().isEmpty());
+        const QJsonObject frames = j[QStringLiteral("frames")].toObject();
+        const QJsonObject draw = frames[QStringLiteral("drawMs")].toObject();
+        QVERIFY(draw[QStringLiteral("count")].toInt() >= cs::ui::ViewBenchmark::kFrames);
+        QVERIFY(draw[QStringLiteral("median")].toDouble() > 0.0);
+        QVERIFY(
+            frames[QStringLiteral("intervalMs")].toObject()[QStringLiteral("median")].toDouble() >=
+            draw[QStringLiteral("min")].toDouble());
+        const QJsonObject changes = j[QStringLiteral("paramToScreen")].toObject();
+        for (const QString& path : {QStringLiteral("interop"), QStringLiteral("host")}) {
+            const QJsonObject p = changes[path].toObject();
+            QCOMPARE(p[QStringLiteral("totalMs")].toObject()[QStringLiteral("count")].toInt(),
+                     cs::ui::ViewBenchmark::kChangesPerPath);
+            // The result arrives before its frame is on screen, and after its job ran.
+            const double total =
+                p[QStringLiteral("totalMs")].toObject()[QStringLiteral("median")].toDouble();
+            const double result =
+                p[QStringLiteral("resultMs")].toObject()[QStringLiteral("median")].toDouble();
+            const double job =
+                p[QStringLiteral("jobMs")].toObject()[QStringLiteral("median")].toDouble();
+            QVERIFY2(job > 0 && result >= job && total >= result,
+                     qPrintable(QStringLiteral("%1: job %2, result %3, total %4")
+                                    .arg(path)
+                                    .arg(job)
+                                    .arg(result)
+                                    .arg(total)));
+            // Forced to the host path: always host. Interop allowed: only CUDA results can be
+            // painted on the device, and CUDA-GL interop may still be missing there.
+            const QString colourPath = p[QStringLiteral("colourPath")].toString();
+            if (path == QLatin1String("host") || expectedBackend != QLatin1String("cuda"))
+                QCOMPARE(colourPath, QStringLiteral("host"));
+            else
+                QVERIFY2(
+                    colourPath == QLatin1String("interop") || colourPath == QLatin1String("host"),
+                    qPrintable(colourPath));
+        }
+        QCOMPARE(j[QStringLiteral("backend")].toString(), expectedBackend);
+    }
+
+    void endToEndExport() {
+        // --export writes what File ▸ Export does: here the DBSCAN labels, one row per point.
+        const QString labels = m_tmp.filePath(QStringLiteral("labels.csv"));
+        const Run run = runClusterscope({"--demo-points", "5000", "--param", "dbscan.eps=4",
+                                         "--run", "dbscan", "--export", labels, "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        QFile file(labels);
+        QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QVERIFY2(lines.front().startsWith(QLatin1String("#")) &&
+                     lines.front().contains(QLatin1String("eps=4")),
+                 qPrintable(lines.front()));
+        int rows = 0;
+        for (const QString& line : lines)
+            rows += !line.startsWith(QLatin1Char('#')) && line.count(QLatin1Char(',')) == 2 &&
+                    line.front().isDigit();
+        QCOMPARE(rows, 5000);
+        // No labels yet without a run: a clear failure, exit status 1.
+        const Run none = runClusterscope({"--demo-points", "1000", "--export",
+                                          m_tmp.filePath(QStringLiteral("none.csv")), "--quit"});
+        QCOMPARE(none.exitCode, 1);
+        QVERIFY2(none.stdErr.contains(QLatin1String("no DBSCAN labels")), qPrintable(none.stdErr));
+    }
+
+    void endToEndFailures() {
+        const QString missing = m_tmp.filePath(QStringLiteral("no-such-cloud.pcd"));
+        Run run = runClusterscope({missing, "--quit"});
+        QVERIFY(run.exitCode != 0);
+        QVERIFY2(run.stdErr.contains(QLatin1String("no-such-cloud.pcd")), qPrintable(run.stdErr));
+
+        run = runClusterscope({"--demo-points", "1000", "--run", "hdbscan", "--quit"});
+        QCOMPARE(run.exitCode, Automation::kUsageError);
+        QVERIFY2(run.stdErr.contains(QLatin1String(
+                     "unknown algorithm 'hdbscan' (available: dbscan, knn, rocket, kshape)")),
+                 qPrintable(run.stdErr));
+
+        run = runClusterscope({"--param", "hdbscan.k=3", "--quit"});
+        QCOMPARE(run.exitCode, Automation::kUsageError);
+        QVERIFY(run.stdErr.contains(QLatin1String("unknown algorithm 'hdbscan'")));
+
+        run = runClusterscope(
+            {"--demo-points", "1000", "--screenshot", "/nonexistent-folder/x.png", "--quit"});
+        QCOMPARE(run.exitCode, Automation::kUsageError);
+        QVERIFY(run.stdErr.contains(QLatin1String("/nonexistent-folder/x.png")));
+
+        // Valid on its own, refused by the panel with these data (leaf size below 2 (k + 1)):
+        // the run fails, the exit status says so, the screenshot is still written.
+        const QString refusedShot = m_tmp.filePath(QStringLiteral("refused.png"));
+        run = runClusterscope({"--demo-points", "2000", "--param", "knn.k=20", "--param",
+                               "knn.leafSize=30", "--run", "knn", "--screenshot", refusedShot,
+                               "--quit"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.stdErr.contains(QLatin1String("a run failed")) &&
+                     run.stdErr.contains(QLatin1String("leafSize")),
+                 qPrintable(run.stdErr));
+        QVERIFY(QFileInfo::exists(refusedShot));
+
+        run = runClusterscope({"--version"});
+        QCOMPARE(run.exitCode, 0);
+    }
+};
+
+CS_GL_TEST_MAIN(TestAutomation)
+#include "tst_automation.moc"

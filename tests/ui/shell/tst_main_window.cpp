@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+// MainWindow through its own open path: real files of every kind, what the views then hold,
+// screenshots that are not blank, failures that keep the data, the backend chip, the start-up
+// demo, export, recent files and the help texts.
+#include <QFile>
+#include <QMenuBar>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <set>
+
+#include "app/common/register_backends.h"
+#include "compute/core/point_set.h"
+#include "compute/core/series_set.h"
+#include "tests/common/test_paths.h"
+#include "tests/ui/gui_test_main.h"
+#include "ui/shell/automation.h"
+#include "ui/shell/backend_chip.h"
+#include "ui/shell/log_dock.h"
+#include "ui/shell/logger.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/shortcuts_dialog.h"
+#include "ui/shell/theme.h"
+#include "ui/views/colour_maps.h"
+#include "ui/views/points/point_cloud_view.h"
+#include "ui/views/series/series_view.h"
+
+using cs::ui::MainWindow;
+
+namespace {
+
+QString shared(const char* relative) {
+    return QString::fromStdString(cs::test::sharedData(relative).string());
+}
+
+// Loads through the window's own path and waits until the data is on screen.
+bool openAndWait(MainWindow& window, const QString& path,
+                 cs::io::DataKind kind = cs::io::DataKind::Auto) {
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openFile(path, kind);
+    return QTest::qWaitFor([&] { return !loaded.isEmpty() && window.isSettled(); }, 60000);
+}
+
+// Non-background pixels and distinct colours (quantised to 4 bits per channel) in rect.
+struct ImageStats {
+    int foreground = 0;
+    int colours = 0;
+};
+ImageStats stats(const QImage& image, const QRect& rect, const QColor& background) {
+    ImageStats s;
+    QSet<int> colours;
+    for (int y = rect.top(); y <= rect.bottom(); y += 2)
+        for (int x = rect.left(); x <= rect.right(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - background.red()) + std::abs(c.green() - background.green()) +
+                    std::abs(c.blue() - background.blue()) >
+                24)
+                ++s.foreground;
+            colours.insert((c.red() >> 4) << 8 | (c.green() >> 4) << 4 | (c.blue() >> 4));
+        }
+    s.colours = int(colours.size());
+    return s;
+}
+
+bool logHasError(const QString& needle) {
+    for (const auto& e : cs::ui::Logger::instance().history())
+        if (e.level == cs::ui::Logger::Level::Error && e.text.contains(needle)) return true;
+    return false;
+}
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private:
+    std::unique_ptr<MainWindow> m_window;
+    QTemporaryDir m_tmp;
+
+    // The front view's rectangle in window coordinates.
+    QRect viewRect() const {
+        QWidget* view = m_window->currentView() == MainWindow::View::Points
+                            ? static_cast<QWidget*>(m_window->pointView())
+                            : static_cast<QWidget*>(m_window->seriesView());
+        return QRect(view->mapTo(m_window.get(), QPoint(0, 0)), view->size());
+    }
+    void checkScreenshotNotBlank(const char* what) {
+        const QImage shot = m_window->grabWindow();
+        QVERIFY(!shot.isNull());
+        QCOMPARE(shot.size(), m_window->size() * m_window->devicePixelRatio());
+        const QRect area = viewRect().adjusted(20, 20, -20, -20);
+        const auto s = stats(shot, area, m_window->palette().color(QPalette::Base));
+        QVERIFY2(
+            s.foreground > 400,
+            qPrintable(QStringLiteral("%1: %2 foreground pixels").arg(what).arg(s.foreground)));
+        QVERIFY2(s.colours >= 4,
+                 qPrintable(QStringLiteral("%1: %2 colours").arg(what).arg(s.colours)));
+        // CS_TEST_SHOTS_DIR=/some/dir keeps the screenshots for a person to look at.
+        const QString dir = qEnvironmentVariable("CS_TEST_SHOTS_DIR", m_tmp.path());
+        shot.save(QDir(dir).filePath(QStringLiteral("tst_main_window_%1.png").arg(what)));
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        QSettings().clear();
+        cs::app::registerBuiltinBackends();
+    }
+
+    void init() {
+        m_window = std::make_unique<MainWindow>();
+        m_window->resize(1200, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanup() { m_window.reset(); }
+
+    void demoDataAtStart() {
+        // What main() does with no arguments.
+        cs::ui::Automation automation(*m_window, {});
+        automation.start();
+        QTRY_VERIFY_WITH_TIMEOUT(automation.isDone(), 60000);
+        QCOMPARE(automation.exitCode(), 0);
+        QCOMPARE(m_window->pointView()->pointCount(), cs::ui::Automation::kDefaultDemoPoints);
+        QCOMPARE(m_window->currentView(), MainWindow::View::Points);
+        QCOMPARE(m_window->pointView()->colourBy(), QStringLiteral("attr:truth"));
+        QVERIFY(m_window->windowTitle().contains(QStringLiteral("Demo points")));
+        checkScreenshotNotBlank("demo");
+    }
+
+    void backendChip() {
+        QTRY_VERIFY_WITH_TIMEOUT(!m_window->backendChip()->chipText().isEmpty(), 30000);
+        const QString chip = m_window->backendChip()->chipText();
+        QVERIFY2(chip.startsWith(QLatin1String("CPU")) || chip.startsWith(QLatin1String("CUDA")),
+                 qPrintable(chip));
+        QVERIFY(m_window->backendChip()->toolTip().contains(QLatin1String("cpu:")));
+        // Without CUDA, the chip says why.
+        const auto d = cs::ui::BackendChip::describe(
+            {{"cuda", false, "no CUDA driver"}, {"cpu", true, "CPU · 4 threads"}});
+        QCOMPARE(d.chip, QStringLiteral("CPU · no CUDA driver"));
+        const auto g = cs::ui::BackendChip::describe(
+            {{"cuda", true, "CUDA · NVIDIA H200 · 139 GB free"}, {"cpu", true, "CPU · 4 threads"}});
+        QCOMPARE(g.chip, QStringLiteral("CUDA · NVIDIA H200 · 139 GB free"));
+    }
+
+    void openPcd() {
+        const QString path = shared("points/cturtle.pcd");
+        QVERIFY(openAndWait(*m_window, path));
+        auto* view = m_window->pointView();
+        QCOMPARE(view->pointCount(), std::size_t(167198));
+        QCOMPARE(view->uploadedPointCount(), std::size_t(167198));
+        QCOMPARE(m_window->currentView(), MainWindow::View::Points);
+        QCOMPARE(view->colourBy(), QStringLiteral("attr:intensity"));
+        QCOMPARE(view->legend().kind, cs::ui::Legend::Kind::ColourBar);
+        QVERIFY(m_window->windowTitle().startsWith(QLatin1String("cturtle.pcd")));
+        QCOMPARE(m_window->recentFiles().value(0), QFileInfo(path).absoluteFilePath());
+        checkScreenshotNotBlank("cturtle");
+    }
+
+    void openPointCsv() {
+        const QString path = m_tmp.filePath(QStringLiteral("clusters.csv"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x,y,z,label\n");
+        for (int c = 0; c < 3; ++c)
+            for (int i = 0; i < 400; ++i)
+                file.write(QStringLiteral("%1,%2,%3,c%4\n")
+                               .arg(c * 10 + (i % 20) * 0.2)
+                               .arg((i / 20) * 0.2 + c * 3)
+                               .arg((i % 7) * 0.1)
+                               .arg(c)
+                               .toUtf8());
+        file.close();
+        QVERIFY(openAndWait(*m_window, path, cs::io::DataKind::Points));
+        auto* view = m_window->pointView();
+        QCOMPARE(view->pointCount(), std::size_t(1200));
+        QCOMPARE(view->pointSet()->dims, std::size_t(3));
+        QCOMPARE(view->colourBy(), QStringLiteral("attr:label"));
+        QCOMPARE(int(view->legend().entries.size()), 3);
+        QCOMPARE(view->legend().entries[1].count, std::size_t(400));
+        checkScreenshotNotBlank("csv");
+    }
+
+    void openUnivariateSeries() {
+        QVERIFY(openAndWait(*m_window, shared("ucr/GunPoint/GunPoint_TRAIN.ts")));
+        QCOMPARE(m_window->currentView(), MainWindow::View::Series);
+        auto* view = m_window->seriesView();
+        QCOMPARE(view->seriesSet()->n, std::size_t(200));  // train + test halves
+        QCOMPARE(view->seriesSet()->classCount(), std::size_t(2));
+        QCOMPARE(view->drawnSeriesCount(), 200);
+        QCOMPARE(view->legendEntries().size(), 2);
+        QVERIFY(view->note().contains(QLatin1String("test (dashed)")));
+        view->setSplit(cs::ui::SeriesView::Split::Train);
+        QCOMPARE(view->drawnSeriesCount(), 50);
+        view->setSplit(cs::ui::SeriesView::Split::All);
+        QVERIFY(m_window->windowTitle().startsWith(QLatin1String("GunPoint_TRAIN.ts")));
+        checkScreenshotNotBlank("gunpoint");
+    }
+
+    void openMultivariateSeries() {
+        QVERIFY(openAndWait(*m_window, shared("ucr/BasicMotions/BasicMotions_TRAIN.ts")));
+        auto* view = m_window->seriesView();
+        QCOMPARE(view->seriesSet()->channels, std::size_t(6));
+        QCOMPARE(view->seriesSet()->n, std::size_t(80));
+        QCOMPARE(view->legendEntries().size(), 4);
+        QSignalSpy rebuilt(view, &cs::ui::SeriesView::chartUpdated);
+        view->setChannel(3);
+        QCOMPARE(view->channel(), 3);
+        QCOMPARE(rebuilt.count(), 1);
+        QCOMPARE(view->drawnSeriesCount(), 80);
+        checkScreenshotNotBlank("basicmotions");
+    }
+
+    void failedLoadKeepsData() {
+        const QString good = shared("points/cturtle.pcd");
+        QVERIFY(openAndWait(*m_window, good));
+        const auto before = m_window->pointView()->pointSet();
+
+        const QString broken = m_tmp.filePath(QStringLiteral("broken.pcd"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            "# .PCD v0.7\nVERSION 0.7\nFIELDS x y z\nSIZE 4 4 4\nTYPE F F F\nCOUNT 1 1 1\n"
+            "WIDTH 100\nHEIGHT 1\nPOINTS 100\nDATA ascii\n1 2 3\n4 five 6\n");
+        file.close();
+        QSignalSpy failed(m_window.get(), &MainWindow::loadFailed);
+        m_window->openFile(broken);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        QVERIFY(failed.front().front().toString().contains(QLatin1String("broken.pcd")));
+        QVERIFY(logHasError(QStringLiteral("broken.pcd")));
+        QCOMPARE(m_window->pointView()->pointSet(), before);
+        QVERIFY(m_window->windowTitle().startsWith(QLatin1String("cturtle.pcd")));
+        QVERIFY(m_window->errorBox() && m_window->errorBox()->isVisible());
+        QVERIFY(!m_window->errorBox()->isModal());
+
+        // A missing file too, and a series file that does not parse.
+        m_window->openFile(m_tmp.filePath(QStringLiteral("missing.ply")));
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 2, 30000);
+        QVERIFY(logHasError(QStringLiteral("missing.ply")));
+        const QString badSeries = m_tmp.filePath(QStringLiteral("bad.ts"));
+        QFile ts(badSeries);
+        QVERIFY(ts.open(QIODevice::WriteOnly));
+        ts.write("@problemName bad\n@data\nnot a number:1\n");
+        ts.close();
+        m_window->openFile(badSeries);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 3, 30000);
+        QVERIFY(logHasError(QStringLiteral("bad.ts")));
+        QCOMPARE(m_window->pointView()->pointSet(), before);
+        QVERIFY(m_window->isSettled());
+        QVERIFY(m_window->logDock()->plainText().contains(QLatin1String("error: ")));
+        checkScreenshotNotBlank("failed_load");
+    }
+
+    void seriesCapAndSampling() {
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openDemoSeries();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        auto* view = m_window->seriesView();
+        QCOMPARE(view->seriesSet()->n, std::size_t(600));
+        QCOMPARE(view->drawnSeriesCount(), cs::ui::SeriesView::kDefaultMaxDrawn);
+        QVERIFY(view->note().contains(QLatin1String("showing 300 of 600")));
+        QCOMPARE(view->legendEntries().size(), 5);
+
+        // Equal shares; a small class hands its unused share on; classes interleave.
+        std::vector<std::size_t> candidates;
+        std::vector<int> classOf;
+        for (int i = 0; i < 205; ++i) {
+            candidates.push_back(std::size_t(i));
+            classOf.push_back(i < 5 ? 0 : i < 105 ? 1 : 2);
+        }
+        const auto picked = cs::ui::SeriesView::sampleAcrossClasses(candidates, classOf, 30);
+        QCOMPARE(picked.size(), std::size_t(30));
+        int perClass[3] = {0, 0, 0};
+        for (auto i : picked)
+            ++perClass[classOf[i]];
+        QCOMPARE(perClass[0], 5);
+        QVERIFY(std::abs(perClass[1] - perClass[2]) <= 1);
+        QCOMPARE(classOf[picked[0]], 0);
+        QCOMPARE(classOf[picked[1]], 1);
+        QCOMPARE(classOf[picked[2]], 2);
+        QVERIFY(std::set<std::size_t>(picked.begin(), picked.end()).size() == picked.size());
+    }
+
+    void exportViewAndData() {
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openDemoPoints(5000);
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        const QString png = m_tmp.filePath(QStringLiteral("view.png"));
+        QCOMPARE(m_window->exportTo(png), QString());
+        QVERIFY(!QImage(png).isNull());
+        const QString npy = m_tmp.filePath(QStringLiteral("points.npy"));
+        QCOMPARE(m_window->exportTo(npy), QString());
+        // 5000 × 3 float32 after the header.
+        QVERIFY(QFileInfo(npy).size() >= qint64(5000 * 3 * 4));
+        QVERIFY(QFileInfo::exists(m_tmp.filePath(QStringLiteral("points_labels.npy"))));
+        QVERIFY(!m_window->exportTo(m_tmp.filePath(QStringLiteral("x.txt"))).isEmpty());
+        QVERIFY(!m_window->exportTo(QStringLiteral("/nonexistent-dir/x.npy")).isEmpty());
+    }
+
+    void helpTexts() {
+        const auto rows = cs::ui::ShortcutsDialog::rows(m_window->menuBar());
+        QStringList lines;
+        for (const auto& r : rows)
+            lines << r.section + '|' + r.action + '|' + r.shortcut;
+        const QString all = lines.join('\n');
+        for (const char* expected :
+             {"File|Open…|Ctrl+O", "File|Quit|Ctrl+Q", "View|Reset camera|R", "View|Fit to data|F",
+              "View|Log|Ctrl+L", "View|Full screen|F11", "Help|Keyboard shortcuts|F1"})
+            QVERIFY2(all.contains(QString::fromUtf8(expected)),
+                     qPrintable(expected + ("\n" + all)));
+        QVERIFY(all.contains(QLatin1String("Larger points")));
+        QVERIFY(all.contains(QLatin1String("Point view|Orbit")));
+
+        QTRY_VERIFY(!m_window->pointView()->glInfo().renderer.isEmpty());
+        QTRY_VERIFY(!m_window->backendChip()->toolTip().isEmpty());  // About reads the probe
+        const QString about = m_window->aboutText();
+        QVERIFY(about.contains(QStringLiteral(CS_VERSION)));
+        QVERIFY(about.contains(QString::fromLatin1(qVersion())));
+        QVERIFY(about.contains(m_window->pointView()->glInfo().renderer.toHtmlEscaped()));
+        QVERIFY(about.contains(QLatin1String("cpu:")));
+    }
+
+    void themeFollowsPalette() {
+        cs::ui::applyTheme(cs::ui::Theme::Dark);
+        QTRY_VERIFY(m_window->pointView()->backgroundColour().lightnessF() < 0.3);
+        QVERIFY(cs::ui::errorColour(m_window->palette()).lightnessF() > 0.5);
+        cs::ui::applyTheme(cs::ui::Theme::Light);
+        QTRY_VERIFY(m_window->pointView()->backgroundColour().lightnessF() > 0.7);
+        QVERIFY(cs::ui::errorColour(m_window->palette()).lightnessF() < 0.5);
+        cs::ui::applyTheme(cs::ui::Theme::System);
+    }
+
+    void ambiguousFiles() {
+        QVERIFY(MainWindow::isAmbiguous(QStringLiteral("a.csv")));
+        QVERIFY(MainWindow::isAmbiguous(QStringLiteral("a.TXT")));
+        QVERIFY(!MainWindow::isAmbiguous(QStringLiteral("Crop_TRAIN.csv")));
+        QVERIFY(!MainWindow::isAmbiguous(QStringLiteral("bunny.pcd")));
+        QVERIFY(!MainWindow::isAmbiguous(QStringLiteral("x.ts")));
+        // Every reader's extension is in the dialog's filters.
+        const QString filters = MainWindow::openFilters().join(' ');
+        for (const char* ext : {"*.pcd", "*.ply", "*.xyz", "*.csv", "*.tsv", "*.txt", "*.npy",
+                                "*.ts", "*.arff", "*_TRAIN"})
+            QVERIFY2(filters.contains(QLatin1String(ext)), ext);
+    }
+};
+
+CS_GL_TEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,322 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/algorithm_panel.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "ui/panels/parameter_store.h"
+#include "ui/panels/warning_row.h"
+#include "ui/shell/logger.h"
+
+namespace cs::ui {
+namespace {
+
+QLabel* selectableLabel(const QString& objectName) {
+    auto* label = new QLabel;
+    label->setObjectName(objectName);
+    // Labels wrap rather than widen the dock; the scroll area around the panel follows their
+    // height.
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    return label;
+}
+
+}  // namespace
+
+AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& descriptor,
+                               QWidget* parent, double longJobMs, int longJobDebounceMs)
+    : QWidget(parent),
+      m_runner(runner),
+      m_descriptor(descriptor),
+      m_kind(QString::fromStdString(descriptor.name)),
+      m_live(
+          runner, m_kind,
+          [this] {
+              m_live.beginSubmit();
+              if (hasInput()) submitRun();
+          },
+          longJobMs, longJobDebounceMs) {
+    setObjectName(m_kind + QStringLiteral("Panel"));
+    m_layout = new QVBoxLayout(this);
+    m_layout->setContentsMargins(6, 6, 6, 6);
+    // Never squeezed below its contents: the dock's scroll area scrolls instead, so a short dock
+    // cannot stack labels on top of each other.
+    m_layout->setSizeConstraint(QLayout::SetMinimumSize);
+
+    auto* params = new QGroupBox(tr("Parameters"));
+    auto* paramsLayout = new QVBoxLayout(params);
+    m_form = new QFormLayout;
+    m_form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    paramsLayout->addLayout(m_form);
+    m_runButton = new QPushButton(tr("&Run"));
+    m_runButton->setObjectName(m_kind + QStringLiteral("Run"));
+    m_runButton->setToolTip(tr("Run %1 now (parameter changes re-run it too)")
+                                .arg(QString::fromStdString(descriptor.title)));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setObjectName(m_kind + QStringLiteral("Cancel"));
+    m_cancelButton->setToolTip(tr("Stop the run in progress; the result on screen stays"));
+    m_cancelButton->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton, 1);
+    buttons->addWidget(m_cancelButton);
+    paramsLayout->addLayout(buttons);
+    m_progressBar = new QProgressBar;
+    m_progressBar->setObjectName(m_kind + QStringLiteral("Progress"));
+    m_progressBar->setRange(0, 1000);
+    m_progressBar->setTextVisible(false);
+    m_progressBar->setMaximumHeight(8);
+    m_progressBar->hide();
+    m_progressLabel = selectableLabel(m_kind + QStringLiteral("Stage"));
+    m_progressLabel->setForegroundRole(QPalette::PlaceholderText);
+    m_progressLabel->hide();
+    paramsLayout->addWidget(m_progressBar);
+    paramsLayout->addWidget(m_progressLabel);
+    m_layout->addWidget(params);
+    m_boxInsertAt = m_layout->count();
+
+    auto* result = new QGroupBox(tr("Result"));
+    m_resultLayout = new QVBoxLayout(result);
+    m_summary = selectableLabel(m_kind + QStringLiteral("Statistics"));
+    m_warningRow = new WarningRow(m_kind);
+    m_timings = selectableLabel(m_kind + QStringLiteral("Timings"));
+    m_timings->setForegroundRole(QPalette::PlaceholderText);
+    m_timings->hide();
+    m_exportButton = new QPushButton(tr("Export…"));
+    m_exportButton->setObjectName(m_kind + QStringLiteral("Export"));
+    QStringList exports;
+    for (const ExportSpec& e : descriptor.exports)
+        exports << QString::fromStdString(e.what);
+    m_exportButton->setToolTip(tr("Write %1").arg(exports.join(tr(", or "))));
+    m_exportButton->setEnabled(false);
+    m_resultLayout->addWidget(m_summary);
+    m_resultLayout->addWidget(m_warningRow);
+    m_resultLayout->addWidget(m_timings);
+    m_resultLayout->addWidget(m_exportButton);
+    m_layout->addWidget(result);
+    m_layout->addStretch(1);
+
+    connect(m_runButton, &QPushButton::clicked, this, &AlgorithmPanel::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &AlgorithmPanel::cancel);
+    connect(m_exportButton, &QPushButton::clicked, this, &AlgorithmPanel::exportRequested);
+    connect(&m_runner, &JobRunner::finished, this, &AlgorithmPanel::onFinished);
+    connect(&m_runner, &JobRunner::failed, this, &AlgorithmPanel::onFailed);
+    connect(&m_runner, &JobRunner::cancelled, this, &AlgorithmPanel::onCancelled);
+    connect(&m_runner, &JobRunner::progress, this,
+            [this](const QString& kind, std::uint64_t, double fraction, const QString& stage) {
+                onProgress(kind, fraction, stage);
+            });
+    connect(&m_runner, &JobRunner::busyChanged, this, &AlgorithmPanel::updateRunning);
+    setEnabled(false);
+}
+
+AlgorithmPanel::~AlgorithmPanel() = default;
+
+void AlgorithmPanel::setPointSet(std::shared_ptr<const PointSet>) {}
+
+void AlgorithmPanel::setSeriesSet(std::shared_ptr<const SeriesSet>) {}
+
+void AlgorithmPanel::run() {
+    if (!hasInput() || !mayRun()) return;
+    m_live.runNow();
+    updateRunning();
+}
+
+void AlgorithmPanel::cancel() {
+    m_live.reset();
+    updateRunning();
+}
+
+bool AlgorithmPanel::isBusy() const {
+    return m_live.isBusy();
+}
+
+void AlgorithmPanel::parametersChanged() {
+    if (!hasInput() || !mayRun()) return;
+    m_live.schedule();
+    updateRunning();
+}
+
+Algorithm AlgorithmPanel::algorithm() {
+    Algorithm a;
+    a.descriptor = &m_descriptor;
+    a.setParameter = [this](const QString& name, const ParameterValue& value) {
+        setParameter(name, value);
+    };
+    a.run = [this] { run(); };
+    a.isBusy = [this] { return isBusy(); };
+    a.exportTo = [this](const std::string& id, const QString& path) {
+        return exportResult(id, path);
+    };
+    return a;
+}
+
+QLabel* AlgorithmPanel::warningLabel() const {
+    return m_warningRow->label();
+}
+
+void AlgorithmPanel::store(const char* name, const ParameterValue& value, bool stored) {
+    if (stored) ParameterStore::save(m_descriptor, parameterSpec(m_descriptor, name), value);
+}
+
+void AlgorithmPanel::addParameterRow(const char* name, QWidget* field) {
+    const ParameterSpec& spec = parameterSpec(m_descriptor, name);
+    field->setToolTip(ParameterStore::toolTip(spec));
+    m_form->addRow(QString::fromStdString(spec.label), field);
+}
+
+QSpinBox* AlgorithmPanel::addIntParameter(const char* name, bool stored) {
+    const ParameterSpec& spec = parameterSpec(m_descriptor, name);
+    auto* spin = new QSpinBox;
+    ParameterStore::configure(spin, spec);
+    const ParameterValue value =
+        stored ? ParameterStore::load(m_descriptor, spec) : spec.defaultValue;
+    spin->setValue(int(std::get<std::int64_t>(value)));
+    spin->setObjectName(m_kind + QLatin1Char('_') + QString::fromStdString(spec.name));
+    m_form->addRow(QString::fromStdString(spec.label), spin);
+    m_parameterWidgets[spec.name] = spin;
+    connect(spin, &QSpinBox::valueChanged, this, [this, name, stored](int v) {
+        store(name, std::int64_t(v), stored);
+        parametersChanged();
+    });
+    return spin;
+}
+
+QDoubleSpinBox* AlgorithmPanel::addDoubleParameter(const char* name, bool stored) {
+    const ParameterSpec& spec = parameterSpec(m_descriptor, name);
+    auto* spin = new QDoubleSpinBox;
+    ParameterStore::configure(spin, spec);
+    const ParameterValue value =
+        stored ? ParameterStore::load(m_descriptor, spec) : spec.defaultValue;
+    spin->setValue(std::get<double>(value));
+    spin->setObjectName(m_kind + QLatin1Char('_') + QString::fromStdString(spec.name));
+    m_form->addRow(QString::fromStdString(spec.label), spin);
+    m_parameterWidgets[spec.name] = spin;
+    connect(spin, &QDoubleSpinBox::valueChanged, this, [this, name, stored](double v) {
+        store(name, v, stored);
+        parametersChanged();
+    });
+    return spin;
+}
+
+QCheckBox* AlgorithmPanel::addBoolParameter(const char* name, const QString& text, bool stored) {
+    const ParameterSpec& spec = parameterSpec(m_descriptor, name);
+    auto* box = new QCheckBox(text);
+    ParameterStore::configure(box, spec);
+    const ParameterValue value =
+        stored ? ParameterStore::load(m_descriptor, spec) : spec.defaultValue;
+    box->setChecked(std::get<bool>(value));
+    box->setObjectName(m_kind + QLatin1Char('_') + QString::fromStdString(spec.name));
+    m_form->addRow(box);
+    m_parameterWidgets[spec.name] = box;
+    connect(box, &QCheckBox::toggled, this, [this, name, stored](bool on) {
+        store(name, on, stored);
+        parametersChanged();
+    });
+    return box;
+}
+
+ParameterValues AlgorithmPanel::parameterValues() const {
+    ParameterValues values = m_descriptor.defaults();
+    for (const auto& [name, widget] : m_parameterWidgets) {
+        if (auto* spin = qobject_cast<QSpinBox*>(widget))
+            values.set(name, std::int64_t(spin->value()));
+        else if (auto* real = qobject_cast<QDoubleSpinBox*>(widget))
+            values.set(name, real->value());
+        else if (auto* box = qobject_cast<QCheckBox*>(widget))
+            values.set(name, box->isChecked());
+    }
+    return values;
+}
+
+void AlgorithmPanel::addBox(QWidget* box) {
+    m_layout->insertWidget(m_boxInsertAt++, box);
+}
+
+void AlgorithmPanel::addResultWidget(QWidget* widget) {
+    m_resultLayout->insertWidget(m_resultLayout->indexOf(m_warningRow), widget);
+}
+
+void AlgorithmPanel::resetResult(const QString& summary) {
+    m_live.reset();
+    setWarning({});
+    m_timings->clear();
+    m_timings->hide();
+    m_exportButton->setEnabled(false);
+    m_summary->setText(summary);
+    updateRunning();
+}
+
+void AlgorithmPanel::refuse(const QString& problem) {
+    const QString message = tr("%1: %2").arg(QString::fromStdString(m_descriptor.title), problem);
+    logError(message);
+    emit statusMessage(message + tr(" — the previous result is kept"), 8000);
+    setWarning(tr("%1. The previous result is kept.").arg(message));
+}
+
+void AlgorithmPanel::setWarning(const QString& text) {
+    m_warningRow->setText(text);
+}
+
+void AlgorithmPanel::showTimings(const JobOutcome& outcome, const QString& detail) {
+    // One stage per line: a single joined line is wider than the dock.
+    QString text = timingText(outcome);
+    if (!detail.isEmpty()) {
+        const qsizetype end = text.indexOf(QLatin1Char('\n'));
+        text.insert(end < 0 ? text.size() : end, QStringLiteral(" · ") + detail);
+    }
+    if (!outcome.note.isEmpty()) text += QLatin1Char('\n') + outcome.note;
+    m_timings->setText(text);
+    m_timings->show();
+    m_exportButton->setEnabled(true);
+}
+
+void AlgorithmPanel::onFinished(const JobOutcome& outcome) {
+    if (outcome.kind != m_kind) return;
+    m_live.finished(outcome);
+    showOutcome(outcome);
+    m_live.runPending();
+    updateRunning();
+}
+
+void AlgorithmPanel::onFailed(const JobOutcome& outcome) {
+    if (outcome.kind != m_kind) return;
+    // The window logs the error and shows it in the status bar.
+    setWarning(tr("%1 failed: %2. The previous result is kept.")
+                   .arg(QString::fromStdString(m_descriptor.title), outcome.error));
+    m_live.failed(outcome);
+    updateRunning();
+}
+
+void AlgorithmPanel::onCancelled(const JobOutcome& outcome) {
+    if (outcome.kind != m_kind) return;
+    m_live.cancelled(outcome);
+    updateRunning();
+}
+
+void AlgorithmPanel::onProgress(const QString& kind, double fraction, const QString& stage) {
+    if (kind != m_kind) return;
+    m_progressBar->setValue(int(fraction * m_progressBar->maximum()));
+    m_progressLabel->setText(stage);
+    m_progressBar->show();
+    m_progressLabel->setVisible(!stage.isEmpty());
+}
+
+void AlgorithmPanel::updateRunning() {
+    // Cancel also reaches a panel's side jobs (DBSCAN's k-distance curve).
+    m_cancelButton->setEnabled(isBusy());
+    if (!m_runner.isBusy(m_kind)) {
+        m_progressBar->hide();
+        m_progressLabel->hide();
+        m_progressBar->setValue(0);
+    }
+}
+
+}  // namespace cs::ui

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QKeySequence>
+#include <QWidget>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "compute/core/algorithm_descriptor.h"
+#include "compute/core/point_set.h"
+#include "compute/core/series_set.h"
+#include "ui/jobs/job_runner.h"
+#include "ui/jobs/live_run.h"
+#include "ui/panels/algorithm_registry.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QVBoxLayout;
+
+namespace cs::ui {
+
+class WarningRow;
+
+/// The life cycle every algorithm panel shares, written once: a Parameters box whose rows come
+/// from the algorithm's descriptor (ranges, help, stored values), Run and Cancel, a progress
+/// line while a run computes (the stage, "iteration 3 of 100" for iterative methods), a Result
+/// box (summary, warning row, one line per stage's time, the export button), the live re-run
+/// policy (LiveRun) and the runner's answers for the panel's job kind. A panel adds what is
+/// its own: its extra widgets, its job, how it shows a result.
+/// @code
+/// class MyPanel : public AlgorithmPanel {
+///     MyPanel(JobRunner& r) : AlgorithmPanel(r, myDescriptor()) { m_k = addIntParameter("k"); }
+///     bool hasInput() const override { return m_data != nullptr; }
+///     void submitRun() override { runner().submit<MyRun>(kind(), ...); }
+///     void showOutcome(const JobOutcome& o) override { ...; showTimings(o); }
+/// };
+/// @endcode
+class AlgorithmPanel : public QWidget {
+    Q_OBJECT
+public:
+    ~AlgorithmPanel() override;
+
+    const AlgorithmDescriptor& descriptor() const { return m_descriptor; }
+    /// The job kind: the descriptor's name ("knn").
+    const QString& kind() const { return m_kind; }
+    /// Runs now with the current parameters (a pending debounce is skipped).
+    void run();
+    /// Cancels the run in flight and pending changes; the result on screen stays. A panel with
+    /// side jobs of its own cancels those too.
+    virtual void cancel();
+    /// True while a run is pending or computing (a panel adds its own side jobs).
+    virtual bool isBusy() const;
+    /// The registry entry wired to this panel (--param, --run, --export).
+    Algorithm algorithm();
+
+    /// New data. A panel overrides the one its descriptor's input kind needs; the other
+    /// kind's data leave it as it is.
+    virtual void setPointSet(std::shared_ptr<const PointSet> points);
+    virtual void setSeriesSet(std::shared_ptr<const SeriesSet> series);
+    /// True while a result of the data loaded is on screen (it can be exported).
+    virtual bool hasResult() const = 0;
+    /// The View menu's shortcut for the panel ("Ctrl+K"); none by default.
+    virtual QKeySequence viewShortcut() const { return {}; }
+
+    QPushButton* runButton() const { return m_runButton; }
+    QPushButton* cancelButton() const { return m_cancelButton; }
+    QPushButton* exportButton() const { return m_exportButton; }
+    QLabel* statisticsLabel() const { return m_summary; }
+    QLabel* warningLabel() const;
+    QLabel* timingsLabel() const { return m_timings; }
+    QLabel* progressLabel() const { return m_progressLabel; }
+    QProgressBar* progressBar() const { return m_progressBar; }
+
+signals:
+    /// A new result is on screen.
+    void resultChanged();
+    /// The user asked to export (the window shows the file dialog with the descriptor's list).
+    void exportRequested();
+    /// A line for the status bar.
+    void statusMessage(const QString& text, int timeoutMs);
+
+protected:
+    AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& descriptor,
+                   QWidget* parent = nullptr, double longJobMs = LiveRun::kLongJobMs,
+                   int longJobDebounceMs = LiveRun::kLongJobDebounceMs);
+
+    /// True when data the algorithm can run on are loaded (Run is enabled, changes re-run).
+    virtual bool hasInput() const = 0;
+    /// False while a run must wait for something of the panel's own (DBSCAN's eps waits for
+    /// the knee of the k-distance curve); run() and parameter changes then do nothing.
+    virtual bool mayRun() { return true; }
+    /// Submits a run with the current parameters to runner() under kind(); refuse() instead
+    /// when they cannot run on these data.
+    virtual void submitRun() = 0;
+    /// A finished run of kind() (the newest): show it, or say why not.
+    virtual void showOutcome(const JobOutcome& outcome) = 0;
+    /// Sets one parameter from the command line or the automation (already range-checked).
+    virtual void setParameter(const QString& name, const ParameterValue& value) = 0;
+    /// Writes the export with this id (one of the descriptor's) to path: the error, or empty.
+    virtual QString exportResult(const std::string& exportId, const QString& path) = 0;
+
+    /// A row in the Parameters box for the descriptor's parameter: a spin box, a check box or
+    /// a combo box with the declared range, help and (when stored) the stored value; a change
+    /// stores it (when stored) and re-runs.
+    QSpinBox* addIntParameter(const char* name, bool stored = true);
+    QDoubleSpinBox* addDoubleParameter(const char* name, bool stored = true);
+    QCheckBox* addBoolParameter(const char* name, const QString& text, bool stored = true);
+    /// A row of the panel's own making for a declared parameter (label and tooltip from it).
+    void addParameterRow(const char* name, QWidget* field);
+    /// The values of the rows made by add*Parameter, over the descriptor's defaults.
+    ParameterValues parameterValues() const;
+    /// The Parameters box's form (rows go above Run and Cancel).
+    QFormLayout* parameterForm() const { return m_form; }
+    /// Adds a box of the panel's own between Parameters and Result.
+    void addBox(QWidget* box);
+    /// Adds a widget of the panel's own to the Result box, under the summary.
+    void addResultWidget(QWidget* widget);
+
+    /// A parameter changed: re-run when there is input (LiveRun decides when).
+    void parametersChanged();
+    /// New data: forgets pending runs and shows summary in place of the result.
+    void resetResult(const QString& summary);
+    /// Parameters these data cannot run: logged, in the status bar and the warning row; the
+    /// result on screen stays.
+    void refuse(const QString& problem);
+    /// The warning row's text (empty hides it).
+    void setWarning(const QString& text);
+    /// The backend and per-stage times of outcome (detail added to the first line: "path
+    /// grid"), and enables the export.
+    void showTimings(const JobOutcome& outcome, const QString& detail = {});
+
+    JobRunner& runner() const { return m_runner; }
+    LiveRun& live() { return m_live; }
+
+private:
+    void onFinished(const JobOutcome& outcome);
+    void onFailed(const JobOutcome& outcome);
+    void onCancelled(const JobOutcome& outcome);
+    void onProgress(const QString& kind, double fraction, const QString& stage);
+    void updateRunning();
+    void store(const char* name, const ParameterValue& value, bool stored);
+
+    JobRunner& m_runner;
+    const AlgorithmDescriptor& m_descriptor;
+    QString m_kind;
+    LiveRun m_live;
+    std::map<std::string, QWidget*> m_parameterWidgets;  // rows made by add*Parameter
+
+    QVBoxLayout* m_layout = nullptr;
+    QFormLayout* m_form = nullptr;
+    QVBoxLayout* m_resultLayout = nullptr;
+    int m_boxInsertAt = 0;  // where addBox() puts the next box
+    QPushButton* m_runButton = nullptr;
+    QPushButton* m_cancelButton = nullptr;
+    QProgressBar* m_progressBar = nullptr;
+    QLabel* m_progressLabel = nullptr;
+    QLabel* m_summary = nullptr;
+    WarningRow* m_warningRow = nullptr;
+    QLabel* m_timings = nullptr;
+    QPushButton* m_exportButton = nullptr;
+};
+
+}  // namespace cs::ui

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "compute/core/point_quantities.h"
+#include "compute/dbscan/cluster_overlap.h"
+
+namespace cs::ui {
+
+/// Palette slots for the clusters of a clustering, stable across re-runs: a cluster that
+/// persists when a parameter moves a little keeps its colour. New clusters are matched to the
+/// previous run's by overlap (cs::clusterOverlap, or Backend::clusterOverlap on the device),
+/// greedily by the largest intersection (each old slot used once); unmatched new clusters take
+/// the lowest unused slot, largest cluster first. The GUI maps slot i to
+/// ColourMaps::categorical(i).
+/// @code
+/// auto slotOf = cs::ui::matchClusterSlots(backend.clusterOverlap(prev, now, job), prevSlots,
+///                                         cs::clusterSizes(now.labels, now.clusterCount));
+/// @endcode
+/// overlap: cells (a = previous cluster id, b = new cluster id), empty for a first run;
+/// prevSlots: the previous run's slot per cluster id; sizes: members per new cluster id.
+/// Returns one slot per new cluster id.
+std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
+                                   std::span<const int> prevSlots,
+                                   std::span<const std::size_t> sizes);
+/// The same from labels (-1 noise, else 0 .. clusterCount-1; prevLabels empty for a first run).
+std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
+                                   std::span<const int> prevSlots,
+                                   std::span<const std::int32_t> labels, int clusterCount);
+
+/// Which point classes are drawn.
+struct ClusterVisibility {
+    bool core = true;    ///< core points
+    bool border = true;  ///< non-core members of a cluster
+    bool noise = true;   ///< points labelled -1
+};
+
+/// The paint rule (cs::CategoryPaint) for a clustering whose cluster c takes
+/// slotColours[slotOf[c]] (noise when it has no valid slot), with these classes shown.
+cs::CategoryPaint clusterPaint(std::span<const int> slotOf,
+                               std::span<const std::uint32_t> slotColours, std::uint32_t noise,
+                               ClusterVisibility visibility);
+
+}  // namespace cs::ui

@@ -1,0 +1,658 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/dbscan/dbscan_panel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStandardItemModel>
+#include <QStyle>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+#include "compute/core/error.h"
+#include "compute/dbscan/dbscan_cpu.h"
+#include "compute/dbscan/dbscan_descriptor.h"
+#include "compute/dbscan/dbscan_quantities.h"
+#include "compute/io/npy.h"
+#include "compute/io/writers.h"
+#include "ui/panels/dbscan/k_distance_chart.h"
+#include "ui/panels/parameter_store.h"
+#include "ui/panels/warning_row.h"
+#include "ui/shell/logger.h"
+#include "ui/views/colour_maps.h"
+#include "ui/views/points/point_cloud_view.h"
+
+namespace cs::ui {
+namespace {
+
+const QString kKDist = QStringLiteral("kdist");
+const QString kShowCoreKey = QStringLiteral("dbscan/showCore");
+const QString kShowBorderKey = QStringLiteral("dbscan/showBorder");
+const QString kShowNoiseKey = QStringLiteral("dbscan/showNoise");
+
+// Above this k the k-distance curve is computed only when the user asks for it.
+constexpr int kKDistanceAskAboveK = 2000;
+// The k-distance curve needs a kNN search: let MinPts typing settle first.
+constexpr int kKDistDebounceMs = 300;
+// The chart needs no more points than it has pixels.
+constexpr std::size_t kCurveBuckets = 1000;
+// Legend rows for clusters; the rest are summed up in one line.
+constexpr std::size_t kLegendClusters = 12;
+// Degenerate-result thresholds.
+constexpr double kMostlyNoise = 0.95;
+constexpr double kOneCluster = 0.95;
+
+const std::pair<DbscanPath, const char*> kPaths[] = {
+    {DbscanPath::Auto, QT_TRANSLATE_NOOP("DbscanPanel", "auto")},
+    {DbscanPath::Grid, QT_TRANSLATE_NOOP("DbscanPanel", "grid (d ≤ 3)")},
+    {DbscanPath::Brute, QT_TRANSLATE_NOOP("DbscanPanel", "brute force")},
+    {DbscanPath::KdTree, QT_TRANSLATE_NOOP("DbscanPanel", "kd-tree")}};
+
+/// What the k-distance job hands back: never the full curve (10M floats) but what the chart
+/// and the eps suggestion need.
+struct KDistanceSummary {
+    std::vector<QPointF> curve;
+    QPointF knee;
+    std::size_t n = 0;
+    int k = 0;
+    double minPositive = 0.0;
+};
+
+QString count(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString percent(double fraction) {
+    return QLocale().toString(100.0 * fraction, 'f', fraction < 0.1 ? 2 : 1) + QStringLiteral(" %");
+}
+
+QString pathName(DbscanPath path) {
+    const auto s = toString(path);
+    return QString::fromLatin1(s.data(), qsizetype(s.size()));
+}
+
+}  // namespace
+
+DbscanPanel::DbscanPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
+    : AlgorithmPanel(runner, dbscanDescriptor(), parent), m_view(view) {
+    m_kdistDebounce.setSingleShot(true);
+    m_kdistDebounce.setInterval(kKDistDebounceMs);
+    connect(&m_kdistDebounce, &QTimer::timeout, this, &DbscanPanel::submitKDistance);
+    buildUi();
+    // The k-distance curve is a side job of its own kind (its own lane: it never holds up
+    // DBSCAN); DBSCAN's own answers come through AlgorithmPanel.
+    connect(&runner, &JobRunner::finished, this, &DbscanPanel::onKDistanceFinished);
+    connect(&runner, &JobRunner::failed, this, &DbscanPanel::onKDistanceFailed);
+    connect(&runner, &JobRunner::cancelled, this, &DbscanPanel::onKDistanceCancelled);
+}
+
+DbscanPanel::~DbscanPanel() = default;
+
+void DbscanPanel::buildUi() {
+    QSettings settings;
+    QFormLayout* form = parameterForm();
+    const AlgorithmDescriptor& d = dbscanDescriptor();
+
+    m_epsSlider = new QSlider(Qt::Horizontal);
+    m_epsSlider->setRange(0, kSliderSteps);
+    m_epsSlider->setToolTip(tr("Neighbourhood radius (log scale)"));
+    m_epsSpin = new QDoubleSpinBox;
+    ParameterStore::configure(m_epsSpin, parameterSpec(d, "eps"));
+    // The declared range starts at 0; the spin box starts at its smallest step, and setPointSet
+    // narrows the slider to the scales of the data.
+    m_epsSpin->setRange(1e-4, 1e9);
+    m_epsSpin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    // The slider takes what the spin box leaves; neither may widen the dock. The spin box's own
+    // hint is sized for its 1e9 maximum, far wider than any eps typed.
+    m_epsSlider->setMinimumWidth(40);
+    m_epsSlider->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+    m_epsSpin->setMinimumWidth(
+        m_epsSpin->fontMetrics().horizontalAdvance(QStringLiteral("000.0000")) +
+        style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 16);
+    m_epsSpin->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    auto* epsRow = new QHBoxLayout;
+    epsRow->setSpacing(4);
+    epsRow->addWidget(m_epsSlider, 3);
+    epsRow->addWidget(m_epsSpin, 2);
+    auto* epsLabel = new QLabel(QString::fromStdString(parameterSpec(d, "eps").label));
+    epsLabel->setBuddy(m_epsSpin);
+    form->addRow(epsLabel, epsRow);
+
+    m_minPtsSpin = addIntParameter("minPts");
+
+    m_pathBox = new QComboBox;
+    m_pathBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_pathBox->setMinimumContentsLength(8);
+    for (const auto& [path, text] : kPaths)
+        m_pathBox->addItem(tr(text), int(path));
+    const ParameterSpec& path = parameterSpec(d, "path");
+    const DbscanPath storedPath =
+        parseDbscanPath(std::get<std::string>(ParameterStore::load(d, path)));
+    m_pathBox->setCurrentIndex(std::max(0, m_pathBox->findData(int(storedPath))));
+    ParameterStore::configure(m_pathBox, path);
+    form->addRow(QString::fromStdString(path.label), m_pathBox);
+
+    m_starBox = addBoolParameter("star", tr("DBSCAN* (border points are noise)"));
+
+    auto* curve = new QGroupBox(tr("k-distance"));
+    auto* curveLayout = new QVBoxLayout(curve);
+    m_chart = new KDistanceChart;
+    m_chart->setMinimumHeight(190);
+    m_chart->setMaximumHeight(260);
+    curveLayout->addWidget(m_chart);
+    m_suggestButton = new QPushButton(tr("Use suggested eps"));
+    m_suggestButton->setMinimumWidth(0);
+    m_suggestButton->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_suggestButton->setEnabled(false);
+    m_suggestButton->setToolTip(tr("Set eps to the knee of the k-distance curve"));
+    curveLayout->addWidget(m_suggestButton);
+    // A k-distance curve far costlier than usual is not computed behind the user's back.
+    m_kdistConfirm = new QPushButton;
+    m_kdistConfirm->setObjectName(QStringLiteral("kdistConfirm"));
+    m_kdistConfirm->setMinimumWidth(0);
+    m_kdistConfirm->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_kdistConfirm->hide();
+    curveLayout->addWidget(m_kdistConfirm);
+    addBox(curve);
+
+    auto* show = new QGroupBox(tr("Show"));
+    auto* showLayout = new QHBoxLayout(show);
+    m_showCore = new QCheckBox(tr("&Core"));
+    m_showBorder = new QCheckBox(tr("&Border"));
+    m_showNoise = new QCheckBox(tr("&Noise"));
+    m_showCore->setChecked(settings.value(kShowCoreKey, true).toBool());
+    m_showBorder->setChecked(settings.value(kShowBorderKey, true).toBool());
+    m_showNoise->setChecked(settings.value(kShowNoiseKey, true).toBool());
+    for (QCheckBox* c : {m_showCore, m_showBorder, m_showNoise})
+        showLayout->addWidget(c);
+    showLayout->addStretch(1);
+    addBox(show);
+    statisticsLabel()->setText(tr("No result yet"));
+
+    connect(m_epsSpin, &QDoubleSpinBox::valueChanged, this,
+            [this](double v) { applyEps(v, Source::Spin); });
+    connect(m_epsSlider, &QSlider::valueChanged, this,
+            [this](int v) { applyEps(sliderEps(v), Source::Slider); });
+    connect(m_chart, &KDistanceChart::epsDragged, this,
+            [this](double v) { applyEps(v, Source::Chart); });
+    // MinPts is also the k of the k-distance curve (stored and re-run by AlgorithmPanel).
+    connect(m_minPtsSpin, &QSpinBox::valueChanged, this, [this] { m_kdistDebounce.start(); });
+    connect(m_pathBox, &QComboBox::activated, this, [this] {
+        savePath();
+        parametersChanged();
+    });
+    connect(m_kdistConfirm, &QPushButton::clicked, this, [this] {
+        m_kdistConfirmedK = m_minPtsSpin->value();
+        m_kdistConfirm->hide();
+        submitKDistance();
+    });
+    connect(m_suggestButton, &QPushButton::clicked, this, [this] {
+        if (m_suggestedEps > 0) applyEps(m_suggestedEps, Source::Code);
+    });
+    for (auto [box, key] :
+         {std::pair{m_showCore, kShowCoreKey}, std::pair{m_showBorder, kShowBorderKey},
+          std::pair{m_showNoise, kShowNoiseKey}})
+        connect(box, &QCheckBox::toggled, this, [this, key](bool on) {
+            QSettings().setValue(key, on);
+            repaint();
+        });
+    // The export dialog belongs to the main window (File ▸ Export… offers the labels too).
+}
+
+void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
+    runner().cancel(kKDist);
+    m_kdistDebounce.stop();
+    m_points = std::move(points);
+    m_run.reset();
+    m_epsChosen = false;
+    m_waitingForKnee = false;
+    m_suggestedEps = 0.0;
+    m_chart->clearCurve();
+    m_suggestButton->setEnabled(false);
+    setEnabled(hasInput());
+    if (!hasInput()) {
+        resetResult(tr("No points loaded"));
+        return;
+    }
+    resetResult(tr("Computing the k-distance curve for a suggested eps…"));
+    updatePathChoices();
+    m_kdistConfirmedK = 0;
+    m_kdistConfirm->hide();
+    clampMinPtsToData();
+
+    // The slider spans the scales that can matter for this cloud: from a ten-thousandth of its
+    // extent (duplicates, scan spacing) to a quarter of it (everything one cluster).
+    double diag2 = 0.0;
+    const std::size_t d = m_points->dims;
+    for (std::size_t j = 0; j < d; ++j) {
+        float lo = m_points->coords[j], hi = lo;
+        for (std::size_t i = 0; i < m_points->n;
+             i += std::max<std::size_t>(1, m_points->n / 65536)) {
+            const float v = m_points->coords[i * d + j];
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        diag2 += double(hi - lo) * double(hi - lo);
+    }
+    const double diag = diag2 > 0 ? std::sqrt(diag2) : 1.0;
+    m_epsMin = diag * 1e-4;
+    m_epsMax = diag * 0.25;
+    // Enough decimals to show the smallest eps the slider reaches.
+    m_epsSpin->setDecimals(std::clamp(int(std::ceil(-std::log10(m_epsMin))) + 2, 2, 9));
+    m_epsSpin->setRange(std::pow(10.0, -m_epsSpin->decimals()), m_epsMax * 40.0);
+    {
+        // A starting eps for the controls only: no run happens until the knee is known.
+        const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
+        m_eps = diag * 0.01;
+        m_epsSpin->setValue(m_eps);
+        m_epsSlider->setValue(sliderPosition(m_eps));
+        m_chart->setEps(m_eps);
+    }
+    submitKDistance();
+}
+
+void DbscanPanel::updatePathChoices() {
+    auto* model = qobject_cast<QStandardItemModel*>(m_pathBox->model());
+    const std::size_t d = m_points ? m_points->dims : 3;
+    for (int i = 0; i < m_pathBox->count(); ++i) {
+        const auto path = DbscanPath(m_pathBox->itemData(i).toInt());
+        const bool ok = path != DbscanPath::Grid || d <= 3;
+        model->item(i)->setEnabled(ok);
+        model->item(i)->setToolTip(
+            ok ? QString() : tr("the grid handles 1 to 3 dimensions; these points have %1").arg(d));
+        if (!ok && m_pathBox->currentIndex() == i) m_pathBox->setCurrentIndex(0);
+    }
+}
+
+int DbscanPanel::sliderPosition(double eps) const {
+    if (!(eps > m_epsMin)) return 0;
+    const double t = std::log(eps / m_epsMin) / std::log(m_epsMax / m_epsMin);
+    return std::clamp(int(std::lround(t * kSliderSteps)), 0, kSliderSteps);
+}
+
+double DbscanPanel::sliderEps(int position) const {
+    return m_epsMin * std::pow(m_epsMax / m_epsMin, double(position) / kSliderSteps);
+}
+
+void DbscanPanel::applyEps(double eps, Source source) {
+    if (!(eps > 0) || !std::isfinite(eps)) return;
+    // A slider position stands for a range of eps: the spin box shows what runs.
+    if (source == Source::Slider) eps = std::stod(QString::number(eps, 'g', 4).toStdString());
+    m_eps = eps;
+    if (source != Source::Code) m_epsChosen = true;
+    {
+        const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
+        if (source != Source::Spin) m_epsSpin->setValue(eps);
+        if (source != Source::Slider) m_epsSlider->setValue(sliderPosition(eps));
+    }
+    if (source != Source::Chart) m_chart->setEps(m_epsSpin->value());
+    m_eps = m_epsSpin->value();  // the spin box rounds to its decimals; run what it shows
+    parametersChanged();
+}
+
+void DbscanPanel::setEps(double eps) {
+    m_epsChosen = true;
+    applyEps(eps, Source::Code);
+}
+
+void DbscanPanel::setMinPts(int minPts) {
+    m_minPtsSpin->setValue(minPts);
+    clampMinPtsToData();
+}
+
+void DbscanPanel::clampMinPtsToData() {
+    if (!m_points || m_points->n == 0) return;
+    // A MinPts kept from another session, or given on the command line, may not fit these
+    // points: never run it blind.
+    const DataShape shape{.items = m_points->n, .dims = m_points->dims};
+    const ParameterSpec& spec = parameterSpec(dbscanDescriptor(), "minPts");
+    const ParameterValues values = dbscanValues(params());
+    const ParameterValue current = std::int64_t(m_minPtsSpin->value());
+    const std::string why = spec.check(current, &shape, values);
+    if (why.empty()) return;
+    const auto clamped = std::get<std::int64_t>(spec.clamp(current, &shape, values));
+    logWarning(tr("DBSCAN: %1; MinPts is set to %2").arg(QString::fromStdString(why)).arg(clamped));
+    m_minPtsSpin->setValue(int(clamped));
+}
+
+void DbscanPanel::setStar(bool star) {
+    m_starBox->setChecked(star);
+}
+
+void DbscanPanel::setPath(DbscanPath path) {
+    const int index = m_pathBox->findData(int(path));
+    if (index < 0) return;
+    m_pathBox->setCurrentIndex(index);
+    savePath();
+    parametersChanged();
+}
+
+void DbscanPanel::savePath() {
+    ParameterStore::save(dbscanDescriptor(), parameterSpec(dbscanDescriptor(), "path"),
+                         std::string(toString(DbscanPath(m_pathBox->currentData().toInt()))));
+}
+
+DbscanParams DbscanPanel::params() const {
+    // MinPts and DBSCAN* are the generic rows; eps and the path have widgets of their own.
+    ParameterValues values = parameterValues();
+    values.set("eps", m_eps);
+    values.set("path", std::string(toString(DbscanPath(m_pathBox->currentData().toInt()))));
+    return dbscanParams(values);
+}
+
+bool DbscanPanel::hasInput() const {
+    return m_points && m_points->n > 0;
+}
+
+bool DbscanPanel::mayRun() {
+    // Until the knee is known, only an explicit eps starts a run; the knee's arrival runs it.
+    if (!m_epsChosen && !m_run && m_suggestedEps <= 0) {
+        m_waitingForKnee = true;
+        return false;
+    }
+    return true;
+}
+
+void DbscanPanel::submitRun() {
+    const DbscanParams p = params();
+    try {
+        validateDbscanParams(p);
+    } catch (const Error& e) {
+        const QString message = tr("DBSCAN: %1").arg(QString::fromUtf8(e.what()));
+        logError(message);
+        emit statusMessage(message, 8000);
+        return;
+    }
+    const ClusterVisibility vis = visibility();
+    QColor noise = m_view.noiseColour();
+    noise.setAlpha(ColourMaps::kBehindAlpha);
+    const std::uint32_t noiseRgba = ColourMaps::packRgba(noise);
+    // A CUDA result is painted on the GPU through GL interop when the view can: no per-point
+    // colours on the host then.
+    const bool paintOnDevice = m_view.mayPaintOnDevice();
+    // The previous run travels with the job: matching (and host painting) happen on the worker,
+    // so the GUI only swaps buffers when the result arrives.
+    runner().submit<DbscanRun>(kind(), [points = m_points, p, prev = m_run, vis, noiseRgba,
+                                        paintOnDevice](Backend& backend, JobControl& job) {
+        DbscanRun run;
+        run.params = p;
+        run.result = backend.dbscan(*points, p, job);
+        job.checkpoint();
+        {
+            const auto match = job.stage("match colours");
+            // The previous run's clusters overlap the new ones where their labels live (on the
+            // GPU after a CUDA run).
+            std::vector<ClusterOverlap> overlap;
+            if (prev && prev->result.labels.size() == run.result.labels.size())
+                overlap = backend.clusterOverlap(prev->result, run.result, job);
+            run.sizes = clusterSizes(run.result.labels, run.result.clusterCount);
+            run.slotOf = matchClusterSlots(
+                overlap, prev ? std::span<const int>(prev->slotOf) : std::span<const int>(),
+                run.sizes);
+            const int maxSlot =
+                run.slotOf.empty() ? -1 : *std::max_element(run.slotOf.begin(), run.slotOf.end());
+            run.slotColours.resize(std::size_t(maxSlot + 1));
+            for (int s = 0; s <= maxSlot; ++s)
+                run.slotColours[std::size_t(s)] = ColourMaps::packRgba(ColourMaps::categorical(s));
+        }
+        if (!(paintOnDevice && run.result.device)) {
+            const auto paint = job.stage("paint colours");
+            run.rgba = paintCategories(run.result.labels, run.result.isCore,
+                                       clusterPaint(run.slotOf, run.slotColours, noiseRgba, vis));
+        }
+        return run;
+    });
+}
+
+void DbscanPanel::submitKDistance() {
+    m_kdistDebounce.stop();
+    if (!m_points || m_points->n == 0) return;
+    const int k =
+        std::clamp(m_minPtsSpin->value(), 1, int(std::min<std::size_t>(m_points->n, 1 << 30)));
+    // Each point's k nearest: the cost grows with n · k, and for k in the thousands a curve
+    // takes minutes. Ask first.
+    if (k > kKDistanceAskAboveK && k != m_kdistConfirmedK) {
+        runner().cancel(kKDist);
+        m_kdistConfirm->setText(tr("Compute the k-distance curve (k = %1)…").arg(count(k)));
+        m_kdistConfirm->setToolTip(
+            tr("k = %1 on %2 points needs about %3 distance evaluations and may take minutes; "
+               "MinPts itself is used as it is")
+                .arg(count(k), count(m_points->n))
+                .arg(double(k) * double(m_points->n), 0, 'g', 2));
+        m_kdistConfirm->show();
+        statisticsLabel()->setText(
+            tr("The k-distance curve for k = %1 is expensive: press the button "
+               "under the chart to compute it")
+                .arg(count(k)));
+        return;
+    }
+    m_kdistConfirm->hide();
+    m_kdistK = k;
+    runner().submit<KDistanceSummary>(
+        kKDist, [points = m_points, k](Backend& backend, JobControl& job) {
+            const KDistanceResult r = backend.kDistance(*points, k, job);
+            job.checkpoint();
+            KDistanceSummary s;
+            s.n = r.sorted.size();
+            s.k = k;
+            if (s.n == 0) return s;
+            const KDistanceKnee knee = kDistanceKnee(r.sorted);
+            s.knee = QPointF(double(knee.index), double(knee.distance));
+            // The curve is monotonic, so each bucket's first and last values keep its shape.
+            const std::size_t buckets = std::min(kCurveBuckets, s.n);
+            s.curve.reserve(2 * buckets);
+            for (std::size_t b = 0; b < buckets; ++b) {
+                const std::size_t first = b * s.n / buckets;
+                const std::size_t last = std::max(first, (b + 1) * s.n / buckets - 1);
+                s.curve.emplace_back(double(first), double(r.sorted[first]));
+                if (last != first) s.curve.emplace_back(double(last), double(r.sorted[last]));
+            }
+            return s;
+        });
+}
+
+ClusterVisibility DbscanPanel::visibility() const {
+    return {m_showCore->isChecked(), m_showBorder->isChecked(), m_showNoise->isChecked()};
+}
+
+bool DbscanPanel::isBusy() const {
+    return AlgorithmPanel::isBusy() || m_kdistDebounce.isActive() || runner().isBusy(kKDist);
+}
+
+void DbscanPanel::cancel() {
+    m_kdistDebounce.stop();
+    runner().cancel(kKDist);
+    AlgorithmPanel::cancel();
+}
+
+void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
+    if (outcome.kind == kKDist) {
+        auto s = std::static_pointer_cast<const KDistanceSummary>(outcome.result);
+        if (s->n == 0) return;
+        m_chart->setCurve(s->curve, s->n, s->k, s->knee);
+        m_chart->setEps(m_eps);
+        m_suggestedEps = s->knee.y();
+        m_suggestButton->setEnabled(m_suggestedEps > 0);
+        m_suggestButton->setText(
+            tr("Use suggested eps (%1)").arg(QLocale().toString(m_suggestedEps, 'g', 4)));
+        logInfo(tr("k-distance curve (k = %1) in %2 ms: suggested eps %3")
+                    .arg(s->k)
+                    .arg(outcome.milliseconds, 0, 'f', 0)
+                    .arg(m_suggestedEps, 0, 'g', 4));
+        if (!m_epsChosen && !m_run && m_suggestedEps > 0) {
+            // The knee only presets eps: loading data keeps its own colouring until the user
+            // (or the automation) asks for clusters.
+            const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
+            m_epsSpin->setValue(m_suggestedEps);
+            m_eps = m_epsSpin->value();
+            m_epsSlider->setValue(sliderPosition(m_eps));
+            m_chart->setEps(m_eps);
+        }
+        if (m_waitingForKnee) {
+            m_waitingForKnee = false;
+            m_epsChosen = true;
+            parametersChanged();
+        }
+    }
+}
+
+void DbscanPanel::onKDistanceFailed(const JobOutcome& outcome) {
+    if (outcome.kind != kKDist) return;
+    setWarning(tr("The k-distance curve failed: %1.").arg(outcome.error));
+    if (m_waitingForKnee) {
+        // No suggestion: run with the starting eps rather than not at all.
+        m_waitingForKnee = false;
+        m_epsChosen = true;
+        parametersChanged();
+    }
+}
+
+void DbscanPanel::onKDistanceCancelled(const JobOutcome& outcome) {
+    if (outcome.kind == kKDist && m_waitingForKnee) {
+        m_waitingForKnee = false;
+        m_epsChosen = true;
+    }
+}
+
+void DbscanPanel::showOutcome(const JobOutcome& outcome) {
+    m_run = std::static_pointer_cast<const DbscanRun>(outcome.result);
+    const DbscanResult& r = m_run->result;
+    repaint();
+    statisticsLabel()->setText(statisticsText(r));
+    showTimings(outcome, tr("path %1").arg(pathName(r.pathUsed)));
+    setWarning(degenerateWarning(r));
+    emit resultChanged();
+}
+
+bool DbscanPanel::hasClusters() const {
+    return m_run && m_points && m_points == m_view.pointSet() &&
+           m_run->result.labels.size() == m_points->n;
+}
+
+bool DbscanPanel::showClusters() {
+    if (!hasClusters()) return false;
+    repaint();
+    return true;
+}
+
+void DbscanPanel::repaint() {
+    if (!m_run || !m_points || m_run->result.labels.size() != m_points->n) return;
+    const DbscanRun& run = *m_run;
+    const DbscanResult& r = run.result;
+    QColor noise = m_view.noiseColour();
+    noise.setAlpha(ColourMaps::kBehindAlpha);
+    const ClusterVisibility vis = visibility();
+    // The worker's host colours hold only for the visibility they were painted with.
+    const bool asComputed = vis.core && vis.border && vis.noise;
+    std::vector<std::uint32_t> hostColours;
+    if (asComputed && run.rgba.size() == r.labels.size()) hostColours = run.rgba;
+
+    Legend legend;
+    legend.kind = Legend::Kind::Categories;
+    legend.title = r.clusterCount == 1 ? tr("DBSCAN · 1 cluster")
+                                       : tr("DBSCAN · %1 clusters").arg(r.clusterCount);
+    std::vector<std::int32_t> order(run.sizes.size());
+    for (std::size_t c = 0; c < order.size(); ++c)
+        order[c] = std::int32_t(c);
+    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+        return run.sizes[std::size_t(a)] > run.sizes[std::size_t(b)];
+    });
+    const std::size_t shown = order.size() > kLegendClusters + 1 ? kLegendClusters : order.size();
+    for (std::size_t i = 0; i < shown; ++i) {
+        const auto c = std::size_t(order[i]);
+        legend.entries.push_back({tr("cluster %1").arg(c + 1),
+                                  run.slotColours[std::size_t(run.slotOf[c])], run.sizes[c]});
+    }
+    if (shown < order.size()) {
+        std::size_t rest = 0;
+        for (std::size_t i = shown; i < order.size(); ++i)
+            rest += run.sizes[std::size_t(order[i])];
+        legend.entries.push_back({tr("… %1 more clusters").arg(order.size() - shown),
+                                  ColourMaps::packRgba(m_view.palette().color(QPalette::Mid)),
+                                  rest});
+    }
+    legend.entries.push_back({tr("noise"), ColourMaps::packRgba(noise), r.stats.noisePoints});
+    m_view.setCategories(
+        dbscanCategories(std::shared_ptr<const DbscanResult>(m_run, &run.result)),
+        clusterPaint(run.slotOf, run.slotColours, ColourMaps::packRgba(noise), vis),
+        std::move(legend), std::move(hostColours));
+}
+
+QString DbscanPanel::statisticsText(const DbscanResult& r) {
+    const std::size_t n = r.labels.size();
+    const double total = double(std::max<std::size_t>(n, 1));
+    return tr("Clusters: %1\nNoise: %2 (%3)\nCore: %4 (%5)\nLargest cluster: %6 (%7)")
+        .arg(r.clusterCount)
+        .arg(count(r.stats.noisePoints), percent(double(r.stats.noisePoints) / total))
+        .arg(count(r.stats.corePoints), percent(double(r.stats.corePoints) / total))
+        .arg(count(r.stats.largestCluster), percent(double(r.stats.largestCluster) / total));
+}
+
+QString DbscanPanel::degenerateWarning(const DbscanResult& r) {
+    const double n = double(r.labels.size());
+    if (n < 1) return {};
+    if (double(r.stats.noisePoints) > kMostlyNoise * n)
+        return tr("%1 of the points are noise: eps is probably too small or MinPts too large.")
+            .arg(percent(double(r.stats.noisePoints) / n));
+    if (double(r.stats.largestCluster) > kOneCluster * n)
+        return tr("One cluster holds %1 of the points: eps is probably too large.")
+            .arg(percent(double(r.stats.largestCluster) / n));
+    return {};
+}
+
+QString DbscanPanel::parameterText() const {
+    const DbscanParams p = m_run ? m_run->params : params();
+    return QStringLiteral("dbscan eps=%1 minPts=%2 star=%3 path=%4 backend=%5")
+        .arg(double(p.eps), 0, 'g', 9)
+        .arg(p.minPts)
+        .arg(p.star ? 1 : 0)
+        .arg(pathName(m_run ? m_run->result.pathUsed : p.path),
+             runner().backendName().isEmpty() ? QStringLiteral("auto") : runner().backendName());
+}
+
+QString DbscanPanel::exportLabels(const QString& path) const {
+    if (!m_run) return tr("no DBSCAN result to export yet");
+    const DbscanResult& r = m_run->result;
+    try {
+        if (QFileInfo(path).suffix().toLower() == QLatin1String("npy"))
+            io::writeNpy(path.toStdString(), std::span<const std::int32_t>(r.labels),
+                         {r.labels.size()});
+        else
+            io::writeLabelsCsv(path.toStdString(), r.labels, r.isCore,
+                               parameterText().toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    logInfo(tr("DBSCAN labels (%1 points) written to %2").arg(count(r.labels.size()), path));
+    return {};
+}
+
+void DbscanPanel::setParameter(const QString& name, const ParameterValue& value) {
+    if (name == QLatin1String("eps"))
+        setEps(std::get<double>(value));
+    else if (name == QLatin1String("minPts"))
+        setMinPts(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("path"))
+        setPath(parseDbscanPath(std::get<std::string>(value)));
+    else if (name == QLatin1String("star"))
+        setStar(std::get<bool>(value));
+}
+
+QString DbscanPanel::exportResult(const std::string&, const QString& path) {
+    if (!lastRun()) return tr("no DBSCAN labels to export yet");
+    return exportLabels(path);
+}
+
+}  // namespace cs::ui

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QTimer>
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "compute/core/point_set.h"
+#include "compute/dbscan/dbscan.h"
+#include "ui/panels/algorithm_panel.h"
+#include "ui/panels/dbscan/cluster_colours.h"
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+
+namespace cs::ui {
+
+class KDistanceChart;
+class PointCloudView;
+class WarningRow;
+
+/// One finished DBSCAN run as the panel shows it: the result, the parameters it ran with, and
+/// its cluster colours (matched to the previous run's on the worker thread).
+struct DbscanRun {
+    DbscanResult result;
+    DbscanParams params;
+    std::vector<int> slotOf;                 ///< palette slot per cluster id
+    std::vector<std::size_t> sizes;          ///< members per cluster id
+    std::vector<std::uint32_t> rgba;         ///< host colours (all classes shown); empty when
+                                             ///< the view paints the device result itself
+    std::vector<std::uint32_t> slotColours;  ///< packed colour per slot
+};
+
+/// The DBSCAN panel: eps (log slider, spin box and the k-distance chart's line, all linked),
+/// MinPts, neighbour-search path, DBSCAN*, core/border/noise visibility, statistics, stage
+/// timings, warnings for degenerate parameters and label export. Every change re-runs DBSCAN
+/// through the JobRunner and recolours the point view by cluster. Jobs shorter than a second
+/// are coalesced (the newest parameters run as soon as the current run ends, so a drag
+/// streams results); longer ones are debounced and cancel the run they supersede.
+class DbscanPanel : public AlgorithmPanel {
+    Q_OBJECT
+public:
+    DbscanPanel(JobRunner& runner, PointCloudView& view, QWidget* parent = nullptr);
+    ~DbscanPanel() override;
+
+    /// New data: clears the result, computes the k-distance curve and, unless eps was set
+    /// explicitly, runs DBSCAN with the knee of the curve as eps.
+    void setPointSet(std::shared_ptr<const PointSet> points) override;
+
+    /// The parameters as the widgets show them.
+    DbscanParams params() const;
+    void setEps(double eps);
+    void setMinPts(int minPts);
+    void setStar(bool star);
+    void setPath(DbscanPath path);
+    /// Recolours the point view by the clusters on screen (no recomputation); false when there
+    /// is no run for the points the view shows.
+    bool showClusters();
+    /// True when a run for the points the view shows can colour them (showClusters()).
+    bool hasClusters() const;
+    /// True while a run or the k-distance curve is pending or computing, or its colours are
+    /// not yet applied.
+    bool isBusy() const override;
+    /// Cancels DBSCAN and the k-distance curve.
+    void cancel() override;
+    /// The button that computes an expensive k-distance curve when the user asks (hidden
+    /// otherwise).
+    QPushButton* kDistanceConfirmButton() const { return m_kdistConfirm; }
+
+    /// The run on screen (nullptr before the first).
+    std::shared_ptr<const DbscanRun> lastRun() const { return m_run; }
+    /// The knee of the k-distance curve (0 before it is known).
+    double suggestedEps() const { return m_suggestedEps; }
+    /// Writes the labels on screen: .npy (int32, n) or CSV (index,label,core with a parameter
+    /// header). Returns the error, or an empty string.
+    QString exportLabels(const QString& path) const;
+    /// The header line written to label files ("dbscan eps=2.5 minPts=10 ...").
+    QString parameterText() const;
+
+    // The widgets, for tests and the automation.
+    QSlider* epsSlider() const { return m_epsSlider; }
+    QDoubleSpinBox* epsSpin() const { return m_epsSpin; }
+    QSpinBox* minPtsSpin() const { return m_minPtsSpin; }
+    QComboBox* pathBox() const { return m_pathBox; }
+    QCheckBox* starBox() const { return m_starBox; }
+    KDistanceChart* chart() const { return m_chart; }
+
+    /// Slider steps across the eps range.
+    static constexpr int kSliderSteps = 1000;
+    /// Slider position of eps, and the reverse (log scale over the data-derived range).
+    int sliderPosition(double eps) const;
+    double sliderEps(int position) const;
+    /// The statistics text for a run (shown in statisticsLabel()).
+    static QString statisticsText(const DbscanResult& result);
+    /// A warning for degenerate results (almost all noise, one cluster holding almost all), or
+    /// empty.
+    static QString degenerateWarning(const DbscanResult& result);
+
+    bool hasResult() const override { return m_run != nullptr; }
+    QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+D")); }
+
+protected:
+    bool hasInput() const override;
+    bool mayRun() override;
+    void submitRun() override;
+    void showOutcome(const JobOutcome& outcome) override;
+    void setParameter(const QString& name, const ParameterValue& value) override;
+    QString exportResult(const std::string& exportId, const QString& path) override;
+
+private:
+    void savePath();
+    void clampMinPtsToData();
+    enum class Source { Code, Spin, Slider, Chart };
+    void buildUi();
+    void applyEps(double eps, Source source);
+    void submitKDistance();
+    void onKDistanceFinished(const JobOutcome& outcome);
+    void onKDistanceFailed(const JobOutcome& outcome);
+    void onKDistanceCancelled(const JobOutcome& outcome);
+    void repaint();
+    void updatePathChoices();
+    ClusterVisibility visibility() const;
+
+    PointCloudView& m_view;
+    std::shared_ptr<const PointSet> m_points;
+    std::shared_ptr<const DbscanRun> m_run;
+
+    double m_eps = 1.0;
+    double m_epsMin = 1e-3;
+    double m_epsMax = 10.0;
+    bool m_epsChosen = false;       // set by the user or the automation: the knee must not override
+    bool m_waitingForKnee = false;  // run() before the knee was known: run when it arrives
+    double m_suggestedEps = 0.0;
+    int m_kdistK = 0;
+    int m_kdistConfirmedK = 0;  // the expensive k the user asked the curve for
+
+    QTimer m_kdistDebounce;
+
+    QSlider* m_epsSlider = nullptr;
+    QDoubleSpinBox* m_epsSpin = nullptr;
+    QSpinBox* m_minPtsSpin = nullptr;
+    QComboBox* m_pathBox = nullptr;
+    QCheckBox* m_starBox = nullptr;
+    QCheckBox* m_showCore = nullptr;
+    QCheckBox* m_showBorder = nullptr;
+    QCheckBox* m_showNoise = nullptr;
+    QPushButton* m_suggestButton = nullptr;
+    QPushButton* m_kdistConfirm = nullptr;
+    KDistanceChart* m_chart = nullptr;
+};
+
+}  // namespace cs::ui

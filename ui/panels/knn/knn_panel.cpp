@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/knn/knn_panel.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <limits>
+
+#include "compute/core/error.h"
+#include "compute/knn/knn_descriptor.h"
+#include "compute/knn/knn_quantities.h"
+#include "ui/panels/parameter_store.h"
+#include "ui/panels/warning_row.h"
+#include "ui/shell/logger.h"
+#include "ui/views/points/point_cloud_view.h"
+
+namespace cs::ui {
+namespace {
+
+const QString kShowEdgesKey = QStringLiteral("knn/showEdges");
+const QString kOpacityKey = QStringLiteral("knn/edgeOpacity");
+
+QString count(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString number(double v, int precision = 4) {
+    return QLocale().toString(v, 'g', precision);
+}
+
+}  // namespace
+
+KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
+    : AlgorithmPanel(runner, knnDescriptor(), parent), m_view(view) {
+    // The leaf size's lower bound 2 (k + 1) depends on k: the spin box keeps the absolute range
+    // and a run with a leaf too small for k reports it, rather than changing the leaf size
+    // behind the user's back.
+    m_kSpin = addIntParameter("k");
+    m_treesSpin = addIntParameter("trees");
+    m_leafSpin = addIntParameter("leafSize");
+    m_recallSpin = addDoubleParameter("targetRecall");
+    m_recallSpin->setSingleStep(0.01);
+    m_seedSpin = addIntParameter("seed");
+
+    QSettings settings;
+    auto* show = new QGroupBox(tr("Edges"));
+    auto* showLayout = new QFormLayout(show);
+    m_showEdges = new QCheckBox(tr("&Show edges"));
+    m_showEdges->setChecked(settings.value(kShowEdgesKey, true).toBool());
+    showLayout->addRow(m_showEdges);
+    m_opacity = new QSlider(Qt::Horizontal);
+    m_opacity->setRange(0, 100);
+    m_opacity->setValue(
+        settings
+            .value(kOpacityKey,
+                   int(std::lround(PointCloudView::kDefaultEdgeOpacity * m_opacity->maximum())))
+            .toInt());
+    m_opacity->setToolTip(tr("Edge opacity"));
+    m_opacity->setMinimumWidth(40);
+    showLayout->addRow(tr("&Opacity"), m_opacity);
+    addBox(show);
+
+    m_recall = new QLabel;
+    m_recall->setObjectName(QStringLiteral("knnRecall"));
+    m_recall->setWordWrap(true);
+    m_recall->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_recall->hide();
+    addResultWidget(m_recall);
+    statisticsLabel()->setText(tr("No graph yet"));
+
+    connect(m_showEdges, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(kShowEdgesKey, on);
+        applyEdgeStyle();
+    });
+    connect(m_opacity, &QSlider::valueChanged, this, [this](int v) {
+        QSettings().setValue(kOpacityKey, v);
+        applyEdgeStyle();
+    });
+    applyEdgeStyle();
+}
+
+KnnPanel::~KnnPanel() = default;
+
+void KnnPanel::applyEdgeStyle() {
+    m_view.setEdgesVisible(m_showEdges->isChecked());
+    m_view.setEdgeOpacity(float(m_opacity->value()) / float(m_opacity->maximum()));
+    m_opacity->setEnabled(m_showEdges->isChecked());
+}
+
+void KnnPanel::setPointSet(std::shared_ptr<const PointSet> points) {
+    m_points = std::move(points);
+    m_run.reset();
+    m_recall->clear();
+    m_recall->hide();
+    setEnabled(hasInput());
+    resetResult(hasInput() ? tr("No graph yet: press Run or change a parameter")
+                           : tr("No points loaded"));
+}
+
+bool KnnPanel::hasInput() const {
+    return m_points && m_points->n > 0;
+}
+
+KnnParams KnnPanel::params() const {
+    return knnParams(parameterValues());
+}
+
+void KnnPanel::setK(int k) {
+    m_kSpin->setValue(k);
+}
+
+void KnnPanel::setTrees(int trees) {
+    m_treesSpin->setValue(trees);
+}
+
+void KnnPanel::setLeafSize(int leafSize) {
+    m_leafSpin->setValue(leafSize);
+}
+
+void KnnPanel::setTargetRecall(double recall) {
+    m_recallSpin->setValue(recall);
+}
+
+void KnnPanel::setSeed(std::uint64_t seed) {
+    m_seedSpin->setValue(int(std::min<std::uint64_t>(seed, std::uint64_t(m_seedSpin->maximum()))));
+}
+
+void KnnPanel::submitRun() {
+    const KnnParams p = params();
+    QString problem;
+    try {
+        // validateKnnInput also scans every coordinate for NaN: the backend does that on the
+        // worker; only the O(1) checks run here.
+        validateKnnParams(p);
+        if (m_points->n < std::size_t(p.k) + 1)
+            problem = tr("the kNN graph needs at least k + 1 = %1 points, these are %2")
+                          .arg(p.k + 1)
+                          .arg(count(m_points->n));
+    } catch (const Error& e) {
+        problem = QString::fromUtf8(e.what());
+    }
+    if (!problem.isEmpty()) {
+        refuse(problem);
+        return;
+    }
+    // A CUDA graph is written into the element buffer on the GPU when the view can: no index
+    // array on the host then.
+    const bool onDevice = m_view.mayPaintOnDevice();
+    runner().submit<KnnRun>(kind(), [points = m_points, p, onDevice](Backend& backend,
+                                                                     JobControl& job) {
+        KnnRun run;
+        run.params = p;
+        run.points = points;
+        auto graph = std::make_shared<KnnGraph>(backend.knnGraph(*points, p, job));
+        job.checkpoint();
+        const auto k = std::size_t(std::max(graph->k, 0));
+        if (k > 0 && graph->n > 0 && graph->distances.size() == graph->n * k) {
+            double sum = 0.0;
+            float largest = 0.0f;
+            for (std::size_t i = 0; i < graph->n; ++i) {
+                const float d = graph->distances[i * k + k - 1];
+                sum += double(d);
+                largest = std::max(largest, d);
+            }
+            run.meanKthDistance = sum / double(graph->n);
+            run.maxKthDistance = double(largest);
+        }
+        if (!(onDevice && graph->device)) {
+            const auto stage = job.stage("edge indices");
+            run.edgeIndices =
+                std::make_shared<const std::vector<std::uint32_t>>(edgeIndexPairs(knnEdges(graph)));
+        }
+        run.graph = std::move(graph);
+        return run;
+    });
+}
+
+void KnnPanel::showOutcome(const JobOutcome& outcome) {
+    auto run = std::static_pointer_cast<const KnnRun>(outcome.result);
+    // A graph of points no longer loaded is dropped (setPointSet cancels, but it may have
+    // finished first).
+    if (run->points != m_points) return;
+    if (!m_view.setEdges(knnEdges(run->graph), run->edgeIndices)) {
+        setWarning(tr("The kNN graph does not match the points on screen; it is not shown."));
+        return;
+    }
+    // The view uploads the index array once and drops it; the panel keeps the graph only.
+    auto kept = std::make_shared<KnnRun>(*run);
+    kept->edgeIndices.reset();
+    m_run = std::move(kept);
+    const KnnGraph& g = *m_run->graph;
+    statisticsLabel()->setText(statisticsText(*m_run));
+    m_recall->setText(recallText(g));
+    m_recall->setVisible(!g.recallByTree.empty());
+    showTimings(outcome);
+    setWarning({});
+    logInfo(tr("kNN graph (k = %1) of %2 points in %3 ms on %4: %5 trees, sampled recall %6")
+                .arg(g.k)
+                .arg(count(g.n))
+                .arg(outcome.milliseconds, 0, 'f', 0)
+                .arg(outcome.backend)
+                .arg(g.treesBuilt)
+                .arg(g.recall(), 0, 'f', 3));
+    emit resultChanged();
+}
+
+QString KnnPanel::statisticsText(const KnnRun& run) {
+    const KnnGraph& g = *run.graph;
+    QString trees = tr("Trees built: %1 of %2").arg(g.treesBuilt).arg(run.params.trees);
+    if (g.treesBuilt < run.params.trees)
+        trees += tr(" (target recall %1 reached)").arg(number(run.params.targetRecall, 3));
+    return tr("%1\nSampled recall: %2\nEdges: %3 (%4 points × k = %5)\n"
+              "k-th neighbour distance: mean %6, max %7")
+        .arg(trees, QLocale().toString(g.recall(), 'f', 3), count(g.indices.size()), count(g.n))
+        .arg(g.k)
+        .arg(number(run.meanKthDistance), number(run.maxKthDistance));
+}
+
+QString KnnPanel::recallText(const KnnGraph& g) {
+    QStringList steps;
+    for (std::size_t t = 0; t < g.recallByTree.size(); ++t)
+        steps << tr("%1: %2").arg(t + 1).arg(QLocale().toString(g.recallByTree[t], 'f', 3));
+    return tr("Recall after each tree: %1").arg(steps.join(QStringLiteral(" · ")));
+}
+
+QString KnnPanel::parameterText() const {
+    const KnnParams p = m_run ? m_run->params : params();
+    QString text = QStringLiteral("knn k=%1 trees=%2 leafSize=%3 targetRecall=%4 seed=%5")
+                       .arg(p.k)
+                       .arg(p.trees)
+                       .arg(p.leafSize)
+                       .arg(p.targetRecall, 0, 'g', 9)
+                       .arg(qulonglong(p.seed));
+    if (m_run)
+        text += QStringLiteral(" treesBuilt=%1 recall=%2")
+                    .arg(m_run->graph->treesBuilt)
+                    .arg(m_run->graph->recall(), 0, 'g', 6);
+    return text + QStringLiteral(" backend=%1")
+                      .arg(runner().backendName().isEmpty() ? QStringLiteral("auto")
+                                                            : runner().backendName());
+}
+
+QString KnnPanel::exportEdges(const QString& path) const {
+    if (!m_run) return tr("no kNN graph to export yet");
+    const KnnGraph& g = *m_run->graph;
+    const auto k = std::size_t(g.k);
+    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
+    if (!out) return tr("cannot write %1").arg(path);
+    out << "# " << parameterText().toStdString() << "\nsource,target,distance\n";
+    // Formatted by hand into a buffer: ten million lines through iostreams take ages.
+    std::string buffer;
+    buffer.reserve(1 << 20);
+    char field[64];
+    auto append = [&](auto value) {
+        const auto r = std::to_chars(field, field + sizeof field, value);
+        buffer.append(field, r.ptr);
+    };
+    for (std::size_t i = 0; i < g.n; ++i) {
+        for (std::size_t c = 0; c < k; ++c) {
+            append(i);
+            buffer.push_back(',');
+            append(g.indices[i * k + c]);
+            buffer.push_back(',');
+            append(g.distances[i * k + c]);  // shortest text that reads back to the same float
+            buffer.push_back('\n');
+        }
+        if (buffer.size() > (1 << 20) - 4096) {
+            out.write(buffer.data(), std::streamsize(buffer.size()));
+            buffer.clear();
+        }
+    }
+    out.write(buffer.data(), std::streamsize(buffer.size()));
+    out.close();
+    if (!out) return tr("cannot write %1").arg(path);
+    logInfo(tr("kNN graph (%1 edges) written to %2").arg(count(g.indices.size()), path));
+    return {};
+}
+
+void KnnPanel::setParameter(const QString& name, const ParameterValue& value) {
+    if (name == QLatin1String("k"))
+        setK(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("trees"))
+        setTrees(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("leafSize"))
+        setLeafSize(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("targetRecall"))
+        setTargetRecall(std::get<double>(value));
+    else if (name == QLatin1String("seed"))
+        setSeed(std::uint64_t(std::get<std::int64_t>(value)));
+}
+
+QString KnnPanel::exportResult(const std::string&, const QString& path) {
+    return exportEdges(path);
+}
+
+}  // namespace cs::ui

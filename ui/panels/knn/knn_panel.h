@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QWidget>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "compute/core/point_set.h"
+#include "compute/knn/knn_graph.h"
+#include "ui/panels/algorithm_panel.h"
+
+class QCheckBox;
+class QDoubleSpinBox;
+class QLabel;
+class QSlider;
+class QSpinBox;
+
+namespace cs::ui {
+
+class PointCloudView;
+
+/// One finished kNN-graph run as the panel shows it: the graph, the parameters it ran with, the
+/// points it belongs to, and what the worker worked out for the panel and the view.
+struct KnnRun {
+    std::shared_ptr<const KnnGraph> graph;
+    KnnParams params;
+    std::shared_ptr<const PointSet> points;  ///< the set the graph is of
+    double meanKthDistance = 0.0;            ///< mean distance to the k-th neighbour
+    double maxKthDistance = 0.0;             ///< largest distance to the k-th neighbour
+    /// edgeIndexPairs(knnEdges(graph)), built on the worker for the view's upload; null when the
+    /// view writes the edges on the GPU itself (a CUDA graph with interop), and after hand-over.
+    std::shared_ptr<const std::vector<std::uint32_t>> edgeIndices;
+};
+
+/// The kNN-graph panel (an AlgorithmPanel): k, trees, leaf size, target recall and seed from
+/// the descriptor; every change re-runs the random-projection forest (Backend::knnGraph, kind
+/// "knn") and draws the graph's edges in the point view. Shows the trees built, the sampled
+/// recall after each tree, the edge count, the mean and largest k-th neighbour distance, the
+/// backend and each stage's time; "Show edges" and an opacity slider drive the view. A failed
+/// run (bad parameters, too few points, a GPU fault) is reported and leaves the previous graph
+/// on screen.
+/// @code
+/// KnnPanel panel(runner, view);
+/// panel.setPointSet(points);
+/// panel.setK(15);  // runs; panel.lastRun() holds the graph once resultChanged() fires
+/// @endcode
+class KnnPanel : public AlgorithmPanel {
+    Q_OBJECT
+public:
+    KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent = nullptr);
+    ~KnnPanel() override;
+
+    /// New data: forgets the graph (the view clears its edges itself) and cancels a run for the
+    /// previous points. Nothing runs until run() or a parameter change.
+    void setPointSet(std::shared_ptr<const PointSet> points) override;
+
+    /// The parameters as the widgets show them.
+    KnnParams params() const;
+    /// Setters as the widgets: each re-runs when points are loaded.
+    void setK(int k);
+    void setTrees(int trees);
+    void setLeafSize(int leafSize);
+    void setTargetRecall(double recall);
+    void setSeed(std::uint64_t seed);
+
+    /// The run on screen (nullptr before the first, and after new points).
+    std::shared_ptr<const KnnRun> lastRun() const { return m_run; }
+    /// Writes the graph on screen as CSV: a "# knn k=... " parameter line, the header
+    /// "source,target,distance", then one line per edge (point, neighbour, Euclidean distance),
+    /// nearest neighbour first. Returns the error, or an empty string.
+    QString exportEdges(const QString& path) const;
+    /// The parameter line written to edge files ("knn k=10 trees=8 ...").
+    QString parameterText() const;
+
+    // The widgets, for tests and the automation.
+    QSpinBox* kSpin() const { return m_kSpin; }
+    QSpinBox* treesSpin() const { return m_treesSpin; }
+    QSpinBox* leafSizeSpin() const { return m_leafSpin; }
+    QDoubleSpinBox* recallSpin() const { return m_recallSpin; }
+    QSpinBox* seedSpin() const { return m_seedSpin; }
+    QCheckBox* showEdgesBox() const { return m_showEdges; }
+    QSlider* opacitySlider() const { return m_opacity; }
+    QLabel* recallLabel() const { return m_recall; }
+
+    /// The statistics text for a run (shown in statisticsLabel()).
+    static QString statisticsText(const KnnRun& run);
+    /// The recall after each tree (shown in recallLabel()).
+    static QString recallText(const KnnGraph& graph);
+
+    bool hasResult() const override { return m_run != nullptr; }
+    QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+K")); }
+
+protected:
+    bool hasInput() const override;
+    void submitRun() override;
+    void showOutcome(const JobOutcome& outcome) override;
+    void setParameter(const QString& name, const ParameterValue& value) override;
+    QString exportResult(const std::string& exportId, const QString& path) override;
+
+private:
+    void applyEdgeStyle();
+
+    PointCloudView& m_view;
+    std::shared_ptr<const PointSet> m_points;
+    std::shared_ptr<const KnnRun> m_run;
+
+    QSpinBox* m_kSpin = nullptr;
+    QSpinBox* m_treesSpin = nullptr;
+    QSpinBox* m_leafSpin = nullptr;
+    QDoubleSpinBox* m_recallSpin = nullptr;
+    QSpinBox* m_seedSpin = nullptr;
+    QCheckBox* m_showEdges = nullptr;
+    QSlider* m_opacity = nullptr;
+    QLabel* m_recall = nullptr;
+};
+
+}  // namespace cs::ui

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+#include "ui/panels/rocket/rocket_panel.h"
+
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLocale>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <span>
+
+#include "compute/core/error.h"
+#include "compute/io/npy.h"
+#include "compute/rocket/rocket_descriptor.h"
+#include "ui/panels/parameter_store.h"
+#include "ui/panels/warning_row.h"
+#include "ui/shell/logger.h"
+#include "ui/views/series/series_view.h"
+
+namespace cs::ui {
+namespace {
+
+// LiveRun thresholds, lower than its defaults: jobs at least this long are debounced and cancel
+// the run they supersede; shorter ones are coalesced.
+constexpr double kLongJobMs = 400.0;
+// Spin-box steps on long jobs settle for this long before a run starts.
+constexpr int kLongJobDebounceMs = 250;
+
+QString count(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString percent(double fraction) {
+    return QLocale().toString(100.0 * fraction, 'f', 2) + QStringLiteral(" %");
+}
+
+QString className(const SeriesSet& s, int label) {
+    if (label < 0) return {};
+    return std::size_t(label) < s.classNames.size()
+               ? QString::fromStdString(s.classNames[std::size_t(label)])
+               : QString::number(label);
+}
+
+}  // namespace
+
+RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
+    : AlgorithmPanel(runner, rocketDescriptor(), parent, kLongJobMs, kLongJobDebounceMs),
+      m_view(view) {
+    m_kernelsSpin = addIntParameter("kernels");
+    m_kernelsSpin->setSingleStep(1000);
+    m_kernelsSpin->setGroupSeparatorShown(true);
+    m_seedSpin = addIntParameter("seed");
+
+    // The classifier and its confusion matrix, under the summary.
+    m_classifier = new QLabel;
+    m_classifier->setObjectName(QStringLiteral("rocketClassifier"));
+    m_classifier->setWordWrap(true);
+    m_classifier->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_classifier->hide();
+    m_confusion = new QTableWidget;
+    m_confusion->setObjectName(QStringLiteral("rocketConfusion"));
+    m_confusion->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_confusion->setSelectionMode(QAbstractItemView::NoSelection);
+    m_confusion->setFocusPolicy(Qt::NoFocus);
+    m_confusion->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_confusion->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_confusion->setToolTip(tr("Test series by true class (rows) and predicted class (columns)"));
+    m_confusion->hide();
+    addResultWidget(m_classifier);
+    addResultWidget(m_confusion);
+    statisticsLabel()->setText(tr("No features yet"));
+}
+
+RocketPanel::~RocketPanel() = default;
+
+void RocketPanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
+    m_series = std::move(series);
+    m_run.reset();
+    m_view.setRocketFeatures(nullptr, nullptr, nullptr);
+    m_classifier->clear();
+    m_classifier->hide();
+    m_confusion->clear();
+    m_confusion->hide();
+    setEnabled(hasInput());
+    resetResult(hasInput() ? tr("No features yet: press Run or change a parameter")
+                           : tr("No time series loaded"));
+}
+
+bool RocketPanel::hasInput() const {
+    return m_series && m_series->n > 0;
+}
+
+RocketParams RocketPanel::params() const {
+    return rocketParams(parameterValues());
+}
+
+void RocketPanel::setKernels(int kernels) {
+    m_kernelsSpin->setValue(kernels);
+}
+
+void RocketPanel::setSeed(std::uint64_t seed) {
+    m_seedSpin->setValue(int(std::min<std::uint64_t>(seed, std::uint64_t(m_seedSpin->maximum()))));
+}
+
+void RocketPanel::submitRun() {
+    const RocketParams p = params();
+    QString problem;
+    try {
+        // Only the O(1) checks here; the backend validates the values on the worker.
+        validateRocketParams(p);
+        if (m_series->length < 2)
+            problem = tr("ROCKET needs series of at least 2 samples, these have %1")
+                          .arg(m_series->length);
+    } catch (const Error& e) {
+        problem = QString::fromUtf8(e.what());
+    }
+    if (!problem.isEmpty()) {
+        refuse(problem);
+        return;
+    }
+    runner().submit<RocketRun>(kind(), [series = m_series, p](Backend& backend, JobControl& job) {
+        return compute(series, p, backend, job);
+    });
+}
+
+RocketRun RocketPanel::compute(std::shared_ptr<const SeriesSet> series, const RocketParams& params,
+                               Backend& backend, JobControl& job) {
+    const SeriesSet& s = *series;
+    RocketRun run;
+    run.params = params;
+    run.series = series;
+    {
+        const auto stage = job.stage("kernels");
+        run.kernels =
+            std::make_shared<const RocketKernels>(makeRocketKernels(params, s.length, s.channels));
+    }
+    job.checkpoint();
+    auto features =
+        std::make_shared<const RocketFeatures>(backend.rocketTransform(s, *run.kernels, job));
+    run.features = features;
+    job.checkpoint();
+
+    // Training rows: the train part of a split, or every labelled row without one.
+    run.classes = int(s.classCount());
+    const bool split = !s.isTest.empty();
+    std::vector<std::int32_t> fitLabels(s.n, -1);
+    std::vector<char> present(std::size_t(std::max(run.classes, 0)), 0);
+    for (std::size_t i = 0; i < s.n && i < s.labels.size(); ++i) {
+        const std::int32_t label = s.labels[i];
+        if (label < 0 || label >= run.classes || (split && s.isTest[i])) continue;
+        fitLabels[i] = label;
+        present[std::size_t(label)] = 1;
+        ++run.trainCount;
+    }
+    const auto classesPresent = std::count(present.begin(), present.end(), char(1));
+    if (s.labels.empty() || run.classes == 0) {
+        run.classifierNote = QObject::tr("the set has no class labels");
+    } else if (run.trainCount < 2) {
+        run.classifierNote =
+            QObject::tr(
+                "the classifier needs at least two labelled training series, the set "
+                "has %1")
+                .arg(run.trainCount);
+    } else if (classesPresent < 2) {
+        run.classifierNote = QObject::tr("the labelled training series are all of one class");
+    }
+    if (!run.classifierNote.isEmpty()) {
+        run.trainCount = 0;
+        return run;
+    }
+    auto model = std::make_shared<const RidgeModel>(
+        backend.ridgeFit(*features, fitLabels, run.classes, RidgeParams{}, job));
+    job.checkpoint();
+    {
+        const auto stage = job.stage("predict");
+        run.predictions = ridgePredict(*model, features->values, features->n);
+    }
+    run.model = std::move(model);
+    if (split) {
+        const auto k = std::size_t(run.classes);
+        run.confusion.assign(k * k, 0);
+        std::size_t correct = 0;
+        for (std::size_t i = 0; i < s.n && i < s.labels.size(); ++i) {
+            const std::int32_t label = s.labels[i];
+            if (!s.isTest[i] || label < 0 || label >= run.classes) continue;
+            const std::int32_t predicted = run.predictions[i];
+            ++run.testCount;
+            correct += predicted == label;
+            if (predicted >= 0 && predicted < run.classes)
+                ++run.confusion[std::size_t(label) * k + std::size_t(predicted)];
+        }
+        if (run.testCount > 0)
+            run.testAccuracy = double(correct) / double(run.testCount);
+        else
+            run.confusion.clear();
+    }
+    return run;
+}
+
+void RocketPanel::showOutcome(const JobOutcome& outcome) {
+    auto run = std::static_pointer_cast<const RocketRun>(outcome.result);
+    // Features of a set no longer loaded are dropped (setSeriesSet cancels, but the run may
+    // have finished first).
+    if (run->series != m_series) return;
+    const bool first = !m_run;
+    if (!m_view.setRocketFeatures(run->series, run->features, run->kernels)) {
+        setWarning(tr("The features do not match the series on screen; they are not shown."));
+        return;
+    }
+    m_run = std::move(run);
+    // The first features of a set bring their map to the front; later runs leave the style
+    // the user chose.
+    if (first) m_view.setStyle(SeriesView::Style::FeatureMap);
+    statisticsLabel()->setText(statisticsText(*m_run));
+    m_classifier->setText(classifierText(*m_run));
+    m_classifier->show();
+    showConfusion(*m_run);
+    showTimings(outcome);
+    setWarning({});
+    const RocketRun& r = *m_run;
+    QString summary = tr("ROCKET (%1 kernels, seed %2) of %3 series in %4 ms on %5")
+                          .arg(count(std::size_t(r.params.kernels)))
+                          .arg(qulonglong(r.params.seed))
+                          .arg(count(r.features->n))
+                          .arg(outcome.milliseconds, 0, 'f', 0)
+                          .arg(outcome.backend);
+    if (r.model && r.testAccuracy >= 0)
+        summary +=
+            tr(": test accuracy %1, alpha %2").arg(percent(r.testAccuracy)).arg(r.model->alpha);
+    else if (r.model)
+        summary += tr(": leave-one-out accuracy %1, alpha %2")
+                       .arg(percent(r.model->looAccuracy))
+                       .arg(r.model->alpha);
+    else
+        summary += tr(": no classifier (%1)").arg(r.classifierNote);
+    logInfo(summary);
+    emit resultChanged();
+}
+
+void RocketPanel::showConfusion(const RocketRun& run) {
+    m_confusion->clear();
+    const auto k = std::size_t(std::max(run.classes, 0));
+    if (run.confusion.empty() || k == 0) {
+        m_confusion->hide();
+        return;
+    }
+    const SeriesSet& s = *run.series;
+    m_confusion->setRowCount(int(k));
+    m_confusion->setColumnCount(int(k));
+    QStringList names;
+    for (std::size_t c = 0; c < k; ++c)
+        names << className(s, int(c));
+    QStringList predicted;
+    for (const QString& name : names)
+        predicted << tr("→ %1").arg(name);
+    m_confusion->setVerticalHeaderLabels(names);
+    m_confusion->setHorizontalHeaderLabels(predicted);
+    for (std::size_t t = 0; t < k; ++t) {
+        for (std::size_t p = 0; p < k; ++p) {
+            auto* item = new QTableWidgetItem(count(run.confusion[t * k + p]));
+            item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            if (t == p) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
+            m_confusion->setItem(int(t), int(p), item);
+        }
+    }
+    // Small class counts fit without scrolling; many classes scroll inside the table.
+    m_confusion->resizeColumnsToContents();
+    m_confusion->resizeRowsToContents();
+    const int rowsShown = int(std::min<std::size_t>(k, 8));
+    int height =
+        m_confusion->horizontalHeader()->sizeHint().height() + 2 * m_confusion->frameWidth();
+    for (int r = 0; r < rowsShown; ++r)
+        height += m_confusion->rowHeight(r);
+    m_confusion->setFixedHeight(height + (k > 8 ? 4 : 0));
+    m_confusion->show();
+}
+
+QString RocketPanel::statisticsText(const RocketRun& run) {
+    const RocketFeatures& f = *run.features;
+    return tr("Features: %1 series × %2 (PPV and MAX of %3 kernels)")
+        .arg(count(f.n), count(f.columns()), count(f.kernels));
+}
+
+QString RocketPanel::classifierText(const RocketRun& run) {
+    if (!run.model)
+        return tr("No classifier: %1. The features and the feature map are shown.")
+            .arg(run.classifierNote);
+    const RidgeModel& m = *run.model;
+    QStringList lines;
+    if (run.testAccuracy >= 0) {
+        const auto correct = std::size_t(std::llround(run.testAccuracy * double(run.testCount)));
+        lines << tr("Test accuracy: %1 (%2 of %3 test series)")
+                     .arg(percent(run.testAccuracy), count(correct), count(run.testCount));
+        lines << tr("Leave-one-out accuracy (train): %1").arg(percent(m.looAccuracy));
+    } else {
+        lines << tr("Leave-one-out accuracy: %1 (no test split)").arg(percent(m.looAccuracy));
+    }
+    lines << tr("Alpha: %1 (of %2 candidates, by leave-one-out error)")
+                 .arg(QLocale().toString(m.alpha, 'g', 4))
+                 .arg(m.alphas.size());
+    lines << tr("Trained on %1 series, %2 classes; %3 test series")
+                 .arg(count(run.trainCount))
+                 .arg(run.classes)
+                 .arg(count(run.testCount));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString RocketPanel::parameterText() const {
+    const RocketParams p = m_run ? m_run->params : params();
+    QString text =
+        QStringLiteral("rocket kernels=%1 seed=%2").arg(p.kernels).arg(qulonglong(p.seed));
+    if (m_run && m_run->model) {
+        text += QStringLiteral(" alpha=%1 looAccuracy=%2")
+                    .arg(m_run->model->alpha, 0, 'g', 9)
+                    .arg(m_run->model->looAccuracy, 0, 'g', 6);
+        if (m_run->testAccuracy >= 0)
+            text += QStringLiteral(" testAccuracy=%1").arg(m_run->testAccuracy, 0, 'g', 6);
+    }
+    return text + QStringLiteral(" backend=%1")
+                      .arg(runner().backendName().isEmpty() ? QStringLiteral("auto")
+                                                            : runner().backendName());
+}
+
+QString RocketPanel::exportFeatures(const QString& path) const {
+    if (!m_run) return tr("no ROCKET features to export yet");
+    const RocketFeatures& f = *m_run->features;
+    try {
+        io::writeNpy(path.toStdString(), std::span<const float>(f.values), {f.n, f.columns()});
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    logInfo(tr("ROCKET features (%1 series × %2, [PPV, MAX] per kernel) written to %3")
+                .arg(count(f.n), count(f.columns()), path));
+    return {};
+}
+
+QString RocketPanel::exportPredictions(const QString& path) const {
+    if (!m_run) return tr("no ROCKET result to export yet");
+    if (!m_run->model) return tr("no ROCKET predictions: %1").arg(m_run->classifierNote);
+    const SeriesSet& s = *m_run->series;
+    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
+    if (!out) return tr("cannot write %1").arg(path);
+    out << "# " << parameterText().toStdString() << "\nindex,split,label,predicted\n";
+    const bool split = !s.isTest.empty();
+    for (std::size_t i = 0; i < s.n; ++i) {
+        const int label = i < s.labels.size() ? s.labels[i] : -1;
+        out << i << ','
+            << (!split        ? "all"
+                : s.isTest[i] ? "test"
+                              : "train")
+            << ',' << className(s, label).toStdString() << ','
+            << className(s, m_run->predictions[i]).toStdString() << '\n';
+    }
+    out.close();
+    if (!out) return tr("cannot write %1").arg(path);
+    logInfo(tr("ROCKET predictions (%1 series) written to %2").arg(count(s.n), path));
+    return {};
+}
+
+void RocketPanel::setParameter(const QString& name, const ParameterValue& value) {
+    if (name == QLatin1String("kernels"))
+        setKernels(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("seed"))
+        setSeed(std::uint64_t(std::get<std::int64_t>(value)));
+}
+
+QString RocketPanel::exportResult(const std::string& exportId, const QString& path) {
+    return exportId == "features" ? exportFeatures(path) : exportPredictions(path);
+}
+
+}  // namespace cs::ui

@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+#include "ui/shell/automation.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QImageWriter>
+#include <QJsonDocument>
+#include <QLocale>
+#include <QRegularExpression>
+#include <cmath>
+
+#include "compute/core/error.h"
+#include "ui/panels/parameter_store.h"
+#include "ui/shell/logger.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/view_benchmark.h"
+
+namespace cs::ui {
+namespace {
+
+constexpr int kPollMs = 25;
+constexpr double kMaxDemoPoints = 200e6;  // makeDemoPoints' own limit
+
+std::optional<std::size_t> parseCount(const QString& text) {
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*([0-9]+(?:\\.[0-9]+)?)\\s*([kKmM]?)\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch()) return std::nullopt;
+    double v = m.captured(1).toDouble();
+    const QString suffix = m.captured(2).toLower();
+    if (suffix == QLatin1String("k")) v *= 1e3;
+    if (suffix == QLatin1String("m")) v *= 1e6;
+    if (v < 1 || v > kMaxDemoPoints || v != std::floor(v)) return std::nullopt;
+    return std::size_t(v);
+}
+
+}  // namespace
+
+std::optional<AutomationOptions> Automation::parse(
+    const QStringList& arguments, QString* error,
+    const std::vector<const AlgorithmDescriptor*>& algorithms) {
+    const auto fail = [&](const QString& message) {
+        if (error) *error = message;
+        return std::nullopt;
+    };
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QObject::tr("Clusterscope: GPU visual analytics for point clouds and time series.\n"
+                    "Without FILE it opens the built-in demo scene."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")},
+                                        QObject::tr("Show this help and exit."));
+    const QCommandLineOption versionOption({QStringLiteral("v"), QStringLiteral("version")},
+                                           QObject::tr("Show the version and exit."));
+    const QCommandLineOption asOption(
+        QStringLiteral("as"), QObject::tr("Open FILE as points or series (default: by its name)."),
+        QStringLiteral("points|series"));
+    const QCommandLineOption demoPointsOption(
+        QStringLiteral("demo-points"),
+        QObject::tr("Open N demo points instead of a file (e.g. 20000, 100k, 10M)."),
+        QStringLiteral("N"));
+    const QCommandLineOption demoSeriesOption(QStringLiteral("demo-series"),
+                                              QObject::tr("Open the demo time-series set."));
+    const QCommandLineOption paramOption(
+        QStringLiteral("param"), QObject::tr("Set a parameter of an algorithm (repeatable)."),
+        QStringLiteral("ALGO.NAME=VALUE"));
+    const QCommandLineOption runOption(QStringLiteral("run"),
+                                       QObject::tr("Run an algorithm (repeatable, in order)."),
+                                       QStringLiteral("ALGO"));
+    const QCommandLineOption screenshotOption(
+        QStringLiteral("screenshot"),
+        QObject::tr("When everything is loaded, run and drawn, save the window as a PNG."),
+        QStringLiteral("OUT.png"));
+    const QCommandLineOption measureOption(
+        QStringLiteral("measure"),
+        QObject::tr("After the runs, measure the point view: frame times while orbiting and "
+                    "DBSCAN eps change to screen, colours through GL interop and from the "
+                    "host; write them as JSON."),
+        QStringLiteral("OUT.json"));
+    const QCommandLineOption exportOption(
+        QStringLiteral("export"),
+        QObject::tr("When everything has run, write what File ▸ Export writes: the view (.png), "
+                    "the data (.npy) or a result, by the file name's ending (listed below)."),
+        QStringLiteral("OUT"));
+    const QCommandLineOption sizeOption(QStringLiteral("window-size"),
+                                        QObject::tr("Resize the window (e.g. 1400x900)."),
+                                        QStringLiteral("WxH"));
+    const QCommandLineOption timeoutOption(
+        QStringLiteral("timeout"),
+        QObject::tr("Give up waiting for loads and runs after this many seconds (default 600)."),
+        QStringLiteral("SECONDS"));
+    const QCommandLineOption quitOption(
+        QStringLiteral("quit"),
+        QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
+    parser.addOptions({helpOption, versionOption, asOption, demoPointsOption, demoSeriesOption,
+                       paramOption, runOption, screenshotOption, measureOption, exportOption,
+                       sizeOption, timeoutOption, quitOption});
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"),
+        QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
+                    "(.ts .arff, UCR *_TRAIN/*_TEST)."),
+        QStringLiteral("[FILE]"));
+
+    AutomationOptions o;
+    o.helpText = parser.helpText();
+    if (!algorithms.empty()) {
+        // Both lists come from the algorithms' descriptors, so they are never out of date.
+        QStringList lines{QString(), QObject::tr("Parameters (--param ALGO.NAME=VALUE):")};
+        for (const AlgorithmDescriptor* d : algorithms)
+            for (const ParameterSpec& p : d->parameters) {
+                if (!p.inPanel) continue;
+                lines << QObject::tr("  %1.%2  %3 (%4; default %5)")
+                             .arg(QString::fromStdString(d->name), QString::fromStdString(p.name),
+                                  QString::fromStdString(p.help),
+                                  QString::fromStdString(p.expected()),
+                                  QString::fromStdString(p.format(p.defaultValue)));
+            }
+        lines << QString() << QObject::tr("Results --export writes, by the name's ending:");
+        for (const QString& line : exportHelpLines(algorithms))
+            lines << QStringLiteral("  ") + line;
+        o.helpText += lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
+    }
+    if (!parser.parse(arguments)) return fail(parser.errorText());
+    o.help = parser.isSet(helpOption);
+    o.version = parser.isSet(versionOption);
+    if (o.help || o.version) return o;
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1)
+        return fail(QObject::tr("give at most one FILE (got %1: %2)")
+                        .arg(positional.size())
+                        .arg(positional.join(QStringLiteral(", "))));
+    if (!positional.isEmpty()) o.file = positional.front();
+    if (parser.isSet(asOption)) {
+        const QString kind = parser.value(asOption);
+        if (kind != QLatin1String("points") && kind != QLatin1String("series"))
+            return fail(QObject::tr("--as takes 'points' or 'series', not '%1'").arg(kind));
+        if (o.file.isEmpty()) return fail(QObject::tr("--as needs a FILE"));
+        o.kind = io::parseDataKind(kind.toStdString());
+    }
+    if (parser.isSet(demoPointsOption)) {
+        o.demoPoints = parseCount(parser.value(demoPointsOption));
+        if (!o.demoPoints)
+            return fail(QObject::tr("--demo-points takes a count from 1 to 200M (e.g. 20000, 100k, "
+                                    "10M), not '%1'")
+                            .arg(parser.value(demoPointsOption)));
+    }
+    o.demoSeries = parser.isSet(demoSeriesOption);
+    const int sources = int(!o.file.isEmpty()) + int(o.demoPoints.has_value()) + int(o.demoSeries);
+    if (sources > 1)
+        return fail(QObject::tr("give only one of FILE, --demo-points and --demo-series"));
+    o.params = parser.values(paramOption);
+    o.runs = parser.values(runOption);
+    o.quit = parser.isSet(quitOption);
+    // Output files are checked now, not after minutes of loading and running.
+    auto checkOutput = [&](const QCommandLineOption& option, QString* path) -> QString {
+        if (!parser.isSet(option)) return {};
+        *path = parser.value(option);
+        const QString flag = QStringLiteral("--") + option.names().constFirst();
+        const QFileInfo info(*path);
+        const QDir dir = info.absoluteDir();
+        if (info.fileName().isEmpty())
+            return QObject::tr("%1 needs a file name, not '%2'").arg(flag, *path);
+        if (!dir.exists())
+            return QObject::tr("cannot write %1 '%2': folder '%3' does not exist")
+                .arg(flag.mid(2), *path, dir.path());
+        if (!QFileInfo(dir.path()).isWritable())
+            return QObject::tr("cannot write %1 '%2': folder '%3' is not writable")
+                .arg(flag.mid(2), *path, dir.path());
+        return {};
+    };
+    for (const auto& [option, path] :
+         {std::pair{&screenshotOption, &o.screenshot}, std::pair{&measureOption, &o.measure},
+          std::pair{&exportOption, &o.exportPath}}) {
+        const QString problem = checkOutput(*option, path);
+        if (!problem.isEmpty()) return fail(problem);
+    }
+    if (!o.exportPath.isEmpty()) {
+        const QString suffix = QFileInfo(o.exportPath).suffix().toLower();
+        if (suffix != QLatin1String("csv") && suffix != QLatin1String("npy") &&
+            suffix != QLatin1String("png"))
+            return fail(QObject::tr("--export writes .csv or .npy (the data, or a result by "
+                                    "its name's ending: see --help) or .png (the view), not "
+                                    "'%1'")
+                            .arg(o.exportPath));
+    }
+    if (parser.isSet(sizeOption)) {
+        static const QRegularExpression re(QStringLiteral("^([0-9]{2,5})[xX]([0-9]{2,5})$"));
+        const auto m = re.match(parser.value(sizeOption));
+        if (!m.hasMatch())
+            return fail(QObject::tr("--window-size takes WIDTHxHEIGHT (e.g. 1400x900), not '%1'")
+                            .arg(parser.value(sizeOption)));
+        o.windowSize = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    if (parser.isSet(timeoutOption)) {
+        bool ok = false;
+        o.timeoutSeconds = parser.value(timeoutOption).toInt(&ok);
+        if (!ok || o.timeoutSeconds <= 0)
+            return fail(QObject::tr("--timeout takes a positive number of seconds, not '%1'")
+                            .arg(parser.value(timeoutOption)));
+    }
+    return o;
+}
+
+QString Automation::validate(const AutomationOptions& options, const AlgorithmRegistry& registry,
+                             std::vector<ParameterAssignment>* assignments) {
+    for (const QString& text : options.params) {
+        QString error;
+        auto assignment = registry.parseAssignment(text, &error);
+        if (!assignment) return error;
+        if (assignments) assignments->push_back(*assignment);
+    }
+    for (const QString& name : options.runs) {
+        const QString error = registry.checkAlgorithm(name);
+        if (!error.isEmpty()) return QObject::tr("--run: %1").arg(error);
+    }
+    return {};
+}
+
+Automation::Automation(MainWindow& window, AutomationOptions options, QObject* parent)
+    : QObject(parent), m_window(window), m_options(std::move(options)) {
+    m_timer.setInterval(kPollMs);
+    connect(&m_timer, &QTimer::timeout, this, &Automation::poll);
+    connect(&m_window, &MainWindow::loadFailed, this, [this](const QString& message) {
+        if (m_phase == Phase::Loading && m_loadError.isEmpty()) m_loadError = message;
+    });
+    // A run that fails, or that a panel refuses (bad parameters, too little data), logs an
+    // error; the exit status must say so, not only the log.
+    connect(&Logger::instance(), &Logger::message, this, [this](const Logger::Entry& entry) {
+        if (entry.level == Logger::Level::Error && m_runError.isEmpty() &&
+            (m_phase == Phase::Settling || m_phase == Phase::Measuring))
+            m_runError = entry.text;
+    });
+}
+
+void Automation::start() {
+    const QString invalid = validate(m_options, m_window.algorithms(), &m_assignments);
+    if (!invalid.isEmpty()) {
+        fail(invalid, kUsageError);
+        // Command-line mistakes end the process whether or not --quit was given: the user
+        // asked for something that cannot happen.
+        QTimer::singleShot(0, this, [this] { emit finished(m_exitCode); });
+        return;
+    }
+    // Values given on the command line are a script's, not the user's choice: they must not
+    // become the next session's settings.
+    if (!m_options.params.isEmpty()) ParameterStore::setPersistent(false);
+    if (m_options.windowSize.isValid()) m_window.resize(m_options.windowSize);
+    m_clock.start();
+    m_phase = Phase::Loading;
+    if (!m_options.file.isEmpty())
+        m_window.openFile(m_options.file, m_options.kind);
+    else if (m_options.demoSeries)
+        m_window.openDemoSeries();
+    else
+        m_window.openDemoPoints(m_options.demoPoints.value_or(kDefaultDemoPoints));
+    m_timer.start();
+}
+
+void Automation::poll() {
+    if (m_clock.elapsed() > qint64(m_options.timeoutSeconds) * 1000) {
+        fail(tr("timed out after %1 s waiting for %2")
+                 .arg(m_options.timeoutSeconds)
+                 .arg(m_phase == Phase::Loading ? tr("the data to load")
+                                                : tr("the jobs to finish and the view to draw")));
+        finish();
+        return;
+    }
+    switch (m_phase) {
+        case Phase::Loading:
+            if (m_window.isBusy()) return;
+            if (!m_loadError.isEmpty()) {
+                // The message itself was logged by the window; this names the consequence.
+                fail(tr("stopping: the data could not be loaded"));
+                finish();
+                return;
+            }
+            m_phase = Phase::Settling;  // from here on, logged errors are the runs'
+            for (const auto& a : m_assignments) {
+                const Algorithm* algorithm = m_window.algorithms().find(a.algorithm);
+                algorithm->setParameter(a.parameter, a.value);
+                const ParameterSpec* spec =
+                    algorithm->descriptor->parameter(a.parameter.toStdString());
+                logInfo(tr("automation: %1.%2 = %3")
+                            .arg(a.algorithm, a.parameter,
+                                 QString::fromStdString(spec->format(a.value))));
+            }
+            for (const QString& name : m_options.runs) {
+                logInfo(tr("automation: running %1").arg(name));
+                m_window.algorithms().find(name)->run();
+            }
+            return;
+        case Phase::Settling:
+            if (!m_window.isSettled()) return;
+            if (!m_options.measure.isEmpty()) {
+                startMeasuring();
+                return;
+            }
+            saveScreenshotAndFinish();
+            return;
+        case Phase::Measuring:
+            return;  // the benchmark calls back
+        case Phase::Idle:
+        case Phase::Done:
+            return;
+    }
+}
+
+void Automation::startMeasuring() {
+    m_phase = Phase::Measuring;
+    logInfo(tr("automation: measuring the point view"));
+    auto* benchmark = new ViewBenchmark(m_window, this);
+    connect(benchmark, &ViewBenchmark::finished, this, [this, benchmark](const QJsonObject& r) {
+        benchmark->deleteLater();
+        QFile file(m_options.measure);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
+            file.write(QJsonDocument(r).toJson()) < 0)
+            fail(tr("cannot write measurements '%1': %2")
+                     .arg(m_options.measure, file.errorString()));
+        else
+            logInfo(tr("measurements saved: %1").arg(QFileInfo(file).absoluteFilePath()));
+        saveScreenshotAndFinish();
+    });
+    connect(benchmark, &ViewBenchmark::failed, this, [this, benchmark](const QString& message) {
+        benchmark->deleteLater();
+        fail(tr("measuring failed: %1").arg(message));
+        saveScreenshotAndFinish();
+    });
+    benchmark->start();
+}
+
+void Automation::exportResults() {
+    if (m_options.exportPath.isEmpty()) return;
+    // Success is logged by the export itself.
+    const QString error = m_window.exportTo(m_options.exportPath);
+    if (!error.isEmpty()) fail(tr("export failed: %1").arg(error));
+}
+
+void Automation::saveScreenshotAndFinish() {
+    // The screenshot and exports are still written: they show what the failure left.
+    if (!m_runError.isEmpty()) fail(tr("a run failed: %1").arg(m_runError));
+    exportResults();
+    if (!m_options.screenshot.isEmpty()) {
+        const QImage image = m_window.grabWindow();
+        QImageWriter writer(m_options.screenshot);
+        if (!writer.canWrite() || !writer.write(image)) {
+            fail(tr("cannot write screenshot '%1': %2")
+                     .arg(m_options.screenshot, writer.errorString()));
+        } else {
+            logInfo(tr("screenshot saved: %1 (%2 × %3)")
+                        .arg(QFileInfo(m_options.screenshot).absoluteFilePath())
+                        .arg(image.width())
+                        .arg(image.height()));
+        }
+    }
+    finish();
+}
+
+void Automation::fail(const QString& message, int code) {
+    logError(message);
+    if (m_error.isEmpty()) m_error = message;
+    if (m_exitCode == 0) m_exitCode = code;
+}
+
+void Automation::finish() {
+    m_timer.stop();
+    m_phase = Phase::Done;
+    if (m_options.quit) emit finished(m_exitCode);
+}
+
+}  // namespace cs::ui

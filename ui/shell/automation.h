@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+#include "compute/io/dataset.h"
+#include "ui/panels/algorithm_registry.h"
+
+namespace cs::ui {
+
+class MainWindow;
+
+/// What the GUI's command line asks for:
+/// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
+///  [--param ALGO.NAME=VALUE]... [--run ALGO]... [--measure OUT.json] [--export OUT]
+///  [--screenshot OUT.png]
+///  [--window-size WxH]
+///  [--timeout S] [--quit]`
+struct AutomationOptions {
+    QString file;                            ///< the file to open, or empty
+    io::DataKind kind = io::DataKind::Auto;  ///< --as
+    std::optional<std::size_t> demoPoints;   ///< --demo-points N (N may end in k or M)
+    bool demoSeries = false;                 ///< --demo-series
+    QStringList params;                      ///< --param texts, checked by Automation
+    QStringList runs;                        ///< --run algorithm names, in order
+    QString screenshot;                      ///< --screenshot PNG path, or empty
+    QString measure;                         ///< --measure JSON path (ViewBenchmark), or empty
+    QString exportPath;  ///< --export: what File ▸ Export writes (.csv labels, .npy data, .png)
+    QSize windowSize;    ///< --window-size, or invalid (keep the saved one)
+    int timeoutSeconds = 600;  ///< --timeout: give up waiting after this long
+    bool quit = false;         ///< --quit: exit when done (status ≠ 0 on failure)
+    bool help = false;         ///< --help: print helpText and exit
+    bool version = false;      ///< --version
+    QString helpText;          ///< the usage text (filled by parse)
+};
+
+/// Drives a MainWindow from the command line, for tests, demos and screenshots: opens the file
+/// (or the demo points, 200k by default), sets the parameters, runs the algorithms, waits until
+/// every pending job has finished and the view has drawn its result, saves the whole window as
+/// a PNG, and asks to exit. Failures are logged (so they reach stderr) and give a non-zero
+/// exit status.
+/// @code
+/// Automation automation(window, *options);
+/// connect(&automation, &Automation::finished, &app, &QCoreApplication::exit);
+/// automation.start();
+/// @endcode
+class Automation : public QObject {
+    Q_OBJECT
+public:
+    /// Command-line syntax (arguments[0] is the program); nullopt with the message in *error.
+    /// Checks everything that needs no window: option values, combinations, the screenshot
+    /// folder. Parameters and algorithm names are checked by validate().
+    /// algorithms: whose parameters and exports --help lists.
+    static std::optional<AutomationOptions> parse(
+        const QStringList& arguments, QString* error,
+        const std::vector<const AlgorithmDescriptor*>& algorithms = {});
+    /// Checks --param and --run against registry; empty when fine, else the message.
+    static QString validate(const AutomationOptions& options, const AlgorithmRegistry& registry,
+                            std::vector<ParameterAssignment>* assignments = nullptr);
+
+    Automation(MainWindow& window, AutomationOptions options, QObject* parent = nullptr);
+
+    /// Starts (returns at once). finished() follows when the process should exit: after the
+    /// work with --quit, or at once for options the window's registry rejects (status 2).
+    void start();
+    /// 0, 1 (something failed) or 2 (bad command line); meaningful after finished().
+    int exitCode() const { return m_exitCode; }
+    /// The first failure, or empty.
+    QString error() const { return m_error; }
+    /// True once everything asked for was done (or failed).
+    bool isDone() const { return m_phase == Phase::Done; }
+
+    /// Demo size when neither a file nor --demo-points is given.
+    static constexpr std::size_t kDefaultDemoPoints = 200'000;
+    /// Exit status for command-line errors.
+    static constexpr int kUsageError = 2;
+
+signals:
+    /// The process should exit with this status.
+    void finished(int exitCode);
+
+private:
+    enum class Phase { Idle, Loading, Settling, Measuring, Done };
+    void poll();
+    void startMeasuring();
+    void saveScreenshotAndFinish();
+    void exportResults();
+    void fail(const QString& message, int code = 1);
+    void finish();
+
+    MainWindow& m_window;
+    AutomationOptions m_options;
+    std::vector<ParameterAssignment> m_assignments;
+    Phase m_phase = Phase::Idle;
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    QString m_loadError;
+    QString m_runError;  // the first error logged while the runs went on
+    QString m_error;
+    int m_exitCode = 0;
+};
+
+}  // namespace cs::ui

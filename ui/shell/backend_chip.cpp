@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "ui/shell/backend_chip.h"
+
+#include <QFutureWatcher>
+#include <QPainter>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "ui/shell/logger.h"
+
+namespace cs::ui {
+namespace {
+
+constexpr int kMaxChipChars = 64;
+constexpr int kHPad = 10;
+
+}  // namespace
+
+BackendChip::BackendChip(QWidget* parent) : QLabel(parent) {
+    setText(tr("Detecting compute backend…"));
+    setAlignment(Qt::AlignCenter);
+    setContentsMargins(kHPad, 1, kHPad, 1);
+}
+
+BackendChip::Description BackendChip::describe(const std::vector<BackendStatus>& statuses) {
+    Description out;
+    const BackendStatus* active = nullptr;
+    const BackendStatus* cuda = nullptr;
+    QStringList lines;
+    for (const auto& s : statuses) {
+        if (!active && s.available) active = &s;
+        if (s.name == "cuda") cuda = &s;
+        lines << QStringLiteral("%1: %2%3%4")
+                     .arg(QString::fromStdString(s.name),
+                          s.available ? QString() : tr("unavailable — "),
+                          QString::fromStdString(s.detail),
+                          s.versions.empty()
+                              ? QString()
+                              : QStringLiteral(" (%1)").arg(QString::fromStdString(s.versions)));
+    }
+    if (!cuda) lines << tr("cuda: not in this build (configured without CUDA)");
+    if (!active) {
+        out.chip = tr("No compute backend");
+    } else if (active->name == "cpu") {
+        // The CPU is the fallback; what the user wants to know is why the GPU is not used.
+        const QString why = cuda ? QString::fromStdString(cuda->detail) : tr("built without CUDA");
+        out.chip = tr("CPU · %1").arg(why);
+    } else {
+        out.chip = QString::fromStdString(active->detail);
+    }
+    out.tooltip = tr("Compute backends (the first available one is used):\n") + lines.join('\n');
+    return out;
+}
+
+void BackendChip::refresh() {
+    auto* watcher = new QFutureWatcher<Description>(this);
+    connect(watcher, &QFutureWatcher<Description>::finished, this, [this, watcher] {
+        const Description d = watcher->result();
+        watcher->deleteLater();
+        m_chip = d.chip;
+        setText(m_chip.size() > kMaxChipChars ? m_chip.left(kMaxChipChars - 1) + QChar(0x2026)
+                                              : m_chip);
+        setToolTip(d.tooltip);
+        updateGeometry();
+        logInfo(tr("compute backend: %1").arg(m_chip));
+        emit ready(m_chip);
+    });
+    watcher->setFuture(QtConcurrent::run([] { return describe(backendRegistry().statuses()); }));
+}
+
+void BackendChip::showFallback(const QString& backend, const QString& reason) {
+    m_chip = tr("%1 · fallback after an error").arg(backend.toUpper());
+    setText(m_chip);
+    setToolTip(tr("Jobs run on %1 since: %2").arg(backend, reason));
+    updateGeometry();
+    emit ready(m_chip);
+}
+
+QSize BackendChip::sizeHint() const {
+    const QSize s = QLabel::sizeHint();
+    return {s.width(), std::max(s.height(), fontMetrics().height() + 4)};
+}
+
+void BackendChip::paintEvent(QPaintEvent* event) {
+    // A rounded chip in the palette's colours (alternate base on the status bar's window).
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    const QRectF r = QRectF(rect()).adjusted(0.5, 1.5, -0.5, -1.5);
+    painter.setPen(QPen(palette().color(QPalette::Mid), 1));
+    painter.setBrush(palette().color(QPalette::AlternateBase));
+    painter.drawRoundedRect(r, r.height() / 2, r.height() / 2);
+    painter.end();
+    QLabel::paintEvent(event);
+}
+
+}  // namespace cs::ui

@@ -1,0 +1,1036 @@
+// SPDX-License-Identifier: MIT
+#include "ui/shell/main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QImageReader>
+#include <QLabel>
+#include <QLayout>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+#include <QToolButton>
+#include <QUrl>
+
+#include "compute/backend/backend_registry.h"
+#include "compute/core/error.h"
+#include "compute/io/npy.h"
+#include "ui/jobs/job_runner.h"
+#include "ui/panels/builtin_panels.h"
+#include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/panels/knn/knn_panel.h"
+#include "ui/panels/kshape/kshape_panel.h"
+#include "ui/panels/rocket/rocket_panel.h"
+#include "ui/shell/backend_chip.h"
+#include "ui/shell/log_dock.h"
+#include "ui/shell/logger.h"
+#include "ui/shell/shortcuts_dialog.h"
+#include "ui/shell/theme.h"
+#include "ui/views/points/point_cloud_view.h"
+#include "ui/views/series/series_view.h"
+
+namespace cs::ui {
+namespace {
+
+const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
+const QString kStateKey = QStringLiteral("mainWindow/state");
+const QString kRecentKey = QStringLiteral("recentFiles");
+// The job that keeps the loaded points on the compute device (Backend::keepResident).
+const QString kResidentJob = QStringLiteral("resident");
+// The same for the loaded series (Backend::keepSeriesResident), for the series heat map.
+const QString kResidentSeriesJob = QStringLiteral("resident-series");
+const QString kLastDirKey = QStringLiteral("ui/lastDirectory");
+const QString kUpAxisKey = QStringLiteral("view/upAxis");
+
+// path ending as the export's suffix says ("GunPoint_kshape_centroids.npy"), whatever ending
+// of this algorithm's or extension the name had: the name is what tells File ▸ Export and
+// --export what a file holds.
+QString withExportEnding(const QString& path, const AlgorithmDescriptor& algorithm,
+                         const ExportSpec& spec) {
+    const QString suffix = QString::fromStdString(spec.suffix);
+    if (path.endsWith(suffix, Qt::CaseInsensitive)) return path;
+    const QFileInfo info(path);
+    QString stem = info.suffix().isEmpty() ? info.fileName() : info.completeBaseName();
+    for (const ExportSpec& e : algorithm.exports) {
+        const QString ending = QString::fromStdString(e.suffix);
+        const QString tag = ending.left(ending.lastIndexOf(QLatin1Char('.')));
+        if (!tag.isEmpty() && stem.endsWith(tag, Qt::CaseInsensitive)) stem.chop(tag.size());
+    }
+    return info.dir().filePath(stem + suffix);
+}
+
+QString count(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QIcon appIcon() {
+    // The SVG needs Qt's svg image plugin; the PNG rendering of it serves where that is absent.
+    if (QImageReader::supportedImageFormats().contains("svg"))
+        return QIcon(QStringLiteral(":/icons/clusterscope.svg"));
+    return QIcon(QStringLiteral(":/icons/clusterscope.png"));
+}
+
+QString pointsSummary(const PointSet& p) {
+    return QObject::tr("%1 points × %2 dims").arg(count(p.n)).arg(p.dims);
+}
+
+QString seriesSummary(const SeriesSet& s) {
+    return QObject::tr("%1 series × %2 ch × %3")
+        .arg(count(s.n))
+        .arg(s.channels)
+        .arg(count(s.length));
+}
+
+// The Colour by entry of the DBSCAN clusters (not a view option: the panel paints them).
+const QString kClustersColourId = QStringLiteral("clusters:dbscan");
+
+/// A scroll area for a side panel: the panel always takes the dock's width (it wraps and
+/// elides rather than scroll sideways) and the area follows the panel's height whenever its
+/// contents change. QScrollArea only re-reads the widget's size hints when it is resized
+/// itself, so a label that gains lines would otherwise be squeezed over its neighbours.
+class PanelScrollArea : public QScrollArea {
+public:
+    explicit PanelScrollArea(QWidget* panel) {
+        setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        setWidgetResizable(true);
+        setFrameShape(QFrame::NoFrame);
+        setWidget(panel);
+        panel->installEventFilter(this);
+    }
+
+    QSize minimumSizeHint() const override {
+        QSize size = QScrollArea::minimumSizeHint();
+        if (widget())
+            size.setWidth(widget()->minimumSizeHint().width() +
+                          verticalScrollBar()->sizeHint().width());
+        return size;
+    }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (watched == widget() && event->type() == QEvent::LayoutRequest) {
+            // Settle the panel's layout now, then re-fit the panel to it (QScrollArea does so
+            // on its own LayoutRequest) before anything paints the squeezed state.
+            if (QLayout* layout = widget()->layout()) layout->activate();
+            QEvent request(QEvent::LayoutRequest);
+            QCoreApplication::sendEvent(this, &request);
+            updateGeometry();
+        }
+        return QScrollArea::eventFilter(watched, event);
+    }
+};
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+    Logger::instance();  // created on the GUI thread, before any worker logs
+    setWindowIcon(appIcon());
+    setAcceptDrops(true);
+    setObjectName(QStringLiteral("mainWindow"));
+
+    m_loader = new DatasetLoader(this);
+    connect(m_loader, &DatasetLoader::loaded, this, &MainWindow::onLoaded);
+    connect(m_loader, &DatasetLoader::failed, this, &MainWindow::onLoadFailed);
+    connect(m_loader, &DatasetLoader::busyChanged, this, &MainWindow::onBusyChanged);
+    connect(m_loader, &DatasetLoader::activityChanged, this,
+            [this](const QString& activity) { m_busyLabel->setText(activity); });
+
+    m_pointView = new PointCloudView;
+    m_seriesView = new SeriesView;
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_pointView);
+    m_stack->addWidget(m_seriesView);
+    setCentralWidget(m_stack);
+
+    m_logDock = new LogDock(this);
+    m_logDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
+
+    createActions();
+    createStatusBar();
+    createComputePanels();
+    createMenus();
+    createToolBar();
+
+    connect(m_pointView, &PointCloudView::colourOptionsChanged, this,
+            &MainWindow::rebuildColourMenu);
+    connect(m_pointView, &PointCloudView::colourByChanged, this, [this] {
+        const QString id = shownColourId();
+        for (QAction* a : m_colourGroup->actions())
+            a->setChecked(a->data().toString() == id);
+        const QSignalBlocker blocker(m_colourBox);
+        m_colourBox->setCurrentIndex(m_colourBox->findData(id));
+    });
+    connect(m_stack, &QStackedWidget::currentChanged, this, [this] {
+        updateTitle();
+        updateViewActions();
+    });
+    rebuildColourMenu();
+    updateViewActions();
+    updateTitle();
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1400, 900);
+    restoreState(settings.value(kStateKey).toByteArray());
+    // The log starts small so that the data has the room.
+    if (!settings.contains(kStateKey)) resizeDocks({m_logDock}, {150}, Qt::Vertical);
+
+    m_backendChip->refresh();
+}
+
+MainWindow::~MainWindow() {
+    // The one place the GUI thread waits on compute: the worker must stop before the panels
+    // and the data it reads go away.
+    m_jobs->cancelAll();
+    for (auto& [panel, dock] : m_panels)
+        delete dock;
+    m_panels.clear();
+    delete m_jobs;
+    m_jobs = nullptr;
+}
+
+void MainWindow::createComputePanels() {
+    // Each lane of the runner gets backends of its own (on CUDA: its own stream and handles).
+    m_jobs = new JobRunner([] { return backendRegistry().create("auto"); },
+                           [] { return backendRegistry().create("cpu"); }, this);
+    // DBSCAN reads the device copy of the points that the resident job leaves in its backend.
+    m_jobs->shareLane(kResidentJob, QStringLiteral("dbscan"));
+    connect(m_jobs, &JobRunner::finished, this, [](const JobOutcome& o) {
+        if (!o.note.isEmpty()) logWarning(tr("%1: %2").arg(o.kind, o.note));
+    });
+    connect(m_jobs, &JobRunner::failed, this, [this](const JobOutcome& o) {
+        const QString message = tr("%1 failed: %2").arg(o.kind, o.error);
+        logError(message);
+        statusBar()->showMessage(message + tr(" — the previous result is kept"), 15000);
+    });
+    connect(m_jobs, &JobRunner::cancelled, this, [this](const JobOutcome& o) {
+        if (o.kind == kResidentJob || o.kind == kResidentSeriesJob) return;  // newer data came
+        statusBar()->showMessage(tr("%1 cancelled — the previous result is kept").arg(o.kind),
+                                 5000);
+    });
+    // The device copies of the points and series on screen, for the views to draw from.
+    connect(m_jobs, &JobRunner::finished, this, [this](const JobOutcome& o) {
+        if (o.kind != kResidentJob && o.kind != kResidentSeriesJob) return;
+        auto copy =
+            *std::static_pointer_cast<const std::shared_ptr<const DeviceResident>>(o.result);
+        if (o.kind == kResidentJob)
+            m_pointView->setDevicePositions(std::move(copy));
+        else
+            m_seriesView->setDeviceSeries(m_seriesView->seriesSet(), std::move(copy));
+    });
+    connect(m_jobs, &JobRunner::failed, this, [this](const JobOutcome& o) {
+        if (o.kind == kResidentJob) m_pointView->setDevicePositions(nullptr);
+    });
+    connect(m_jobs, &JobRunner::backendChanged, this,
+            [this](const QString& name, const QString& reason) {
+                logWarning(tr("compute backend switched to %1: %2").arg(name, reason));
+                m_backendChip->showFallback(name, reason);
+            });
+    connect(m_jobs, &JobRunner::progress, this,
+            [this](const QString& kind, std::uint64_t, double fraction, const QString& stage) {
+                m_jobBar->setRange(0, 1000);
+                m_jobBar->setValue(int(fraction * 1000));
+                m_jobLabel->setText(stage.isEmpty() ? kind : tr("%1: %2").arg(kind, stage));
+            });
+    connect(m_jobs, &JobRunner::busyChanged, this, &MainWindow::onJobBusyChanged);
+    // Progress only for jobs that last: a flickering bar on every 20 ms run is noise.
+    m_jobShowTimer.setSingleShot(true);
+    m_jobShowTimer.setInterval(500);
+    connect(&m_jobShowTimer, &QTimer::timeout, this, [this] {
+        if (!m_jobs->isBusy()) return;
+        m_jobBar->show();
+        m_jobLabel->show();
+        m_jobCancel->show();
+    });
+
+    // The algorithm panels, each in a tab of the right dock area. DBSCAN's clusters are also
+    // a Colour by option, the kNN graph's edges are drawn by the point view, ROCKET's features
+    // and k-Shape's clusters by the series view.
+    for (AlgorithmPanel* panel : makeBuiltinPanels(*m_jobs, *m_pointView, *m_seriesView)) {
+        addPanel(panel);
+        if (auto* p = qobject_cast<DbscanPanel*>(panel)) m_dbscanPanel = p;
+        if (auto* p = qobject_cast<KnnPanel*>(panel)) m_knnPanel = p;
+        if (auto* p = qobject_cast<RocketPanel*>(panel)) m_rocketPanel = p;
+        if (auto* p = qobject_cast<KShapePanel*>(panel)) m_kshapePanel = p;
+    }
+    m_panels.front().second->raise();
+    // A run adds "clusters (DBSCAN)" to Colour by and selects it.
+    connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::rebuildColourMenu);
+}
+
+void MainWindow::addPanel(AlgorithmPanel* panel) {
+    auto* dock = new QDockWidget(QString::fromStdString(panel->descriptor().title), this);
+    dock->setObjectName(panel->kind() + QStringLiteral("Dock"));
+    dock->setWidget(new PanelScrollArea(panel));
+    dock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (m_panels.empty())
+        resizeDocks({dock}, {340}, Qt::Horizontal);
+    else
+        tabifyDockWidget(m_panels.back().second, dock);
+    Algorithm algorithm = panel->algorithm();
+    // A run asked for (the automation's --run) brings its panel to the front.
+    algorithm.run = [dock, run = algorithm.run] {
+        dock->show();
+        dock->raise();
+        run();
+    };
+    m_algorithms.add(std::move(algorithm));
+    connect(panel, &AlgorithmPanel::statusMessage, this,
+            [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+    connect(panel, &AlgorithmPanel::exportRequested, this,
+            [this, panel] { exportResultInteractively(panel->kind()); });
+    connect(panel, &AlgorithmPanel::resultChanged, this, &MainWindow::updateViewActions);
+    m_panels.emplace_back(panel, dock);
+}
+
+void MainWindow::raisePanelFor(InputKind input) {
+    // A panel for this data already in front stays there.
+    for (auto& [panel, dock] : m_panels)
+        if (panel->descriptor().input == input && panel->isVisible()) return;
+    for (auto& [panel, dock] : m_panels)
+        if (panel->descriptor().input == input && !dock->isHidden()) {
+            dock->raise();
+            return;
+        }
+}
+
+void MainWindow::onJobBusyChanged(bool busy) {
+    if (busy) {
+        m_jobBar->setRange(0, 0);
+        m_jobLabel->setText(tr("Computing…"));
+        m_jobShowTimer.start();
+        return;
+    }
+    m_jobShowTimer.stop();
+    m_jobBar->hide();
+    m_jobLabel->hide();
+    m_jobCancel->hide();
+}
+
+void MainWindow::exportResultInteractively(const QString& algorithmName) {
+    const Algorithm* algorithm = m_algorithms.find(algorithmName);
+    if (!algorithm || !algorithm->exportTo) return;
+    const AlgorithmDescriptor& d = *algorithm->descriptor;
+    QStringList filters;
+    for (const ExportSpec& e : d.exports)
+        filters
+            << tr("%1 (*%2)").arg(QString::fromStdString(e.what), QString::fromStdString(e.suffix));
+    QString filter = filters.front();
+    const QString base = QFileInfo(currentName()).completeBaseName();
+    QSettings settings;
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export %1").arg(algorithm->title()),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString())
+            .filePath(base + QString::fromStdString(d.exports.front().suffix)),
+        filters.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return;
+    const ExportSpec& chosen =
+        d.exports[std::size_t(std::max<qsizetype>(0, filters.indexOf(filter)))];
+    path = withExportEnding(path, d, chosen);
+    const QString error = algorithm->exportTo(chosen.id, path);
+    if (!error.isEmpty()) {
+        logError(error);
+        QMessageBox::warning(this, tr("Export failed"), error);
+    } else {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+void MainWindow::createActions() {
+    m_openAction = new QAction(tr("&Open…"), this);
+    m_openAction->setShortcut(QKeySequence::Open);
+    connect(m_openAction, &QAction::triggered, this, &MainWindow::openInteractively);
+
+    m_exportAction = new QAction(tr("&Export…"), this);
+    m_exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
+    m_exportAction->setToolTip(tr("Save the current view as PNG, or its data as .npy"));
+    connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportInteractively);
+
+    m_quitAction = new QAction(tr("&Quit"), this);
+    m_quitAction->setShortcut(QKeySequence(tr("Ctrl+Q")));
+    m_quitAction->setMenuRole(QAction::QuitRole);
+    connect(m_quitAction, &QAction::triggered, this, &QWidget::close);
+
+    auto* viewGroup = new QActionGroup(this);
+    m_pointViewAction = new QAction(tr("&Point view"), viewGroup);
+    m_pointViewAction->setShortcut(QKeySequence(tr("Ctrl+1")));
+    m_pointViewAction->setCheckable(true);
+    m_pointViewAction->setChecked(true);
+    connect(m_pointViewAction, &QAction::triggered, this, [this] { setCurrentView(View::Points); });
+    m_seriesViewAction = new QAction(tr("&Series view"), viewGroup);
+    m_seriesViewAction->setShortcut(QKeySequence(tr("Ctrl+2")));
+    m_seriesViewAction->setCheckable(true);
+    connect(m_seriesViewAction, &QAction::triggered, this,
+            [this] { setCurrentView(View::Series); });
+
+    // Single keys act on the point view from anywhere in the window (it is the only view they
+    // mean something in; they are disabled while the series view is in front).
+    m_resetCameraAction = new QAction(tr("&Reset camera"), this);
+    m_resetCameraAction->setShortcut(QKeySequence(Qt::Key_R));
+    connect(m_resetCameraAction, &QAction::triggered, m_pointView, &PointCloudView::resetCamera);
+    m_fitAction = new QAction(tr("&Fit to data"), this);
+    m_fitAction->setShortcut(QKeySequence(Qt::Key_F));
+    connect(m_fitAction, &QAction::triggered, m_pointView, &PointCloudView::fitToData);
+    m_largerAction = new QAction(tr("&Larger points"), this);
+    m_largerAction->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
+    connect(m_largerAction, &QAction::triggered, m_pointView, &PointCloudView::increasePointSize);
+    m_smallerAction = new QAction(tr("&Smaller points"), this);
+    m_smallerAction->setShortcut(QKeySequence(Qt::Key_Minus));
+    connect(m_smallerAction, &QAction::triggered, m_pointView, &PointCloudView::decreasePointSize);
+    for (QAction* a : {m_resetCameraAction, m_fitAction, m_largerAction, m_smallerAction})
+        addAction(a);
+
+    m_fullScreenAction = new QAction(tr("F&ull screen"), this);
+    // F11 everywhere: QKeySequence::FullScreen is empty on some X11 desktops.
+    m_fullScreenAction->setShortcut(QKeySequence(Qt::Key_F11));
+    m_fullScreenAction->setCheckable(true);
+    connect(m_fullScreenAction, &QAction::toggled, this,
+            [this](bool on) { on ? showFullScreen() : showNormal(); });
+
+    m_themeGroup = new QActionGroup(this);
+    for (Theme theme : {Theme::System, Theme::Light, Theme::Dark}) {
+        const QString text = theme == Theme::System  ? tr("&System")
+                             : theme == Theme::Light ? tr("&Light")
+                                                     : tr("&Dark");
+        auto* a = new QAction(text, m_themeGroup);
+        a->setCheckable(true);
+        a->setChecked(theme == currentTheme());
+        connect(a, &QAction::triggered, this, [theme] {
+            applyTheme(theme);
+            saveTheme(theme);
+        });
+    }
+
+    m_shortcutsAction = new QAction(tr("&Keyboard shortcuts"), this);
+    m_shortcutsAction->setShortcut(QKeySequence(Qt::Key_F1));
+    connect(m_shortcutsAction, &QAction::triggered, this, [this] {
+        ShortcutsDialog dialog(menuBar(), this);
+        dialog.exec();
+    });
+    m_aboutAction = new QAction(tr("&About Clusterscope"), this);
+    m_aboutAction->setMenuRole(QAction::AboutRole);
+    connect(m_aboutAction, &QAction::triggered, this,
+            [this] { QMessageBox::about(this, tr("About Clusterscope"), aboutText()); });
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_openAction);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    QMenu* demo = file->addMenu(tr("&Demo data"));
+    for (std::size_t n : {std::size_t(10'000), std::size_t(100'000), std::size_t(1'000'000),
+                          std::size_t(10'000'000)})
+        demo->addAction(tr("%1 points").arg(count(n)), this, [this, n] { openDemoPoints(n); });
+    demo->addSeparator();
+    demo->addAction(tr("Time series (600 × 256, 5 classes)"), this, &MainWindow::openDemoSeries);
+    file->addSeparator();
+    file->addAction(m_exportAction);
+    file->addSeparator();
+    file->addAction(m_quitAction);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_pointViewAction);
+    view->addAction(m_seriesViewAction);
+    view->addSeparator();
+    view->addAction(m_resetCameraAction);
+    view->addAction(m_fitAction);
+    QMenu* size = view->addMenu(tr("Point &size"));
+    size->addAction(m_largerAction);
+    size->addAction(m_smallerAction);
+    m_colourMenu = view->addMenu(tr("&Colour by"));
+    QMenu* up = view->addMenu(tr("&Up axis"));
+    auto* upGroup = new QActionGroup(this);
+    const auto savedUp = PointCloudView::UpAxis(
+        QSettings().value(kUpAxisKey, int(PointCloudView::UpAxis::PlusY)).toInt());
+    m_pointView->setUpAxis(savedUp);
+    const std::pair<PointCloudView::UpAxis, QString> ups[] = {
+        {PointCloudView::UpAxis::PlusY, tr("+Y (default)")},
+        {PointCloudView::UpAxis::MinusY, tr("−Y (camera and depth-sensor clouds)")},
+        {PointCloudView::UpAxis::PlusZ, tr("+Z (LiDAR, scans)")},
+        {PointCloudView::UpAxis::MinusZ, tr("−Z")}};
+    for (const auto& [axis, text] : ups) {
+        QAction* a = up->addAction(text, this, [this, axis] {
+            m_pointView->setUpAxis(axis);
+            QSettings().setValue(kUpAxisKey, int(axis));
+        });
+        a->setCheckable(true);
+        a->setChecked(axis == savedUp);
+        upGroup->addAction(a);
+    }
+    m_upMenu = up;
+    m_colourGroup = new QActionGroup(this);
+    view->addSeparator();
+    for (auto& [panel, dock] : m_panels) {
+        QAction* action = dock->toggleViewAction();
+        action->setText(tr("%1 panel").arg(QString::fromStdString(panel->descriptor().title)));
+        action->setShortcut(panel->viewShortcut());
+        view->addAction(action);
+    }
+    QAction* logAction = m_logDock->toggleViewAction();
+    logAction->setText(tr("&Log"));
+    logAction->setShortcut(QKeySequence(tr("Ctrl+L")));
+    view->addAction(logAction);
+    QMenu* theme = view->addMenu(tr("&Theme"));
+    theme->addActions(m_themeGroup->actions());
+    view->addAction(m_fullScreenAction);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_shortcutsAction);
+    help->addAction(m_aboutAction);
+}
+
+void MainWindow::createToolBar() {
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->setMovable(false);
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_openAction->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_exportAction->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    bar->addAction(m_openAction);
+    bar->addAction(m_exportAction);
+    bar->addSeparator();
+    bar->addAction(m_pointViewAction);
+    bar->addAction(m_seriesViewAction);
+    bar->addSeparator();
+    m_colourBox = new QComboBox;
+    m_colourBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_colourBox->setToolTip(tr("Colour the points by a coordinate or an attribute"));
+    connect(m_colourBox, &QComboBox::activated, this,
+            [this](int index) { colourBy(m_colourBox->itemData(index).toString()); });
+    auto* colourWidget = new QWidget;
+    auto* colourLayout = new QHBoxLayout(colourWidget);
+    colourLayout->setContentsMargins(4, 0, 4, 0);
+    auto* colourLabel = new QLabel(tr("Colour by:"));
+    colourLabel->setBuddy(m_colourBox);
+    colourLayout->addWidget(colourLabel);
+    colourLayout->addWidget(m_colourBox);
+    m_colourBoxAction = bar->addWidget(colourWidget);
+    bar->addAction(m_resetCameraAction);
+    bar->addAction(m_fitAction);
+}
+
+void MainWindow::createStatusBar() {
+    m_busyBar = new QProgressBar;
+    m_busyBar->setRange(0, 0);  // indeterminate: readers report no progress
+    m_busyBar->setMaximumWidth(110);
+    m_busyBar->setMaximumHeight(14);
+    m_busyBar->setTextVisible(false);
+    m_busyBar->hide();
+    m_busyLabel = new QLabel;
+    m_busyLabel->hide();
+    m_dataLabel = new QLabel;
+    m_backendChip = new BackendChip;
+    m_jobLabel = new QLabel;
+    m_jobLabel->hide();
+    m_jobBar = new QProgressBar;
+    m_jobBar->setMaximumWidth(110);
+    m_jobBar->setMaximumHeight(14);
+    m_jobBar->setTextVisible(false);
+    m_jobBar->hide();
+    auto* cancel = new QToolButton;
+    cancel->setText(tr("Cancel"));
+    cancel->setToolTip(tr("Stop the running computation; the previous result stays on screen"));
+    cancel->setAutoRaise(true);
+    connect(cancel, &QToolButton::clicked, this, [this] { m_jobs->cancelAll(); });
+    cancel->hide();
+    m_jobCancel = cancel;
+    statusBar()->addPermanentWidget(m_jobLabel);
+    statusBar()->addPermanentWidget(m_jobBar);
+    statusBar()->addPermanentWidget(m_jobCancel);
+    statusBar()->addPermanentWidget(m_busyLabel);
+    statusBar()->addPermanentWidget(m_busyBar);
+    statusBar()->addPermanentWidget(m_dataLabel);
+    statusBar()->addPermanentWidget(m_backendChip);
+}
+
+void MainWindow::openFile(const QString& path, io::DataKind kind) {
+    const auto kindText = io::toString(kind);
+    logInfo(tr("opening %1%2")
+                .arg(path, kind == io::DataKind::Auto
+                               ? QString()
+                               : tr(" as %1").arg(QString::fromUtf8(kindText.data(),
+                                                                    qsizetype(kindText.size())))));
+    m_loader->loadFile(path, kind);
+}
+
+void MainWindow::openDemoPoints(std::size_t n) {
+    m_loader->loadDemoPoints(n);
+}
+
+void MainWindow::openDemoSeries() {
+    m_loader->loadDemoSeries();
+}
+
+bool MainWindow::isBusy() const {
+    return m_loader->isBusy();
+}
+
+bool MainWindow::isSettled() const {
+    if (m_loader->isBusy() || m_algorithms.isBusy()) return false;
+    // A hidden window draws nothing, so there is nothing to wait for.
+    if (!isVisible()) return true;
+    // The series view's heat maps draw in GL too: wait for the one in front.
+    if (currentView() == View::Series) return m_seriesView->isContentDrawn();
+    if (m_pointView->pointCount() == 0) return true;
+    // A view that cannot draw (no GL 3.3) will never report a frame; it has settled too.
+    return m_pointView->isContentDrawn() || !m_pointView->glError().isEmpty();
+}
+
+MainWindow::View MainWindow::currentView() const {
+    return m_stack->currentWidget() == m_seriesView ? View::Series : View::Points;
+}
+
+void MainWindow::setCurrentView(View view) {
+    m_stack->setCurrentWidget(view == View::Series ? static_cast<QWidget*>(m_seriesView)
+                                                   : static_cast<QWidget*>(m_pointView));
+    (view == View::Series ? m_seriesViewAction : m_pointViewAction)->setChecked(true);
+}
+
+QString MainWindow::currentName() const {
+    return currentView() == View::Series ? m_seriesName : m_pointsName;
+}
+
+void MainWindow::onLoaded(const LoadedDataset& dataset) {
+    const QString from = dataset.path.isEmpty() ? dataset.name : dataset.path;
+    const QString took = tr("in %1 s").arg(dataset.seconds, 0, 'f', 2);
+    if (dataset.points) {
+        const PointSet& p = *dataset.points;
+        m_pointsName = dataset.name;
+        m_pointView->setPointSet(dataset.points);
+        // One upload for the algorithms and the view: with CUDA running, the view draws the
+        // positions from the compute copy (interop) instead of uploading them itself.
+        if (m_jobs->backendName() == QLatin1String("cuda")) m_pointView->expectDevicePositions();
+        // Queued before the panels' jobs: with an accelerator they all find the points there.
+        m_jobs->submit<std::shared_ptr<const DeviceResident>>(
+            kResidentJob, [points = dataset.points](Backend& backend, JobControl& job) {
+                return backend.keepResident(points, job);
+            });
+        for (auto& [panel, dock] : m_panels)
+            panel->setPointSet(dataset.points);
+        // The point panels come to the front again if a series panel was.
+        raisePanelFor(InputKind::Points);
+        setCurrentView(View::Points);
+        logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
+                    .arg(count(p.n))
+                    .arg(p.dims)
+                    .arg(from, count(p.droppedNonFinite), took));
+    } else if (dataset.series) {
+        const SeriesSet& s = *dataset.series;
+        m_seriesName = dataset.name;
+        m_seriesView->setSeriesSet(dataset.series, dataset.name);
+        for (auto& [panel, dock] : m_panels)
+            panel->setSeriesSet(dataset.series);
+        raisePanelFor(InputKind::Series);
+        m_jobs->submit<std::shared_ptr<const DeviceResident>>(
+            kResidentSeriesJob, [series = dataset.series](Backend& backend, JobControl& job) {
+                return backend.keepSeriesResident(series, job);
+            });
+        setCurrentView(View::Series);
+        std::size_t test = 0;
+        for (auto t : s.isTest)
+            test += t;
+        QString detail = tr("%1 classes").arg(s.classCount());
+        if (!s.isTest.empty())
+            detail += tr(", %1 train + %2 test").arg(count(s.n - test), count(test));
+        if (!s.equalLength()) detail += tr(", variable length");
+        logInfo(tr("%1 series × %2 × %3 samples loaded from %4 (%5) %6")
+                    .arg(count(s.n))
+                    .arg(s.channels == 1 ? tr("1 channel") : tr("%1 channels").arg(s.channels))
+                    .arg(count(s.length))
+                    .arg(from, detail, took));
+    }
+    if (!dataset.path.isEmpty()) addRecent(dataset.path, dataset.kind);
+    updateTitle();
+    updateViewActions();
+    statusBar()->showMessage(tr("Loaded %1").arg(dataset.name), 5000);
+    emit datasetLoaded(dataset.name);
+}
+
+void MainWindow::onLoadFailed(const QString& message, const QString& path) {
+    logError(message);
+    const QString name = path.isEmpty() ? tr("the demo data") : QFileInfo(path).fileName();
+    statusBar()->showMessage(tr("Could not open %1: %2").arg(name, message), 15000);
+    // Non-modal: the user keeps working with the data already on screen.
+    if (!m_errorBox) {
+        m_errorBox = new QMessageBox(QMessageBox::Warning, tr("Could not open the file"), QString(),
+                                     QMessageBox::Close, this);
+        m_errorBox->setWindowModality(Qt::NonModal);
+    }
+    m_errorBox->setText(tr("Could not open %1.").arg(name));
+    m_errorBox->setInformativeText(tr("%1\n\nThe data shown before is kept.").arg(message));
+    m_errorBox->show();
+    m_errorBox->raise();
+    emit loadFailed(message);
+}
+
+void MainWindow::onBusyChanged(bool busy) {
+    m_busyBar->setVisible(busy);
+    m_busyLabel->setVisible(busy);
+    m_busyLabel->setText(m_loader->activity());
+    m_openAction->setEnabled(true);  // a newer request simply supersedes the running one
+    if (busy)
+        QApplication::setOverrideCursor(Qt::BusyCursor);
+    else
+        QApplication::restoreOverrideCursor();
+}
+
+void MainWindow::updateTitle() {
+    const QString name = currentName();
+    setWindowTitle(name.isEmpty() ? tr("Clusterscope") : tr("%1 — Clusterscope").arg(name));
+    if (currentView() == View::Points)
+        m_dataLabel->setText(m_pointView->pointSet() ? pointsSummary(*m_pointView->pointSet())
+                                                     : QString());
+    else
+        m_dataLabel->setText(m_seriesView->seriesSet() ? seriesSummary(*m_seriesView->seriesSet())
+                                                       : QString());
+}
+
+void MainWindow::updateViewActions() {
+    const bool points = currentView() == View::Points && m_pointView->pointCount() > 0;
+    for (QAction* a : {m_resetCameraAction, m_fitAction, m_largerAction, m_smallerAction})
+        a->setEnabled(points);
+    m_colourMenu->setEnabled(points);
+    m_upMenu->setEnabled(currentView() == View::Points);
+    m_colourBoxAction->setVisible(points);
+    m_exportAction->setEnabled(currentView() == View::Points
+                                   ? m_pointView->pointCount() > 0
+                                   : m_seriesView->seriesSet() != nullptr);
+}
+
+QString MainWindow::shownColourId() const {
+    const QString id = m_pointView->colourBy();
+    // setColours() leaves the view at "custom"; the panel is the only caller.
+    if (id == QLatin1String("custom") && m_dbscanPanel->hasClusters()) return kClustersColourId;
+    return id;
+}
+
+void MainWindow::colourBy(const QString& id) {
+    if (id == kClustersColourId)
+        m_dbscanPanel->showClusters();
+    else
+        m_pointView->setColourBy(id);
+}
+
+void MainWindow::rebuildColourMenu() {
+    for (QAction* a : m_colourGroup->actions()) {
+        m_colourGroup->removeAction(a);
+        delete a;
+    }
+    m_colourMenu->clear();
+    std::vector<ColourOption> options = m_pointView->colourOptions();
+    if (m_dbscanPanel->hasClusters())
+        options.push_back({kClustersColourId, tr("clusters (DBSCAN)")});
+    const QString shown = shownColourId();
+    for (const auto& option : options) {
+        auto* a = new QAction(option.title, m_colourGroup);
+        a->setData(option.id);
+        a->setCheckable(true);
+        a->setChecked(option.id == shown);
+        connect(a, &QAction::triggered, this, [this, id = option.id] { colourBy(id); });
+        m_colourMenu->addAction(a);
+    }
+    if (m_colourMenu->isEmpty())
+        m_colourMenu->addAction(tr("(no points loaded)"))->setEnabled(false);
+    const QSignalBlocker blocker(m_colourBox);
+    m_colourBox->clear();
+    for (const auto& option : options)
+        m_colourBox->addItem(option.title, option.id);
+    m_colourBox->setCurrentIndex(m_colourBox->findData(shown));
+}
+
+QStringList MainWindow::openFilters() {
+    return {tr("All supported files (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy *.ts *.arff "
+               "*_TRAIN *_TEST)"),
+            tr("Point clouds (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy)"),
+            tr("Time series (*.ts *.arff *.csv *.tsv *.txt *_TRAIN *_TEST)"), tr("All files (*)")};
+}
+
+bool MainWindow::isAmbiguous(const QString& path) {
+    const QFileInfo info(path);
+    const QString suffix = info.suffix().toLower();
+    const QString base = info.completeBaseName().toLower();
+    if (base.endsWith(QLatin1String("_train")) || base.endsWith(QLatin1String("_test")))
+        return false;
+    return suffix == QLatin1String("csv") || suffix == QLatin1String("tsv") ||
+           suffix == QLatin1String("txt");
+}
+
+void MainWindow::openInteractively() {
+    QSettings settings;
+    QString filter = openFilters().front();
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open data"), settings.value(kLastDirKey, QDir::homePath()).toString(),
+        openFilters().join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return;
+    settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
+    // The filter the user picked says what they mean by an ambiguous file.
+    io::DataKind kind = io::DataKind::Auto;
+    if (filter == openFilters().at(1)) kind = io::DataKind::Points;
+    if (filter == openFilters().at(2)) kind = io::DataKind::Series;
+    openWithKindQuestion(path, kind);
+}
+
+void MainWindow::openWithKindQuestion(const QString& path, io::DataKind kind) {
+    if (kind == io::DataKind::Auto && isAmbiguous(path)) {
+        QMessageBox box(QMessageBox::Question, tr("Open as"),
+                        tr("%1 could hold a point cloud (one point per row) or time series (one "
+                           "series per row, the class first).")
+                            .arg(QFileInfo(path).fileName()),
+                        QMessageBox::Cancel, this);
+        QPushButton* points = box.addButton(tr("As &points"), QMessageBox::AcceptRole);
+        QPushButton* series = box.addButton(tr("As &series"), QMessageBox::AcceptRole);
+        box.setDefaultButton(points);
+        box.exec();
+        if (box.clickedButton() == points)
+            kind = io::DataKind::Points;
+        else if (box.clickedButton() == series)
+            kind = io::DataKind::Series;
+        else
+            return;
+    }
+    openFile(path, kind);
+}
+
+void MainWindow::addRecent(const QString& path, io::DataKind kind) {
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    QSettings settings;
+    QList<QPair<QString, int>> entries;
+    entries.append({absolute, int(kind)});
+    const int size = settings.beginReadArray(kRecentKey);
+    for (int i = 0; i < size; ++i) {
+        settings.setArrayIndex(i);
+        const QString p = settings.value(QStringLiteral("path")).toString();
+        if (p != absolute && entries.size() < kMaxRecent)
+            entries.append({p, settings.value(QStringLiteral("kind")).toInt()});
+    }
+    settings.endArray();
+    settings.beginWriteArray(kRecentKey, int(entries.size()));
+    for (int i = 0; i < entries.size(); ++i) {
+        settings.setArrayIndex(i);
+        settings.setValue(QStringLiteral("path"), entries[i].first);
+        settings.setValue(QStringLiteral("kind"), entries[i].second);
+    }
+    settings.endArray();
+    rebuildRecentMenu();
+}
+
+QStringList MainWindow::recentFiles() const {
+    QSettings settings;
+    QStringList out;
+    const int size = settings.beginReadArray(kRecentKey);
+    for (int i = 0; i < size; ++i) {
+        settings.setArrayIndex(i);
+        out << settings.value(QStringLiteral("path")).toString();
+    }
+    settings.endArray();
+    return out;
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    QSettings settings;
+    const int size = settings.beginReadArray(kRecentKey);
+    for (int i = 0; i < size; ++i) {
+        settings.setArrayIndex(i);
+        const QString path = settings.value(QStringLiteral("path")).toString();
+        const auto kind = io::DataKind(settings.value(QStringLiteral("kind")).toInt());
+        QAction* a = m_recentMenu->addAction(
+            tr("&%1  %2").arg(i + 1 == 10 ? 0 : i + 1).arg(QFileInfo(path).fileName()), this,
+            [this, path, kind] { openFile(path, kind); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    settings.endArray();
+    if (size == 0) m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    m_recentMenu->setToolTipsVisible(true);
+    m_recentMenu->addSeparator();
+    QAction* clear = m_recentMenu->addAction(tr("&Clear Recent"), this, [this] {
+        QSettings().remove(kRecentKey);
+        rebuildRecentMenu();
+    });
+    clear->setEnabled(size > 0);
+}
+
+QImage MainWindow::grabWindow() {
+    return grab().toImage();
+}
+
+QString MainWindow::exportTo(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool series = currentView() == View::Series;
+    if (suffix == QLatin1String("png")) {
+        const QImage image =
+            series ? m_seriesView->grab().toImage() : m_pointView->grabFramebuffer();
+        if (!image.save(path, "PNG")) return tr("cannot write %1").arg(path);
+        logInfo(tr("view saved as %1").arg(path));
+        return {};
+    }
+    // The algorithms' exports, by the most specific file-name ending, among the algorithms of
+    // the data on screen (a .csv is DBSCAN's labels beside points, never beside series).
+    std::vector<const AlgorithmDescriptor*> candidates;
+    for (const AlgorithmDescriptor* d : m_algorithms.descriptors())
+        if ((d->input == InputKind::Series) == series) candidates.push_back(d);
+    if (const auto match = matchExport(candidates, path.toStdString())) {
+        const Algorithm* algorithm =
+            m_algorithms.find(QString::fromStdString(match->algorithm->name));
+        return algorithm->exportTo(match->spec->id, path);
+    }
+    if (suffix != QLatin1String("npy")) {
+        const QStringList kinds = exportHelpLines(candidates);
+        return tr("cannot export to %1: use a .png (the view), .npy (the data) or one of: %2")
+            .arg(path, kinds.join(QStringLiteral("; ")));
+    }
+    const std::filesystem::path file = path.toStdString();
+    auto labelsFile = [&] {
+        const QFileInfo info(path);
+        return (info.dir().filePath(info.completeBaseName() + QStringLiteral("_labels.npy")))
+            .toStdString();
+    };
+    try {
+        if (series) {
+            const auto s = m_seriesView->seriesSet();
+            if (!s) return tr("no time series loaded");
+            std::vector<std::size_t> shape =
+                s->channels > 1 ? std::vector<std::size_t>{s->n, s->channels, s->length}
+                                : std::vector<std::size_t>{s->n, s->length};
+            io::writeNpy(file, std::span<const float>(s->values), shape);
+            if (!s->labels.empty())
+                io::writeNpy(labelsFile(), std::span<const std::int32_t>(s->labels), {s->n});
+            logInfo(tr("%1 series written to %2%3")
+                        .arg(count(s->n), path,
+                             s->equalLength() ? QString() : tr(" (zero-padded to the longest)")));
+        } else {
+            const auto p = m_pointView->pointSet();
+            if (!p) return tr("no points loaded");
+            io::writeNpy(file, std::span<const float>(p->coords), {p->n, p->dims});
+            if (const PointAttribute* truth = p->groundTruth())
+                io::writeNpy(labelsFile(), std::span<const std::int32_t>(truth->labels), {p->n});
+            logInfo(
+                tr("%1 points × %2 dims written to %3").arg(count(p->n)).arg(p->dims).arg(path));
+        }
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+void MainWindow::exportInteractively() {
+    // The view and the data, then every export of the results on screen, each as its
+    // descriptor declares it.
+    const QString pngFilter = tr("PNG image of the view (*.png)");
+    const QString npyFilter = tr("NumPy array of the data (*.npy)");
+    QStringList filters{pngFilter, npyFilter};
+    std::vector<std::pair<const Algorithm*, const ExportSpec*>> exports;
+    const InputKind shown = currentView() == View::Points ? InputKind::Points : InputKind::Series;
+    for (auto& [panel, dock] : m_panels) {
+        if (panel->descriptor().input != shown || !panel->hasResult()) continue;
+        for (const ExportSpec& e : panel->descriptor().exports) {
+            filters << tr("%1 (*%2)")
+                           .arg(QString::fromStdString(e.what), QString::fromStdString(e.suffix));
+            exports.emplace_back(m_algorithms.find(panel->kind()), &e);
+        }
+    }
+    QString filter = pngFilter;
+    QSettings settings;
+    const QString base = QFileInfo(currentName()).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export"),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
+        filters.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return;
+    QString error;
+    const qsizetype chosen = filters.indexOf(filter) - 2;
+    if (chosen >= 0 && chosen < qsizetype(exports.size())) {
+        const auto& [algorithm, spec] = exports[std::size_t(chosen)];
+        path = withExportEnding(path, *algorithm->descriptor, *spec);
+        error = algorithm->exportTo(spec->id, path);
+    } else {
+        if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".png";
+        error = exportTo(path);
+    }
+    if (!error.isEmpty()) {
+        logError(error);
+        QMessageBox::warning(this, tr("Export failed"), error);
+    } else {
+        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    }
+}
+
+QString MainWindow::aboutText() const {
+    const auto& gl = m_pointView->glInfo();
+    // The chip probed the backends on a worker; probing here could wait for CUDA start-up.
+    QStringList backends = m_backendChip->toolTip().split(QLatin1Char('\n'));
+    if (backends.size() > 1) backends.removeFirst();  // the tooltip's heading
+    for (auto& line : backends)
+        line = line.toHtmlEscaped();
+    if (m_backendChip->toolTip().isEmpty()) backends = {tr("still being detected")};
+    const QString glText = gl.renderer.isEmpty()
+                               ? tr("not initialised yet")
+                               : tr("%1<br>%2 — %3")
+                                     .arg(gl.renderer.toHtmlEscaped(), gl.version.toHtmlEscaped(),
+                                          gl.vendor.toHtmlEscaped());
+    return tr("<h3>Clusterscope %1</h3>"
+              "<p>GPU visual analytics for point clouds and time series: load data, tune DBSCAN, "
+              "kNN graphs, k-Shape and ROCKET live, and see the result.</p>"
+              "<table cellspacing='4'>"
+              "<tr><td><b>Qt</b></td><td>%2 (built with %3)</td></tr>"
+              "<tr><td><b>OpenGL</b></td><td>%4</td></tr>"
+              "<tr><td valign='top'><b>Backends</b></td><td>%5</td></tr>"
+              "</table><p>Licensed under the MIT licence.</p>")
+        .arg(QStringLiteral(CS_VERSION), QString::fromLatin1(qVersion()),
+             QStringLiteral(QT_VERSION_STR), glText, backends.join(QStringLiteral("<br>")));
+}
+
+void MainWindow::saveWindowState() {
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveWindowState();
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.front().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() != 1 || !urls.front().isLocalFile()) return;
+    event->acceptProposedAction();
+    const QString path = urls.front().toLocalFile();
+    // Ask after the drop has completed, not inside the drag-and-drop event loop.
+    QMetaObject::invokeMethod(
+        this, [this, path] { openWithKindQuestion(path, io::DataKind::Auto); },
+        Qt::QueuedConnection);
+}
+
+}  // namespace cs::ui

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QImage>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QPointer>
+#include <QString>
+#include <QTimer>
+#include <cstddef>
+
+#include "compute/io/dataset.h"
+#include "ui/panels/algorithm_registry.h"
+#include "ui/shell/dataset_loader.h"
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QStackedWidget;
+
+namespace cs::ui {
+
+class BackendChip;
+class DbscanPanel;
+class KnnPanel;
+class KShapePanel;
+class JobRunner;
+class AlgorithmPanel;
+class LogDock;
+class PointCloudView;
+class RocketPanel;
+class SeriesView;
+
+/// The application window. It owns the views (a point view and a series view, one shown at a
+/// time), the loader (worker-thread loads, newest wins), the log dock, the status bar with the
+/// busy indicator and the backend chip, and the registry of algorithm panels. A failed load is
+/// reported (log, status bar, a non-modal message) and leaves the data on screen as it was.
+/// Nothing is loaded by the constructor: main() (through Automation) opens the file or the
+/// demo.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    /// Which view is in front.
+    enum class View { Points, Series };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Loads a file on a worker thread (kind Auto: by its name). The result replaces what the
+    /// matching view shows; a failure keeps it and emits loadFailed().
+    void openFile(const QString& path, io::DataKind kind = io::DataKind::Auto);
+    /// Generates n demo points on a worker thread.
+    void openDemoPoints(std::size_t n);
+    /// Generates the demo time-series set on a worker thread.
+    void openDemoSeries();
+    /// Writes the current view as .png, or its data as .npy (points: n × d; series: n × L, or
+    /// n × C × L when multivariate; labels, when there are some, beside it as *_labels.npy),
+    /// the kNN graph on screen as a file named *_knn.csv (source,target,distance per edge,
+    /// KnnPanel::exportEdges), or the DBSCAN labels on screen as any other .csv. With the
+    /// series view in front: the ROCKET features as a file named *_rocket.npy (n × 2K float32,
+    /// RocketPanel::exportFeatures) and its predictions as *_rocket.csv
+    /// (RocketPanel::exportPredictions), the k-Shape labels as *_kshape.csv
+    /// (index,label,distance,shift, KShapePanel::exportLabels) and its centroids as
+    /// *_kshape_centroids.npy (k × m float32, KShapePanel::exportCentroids). Returns the error,
+    /// or an empty string.
+    QString exportTo(const QString& path);
+    /// The whole window as an image, GL view included.
+    QImage grabWindow();
+
+    /// True while a load runs.
+    bool isBusy() const;
+    /// No load or algorithm job pending, and the front view has drawn its latest content.
+    bool isSettled() const;
+
+    View currentView() const;
+    void setCurrentView(View view);
+
+    PointCloudView* pointView() const { return m_pointView; }
+    SeriesView* seriesView() const { return m_seriesView; }
+    LogDock* logDock() const { return m_logDock; }
+    BackendChip* backendChip() const { return m_backendChip; }
+    /// The compute engine shared by the algorithm panels.
+    JobRunner* jobRunner() const { return m_jobs; }
+    DbscanPanel* dbscanPanel() const { return m_dbscanPanel; }
+    KnnPanel* knnPanel() const { return m_knnPanel; }
+    RocketPanel* rocketPanel() const { return m_rocketPanel; }
+    KShapePanel* kshapePanel() const { return m_kshapePanel; }
+    AlgorithmRegistry& algorithms() { return m_algorithms; }
+    /// The last failure's message box (nullptr before the first failure).
+    QMessageBox* errorBox() const { return m_errorBox; }
+
+    /// Name of the data in the front view ("cturtle.pcd", "Demo points"), or empty.
+    QString currentName() const;
+    /// Recent files, newest first (QSettings "recentFiles").
+    QStringList recentFiles() const;
+    /// The About box text (HTML): version, Qt, OpenGL, backends.
+    QString aboutText() const;
+    /// File dialog filters, one per line, for every format the readers know.
+    static QStringList openFilters();
+    /// True for files that could be either points or series (.csv .tsv .txt, no TRAIN/TEST).
+    static bool isAmbiguous(const QString& path);
+
+    /// Most entries in File ▸ Open Recent.
+    static constexpr int kMaxRecent = 10;
+
+signals:
+    /// A load finished and its data is on screen.
+    void datasetLoaded(const QString& name);
+    /// A load failed; message names the file and the problem.
+    void loadFailed(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void createStatusBar();
+    void createToolBar();
+    void onLoaded(const LoadedDataset& dataset);
+    void onLoadFailed(const QString& message, const QString& path);
+    void onBusyChanged(bool busy);
+    void openInteractively();
+    void openWithKindQuestion(const QString& path, io::DataKind kind);
+    void exportInteractively();
+    /// File dialog offering the algorithm's exports (its descriptor's list), then writes one.
+    void exportResultInteractively(const QString& algorithmName);
+    /// Puts an algorithm panel in a dock (tabbed with the others), registers its algorithm and
+    /// wires its status, export and result signals: the same for every method.
+    void addPanel(AlgorithmPanel* panel);
+    /// Brings the first panel for this kind of data to the front.
+    void raisePanelFor(InputKind input);
+    void createComputePanels();
+    void onJobBusyChanged(bool busy);
+    void addRecent(const QString& path, io::DataKind kind);
+    void rebuildRecentMenu();
+    void rebuildColourMenu();
+    /// The Colour by entry for what the view shows: its option id, or the DBSCAN clusters'.
+    QString shownColourId() const;
+    /// Colours by an entry of the Colour by menu or combo (the clusters are not recomputed).
+    void colourBy(const QString& id);
+    void updateTitle();
+    void updateViewActions();
+    void saveWindowState();
+
+    DatasetLoader* m_loader = nullptr;
+    AlgorithmRegistry m_algorithms;
+    QStackedWidget* m_stack = nullptr;
+    PointCloudView* m_pointView = nullptr;
+    SeriesView* m_seriesView = nullptr;
+    LogDock* m_logDock = nullptr;
+    BackendChip* m_backendChip = nullptr;
+    QProgressBar* m_busyBar = nullptr;
+    QLabel* m_busyLabel = nullptr;
+    QLabel* m_dataLabel = nullptr;
+    JobRunner* m_jobs = nullptr;
+    // Every algorithm panel with its dock, in menu order; the typed pointers are for what the
+    // window does with one method's result (DBSCAN's clusters in Colour by).
+    std::vector<std::pair<AlgorithmPanel*, QDockWidget*>> m_panels;
+    DbscanPanel* m_dbscanPanel = nullptr;
+    KnnPanel* m_knnPanel = nullptr;
+    RocketPanel* m_rocketPanel = nullptr;
+    KShapePanel* m_kshapePanel = nullptr;
+    QProgressBar* m_jobBar = nullptr;
+    QLabel* m_jobLabel = nullptr;
+    QWidget* m_jobCancel = nullptr;
+    QTimer m_jobShowTimer;
+    QPointer<QMessageBox> m_errorBox;
+    QString m_pointsName;
+    QString m_seriesName;
+
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_colourMenu = nullptr;
+    QMenu* m_upMenu = nullptr;
+    QActionGroup* m_colourGroup = nullptr;
+    QAction* m_openAction = nullptr;
+    QAction* m_exportAction = nullptr;
+    QAction* m_quitAction = nullptr;
+    QAction* m_pointViewAction = nullptr;
+    QAction* m_seriesViewAction = nullptr;
+    QAction* m_resetCameraAction = nullptr;
+    QAction* m_fitAction = nullptr;
+    QAction* m_largerAction = nullptr;
+    QAction* m_smallerAction = nullptr;
+    QAction* m_fullScreenAction = nullptr;
+    QAction* m_shortcutsAction = nullptr;
+    QAction* m_aboutAction = nullptr;
+    QActionGroup* m_themeGroup = nullptr;
+    QComboBox* m_colourBox = nullptr;
+    QAction* m_colourBoxAction = nullptr;
+};
+
+}  // namespace cs::ui

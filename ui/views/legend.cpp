@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/legend.h"
+
+#include <QFontMetrics>
+#include <QLinearGradient>
+#include <QLocale>
+#include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
+
+#include "ui/views/colour_maps.h"
+
+namespace cs::ui {
+namespace {
+
+constexpr int kPadding = 10;
+constexpr int kSwatch = 12;
+constexpr int kBarWidth = 14;
+constexpr int kBarHeight = 160;
+
+QString countText(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString valueText(double v) {
+    return QString::number(v, 'g', 5);
+}
+
+int visibleRows(const Legend& legend) {
+    const int n = int(legend.entries.size());
+    return n > Legend::kMaxRows ? Legend::kMaxRows - 1 : n;
+}
+
+}  // namespace
+
+QSize Legend::sizeHint(const QPainter& painter) const {
+    if (kind == Kind::None) return {};
+    const QFontMetrics fm(painter.font());
+    QFont bold = painter.font();
+    bold.setBold(true);
+    const QFontMetrics fmBold(bold);
+    const int line = fm.height() + 3;
+    int width = fmBold.horizontalAdvance(title);
+    int height = fmBold.height() + 6;
+    if (kind == Kind::Categories) {
+        int nameWidth = 0;
+        int countWidth = 0;
+        const int rows = visibleRows(*this);
+        for (int i = 0; i < rows; ++i) {
+            nameWidth = std::max(nameWidth, fm.horizontalAdvance(entries[i].name));
+            countWidth = std::max(countWidth, fm.horizontalAdvance(countText(entries[i].count)));
+        }
+        width = std::max(width, kSwatch + 8 + nameWidth + 16 + countWidth);
+        height += rows * line;
+        if (rows < int(entries.size())) {
+            const QString more = QObject::tr("+ %1 more").arg(int(entries.size()) - rows);
+            width = std::max(width, fm.horizontalAdvance(more));
+            height += line;
+        }
+    } else {
+        const int labels = std::max(fm.horizontalAdvance(valueText(maximum)),
+                                    fm.horizontalAdvance(valueText(minimum)));
+        width = std::max(width, kBarWidth + 8 + labels);
+        height += kBarHeight + fm.height() / 2;
+    }
+    return {width + 2 * kPadding, height + 2 * kPadding};
+}
+
+void Legend::paint(QPainter& painter, const QPoint& topRight, const QPalette& palette) const {
+    if (kind == Kind::None) return;
+    const QSize size = sizeHint(painter);
+    const QRect box(topRight.x() - size.width(), topRight.y(), size.width(), size.height());
+
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    QColor background = palette.color(QPalette::Window);
+    background.setAlpha(225);
+    painter.setPen(QPen(palette.color(QPalette::Mid), 1));
+    painter.setBrush(background);
+    painter.drawRoundedRect(QRectF(box).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+
+    const QFont normal = painter.font();
+    const QFontMetrics fm(normal);
+    QFont bold = normal;
+    bold.setBold(true);
+    const QFontMetrics fmBold(bold);
+    const int line = fm.height() + 3;
+    const int left = box.left() + kPadding;
+    const int right = box.right() - kPadding;
+    int y = box.top() + kPadding;
+
+    painter.setPen(palette.color(QPalette::WindowText));
+    painter.setFont(bold);
+    painter.drawText(QRect(left, y, right - left, fmBold.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter, title);
+    painter.setFont(normal);
+    y += fmBold.height() + 6;
+
+    if (kind == Kind::Categories) {
+        const int rows = visibleRows(*this);
+        for (int i = 0; i < rows; ++i) {
+            const Entry& e = entries[i];
+            const QRect swatch(left, y + (line - kSwatch) / 2, kSwatch, kSwatch);
+            painter.setPen(QPen(palette.color(QPalette::Mid), 1));
+            painter.setBrush(ColourMaps::toColor(e.rgba | 0xff000000u));
+            painter.drawEllipse(swatch);
+            painter.setPen(palette.color(QPalette::WindowText));
+            const QRect text(left + kSwatch + 8, y, right - left - kSwatch - 8, line);
+            painter.drawText(text, Qt::AlignLeft | Qt::AlignVCenter, e.name);
+            painter.setPen(palette.color(QPalette::PlaceholderText));
+            painter.drawText(text, Qt::AlignRight | Qt::AlignVCenter, countText(e.count));
+            y += line;
+        }
+        if (rows < int(entries.size())) {
+            painter.setPen(palette.color(QPalette::PlaceholderText));
+            painter.drawText(QRect(left, y, right - left, line), Qt::AlignLeft | Qt::AlignVCenter,
+                             QObject::tr("+ %1 more").arg(int(entries.size()) - rows));
+        }
+    } else {
+        const QRect bar(left, y + fm.height() / 4, kBarWidth, kBarHeight);
+        QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
+        for (int i = 0; i <= 16; ++i)
+            gradient.setColorAt(i / 16.0, ColourMaps::viridis(i / 16.0));
+        painter.setPen(QPen(palette.color(QPalette::Mid), 1));
+        painter.setBrush(gradient);
+        painter.drawRect(bar);
+        painter.setPen(palette.color(QPalette::WindowText));
+        const int textLeft = bar.right() + 8;
+        painter.drawText(
+            QRect(textLeft, bar.top() - fm.height() / 2, right - textLeft, fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, valueText(maximum));
+        painter.drawText(
+            QRect(textLeft, bar.bottom() - fm.height() / 2, right - textLeft, fm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, valueText(minimum));
+    }
+    painter.restore();
+}
+
+}  // namespace cs::ui

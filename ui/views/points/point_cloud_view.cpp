@@ -1,0 +1,1029 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/points/point_cloud_view.h"
+
+#include <QElapsedTimer>
+#include <QKeyEvent>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLPaintDevice>
+#include <QPainter>
+#include <QWheelEvent>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "compute/backend/gl_interop.h"
+#include "compute/core/error.h"
+#include "ui/shell/logger.h"
+#include "ui/views/colour_maps.h"
+#include "ui/views/glsl_source.h"
+
+namespace cs::ui {
+namespace {
+
+// Desktop-GL enums that GLES headers do not define.
+constexpr GLenum kProgramPointSize = 0x8642;  // GL_PROGRAM_POINT_SIZE
+constexpr GLenum kPointSprite = 0x8861;       // GL_POINT_SPRITE (compatibility profiles)
+
+constexpr float kOrbitDegreesPerPixel = 0.4f;
+constexpr float kOrbitDegreesPerKey = 5.0f;
+constexpr float kZoomPerWheelStep = 0.85f;
+constexpr float kPointSizeStep = 1.25f;
+// glDrawElements takes a GLsizei count: larger graphs are drawn in slices of this many indices.
+constexpr std::size_t kMaxIndicesPerDraw = std::size_t(1) << 30;
+
+QString glString(QOpenGLFunctions* f, GLenum name) {
+    const auto* s = reinterpret_cast<const char*>(f->glGetString(name));
+    return s ? QString::fromLatin1(s) : QString();
+}
+
+float defaultPointSize(std::size_t n) {
+    if (n <= 20'000) return 5.0f;
+    if (n <= 300'000) return 3.0f;
+    if (n <= 3'000'000) return 2.0f;
+    return 1.5f;
+}
+
+}  // namespace
+
+PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
+    setFocusPolicy(Qt::StrongFocus);
+    m_deviceWait.setSingleShot(true);
+    connect(&m_deviceWait, &QTimer::timeout, this, [this] {
+        if (!m_awaitDevicePositions) return;
+        m_awaitDevicePositions = false;
+        logInfo(tr("The device copy of the points did not come in %1 s: uploading them from host "
+                   "memory")
+                    .arg(m_deviceWait.interval() / 1000.0));
+        m_positionsDirty = true;
+        contentChanged();
+    });
+    setMinimumSize(200, 150);
+    setMouseTracking(false);
+    connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
+        const bool wasDrawn = isContentDrawn();
+        m_drawnGeneration = m_paintedGeneration;
+        if (!wasDrawn && isContentDrawn()) emit contentDrawn();
+    });
+}
+
+PointCloudView::~PointCloudView() {
+    releaseGl();
+    // ~QOpenGLWidget destroys the context after our members are gone: its aboutToBeDestroyed
+    // must not reach releaseGl() then.
+    if (context()) disconnect(context(), nullptr, this, nullptr);
+}
+
+QSurfaceFormat PointCloudView::defaultSurfaceFormat() {
+    QSurfaceFormat format = QSurfaceFormat::defaultFormat();
+    if (QOpenGLContext::openGLModuleType() == QOpenGLContext::LibGL) {
+        format.setRenderableType(QSurfaceFormat::OpenGL);
+        format.setVersion(3, 3);
+        format.setProfile(QSurfaceFormat::CoreProfile);
+    } else {
+        format.setRenderableType(QSurfaceFormat::OpenGLES);
+        format.setVersion(3, 0);
+    }
+    format.setDepthBufferSize(24);
+    format.setStencilBufferSize(8);
+    return format;
+}
+
+void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
+    m_points = std::move(points);
+    m_colourOptions.clear();
+    m_colours.clear();
+    m_categoryColours.reset();
+    m_legend = {};
+    m_lo = m_hi = {};
+    m_centre = {0.0, 0.0, 0.0};
+    m_planar = false;
+    m_devicePositions.reset();
+    m_awaitDevicePositions = false;
+    m_deviceWait.stop();
+    m_positionCount = 0;  // the buffer holds the previous set's positions until the upload
+    // The edges were of the previous points: their indices must not reach the new buffers.
+    m_edges = {};
+    m_edgeHostIndices.reset();
+    m_edgeIndexCount = 0;
+    m_edgesDirty = true;
+    if (m_points && m_points->n > 0) {
+        const PointSet& p = *m_points;
+        float lo[3] = {0, 0, 0};
+        float hi[3] = {0, 0, 0};
+        const std::size_t used = std::min<std::size_t>(p.dims, 3);
+        for (std::size_t j = 0; j < used; ++j) {
+            lo[j] = std::numeric_limits<float>::infinity();
+            hi[j] = -lo[j];
+        }
+        for (std::size_t i = 0; i < p.n; ++i) {
+            const float* x = p.coords.data() + i * p.dims;
+            for (std::size_t j = 0; j < used; ++j) {
+                // Readers drop non-finite points; this guard keeps a stray one from
+                // poisoning the bounds of everything else.
+                if (!std::isfinite(x[j])) continue;
+                lo[j] = std::min(lo[j], x[j]);
+                hi[j] = std::max(hi[j], x[j]);
+            }
+        }
+        for (std::size_t j = 0; j < used; ++j)
+            if (lo[j] > hi[j]) lo[j] = hi[j] = 0.0f;
+        // The view draws around the box's midpoint, the centre recentredCoords() uses, so that
+        // float32 keeps its precision on clouds far from the origin (georeferenced scans) and
+        // the device copy of the algorithms is exactly what the view draws.
+        float viewLo[3] = {0, 0, 0};
+        float viewHi[3] = {0, 0, 0};
+        for (std::size_t j = 0; j < used; ++j) {
+            m_centre[j] = 0.5 * (double(lo[j]) + double(hi[j]));
+            viewLo[j] = float(double(lo[j]) - m_centre[j]);
+            viewHi[j] = float(double(hi[j]) - m_centre[j]);
+        }
+        m_lo = QVector3D(viewLo[0], viewLo[1], viewLo[2]);
+        m_hi = QVector3D(viewHi[0], viewHi[1], viewHi[2]);
+        m_planar = p.dims < 3 || hi[2] == lo[2];
+        m_colourOptions = PointColouring::options(p);
+        m_pointSize = defaultPointSize(p.n);
+    }
+    resetCamera();
+    m_positionsDirty = true;
+    m_coloursDirty = true;
+    const QString option =
+        m_points ? PointColouring::defaultOption(*m_points) : QStringLiteral("uniform");
+    if (m_points) {
+        if (auto colouring = computeColouring(option))
+            applyColouring(std::move(*colouring), option);
+    } else {
+        m_colourBy = QStringLiteral("uniform");
+        emit colourByChanged(m_colourBy);
+    }
+    emit colourOptionsChanged();
+    contentChanged();
+}
+
+bool PointCloudView::setColourBy(const QString& id) {
+    if (!m_points) return false;
+    auto colouring = computeColouring(id);
+    if (!colouring) return false;
+    applyColouring(std::move(*colouring), id);
+    contentChanged();
+    return true;
+}
+
+bool PointCloudView::setColours(std::span<const std::uint32_t> rgba, Legend legend) {
+    if (rgba.size() != pointCount()) {
+        logWarning(tr("point view: %1 colours given for %2 points; colours unchanged")
+                       .arg(rgba.size())
+                       .arg(pointCount()));
+        return false;
+    }
+    PointColouring colouring;
+    colouring.rgba.assign(rgba.begin(), rgba.end());
+    colouring.legend = std::move(legend);
+    applyColouring(std::move(colouring), QStringLiteral("custom"));
+    contentChanged();
+    return true;
+}
+
+bool PointCloudView::setCategories(PointCategories categories, CategoryPaint paint, Legend legend,
+                                   std::vector<std::uint32_t> hostColours) {
+    const std::size_t n = pointCount();
+    if (!categories || categories.size() != n ||
+        (!categories.primary.empty() && categories.primary.size() != n) ||
+        (!hostColours.empty() && hostColours.size() != n)) {
+        logWarning(tr("point view: categories of %1 points given for %2 points; colours "
+                      "unchanged")
+                       .arg(categories.size())
+                       .arg(n));
+        return false;
+    }
+    PointColouring colouring;
+    colouring.rgba = std::move(hostColours);
+    colouring.legend = std::move(legend);
+    applyColouring(std::move(colouring), QStringLiteral("custom"));
+    m_categoryColours = CategoryColours{std::move(categories), std::move(paint)};
+    contentChanged();
+    return true;
+}
+
+void PointCloudView::setInteropAllowed(bool allowed) {
+    if (allowed == m_interop.allowed()) return;
+    m_interop.setAllowed(allowed);
+    if (m_categoryColours) m_coloursDirty = true;
+    if (m_devicePositions) m_positionsDirty = true;
+    if (m_edges.device) m_edgesDirty = true;
+    if (m_coloursDirty || m_positionsDirty || m_edgesDirty) contentChanged();
+}
+
+bool PointCloudView::setEdges(PointEdges edges,
+                              std::shared_ptr<const std::vector<std::uint32_t>> hostIndices) {
+    if (edges) {
+        const std::size_t entries = edges.n * std::size_t(std::max(edges.k, 0));
+        if (edges.n != pointCount() || edges.k < 1 || edges.targets.size() != entries ||
+            (!edges.values.empty() && edges.values.size() != entries) ||
+            (hostIndices && hostIndices->size() != 2 * entries)) {
+            logWarning(tr("point view: edges of %1 points given for %2 points; edges unchanged")
+                           .arg(edges.n)
+                           .arg(pointCount()));
+            return false;
+        }
+    }
+    m_edges = std::move(edges);
+    m_edgeHostIndices = m_edges ? std::move(hostIndices) : nullptr;
+    m_edgesDirty = true;
+    updateEdgeColourOption();
+    contentChanged();
+    return true;
+}
+
+void PointCloudView::updateEdgeColourOption() {
+    const QString id = edgeValueColourId();
+    const auto it = std::find_if(m_colourOptions.begin(), m_colourOptions.end(),
+                                 [&](const ColourOption& o) { return o.id == id; });
+    const bool offered = it != m_colourOptions.end();
+    const bool wanted = m_edges && !m_edges.values.empty() && m_points;
+    if (wanted && !offered)
+        m_colourOptions.push_back(
+            {id, tr("%1 (last edge)").arg(QString::fromStdString(m_edges.valueName))});
+    if (!wanted && offered) m_colourOptions.erase(it);
+    if (m_colourBy == id) {
+        // The colours showed the previous edges: recolour by these, or go back to the points'
+        // own colouring when the edges are gone.
+        const QString option = wanted     ? id
+                               : m_points ? PointColouring::defaultOption(*m_points)
+                                          : QString();
+        if (auto colouring = computeColouring(option))
+            applyColouring(std::move(*colouring), option);
+    }
+    if (wanted != offered) emit colourOptionsChanged();
+}
+
+void PointCloudView::setEdgesVisible(bool visible) {
+    if (visible == m_edgesVisible) return;
+    m_edgesVisible = visible;
+    contentChanged();
+}
+
+void PointCloudView::setEdgeOpacity(float opacity) {
+    opacity = std::isfinite(opacity) ? std::clamp(opacity, 0.0f, 1.0f) : kDefaultEdgeOpacity;
+    if (opacity == m_edgeOpacity) return;
+    m_edgeOpacity = opacity;
+    contentChanged();
+}
+
+void PointCloudView::applyColouring(PointColouring colouring, const QString& id) {
+    m_categoryColours.reset();
+    m_colours = std::move(colouring.rgba);
+    m_legend = std::move(colouring.legend);
+    m_coloursDirty = true;
+    if (m_colourBy != id) {
+        m_colourBy = id;
+        emit colourByChanged(id);
+    }
+}
+
+std::optional<PointColouring> PointCloudView::computeColouring(const QString& id) const {
+    if (!m_points) return std::nullopt;
+    if (id == edgeValueColourId()) {
+        if (!m_edges || m_edges.n != m_points->n || m_edges.k < 1 ||
+            m_edges.values.size() != m_edges.n * std::size_t(m_edges.k))
+            return std::nullopt;
+        const auto k = std::size_t(m_edges.k);
+        return PointColouring::fromScalars(
+            m_edges.values, m_edges.n, k, k - 1,
+            tr("%1 (k = %2)").arg(QString::fromStdString(m_edges.valueName)).arg(k),
+            ColourMaps::packRgba(noiseColour()));
+    }
+    return PointColouring::compute(*m_points, id, ColourMaps::packRgba(uniformColour()),
+                                   ColourMaps::packRgba(noiseColour()));
+}
+
+QColor PointCloudView::noiseColour() const {
+    QColor c = ColourMaps::noiseColour(backgroundColour());
+    c.setAlpha(ColourMaps::kBehindAlpha);
+    return c;
+}
+
+QColor PointCloudView::backgroundColour() const {
+    return palette().color(QPalette::Base);
+}
+
+QColor PointCloudView::uniformColour() const {
+    return palette().color(QPalette::Highlight);
+}
+
+void PointCloudView::resetCamera() {
+    QVector3D lo, hi;
+    worldBox(lo, hi);
+    m_camera.reset(lo, hi, aspect(), m_planar && m_upAxis == UpAxis::PlusY);
+    update();
+}
+
+void PointCloudView::fitToData() {
+    QVector3D lo, hi;
+    worldBox(lo, hi);
+    m_camera.fitBox(lo, hi, aspect());
+    update();
+}
+
+void PointCloudView::setUpAxis(UpAxis axis) {
+    m_upAxis = axis;
+    resetCamera();
+}
+
+QMatrix4x4 PointCloudView::model() const {
+    // Rotations about x that carry the chosen data axis onto the screen's up (+y).
+    QMatrix4x4 m;
+    switch (m_upAxis) {
+        case UpAxis::PlusY:
+            break;
+        case UpAxis::MinusY:
+            m.rotate(180.0f, 1, 0, 0);
+            break;
+        case UpAxis::PlusZ:
+            m.rotate(-90.0f, 1, 0, 0);
+            break;
+        case UpAxis::MinusZ:
+            m.rotate(90.0f, 1, 0, 0);
+            break;
+    }
+    return m;
+}
+
+QMatrix4x4 PointCloudView::modelViewProjection() const {
+    return m_camera.projection(aspect()) * m_camera.view() * model();
+}
+
+void PointCloudView::worldBox(QVector3D& lo, QVector3D& hi) const {
+    const QMatrix4x4 m = model();
+    lo = hi = m.map(m_lo);
+    for (int corner = 1; corner < 8; ++corner) {
+        const QVector3D p =
+            m.map(QVector3D(corner & 1 ? m_hi.x() : m_lo.x(), corner & 2 ? m_hi.y() : m_lo.y(),
+                            corner & 4 ? m_hi.z() : m_lo.z()));
+        for (int k = 0; k < 3; ++k) {
+            lo[k] = std::min(lo[k], p[k]);
+            hi[k] = std::max(hi[k], p[k]);
+        }
+    }
+}
+
+void PointCloudView::orbit(float dYawDegrees, float dPitchDegrees) {
+    m_camera.orbit(dYawDegrees, dPitchDegrees);
+    update();
+}
+
+void PointCloudView::pan(float dx, float dy) {
+    m_camera.pan(dx, dy, float(std::max(height(), 1)));
+    update();
+}
+
+void PointCloudView::zoom(float factor, QPointF pixel) {
+    const QPointF ndc(2.0 * pixel.x() / std::max(width(), 1) - 1.0,
+                      1.0 - 2.0 * pixel.y() / std::max(height(), 1));
+    m_camera.zoom(factor, ndc, aspect());
+    update();
+}
+
+QPointF PointCloudView::project(const QVector3D& world) const {
+    const QVector3D view(float(double(world.x()) - m_centre[0]),
+                         float(double(world.y()) - m_centre[1]),
+                         float(double(world.z()) - m_centre[2]));
+    const QVector3D ndc = modelViewProjection().map(view);
+    return {(ndc.x() + 1.0) * 0.5 * width(), (1.0 - ndc.y()) * 0.5 * height()};
+}
+
+void PointCloudView::setPointSize(float pixels) {
+    m_pointSize = std::clamp(pixels, kMinPointSize, kMaxPointSize);
+    update();
+}
+
+void PointCloudView::increasePointSize() {
+    setPointSize(m_pointSize * kPointSizeStep);
+}
+
+void PointCloudView::decreasePointSize() {
+    setPointSize(m_pointSize / kPointSizeStep);
+}
+
+float PointCloudView::aspect() const {
+    return float(std::max(width(), 1)) / float(std::max(height(), 1));
+}
+
+void PointCloudView::contentChanged() {
+    ++m_contentGeneration;
+    update();
+}
+
+void PointCloudView::initializeGL() {
+    initializeOpenGLFunctions();
+    // The context can go away without this widget (reparenting, a new top level): free the GL
+    // objects while it is still current.
+    connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &PointCloudView::releaseGl,
+            Qt::UniqueConnection);
+
+    const bool first = m_glInfo.renderer.isEmpty();
+    m_glInfo = {glString(this, GL_VENDOR), glString(this, GL_RENDERER), glString(this, GL_VERSION),
+                glString(this, GL_SHADING_LANGUAGE_VERSION)};
+    if (first) {
+        logInfo(QStringLiteral("GL_VENDOR: %1").arg(m_glInfo.vendor));
+        logInfo(QStringLiteral("GL_RENDERER: %1").arg(m_glInfo.renderer));
+        logInfo(QStringLiteral("GL_VERSION: %1").arg(m_glInfo.version));
+    }
+
+    m_glError.clear();
+    m_glReady = buildProgram();
+    if (m_glReady) {
+        m_vao.create();
+        m_positions.create();
+        m_colourBuffer.create();
+        m_edgeBuffer.create();
+    }
+    m_uploadedCount = 0;
+    m_colourBytes = 0;
+    m_colourCount = 0;
+    m_positionBytes = 0;
+    m_positionCount = 0;
+    m_edgeBytes = 0;
+    m_edgeIndexCount = 0;
+    m_positionsDirty = m_coloursDirty = m_edgesDirty = true;
+    emit glInitialized();
+}
+
+bool PointCloudView::buildProgram() {
+    const bool gles = context()->isOpenGLES();
+    const auto format = context()->format();
+    if (!gles && format.version() < qMakePair(3, 3)) {
+        m_glError = tr("OpenGL 3.3 is needed; this context offers %1.%2 (%3)")
+                        .arg(format.majorVersion())
+                        .arg(format.minorVersion())
+                        .arg(m_glInfo.renderer);
+        logError(tr("point view: %1").arg(m_glError));
+        return false;
+    }
+    m_program = buildShaders(QStringLiteral("points"), tr("point"));
+    if (!m_program) {
+        logError(tr("point view: %1").arg(m_glError));
+        return false;
+    }
+    // Without the edge shaders the points still draw; only the kNN edges are missing.
+    const QString pointError = m_glError;
+    m_edgeProgram = buildShaders(QStringLiteral("edges"), tr("edge"));
+    if (!m_edgeProgram) {
+        logWarning(tr("point view: %1; kNN edges are not drawn").arg(m_glError));
+        m_glError = pointError;
+    }
+    return true;
+}
+
+std::unique_ptr<QOpenGLShaderProgram> PointCloudView::buildShaders(const QString& name,
+                                                                   const QString& what) {
+    const bool gles = context()->isOpenGLES();
+    const QByteArray vert = glslSource(QStringLiteral(":/shaders/%1.vert").arg(name), gles);
+    const QByteArray frag = glslSource(QStringLiteral(":/shaders/%1.frag").arg(name), gles);
+    auto program = std::make_unique<QOpenGLShaderProgram>();
+    if (vert.isEmpty() || frag.isEmpty() ||
+        !program->addShaderFromSourceCode(QOpenGLShader::Vertex, vert) ||
+        !program->addShaderFromSourceCode(QOpenGLShader::Fragment, frag) || !program->link()) {
+        m_glError =
+            vert.isEmpty() || frag.isEmpty()
+                ? tr("the %1 shaders are missing from the resources").arg(what)
+                : tr("the %1 shaders did not build: %2").arg(what, program->log().trimmed());
+        return nullptr;
+    }
+    return program;
+}
+
+void PointCloudView::releaseGl() {
+    if (!m_vao.isCreated() && !m_positions.isCreated() && !m_program) return;
+    const bool current = context() && context()->isValid();
+    if (current) makeCurrent();
+    // Unregistered while the context is current and the buffers still exist.
+    m_colourLink.reset();
+    m_positionLink.reset();
+    m_edgeLink.reset();
+    m_vao.destroy();
+    m_positions.destroy();
+    m_colourBuffer.destroy();
+    m_edgeBuffer.destroy();
+    m_program.reset();
+    m_edgeProgram.reset();
+    m_edgeBytes = 0;
+    m_edgeIndexCount = 0;
+    m_uploadedCount = 0;
+    m_colourBytes = 0;
+    m_colourCount = 0;
+    m_positionBytes = 0;
+    m_positionCount = 0;
+    m_glReady = false;
+    if (current) doneCurrent();
+}
+
+void PointCloudView::upload() {
+    if (!m_positionsDirty && !m_coloursDirty && !m_edgesDirty) return;
+    const std::size_t n = pointCount();
+    while (glGetError() != GL_NO_ERROR) {
+    }
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+
+    if (m_positionsDirty && !(m_awaitDevicePositions && !m_devicePositions)) {
+        m_positionsDirty = false;
+        if (!(m_devicePositions && writePositionsOnDevice(n))) uploadPositionsFromHost(n);
+    }
+    if (m_coloursDirty) {
+        m_coloursDirty = false;
+        if (m_categoryColours && paintColoursOnDevice(n)) {
+            m_colourCount = n;
+        } else {
+            if (m_categoryColours && m_colours.size() != n) {
+                // Interop is off or failed: the same rule on the host.
+                const PointCategories& c = m_categoryColours->categories;
+                m_colours = paintCategories(c.labels, c.primary, m_categoryColours->paint);
+            }
+            allocateColourBuffer(m_colours.size() * sizeof(std::uint32_t), m_colours.data());
+            m_colourCount = m_colours.size();
+            if (n > 0)
+                setColourPath(UploadPath::HostUpload,
+                              m_categoryColours && !m_categoryColours->categories.device
+                                  ? tr("the categories were computed on the CPU")
+                                  : QString());
+        }
+    }
+    const GLenum error = glGetError();
+    m_uploadedCount = error == GL_NO_ERROR && m_positionCount == n && m_colourCount == n ? n : 0;
+    if (error != GL_NO_ERROR) {
+        m_glError =
+            error == GL_OUT_OF_MEMORY
+                ? tr("not enough GPU memory for %1 points").arg(QLocale().toString(qulonglong(n)))
+                : tr("uploading the points failed (GL error 0x%1)").arg(error, 0, 16);
+        logError(tr("point view: %1").arg(m_glError));
+    }
+    if (m_edgesDirty) {
+        // After the points' error check: a graph too big for the GPU costs only the edges.
+        m_edgesDirty = false;
+        uploadEdges();
+        const GLenum edgeError = glGetError();
+        if (edgeError != GL_NO_ERROR) {
+            const std::size_t edges = m_edgeIndexCount / 2;
+            m_edgeIndexCount = 0;
+            logError(tr("point view: %1; the edges are not drawn")
+                         .arg(edgeError == GL_OUT_OF_MEMORY
+                                  ? tr("not enough GPU memory for %1 edges")
+                                        .arg(QLocale().toString(qulonglong(edges)))
+                                  : tr("uploading the edges failed (GL error 0x%1)")
+                                        .arg(edgeError, 0, 16)));
+        }
+    }
+}
+
+void PointCloudView::uploadEdges() {
+    const std::size_t indices = m_edges ? 2 * m_edges.edgeCount() : 0;
+    m_edgeIndexCount = 0;
+    if (indices == 0) {
+        m_edgeHostIndices.reset();
+        if (m_edgeBytes > 0) allocateEdgeBuffer(0, nullptr);  // give the GPU memory back
+        m_edgePath = UploadPath::None;
+        return;
+    }
+    if (m_edges.device && writeEdgesOnDevice(indices)) {
+        m_edgeHostIndices.reset();
+        m_edgeIndexCount = indices;
+        return;
+    }
+    // Built once per set of edges (on the worker when the caller did; here after an interop
+    // failure or a new context), uploaded once, then dropped: GL keeps the only copy.
+    std::shared_ptr<const std::vector<std::uint32_t>> host = std::move(m_edgeHostIndices);
+    if (!host || host->size() != indices)
+        host = std::make_shared<const std::vector<std::uint32_t>>(edgeIndexPairs(m_edges));
+    if (host->size() != indices) return;
+    allocateEdgeBuffer(indices * sizeof(std::uint32_t), host->data());
+    m_edgeIndexCount = indices;
+    setEdgePath(UploadPath::HostUpload,
+                m_edges.device ? QString() : tr("the edges were computed on the CPU"));
+}
+
+bool PointCloudView::writeEdgesOnDevice(std::size_t indices) {
+    if (!m_interop.ready()) return false;
+    const std::size_t bytes = indices * sizeof(std::uint32_t);
+    allocateEdgeBuffer(bytes, nullptr);
+    const DeviceResident& edges = *m_edges.device;
+    if (!m_interop.write(
+            m_edgeLink, m_edgeBuffer.bufferId(), bytes,
+            [&](GlBufferLink& link) { link.writeEdgeIndices(edges); }, tr("the edges")))
+        return false;
+    setEdgePath(UploadPath::Interop, m_interop.description());
+    return true;
+}
+
+void PointCloudView::allocateEdgeBuffer(std::size_t bytes, const void* data) {
+    // The element buffer binding belongs to the VAO: bound inside it, it stays with it.
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_edgeBuffer.bufferId());
+    if (bytes == m_edgeBytes && bytes > 0) {
+        if (data) glBufferSubData(GL_ELEMENT_ARRAY_BUFFER, 0, GLsizeiptr(bytes), data);
+    } else {
+        // New storage invalidates a registration of the old one.
+        m_edgeLink.reset();
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(bytes), data, GL_STATIC_DRAW);
+        m_edgeBytes = bytes;
+    }
+}
+
+void PointCloudView::setEdgePath(UploadPath path, const QString& why) {
+    if (path == m_edgePath) return;
+    m_edgePath = path;
+    if (path == UploadPath::Interop)
+        logInfo(tr("Edges: written on the GPU into the GL element buffer (%1)").arg(why));
+    else if (path == UploadPath::HostUpload)
+        logInfo(why.isEmpty() ? tr("Edges: uploaded from host memory")
+                              : tr("Edges: uploaded from host memory (%1)").arg(why));
+}
+
+std::vector<std::uint32_t> PointCloudView::readEdgeBuffer() {
+    std::vector<std::uint32_t> out;
+    readBuffer(
+        m_edgeBuffer, [this] { return m_edgeIndexCount * sizeof(std::uint32_t); }, out);
+    return out;
+}
+
+void PointCloudView::drawEdges() {
+    if (!m_edgesVisible || !m_edgeProgram || m_edgeIndexCount == 0 || m_edgeOpacity <= 0.0f) return;
+    // Translucent lines under the points: blended, and writing no depth, so every point (drawn
+    // next) sits on top of every edge. The framebuffer keeps alpha 1 (the widget is opaque).
+    glDepthMask(GL_FALSE);
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    m_edgeProgram->bind();
+    m_edgeProgram->setUniformValue("u_mvp", modelViewProjection());
+    m_edgeProgram->setUniformValue("u_opacity", m_edgeOpacity);
+    {
+        QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+        for (std::size_t first = 0; first < m_edgeIndexCount; first += kMaxIndicesPerDraw) {
+            const std::size_t count = std::min(kMaxIndicesPerDraw, m_edgeIndexCount - first);
+            glDrawElements(GL_LINES, GLsizei(count), GL_UNSIGNED_INT,
+                           reinterpret_cast<const void*>(first * sizeof(std::uint32_t)));
+        }
+    }
+    m_edgeProgram->release();
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+}
+
+void PointCloudView::uploadPositionsFromHost(std::size_t n) {
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    m_positions.bind();
+    m_positionLink.reset();  // new storage below
+    // glBufferData rather than QOpenGLBuffer::allocate: its int size overflows at 2 GiB.
+    const std::size_t bytes = n * 3 * sizeof(float);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_STATIC_DRAW);
+    m_positionBytes = bytes;
+    if (n > 0) {
+        // Recentred straight into the buffer: only the first three columns are drawn, missing
+        // ones are 0.
+        auto* out =
+            static_cast<float*>(glMapBufferRange(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes),
+                                                 GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT));
+        std::vector<float> staging;
+        if (!out) {
+            staging.resize(n * 3);
+            out = staging.data();
+        }
+        const std::size_t dims = m_points->dims;
+        const std::size_t used = std::min<std::size_t>(dims, 3);
+        const float* in = m_points->coords.data();
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < 3; ++j)
+                out[i * 3 + j] = j < used ? float(double(in[i * dims + j]) - m_centre[j]) : 0.0f;
+        if (staging.empty())
+            glUnmapBuffer(GL_ARRAY_BUFFER);
+        else
+            glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), staging.data());
+    }
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    m_positionCount = n;
+    if (n > 0) setPositionPath(UploadPath::HostUpload);
+}
+
+bool PointCloudView::writePositionsOnDevice(std::size_t n) {
+    if (n == 0 || !m_interop.ready()) return false;
+    const std::size_t bytes = n * 3 * sizeof(float);
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    m_positions.bind();
+    if (bytes != m_positionBytes) {
+        m_positionLink.reset();  // new storage
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), nullptr, GL_STATIC_DRAW);
+        m_positionBytes = bytes;
+    }
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    if (!m_interop.write(
+            m_positionLink, m_positions.bufferId(), bytes,
+            [&](GlBufferLink& link) { link.writePositions(*m_devicePositions); },
+            tr("the positions")))
+        return false;
+    m_positionCount = n;
+    setPositionPath(UploadPath::Interop);
+    return true;
+}
+
+void PointCloudView::setDevicePositions(std::shared_ptr<const DeviceResident> points) {
+    const bool waiting = m_awaitDevicePositions;
+    m_deviceWait.stop();
+    m_awaitDevicePositions = false;
+    m_devicePositions = std::move(points);
+    // Positions already uploaded from the host stay, unless the device can write them.
+    if (waiting || (m_devicePositions && mayPaintOnDevice())) {
+        m_positionsDirty = true;
+        contentChanged();
+    }
+}
+
+void PointCloudView::expectDevicePositions(int timeoutMs) {
+    if (!m_points || m_points->n == 0 || !mayPaintOnDevice()) return;
+    m_awaitDevicePositions = true;
+    m_deviceWait.start(timeoutMs);
+}
+
+void PointCloudView::setPositionPath(UploadPath path) {
+    if (path == m_positionPath) return;
+    m_positionPath = path;
+    if (path == UploadPath::Interop)
+        logInfo(tr("Point positions: written on the GPU from the compute copy (%1)")
+                    .arg(m_interop.description()));
+}
+
+std::vector<float> PointCloudView::readPositionBuffer() {
+    std::vector<float> out;
+    readBuffer(
+        m_positions, [this] { return m_positionCount * 3 * sizeof(float); }, out);
+    return out;
+}
+
+void PointCloudView::allocateColourBuffer(std::size_t bytes, const void* data) {
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    m_colourBuffer.bind();
+    if (bytes == m_colourBytes && bytes > 0) {
+        if (data) glBufferSubData(GL_ARRAY_BUFFER, 0, GLsizeiptr(bytes), data);
+    } else {
+        // New storage invalidates a registration of the old one.
+        m_colourLink.reset();
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(bytes), data, GL_DYNAMIC_DRAW);
+        m_colourBytes = bytes;
+    }
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 4, GL_UNSIGNED_BYTE, GL_TRUE, 0, nullptr);
+}
+
+bool PointCloudView::paintColoursOnDevice(std::size_t n) {
+    const PointCategories& c = m_categoryColours->categories;
+    if (!c.device || n == 0 || !m_interop.ready()) return false;
+    allocateColourBuffer(n * sizeof(std::uint32_t), nullptr);
+    if (!m_interop.write(
+            m_colourLink, m_colourBuffer.bufferId(), m_colourBytes,
+            [&](GlBufferLink& link) { link.paintCategories(*c.device, m_categoryColours->paint); },
+            tr("the category colours")))
+        return false;
+    setColourPath(UploadPath::Interop, m_interop.description());
+    return true;
+}
+
+void PointCloudView::setColourPath(UploadPath path, const QString& why) {
+    if (path == m_colourPath) return;
+    m_colourPath = path;
+    if (path == UploadPath::Interop)
+        logInfo(tr("Point colours: painted on the GPU into the GL buffer (%1)").arg(why));
+    else if (path == UploadPath::HostUpload)
+        logInfo(why.isEmpty() ? tr("Point colours: uploaded from host memory")
+                              : tr("Point colours: uploaded from host memory (%1)").arg(why));
+}
+
+std::vector<std::uint32_t> PointCloudView::readColourBuffer() {
+    std::vector<std::uint32_t> out;
+    readBuffer(
+        m_colourBuffer, [this] { return m_colourCount * sizeof(std::uint32_t); }, out);
+    return out;
+}
+
+template <typename T>
+void PointCloudView::readBuffer(const QOpenGLBuffer& buffer,
+                                const std::function<std::size_t()>& bytesOf, std::vector<T>& out) {
+    out.clear();
+    if (!m_glReady || !context()) return;
+    makeCurrent();
+    upload();  // pending writes first: what the next frame would draw
+    const std::size_t bytes = bytesOf();
+    if (bytes > 0) {
+        // The copy-read target fits every kind of buffer: binding an element buffer to its own
+        // target would change the element binding of whichever VAO is bound.
+        glBindBuffer(GL_COPY_READ_BUFFER, buffer.bufferId());
+        const void* mapped =
+            glMapBufferRange(GL_COPY_READ_BUFFER, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);
+        if (mapped) {
+            out.resize(bytes / sizeof(T));
+            std::memcpy(out.data(), mapped, bytes);
+            glUnmapBuffer(GL_COPY_READ_BUFFER);
+        }
+        glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    }
+    doneCurrent();
+}
+
+void PointCloudView::paintGL() {
+    using Clock = std::chrono::steady_clock;
+    const auto sinceEpochNs = [] {
+        return std::int64_t(
+            std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now().time_since_epoch())
+                .count());
+    };
+    if (m_drawTiming) m_frameTiming = {sinceEpochNs(), 0, 0.0, 0.0};
+    const QColor bg = backgroundColour();
+    glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+
+    if (m_glReady) {
+        QElapsedTimer uploadClock;
+        if (m_drawTiming) {
+            glFinish();
+            uploadClock.start();
+        }
+        upload();
+        if (m_drawTiming) {
+            glFinish();
+            m_frameTiming.uploadMs = double(uploadClock.nsecsElapsed()) / 1e6;
+        }
+        if (m_uploadedCount > 0) {
+            QElapsedTimer drawClock;
+            if (m_drawTiming) {
+                glFinish();
+                drawClock.start();
+            }
+            glEnable(GL_DEPTH_TEST);
+            // De-emphasised points are drawn on the far plane (depth 1, as cleared): equal
+            // passes, so they show where nothing nearer was drawn, in the same single pass.
+            glDepthFunc(GL_LEQUAL);
+            glDisable(GL_BLEND);
+            drawEdges();
+            if (!context()->isOpenGLES()) {
+                glEnable(kProgramPointSize);
+                if (context()->format().profile() != QSurfaceFormat::CoreProfile)
+                    glEnable(kPointSprite);
+            }
+            m_program->bind();
+            m_program->setUniformValue("u_mvp", modelViewProjection());
+            m_program->setUniformValue("u_pointSize", float(m_pointSize * devicePixelRatioF()));
+            // Rim shading helps big sprites and only muddies points a few pixels wide.
+            m_program->setUniformValue("u_shading",
+                                       0.3f * std::clamp((m_pointSize - 2.0f) / 6.0f, 0.0f, 1.0f));
+            {
+                QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+                glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
+            }
+            m_program->release();
+            glDisable(GL_DEPTH_TEST);
+            if (m_drawTiming) {
+                glFinish();
+                m_frameTiming.drawMs = double(drawClock.nsecsElapsed()) / 1e6;
+            }
+        }
+    }
+
+    // Painting on the framebuffer itself, not on the widget: QWidget::grab() redirects widget
+    // painters to its pixmap and then covers them with the framebuffer, losing the overlay.
+    const qreal dpr = devicePixelRatioF();
+    QOpenGLPaintDevice device(QSize(qRound(width() * dpr), qRound(height() * dpr)));
+    device.setDevicePixelRatio(dpr);
+    QPainter painter(&device);
+    painter.setFont(glOverlayFont(font()));
+    paintOverlay(painter);
+    painter.end();
+    m_paintedGeneration = m_contentGeneration;
+    if (m_drawTiming) {
+        glFinish();
+        m_frameTiming.endNs = sinceEpochNs();
+    }
+}
+
+void PointCloudView::paintOverlay(QPainter& painter) {
+    painter.setRenderHint(QPainter::TextAntialiasing, true);
+    const QPalette pal = palette();
+    const QRect area = rect().adjusted(12, 12, -12, -12);
+    if (!m_glError.isEmpty()) {
+        painter.setPen(pal.color(QPalette::Text));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
+                         tr("The point view cannot draw:\n%1").arg(m_glError));
+        return;
+    }
+    if (pointCount() == 0) {
+        painter.setPen(pal.color(QPalette::PlaceholderText));
+        painter.drawText(area, Qt::AlignCenter | Qt::TextWordWrap,
+                         tr("No points loaded.\nOpen a point cloud with File ▸ Open… (Ctrl+O), "
+                            "drop a file here, or pick File ▸ Demo data."));
+        return;
+    }
+    m_legend.paint(painter, area.topRight(), pal);
+
+    // What is on screen and how to move it: small, in the bottom-left corner.
+    const PointSet& p = *m_points;
+    QString info = tr("%1 points · %2 dims").arg(QLocale().toString(qulonglong(p.n))).arg(p.dims);
+    if (m_edges && m_edgesVisible)
+        info += tr(" · %1 edges (k = %2)")
+                    .arg(QLocale().toString(qulonglong(m_edges.edgeCount())))
+                    .arg(m_edges.k);
+    if (p.dims > 3)
+        info += tr(" (showing %1, %2, %3)")
+                    .arg(QString::fromStdString(p.dimNames.size() > 0 ? p.dimNames[0] : "c0"),
+                         QString::fromStdString(p.dimNames.size() > 1 ? p.dimNames[1] : "c1"),
+                         QString::fromStdString(p.dimNames.size() > 2 ? p.dimNames[2] : "c2"));
+    const QString help =
+        tr("drag: orbit · Shift/right drag: pan · wheel: zoom · F: fit · R: reset · "
+           "+/−: point size");
+    QFont small = painter.font();
+    small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
+    painter.setFont(small);
+    const QFontMetrics fm(small);
+    painter.setPen(pal.color(QPalette::Text));
+    painter.drawText(QPoint(area.left(), area.bottom() - fm.height() - fm.descent()), info);
+    painter.setPen(pal.color(QPalette::PlaceholderText));
+    painter.drawText(QPoint(area.left(), area.bottom() - fm.descent()), help);
+}
+
+void PointCloudView::mousePressEvent(QMouseEvent* event) {
+    m_lastMouse = event->position().toPoint();
+    m_dragButton = event->button();
+    m_panning = m_dragButton == Qt::RightButton || m_dragButton == Qt::MiddleButton ||
+                (m_dragButton == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    event->accept();
+}
+
+void PointCloudView::mouseMoveEvent(QMouseEvent* event) {
+    if (m_dragButton == Qt::NoButton) return;
+    const QPoint pos = event->position().toPoint();
+    const QPoint delta = pos - m_lastMouse;
+    m_lastMouse = pos;
+    if (m_panning)
+        pan(float(delta.x()), float(delta.y()));
+    else
+        // Dragging right turns the scene right (the camera left); dragging down looks from above.
+        orbit(-delta.x() * kOrbitDegreesPerPixel, delta.y() * kOrbitDegreesPerPixel);
+    event->accept();
+}
+
+void PointCloudView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == m_dragButton) m_dragButton = Qt::NoButton;
+    event->accept();
+}
+
+void PointCloudView::wheelEvent(QWheelEvent* event) {
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps != 0.0) zoom(float(std::pow(kZoomPerWheelStep, steps)), event->position());
+    event->accept();
+}
+
+void PointCloudView::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_Left:
+            orbit(kOrbitDegreesPerKey, 0);
+            break;
+        case Qt::Key_Right:
+            orbit(-kOrbitDegreesPerKey, 0);
+            break;
+        case Qt::Key_Up:
+            orbit(0, -kOrbitDegreesPerKey);
+            break;
+        case Qt::Key_Down:
+            orbit(0, kOrbitDegreesPerKey);
+            break;
+        case Qt::Key_R:
+            resetCamera();
+            break;
+        case Qt::Key_F:
+            fitToData();
+            break;
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            increasePointSize();
+            break;
+        case Qt::Key_Minus:
+        case Qt::Key_Underscore:
+            decreasePointSize();
+            break;
+        default:
+            QOpenGLWidget::keyPressEvent(event);
+            return;
+    }
+    event->accept();
+}
+
+void PointCloudView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) {
+        // Uniform and noise colours come from the palette; custom colours are the caller's.
+        if (m_colourBy != QLatin1String("custom") && m_points) setColourBy(m_colourBy);
+        update();
+    }
+    QOpenGLWidget::changeEvent(event);
+}
+
+}  // namespace cs::ui

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QOpenGLBuffer>
+#include <QOpenGLExtraFunctions>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVertexArrayObject>
+#include <QOpenGLWidget>
+#include <QPoint>
+#include <QSurfaceFormat>
+#include <QTimer>
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "compute/core/point_quantities.h"
+#include "compute/core/point_set.h"
+#include "ui/views/legend.h"
+#include "ui/views/points/orbit_camera.h"
+#include "ui/views/points/point_colouring.h"
+#include "ui/views/upload_path.h"
+#include "ui/views/view_interop.h"
+
+namespace cs {
+class GlBufferLink;
+}  // namespace cs
+
+namespace cs::ui {
+
+/// The 3-D point view: every point of a PointSet as a round sprite, coloured per point, under
+/// an orbit camera, with a legend overlay. Positions are the first three columns (a 1-D set
+/// gets y = z = 0, a 2-D set z = 0); they and the RGBA8 colours are uploaded once to vertex
+/// buffers and drawn with one glDrawArrays, so a frame costs no CPU work proportional to N and
+/// 10 million points stay interactive on a GPU.
+///
+/// Needs OpenGL 3.3 core (or GLES 3.0): call QSurfaceFormat::setDefaultFormat(
+/// PointCloudView::defaultSurfaceFormat()) before the QApplication is created.
+///
+/// Colours reach the GPU one of two ways (colourPath(), logged when it changes): uploaded from
+/// host memory, or, for clusterings computed by the CUDA backend, painted by a CUDA kernel
+/// straight into the colour buffer (CUDA–GL interop, compute/backend/gl_interop.h). Interop
+/// thread rule: the GUI thread maps, writes and unmaps inside paintGL, with this view's context
+/// current; the compute worker only hands over finished device-resident results. The buffer's
+/// registration is dropped before the buffer is reallocated and before the context goes away
+/// (releaseGl), and a recreated context is repainted from the same device data.
+///
+/// The view draws quantities (compute/core/point_quantities.h), never an algorithm's result:
+/// per-point categories (setCategories) as colours, and per-point edges (setEdges, a kNN graph)
+/// as GL_LINES before the points: an element buffer of (point, target) index pairs over the same
+/// position and colour buffers, so edges follow the points, take their colours at
+/// edgeOpacity(), vanish with hidden points, and cost no CPU work per frame. The indices are
+/// uploaded once per set of edges, or written by CUDA through interop when the edges were
+/// computed on the GPU (edgePath()).
+///
+/// Mouse: left drag orbits, right/middle or Shift+left drag pans, the wheel zooms toward the
+/// cursor. Keys: arrows orbit, R resets the camera, F fits the data, + / - change point size.
+class PointCloudView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
+    Q_OBJECT
+public:
+    explicit PointCloudView(QWidget* parent = nullptr);
+    ~PointCloudView() override;
+
+    /// OpenGL 3.3 core profile with a depth buffer.
+    static QSurfaceFormat defaultSurfaceFormat();
+
+    /// Shows points (nullptr clears the view), coloured by PointColouring::defaultOption, with
+    /// the camera reset to frame them.
+    void setPointSet(std::shared_ptr<const PointSet> points);
+    std::shared_ptr<const PointSet> pointSet() const { return m_points; }
+    std::size_t pointCount() const { return m_points ? m_points->n : 0; }
+
+    /// What the current points can be coloured by.
+    const std::vector<ColourOption>& colourOptions() const { return m_colourOptions; }
+    /// Colours by an option id of colourOptions(); false (and nothing changes) for other ids.
+    bool setColourBy(const QString& id);
+    /// The option coloured by, or "custom" after setColours().
+    QString colourBy() const { return m_colourBy; }
+    /// Replaces the per-point colours (packed RGBA8, see ColourMaps), e.g. with cluster labels;
+    /// rgba must hold one entry per point. Alpha 0 hides a point; alpha between 0 and 255
+    /// de-emphasises it: it is drawn behind every opaque point (noise never hides clusters).
+    bool setColours(std::span<const std::uint32_t> rgba, Legend legend = {});
+    /// Colours by per-point categories of these points (a clustering: dbscanCategories()) with
+    /// paint's rule. When categories.device is set (a CUDA result) and GL interop works here, a
+    /// CUDA kernel paints the colour buffer at the next frame, with no per-point work on the
+    /// host; otherwise the colours are painted on the host (hostColours when given, computed
+    /// otherwise) and uploaded. False (and nothing changes) when they do not match the points.
+    bool setCategories(PointCategories categories, CategoryPaint paint, Legend legend,
+                       std::vector<std::uint32_t> hostColours = {});
+    /// True when categories with device data would be painted on the device (interop allowed
+    /// and not known to fail): callers may then skip painting on the host.
+    bool mayPaintOnDevice() const { return m_interop.usable(); }
+    /// Allows CUDA–GL interop (default) or forces host uploads (to compare the two paths, or as
+    /// a way around a misbehaving driver); repaints with the new path.
+    void setInteropAllowed(bool allowed);
+    bool interopAllowed() const { return m_interop.allowed(); }
+    /// Why interop is not used, once it was tried and failed (empty otherwise).
+    QString interopError() const { return m_interop.error(); }
+    using UploadPath = cs::ui::UploadPath;
+    /// How the colours on screen reached the GPU.
+    UploadPath colourPath() const { return m_colourPath; }
+    /// How the positions reached the GPU.
+    UploadPath positionPath() const { return m_positionPath; }
+
+    /// Draws per-point edges of these points (a kNN graph: knnEdges(); empty edges clear them,
+    /// and loading other points clears them too). When edges.device is set (a CUDA graph) and
+    /// GL interop works here, CUDA writes the element buffer at the next frame; otherwise
+    /// hostIndices (when given: edgeIndexPairs(edges), built on a worker thread) or, failing
+    /// that, edgeIndexPairs(edges) made here are uploaded once. False (and nothing changes) when
+    /// the edges are not of these points (edges.n != pointCount()).
+    /// @code view->setEdges(cs::knnEdges(graph)); @endcode
+    bool setEdges(PointEdges edges,
+                  std::shared_ptr<const std::vector<std::uint32_t>> hostIndices = nullptr);
+    /// The edges drawn (empty when none).
+    const PointEdges& edges() const { return m_edges; }
+    /// Shows or hides the edges (the buffer stays).
+    void setEdgesVisible(bool visible);
+    bool edgesVisible() const { return m_edgesVisible; }
+    /// Edge opacity in [0, 1] (clamped): 1 draws an edge in its points' colours. Mutual
+    /// neighbours have an edge each way, drawn over each other, so below 1 they show stronger.
+    void setEdgeOpacity(float opacity);
+    float edgeOpacity() const { return m_edgeOpacity; }
+    static constexpr float kDefaultEdgeOpacity = 0.35f;
+    /// Lines in the element buffer, ready to draw (0 before the upload or without a graph).
+    std::size_t edgeCount() const { return m_edgeIndexCount / 2; }
+    /// How the edge indices reached the GPU.
+    UploadPath edgePath() const { return m_edgePath; }
+    /// The element buffer as the GPU holds it (read back from GL, after pending uploads):
+    /// 2 uint32 per edge, edgeIndexPairs() order; empty before GL is initialised or without
+    /// edges.
+    std::vector<std::uint32_t> readEdgeBuffer();
+    /// The Colour by option that colours each point by the value of its last edge (the k-th
+    /// neighbour distance of a kNN graph); in colourOptions() while there are edges.
+    static QString edgeValueColourId() { return QStringLiteral("edges:value"); }
+    /// Draws the positions from the compute backend's device copy of these points
+    /// (Backend::keepResident), written by CUDA into the position buffer through GL interop;
+    /// without interop (or with nullptr) they are uploaded from host memory as usual.
+    void setDevicePositions(std::shared_ptr<const DeviceResident> points);
+    /// Holds the host upload of the current points back until setDevicePositions() brings them
+    /// from the device, for at most timeoutMs: the points then cross the bus once, for the
+    /// algorithms and the view together. No effect where interop is not usable.
+    void expectDevicePositions(int timeoutMs = kDevicePositionsWaitMs);
+    static constexpr int kDevicePositionsWaitMs = 3000;
+    /// The position buffer as the GPU holds it: xyz per point, in the view's recentred space
+    /// (data coordinates minus viewCentre()); empty before GL is initialised.
+    std::vector<float> readPositionBuffer();
+    /// The midpoint of the data's bounding box, which the view subtracts before drawing (the
+    /// centre recentredCoords() uses, first three dimensions).
+    std::array<double, 3> viewCentre() const { return m_centre; }
+    /// The per-point colours as last set on the host (empty when they were painted on the GPU:
+    /// use readColourBuffer()).
+    std::span<const std::uint32_t> colours() const { return m_colours; }
+    /// The colour buffer as the GPU holds it (read back from GL, after pending uploads), whichever
+    /// path wrote it; empty before GL is initialised.
+    std::vector<std::uint32_t> readColourBuffer();
+    const Legend& legend() const { return m_legend; }
+    /// The clear colour (the palette's base colour).
+    QColor backgroundColour() const;
+    /// The colour of Colour by ▸ Uniform (the palette's highlight).
+    QColor uniformColour() const;
+    /// The colour of noise and unlabelled points (grey, toward the background; de-emphasised).
+    QColor noiseColour() const;
+
+    /// Which data axis points up on screen: +Y by default; −Y for camera clouds (PCL, depth
+    /// sensors), +Z for LiDAR and most scans.
+    enum class UpAxis { PlusY, MinusY, PlusZ, MinusZ };
+    UpAxis upAxis() const { return m_upAxis; }
+    /// Turns the data so that axis points up, and resets the camera.
+    void setUpAxis(UpAxis axis);
+
+    const OrbitCamera& camera() const { return m_camera; }
+    /// Default orientation, framing the data.
+    void resetCamera();
+    /// Keeps the orientation, centres and frames the data.
+    void fitToData();
+    /// Turns the camera by these angles (degrees).
+    void orbit(float dYawDegrees, float dPitchDegrees);
+    /// Pans by a drag of (dx, dy) widget pixels.
+    void pan(float dx, float dy);
+    /// Zooms by factor (< 1 zooms in) toward the point under pixel (widget coordinates).
+    void zoom(float factor, QPointF pixel);
+    void zoom(float factor) { zoom(factor, QPointF(width() / 2.0, height() / 2.0)); }
+    /// Where a data point lands, in widget pixels (for tests and picking).
+    QPointF project(const QVector3D& world) const;
+
+    /// Point diameter in logical pixels.
+    float pointSize() const { return m_pointSize; }
+    void setPointSize(float pixels);
+    void increasePointSize();
+    void decreasePointSize();
+    static constexpr float kMinPointSize = 1.0f;
+    static constexpr float kMaxPointSize = 32.0f;
+
+    /// GL_VENDOR / GL_RENDERER / GL_VERSION once the context exists (empty before).
+    struct GlInfo {
+        QString vendor, renderer, version, glsl;
+    };
+    const GlInfo& glInfo() const { return m_glInfo; }
+    /// Why drawing is impossible (shader, context or upload error), or empty.
+    QString glError() const { return m_glError; }
+    /// Points in the GPU buffers.
+    std::size_t uploadedPointCount() const { return m_uploadedCount; }
+    /// True once the latest data and colours have been drawn and the frame was swapped.
+    bool isContentDrawn() const { return m_drawnGeneration == m_contentGeneration; }
+    /// Times every frame with glFinish between its parts (costs the CPU/GPU overlap: for
+    /// measurements only); lastFrameTiming() then describes the latest frame.
+    void setDrawTiming(bool on) { m_drawTiming = on; }
+    struct FrameTiming {
+        std::int64_t startNs = 0;  ///< paintGL began (steady clock, ns since its epoch)
+        std::int64_t endNs = 0;    ///< paintGL ended, everything finished on the GPU
+        double uploadMs = 0.0;     ///< buffer writes (host upload or interop paint)
+        double drawMs = 0.0;       ///< the draw calls (edges and points)
+    };
+    const FrameTiming& lastFrameTiming() const { return m_frameTiming; }
+    double lastDrawMilliseconds() const { return m_frameTiming.drawMs; }
+    /// The GL buffers (0 before initialisation), for writing colours from elsewhere later.
+    GLuint positionBufferId() const { return m_positions.bufferId(); }
+    GLuint colourBufferId() const { return m_colourBuffer.bufferId(); }
+    GLuint edgeBufferId() const { return m_edgeBuffer.bufferId(); }
+
+signals:
+    /// The points changed, and with them colourOptions().
+    void colourOptionsChanged();
+    /// The colouring changed (id as colourBy()).
+    void colourByChanged(const QString& id);
+    /// The latest content reached the screen (after a data or colour change).
+    void contentDrawn();
+    /// The GL context was created; glInfo() is filled.
+    void glInitialized();
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    void releaseGl();
+    bool buildProgram();
+    std::unique_ptr<QOpenGLShaderProgram> buildShaders(const QString& name, const QString& what);
+    void upload();
+    bool paintColoursOnDevice(std::size_t n);
+    void allocateColourBuffer(std::size_t bytes, const void* data);
+    void uploadPositionsFromHost(std::size_t n);
+    bool writePositionsOnDevice(std::size_t n);
+    template <typename T>
+    void readBuffer(const QOpenGLBuffer& buffer, const std::function<std::size_t()>& bytesOf,
+                    std::vector<T>& out);
+    void setColourPath(UploadPath path, const QString& why);
+    void setPositionPath(UploadPath path);
+    void uploadEdges();
+    bool writeEdgesOnDevice(std::size_t indices);
+    void allocateEdgeBuffer(std::size_t bytes, const void* data);
+    void setEdgePath(UploadPath path, const QString& why);
+    void drawEdges();
+    void updateEdgeColourOption();
+    void paintOverlay(QPainter& painter);
+    void contentChanged();
+    float aspect() const;
+    QMatrix4x4 model() const;
+    QMatrix4x4 modelViewProjection() const;
+    void worldBox(QVector3D& lo, QVector3D& hi) const;
+    void applyColouring(PointColouring colouring, const QString& id);
+    std::optional<PointColouring> computeColouring(const QString& id) const;
+
+    std::shared_ptr<const PointSet> m_points;
+    std::vector<ColourOption> m_colourOptions;
+    QString m_colourBy = QStringLiteral("uniform");
+    std::vector<std::uint32_t> m_colours;
+    Legend m_legend;
+    // Set while the colours are categories that may be painted on the device.
+    struct CategoryColours {
+        PointCategories categories;
+        CategoryPaint paint;
+    };
+    std::optional<CategoryColours> m_categoryColours;
+
+    QVector3D m_lo;  // bounding box of the drawn positions (view space)
+    QVector3D m_hi;
+    std::array<double, 3> m_centre{};  // data coordinates minus this = view space
+    bool m_planar = false;
+    UpAxis m_upAxis = UpAxis::PlusY;
+    OrbitCamera m_camera;
+    float m_pointSize = 3.0f;
+
+    std::unique_ptr<QOpenGLShaderProgram> m_program;
+    QOpenGLVertexArrayObject m_vao;
+    QOpenGLBuffer m_positions{QOpenGLBuffer::VertexBuffer};
+    QOpenGLBuffer m_colourBuffer{QOpenGLBuffer::VertexBuffer};
+    bool m_glReady = false;
+    bool m_positionsDirty = false;
+    bool m_coloursDirty = false;
+    std::size_t m_uploadedCount = 0;
+    std::size_t m_colourBytes = 0;  // allocated size of m_colourBuffer
+    std::size_t m_colourCount = 0;  // colours written into m_colourBuffer
+    ViewInterop m_interop{QObject::tr("point view")};
+    std::unique_ptr<GlBufferLink> m_colourLink;  // m_colourBuffer registered with the device
+    UploadPath m_colourPath = UploadPath::None;
+    std::size_t m_positionBytes = 0;  // allocated size of m_positions
+    std::size_t m_positionCount = 0;  // points written into m_positions
+    std::shared_ptr<const DeviceResident> m_devicePositions;
+    bool m_awaitDevicePositions = false;
+    QTimer m_deviceWait;
+    std::unique_ptr<GlBufferLink> m_positionLink;  // m_positions registered with the device
+    UploadPath m_positionPath = UploadPath::None;
+    // Per-point edges: an element buffer over m_positions / m_colourBuffer.
+    PointEdges m_edges;
+    std::shared_ptr<const std::vector<std::uint32_t>> m_edgeHostIndices;  // until uploaded
+    std::unique_ptr<QOpenGLShaderProgram> m_edgeProgram;
+    QOpenGLBuffer m_edgeBuffer{QOpenGLBuffer::IndexBuffer};
+    bool m_edgesDirty = false;
+    bool m_edgesVisible = true;
+    float m_edgeOpacity = kDefaultEdgeOpacity;
+    std::size_t m_edgeBytes = 0;               // allocated size of m_edgeBuffer
+    std::size_t m_edgeIndexCount = 0;          // indices written into m_edgeBuffer for m_edges
+    std::unique_ptr<GlBufferLink> m_edgeLink;  // m_edgeBuffer registered with the device
+    UploadPath m_edgePath = UploadPath::None;
+    bool m_drawTiming = false;
+    FrameTiming m_frameTiming;
+    GlInfo m_glInfo;
+    QString m_glError;
+
+    std::uint64_t m_contentGeneration = 1;
+    std::uint64_t m_paintedGeneration = 0;
+    std::uint64_t m_drawnGeneration = 0;
+
+    QPoint m_lastMouse;
+    Qt::MouseButton m_dragButton = Qt::NoButton;
+    bool m_panning = false;
+};
+
+}  // namespace cs::ui

@@ -1,0 +1,790 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/series/series_view.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QEvent>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLocale>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include "compute/core/series_matrix.h"
+#include "ui/views/colour_maps.h"
+#include "ui/views/series/rocket_feature_map_view.h"
+#include "ui/views/series/series_heatmap_view.h"
+
+namespace cs::ui {
+namespace {
+
+QString number(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString sourceName(const std::string& source) {
+    const QString s = QString::fromStdString(source);
+    if (s.startsWith(QLatin1String("demo:"))) return QObject::tr("Demo time series");
+    // A TRAIN/TEST pair reads "a_TRAIN.ts + a_TEST.ts": name it by its first half.
+    return QFileInfo(s.section(QStringLiteral(" + "), 0, 0)).fileName();
+}
+
+// A tick step of 1, 2 or 5 × 10^k giving about `ticks` intervals over span.
+double niceStep(double span, int ticks) {
+    if (!(span > 0)) return 1.0;
+    const double raw = span / ticks;
+    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+    const double f = raw / magnitude;
+    return (f < 1.5 ? 1.0 : f < 3.5 ? 2.0 : f < 7.5 ? 5.0 : 10.0) * magnitude;
+}
+
+// Min/max per bucket keeps peaks and troughs that plain striding would drop.
+QList<QPointF> decimated(std::span<const float> values, int maxPoints) {
+    QList<QPointF> out;
+    const std::size_t n = values.size();
+    if (n <= std::size_t(maxPoints)) {
+        out.reserve(qsizetype(n));
+        for (std::size_t t = 0; t < n; ++t)
+            out.append(QPointF(double(t), values[t]));
+        return out;
+    }
+    const std::size_t buckets = std::size_t(maxPoints) / 2;
+    out.reserve(qsizetype(2 * buckets));
+    for (std::size_t b = 0; b < buckets; ++b) {
+        const std::size_t begin = b * n / buckets;
+        const std::size_t end = std::max(begin + 1, (b + 1) * n / buckets);
+        std::size_t lo = begin;
+        std::size_t hi = begin;
+        for (std::size_t t = begin; t < end; ++t) {
+            if (values[t] < values[lo]) lo = t;
+            if (values[t] > values[hi]) hi = t;
+        }
+        const std::size_t first = std::min(lo, hi);
+        const std::size_t second = std::max(lo, hi);
+        out.append(QPointF(double(first), values[first]));
+        if (second != first) out.append(QPointF(double(second), values[second]));
+    }
+    return out;
+}
+
+}  // namespace
+
+SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
+    m_chart = new QChart;
+    m_chart->setAnimationOptions(QChart::NoAnimation);
+    m_chart->legend()->setAlignment(Qt::AlignRight);
+    m_chart->legend()->setShowToolTips(true);
+    m_chart->setMargins(QMargins(6, 6, 6, 6));
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setRenderHint(QPainter::Antialiasing, true);
+    m_chartView->setFrameShape(QFrame::NoFrame);
+    m_heatmap = new SeriesHeatmapView(this);
+    m_featureMap = new RocketFeatureMapView(this);
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(m_chartView);
+    m_stack->addWidget(m_heatmap);
+    m_stack->addWidget(m_featureMap);
+    // The k-Shape clusters: a grid of small charts that scrolls when k is large.
+    m_clusterGrid = new QWidget;
+    m_clusterGrid->setObjectName(QStringLiteral("clusterGrid"));
+    m_clusterLayout = new QGridLayout(m_clusterGrid);
+    m_clusterLayout->setContentsMargins(0, 0, 0, 0);
+    m_clusterLayout->setSpacing(4);
+    m_clusterArea = new QScrollArea(this);
+    m_clusterArea->setObjectName(QStringLiteral("clusterArea"));
+    m_clusterArea->setWidgetResizable(true);
+    m_clusterArea->setFrameShape(QFrame::NoFrame);
+    m_clusterArea->setWidget(m_clusterGrid);
+    m_stack->addWidget(m_clusterArea);
+
+    m_title = new QLabel(this);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_note = new QLabel(this);
+    m_note->setForegroundRole(QPalette::PlaceholderText);
+    m_note->setWordWrap(true);
+    m_channelLabel = new QLabel(tr("Channel:"), this);
+    m_channelBox = new QComboBox(this);
+    m_channelBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_splitLabel = new QLabel(tr("Show:"), this);
+    m_splitBox = new QComboBox(this);
+    m_splitBox->addItems({tr("Train and test"), tr("Train only"), tr("Test only")});
+    m_styleBox = new QComboBox(this);
+    m_styleBox->addItems({tr("Lines"), tr("Heat map"), tr("Feature map"), tr("Clusters")});
+    m_styleBox->setToolTip(
+        tr("Lines: a sample of the series. Heat map: every series as a row. "
+           "Feature map: the ROCKET features of every series (after a run). "
+           "Clusters: one chart per k-Shape cluster with its centroid (after a run)."));
+    m_featureBox = new QComboBox(this);
+    m_featureBox->addItem(tr("PPV"), int(RocketFeature::Ppv));
+    m_featureBox->addItem(tr("MAX"), int(RocketFeature::Max));
+    m_featureBox->setToolTip(
+        tr("The ROCKET feature the map shows: the proportion of positive "
+           "values (PPV) or the maximum (MAX) of each kernel's output"));
+    m_channelLabel->setBuddy(m_channelBox);
+    m_splitLabel->setBuddy(m_splitBox);
+
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(m_title);
+    bar->addStretch(1);
+    bar->addWidget(m_channelLabel);
+    bar->addWidget(m_channelBox);
+    bar->addSpacing(12);
+    bar->addWidget(m_splitLabel);
+    bar->addWidget(m_splitBox);
+    bar->addSpacing(12);
+    bar->addWidget(m_featureBox);
+    bar->addWidget(m_styleBox);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(8, 6, 8, 0);
+    layout->setSpacing(4);
+    layout->addLayout(bar);
+    layout->addWidget(m_note);
+    layout->addWidget(m_stack, 1);
+
+    connect(m_channelBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setChannel(i);
+    });
+    connect(m_splitBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setSplit(Split(i));
+    });
+    connect(m_styleBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setStyle(Style(i));
+    });
+    connect(m_featureBox, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0) setRocketFeature(RocketFeature(m_featureBox->itemData(i).toInt()));
+    });
+    updateControls();
+    rebuild();
+}
+
+SeriesView::~SeriesView() = default;
+
+void SeriesView::setSeriesSet(std::shared_ptr<const SeriesSet> series, const QString& name) {
+    m_series = std::move(series);
+    m_name = name;
+    m_channel = 0;
+    m_split = Split::All;
+    // Features belong to the set they were computed from.
+    m_featureMap->setFeatures(nullptr, nullptr, nullptr);
+    // So do the clusters.
+    m_kshape.reset();
+    clearClusters();
+    if (m_style == Style::FeatureMap || m_style == Style::Clusters) setStyle(Style::Lines);
+    updateControls();
+    rebuild();
+}
+
+void SeriesView::setChannel(int channel) {
+    const int channels = m_series ? int(m_series->channels) : 0;
+    const int c = std::clamp(channel, 0, std::max(channels - 1, 0));
+    if (c == m_channel) return;
+    m_channel = c;
+    updateControls();
+    rebuild();
+}
+
+void SeriesView::setSplit(Split split) {
+    if (split == m_split) return;
+    m_split = split;
+    updateControls();
+    rebuild();
+}
+
+bool SeriesView::setStyle(Style style) {
+    if (style == Style::FeatureMap && !hasRocketFeatures()) {
+        const QSignalBlocker blocker(m_styleBox);
+        m_styleBox->setCurrentIndex(int(m_style));
+        return false;
+    }
+    if (style == Style::Clusters && !hasKShapeResult()) {
+        const QSignalBlocker blocker(m_styleBox);
+        m_styleBox->setCurrentIndex(int(m_style));
+        return false;
+    }
+    if (style == m_style) return true;
+    m_style = style;
+    {
+        const QSignalBlocker blocker(m_styleBox);
+        m_styleBox->setCurrentIndex(int(style));
+    }
+    m_stack->setCurrentWidget(style == Style::Heatmap      ? static_cast<QWidget*>(m_heatmap)
+                              : style == Style::FeatureMap ? static_cast<QWidget*>(m_featureMap)
+                              : style == Style::Clusters   ? static_cast<QWidget*>(m_clusterArea)
+                                                           : static_cast<QWidget*>(m_chartView));
+    updateControls();
+    rebuild();
+    return true;
+}
+
+bool SeriesView::setRocketFeatures(std::shared_ptr<const SeriesSet> series,
+                                   std::shared_ptr<const RocketFeatures> features,
+                                   std::shared_ptr<const RocketKernels> kernels) {
+    if (features && (series != m_series || !m_series || features->n != m_series->n)) return false;
+    m_featureMap->setFeatures(features ? std::move(series) : nullptr, features,
+                              features ? std::move(kernels) : nullptr);
+    if (!features && m_style == Style::FeatureMap) setStyle(Style::Lines);
+    updateControls();
+    if (m_style == Style::FeatureMap) rebuild();  // the note names the kernels
+    return true;
+}
+
+bool SeriesView::setKShapeResult(std::shared_ptr<const SeriesSet> series,
+                                 std::shared_ptr<const KShapeResult> result, std::size_t channel) {
+    if (result && (series != m_series || !m_series || result->labels.size() != m_series->n ||
+                   channel >= m_series->channels))
+        return false;
+    m_kshape = std::move(result);
+    m_kshapeChannel = channel;
+    m_clustersDirty = true;
+    if (!m_kshape) clearClusters();
+    if (!m_kshape && m_style == Style::Clusters) setStyle(Style::Lines);
+    updateControls();
+    if (m_style == Style::Clusters) rebuild();
+    return true;
+}
+
+int SeriesView::maxMembersPerCluster() const {
+    const int k = m_kshape ? std::max(m_kshape->k, 1) : 1;
+    return std::clamp(kMaxClusterMembersTotal / k, 5, kMaxMembersPerCluster);
+}
+
+void SeriesView::clearClusters() {
+    while (QLayoutItem* item = m_clusterLayout->takeAt(0)) {
+        delete item->widget();  // the chart view owns its chart
+        delete item;
+    }
+    m_clusterCharts.clear();
+    m_clustersDirty = true;
+    m_clustersPainted = false;
+    m_firstClusterViewport = nullptr;
+}
+
+void SeriesView::rebuildClusters() {
+    clearClusters();
+    m_clustersDirty = false;
+    if (!m_kshape || !m_series) return;
+    const KShapeResult& r = *m_kshape;
+    const SeriesSet& s = *m_series;
+    const int k = std::max(r.k, 0);
+    const std::size_t m = r.length;
+    std::vector<std::vector<std::size_t>> members(std::size_t(k), std::vector<std::size_t>{});
+    for (std::size_t i = 0; i < r.labels.size(); ++i)
+        if (r.labels[i] >= 0 && r.labels[i] < k) members[std::size_t(r.labels[i])].push_back(i);
+    // The members as k-Shape saw them (z-normalised, zero after their end), so that they sit
+    // on the z-normalised centroid.
+    const std::vector<float> input = kshapeInput(s, m_kshapeChannel);
+    const bool labelled = !s.labels.empty() && s.classCount() > 0;
+    const int cap = maxMembersPerCluster();
+    const int columns = std::clamp(int(std::ceil(std::sqrt(double(k)))), 1, 8);
+    const QPalette pal = palette();
+    for (int c = 0; c < k; ++c) {
+        const auto& group = members[std::size_t(c)];
+        auto* chart = new QChart;
+        chart->setAnimationOptions(QChart::NoAnimation);
+        chart->legend()->hide();
+        chart->setMargins(QMargins(2, 2, 2, 2));
+        QFont titleFont = chart->titleFont();
+        titleFont.setPointSizeF(std::max(7.0, titleFont.pointSizeF() * 0.9));
+        chart->setTitleFont(titleFont);
+        const QColor colour = ColourMaps::categorical(c);
+        float lo = std::numeric_limits<float>::infinity();
+        float hi = -lo;
+        // Evenly spaced members, each shifted onto the centroid (SBD's best shift).
+        const std::size_t drawn = std::min(group.size(), std::size_t(cap));
+        QColor faint = colour;
+        faint.setAlpha(std::clamp(
+            int(255.0 * 2.5 / std::sqrt(double(std::max<std::size_t>(drawn, 1)))), 40, 140));
+        for (std::size_t j = 0; j < drawn; ++j) {
+            const std::size_t i = group[(2 * j + 1) * group.size() / (2 * drawn)];
+            const std::span<const float> row(input.data() + i * m, m);
+            const std::vector<float> aligned =
+                shiftZeroFilled(row, i < r.shifts.size() ? r.shifts[i] : 0);
+            for (float v : aligned) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+            auto* line = new QLineSeries;
+            line->replace(decimated(aligned, kMaxPointsPerClusterSeries));
+            line->setPen(QPen(faint, 1.0));
+            chart->addSeries(line);
+        }
+        auto* centroid = new QLineSeries;
+        centroid->setName(QStringLiteral("centroid"));
+        const auto values = r.centroid(c);
+        for (float v : values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        centroid->replace(decimated(values, kMaxPointsPerSeries));
+        centroid->setPen(QPen(colour.darker(130), 2.6));
+        chart->addSeries(centroid);
+
+        QString title = group.empty()
+                            ? tr("cluster %1 · empty").arg(c)
+                            : tr("cluster %1 · %2 series").arg(c).arg(number(group.size()));
+        if (labelled && !group.empty()) {
+            std::map<int, std::size_t> classes;
+            for (const std::size_t i : group)
+                if (s.labels[i] >= 0) ++classes[s.labels[i]];
+            const auto best =
+                std::max_element(classes.begin(), classes.end(),
+                                 [](const auto& a, const auto& b) { return a.second < b.second; });
+            if (best != classes.end()) {
+                const QString name = std::size_t(best->first) < s.classNames.size()
+                                         ? QString::fromStdString(s.classNames[best->first])
+                                         : QString::number(best->first);
+                title += tr(" · class %1: %2 %")
+                             .arg(name)
+                             .arg(std::lround(100.0 * double(best->second) / double(group.size())));
+            }
+        }
+        chart->setTitle(title);
+
+        auto* x = new QValueAxis;
+        x->setRange(0, std::max<double>(1.0, double(m) - 1.0));
+        x->setLabelFormat(QStringLiteral("%d"));
+        x->setTickType(QValueAxis::TicksDynamic);
+        x->setTickAnchor(0);
+        x->setTickInterval(std::max(1.0, niceStep(x->max(), 3)));
+        auto* y = new QValueAxis;
+        if (lo <= hi) {
+            const float margin = hi > lo ? 0.05f * (hi - lo) : 1.0f;
+            y->setRange(lo - margin, hi + margin);
+        }
+        // Ticks at round values from 0, as the lines' chart.
+        y->setLabelFormat(QStringLiteral("%g"));
+        y->setTickType(QValueAxis::TicksDynamic);
+        y->setTickAnchor(0);
+        y->setTickInterval(niceStep(y->max() - y->min(), 3));
+        chart->addAxis(x, Qt::AlignBottom);
+        chart->addAxis(y, Qt::AlignLeft);
+        for (auto* series : chart->series()) {
+            series->attachAxis(x);
+            series->attachAxis(y);
+        }
+        applyChartPalette(chart);
+        auto* view = new QChartView(chart);
+        view->setObjectName(QStringLiteral("clusterChart%1").arg(c));
+        view->setRenderHint(QPainter::Antialiasing, true);
+        view->setFrameShape(QFrame::NoFrame);
+        view->setMinimumSize(160, 150);
+        view->setBackgroundBrush(pal.color(QPalette::Base));
+        m_clusterLayout->addWidget(view, c / columns, c % columns);
+        m_clusterCharts.push_back(chart);
+        // The charts lay themselves out on a later event: until the first one has painted, a
+        // grab shows empty frames. isContentDrawn() waits for that paint.
+        if (c == 0) {
+            m_firstClusterViewport = view->viewport();
+            m_firstClusterViewport->installEventFilter(this);
+        }
+    }
+}
+
+bool SeriesView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_firstClusterViewport && event->type() == QEvent::Paint)
+        m_clustersPainted = true;
+    return QWidget::eventFilter(watched, event);
+}
+
+bool SeriesView::hasRocketFeatures() const {
+    return m_featureMap->features() != nullptr;
+}
+
+RocketFeature SeriesView::rocketFeature() const {
+    return m_featureMap->feature();
+}
+
+void SeriesView::setRocketFeature(RocketFeature feature) {
+    m_featureMap->setFeature(feature);
+    const QSignalBlocker blocker(m_featureBox);
+    m_featureBox->setCurrentIndex(m_featureBox->findData(int(feature)));
+    if (m_style == Style::FeatureMap) rebuild();
+}
+
+bool SeriesView::isContentDrawn() const {
+    const MatrixHeatmapView* shown = m_style == Style::Heatmap
+                                         ? static_cast<MatrixHeatmapView*>(m_heatmap)
+                                     : m_style == Style::FeatureMap ? m_featureMap
+                                                                    : nullptr;
+    if (m_style == Style::Clusters && m_clusterArea->isVisible() && m_kshape)
+        return !m_clustersDirty && (m_clusterCharts.empty() || m_clustersPainted);
+    if (!shown || !shown->isVisible()) return true;
+    return shown->isContentDrawn() || !shown->problem().isEmpty();
+}
+
+void SeriesView::setDeviceSeries(std::shared_ptr<const SeriesSet> series,
+                                 std::shared_ptr<const DeviceResident> copy) {
+    m_heatmap->setDeviceSeries(std::move(series), std::move(copy));
+}
+
+void SeriesView::setMaxDrawn(int count) {
+    m_maxDrawn = std::max(1, count);
+    rebuild();
+}
+
+QStringList SeriesView::legendEntries() const {
+    QStringList out;
+    for (auto* marker : m_chart->legend()->markers())
+        if (marker->isVisible()) out << marker->label();
+    return out;
+}
+
+QString SeriesView::note() const {
+    return m_note->text();
+}
+
+std::vector<std::size_t> SeriesView::sampleAcrossClasses(std::span<const std::size_t> candidates,
+                                                         std::span<const int> classOf, int cap) {
+    std::map<int, std::vector<std::size_t>> groups;
+    for (std::size_t k = 0; k < candidates.size(); ++k)
+        groups[classOf[k]].push_back(candidates[k]);
+    if (groups.empty() || cap <= 0) return {};
+
+    // Water-filling: equal shares, small classes hand their unused share to the larger ones.
+    std::vector<std::pair<std::size_t, int>> sizes;  // (size, class), smallest first
+    for (const auto& [c, members] : groups)
+        sizes.push_back({members.size(), c});
+    std::sort(sizes.begin(), sizes.end());
+    std::map<int, std::size_t> quota;
+    std::size_t left = std::size_t(cap);
+    std::size_t groupsLeft = sizes.size();
+    for (const auto& [size, c] : sizes) {
+        // Smallest first with a floor share: the division's remainder and the unused shares of
+        // small classes flow on to the larger classes that come later.
+        const std::size_t take = std::min(size, left / groupsLeft);
+        quota[c] = take;
+        left -= take;
+        --groupsLeft;
+    }
+
+    std::vector<std::vector<std::size_t>> picks;
+    for (const auto& [c, members] : groups) {
+        const std::size_t q = quota[c];
+        std::vector<std::size_t> chosen;
+        chosen.reserve(q);
+        for (std::size_t k = 0; k < q; ++k)
+            chosen.push_back(
+                members[std::min(members.size() - 1, (2 * k + 1) * members.size() / (2 * q))]);
+        picks.push_back(std::move(chosen));
+    }
+    std::vector<std::size_t> out;
+    for (std::size_t round = 0;; ++round) {
+        bool any = false;
+        for (const auto& chosen : picks)
+            if (round < chosen.size()) {
+                out.push_back(chosen[round]);
+                any = true;
+            }
+        if (!any) break;
+    }
+    return out;
+}
+
+void SeriesView::updateControls() {
+    const QSignalBlocker b1(m_channelBox);
+    const QSignalBlocker b2(m_splitBox);
+    const int channels = m_series ? int(m_series->channels) : 0;
+    if (m_channelBox->count() != channels) {
+        m_channelBox->clear();
+        for (int c = 0; c < channels; ++c) {
+            const QString name = std::size_t(c) < m_series->channelNames.size()
+                                     ? QString::fromStdString(m_series->channelNames[c])
+                                     : tr("channel %1").arg(c);
+            m_channelBox->addItem(tr("%1 of %2: %3").arg(c + 1).arg(channels).arg(name));
+        }
+    }
+    m_channelBox->setCurrentIndex(m_channel);
+    const bool multi = channels > 1;
+    // The channel does not apply to the feature map (a kernel reads all channels) nor to the
+    // clusters (they show the channel that was clustered).
+    const bool channelApplies = m_style != Style::FeatureMap && m_style != Style::Clusters;
+    m_channelLabel->setVisible(multi && channelApplies);
+    m_channelBox->setVisible(multi && channelApplies);
+    // "Feature map" is offered once there are features; the PPV/MAX choice goes with it.
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
+        if (QStandardItem* item = model->item(int(Style::FeatureMap)))
+            item->setEnabled(hasRocketFeatures());
+    if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
+        if (QStandardItem* item = model->item(int(Style::Clusters)))
+            item->setEnabled(hasKShapeResult());
+    m_featureBox->setVisible(m_style == Style::FeatureMap);
+    const bool hasSplit = m_series && !m_series->isTest.empty();
+    m_splitBox->setCurrentIndex(int(m_split));
+    // Every series was clustered: the split filter does not apply to the clusters.
+    m_splitLabel->setVisible(hasSplit && m_style != Style::Clusters);
+    m_splitBox->setVisible(hasSplit && m_style != Style::Clusters);
+}
+
+void SeriesView::rebuild() {
+    m_chart->removeAllSeries();
+    for (auto* axis : m_chart->axes()) {
+        m_chart->removeAxis(axis);
+        delete axis;
+    }
+    m_drawn.clear();
+    m_shownCount = 0;
+
+    if (!m_series || m_series->n == 0 || m_series->channels == 0) {
+        m_title->setText(tr("No time series loaded"));
+        m_note->setText(
+            tr("Open a .ts, .arff or UCR file with File ▸ Open… (Ctrl+O), drop one "
+               "here, or pick File ▸ Demo data ▸ Time series."));
+        m_chart->setTitle(QString());
+        m_heatmap->setRows(nullptr, {}, 0);
+        m_featureMap->setRows({});
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
+    const SeriesSet& s = *m_series;
+    const bool labelled = !s.labels.empty();
+    const bool split = !s.isTest.empty();
+
+    std::vector<std::size_t> candidates;
+    std::vector<int> classOf;
+    std::map<int, std::size_t> classCounts;
+    std::size_t trainShown = 0;
+    for (std::size_t i = 0; i < s.n; ++i) {
+        const bool test = split && s.isTest[i];
+        if ((m_split == Split::Train && test) || (m_split == Split::Test && !test)) continue;
+        const int c = labelled ? s.labels[i] : 0;
+        candidates.push_back(i);
+        classOf.push_back(c);
+        ++classCounts[c];
+        if (!test) ++trainShown;
+    }
+    m_shownCount = int(candidates.size());
+    m_drawn = sampleAcrossClasses(candidates, classOf, m_maxDrawn);
+    {
+        // The heat map shows every series that passes the filter (up to its row limit).
+        std::vector<std::uint8_t> keep(s.n, 0);
+        for (const std::size_t i : candidates)
+            keep[i] = 1;
+        auto rows = heatmapRows(s, keep, std::size_t(m_heatmap->maxRows()));
+        // The feature map lists the same series in the same order.
+        m_featureMap->setRows(rows);
+        m_heatmap->setRows(m_series, std::move(rows), std::size_t(m_channel));
+    }
+
+    const std::size_t c = std::size_t(m_channel);
+    float lo = std::numeric_limits<float>::infinity();
+    float hi = -lo;
+    std::uint32_t longest = 0;
+    std::map<int, bool> named;
+    for (std::size_t i : m_drawn) {
+        const std::uint32_t len = s.lengths.empty() ? std::uint32_t(s.length) : s.lengths[i];
+        const auto values = s.channel(i, c).first(std::min<std::size_t>(len, s.length));
+        for (float v : values) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+        longest = std::max(longest, len);
+
+        const int cls = labelled ? s.labels[i] : 0;
+        const bool test = split && s.isTest[i];
+        auto* line = new QLineSeries;
+        line->replace(decimated(values, kMaxPointsPerSeries));
+        QColor colour = labelled ? ColourMaps::categorical(cls) : ColourMaps::categorical(0);
+        // Translucent lines let dense bundles show their density; the more lines, the fainter.
+        colour.setAlpha(std::clamp(int(255.0 * 6.0 / std::sqrt(double(m_drawn.size()))), 80, 220));
+        QPen pen(colour, 1.3);
+        if (test) pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+        if (!named[cls]) {
+            const QString className = !labelled ? tr("series")
+                                      : cls < 0 ? tr("unlabelled")
+                                      : std::size_t(cls) < s.classNames.size()
+                                          ? QString::fromStdString(s.classNames[cls])
+                                          : QString::number(cls);
+            line->setName(tr("%1 (%2)").arg(className, number(classCounts[cls])));
+        }
+        m_chart->addSeries(line);
+        if (named[cls]) {
+            for (auto* marker : m_chart->legend()->markers(line))
+                marker->setVisible(false);
+        }
+        named[cls] = true;
+    }
+
+    // The time axis spans the true lengths exactly, ticks at round steps from 0.
+    auto* x = new QValueAxis;
+    x->setTitleText(tr("time step"));
+    const double xMax = std::max<double>(1.0, double(longest) - 1.0);
+    x->setRange(0, xMax);
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(std::max(1.0, niceStep(xMax, 8)));
+    x->setLabelFormat(QStringLiteral("%d"));
+    auto* y = new QValueAxis;
+    const QString channelName = c < s.channelNames.size()
+                                    ? QString::fromStdString(s.channelNames[c])
+                                : s.channels > 1 ? tr("channel %1").arg(c)
+                                                 : tr("value");
+    y->setTitleText(channelName);
+    if (lo <= hi) {
+        const float margin = hi > lo ? 0.05f * (hi - lo) : 1.0f;
+        y->setRange(lo - margin, hi + margin);
+    }
+    m_chart->addAxis(x, Qt::AlignBottom);
+    m_chart->addAxis(y, Qt::AlignLeft);
+    for (auto* series : m_chart->series()) {
+        series->attachAxis(x);
+        series->attachAxis(y);
+    }
+    // A tight value range with ticks at round values: nice-number ranges waste up to half the
+    // height on empty space.
+    y->setTickType(QValueAxis::TicksDynamic);
+    y->setTickAnchor(0);
+    y->setTickInterval(niceStep(y->max() - y->min(), 6));
+    y->setLabelFormat(QStringLiteral("%g"));
+
+    // Title: what the file holds; note: what of it is on screen.
+    QString title = tr("%1 — %2 series × %3 × %4 samples")
+                        .arg(m_name.isEmpty() ? sourceName(s.source) : m_name, number(s.n),
+                             s.channels == 1 ? tr("1 channel") : tr("%1 channels").arg(s.channels),
+                             s.equalLength() ? number(s.length) : tr("≤ %1").arg(number(s.length)));
+    if (labelled) title += tr(", %1 classes").arg(s.classCount());
+    m_title->setText(title);
+
+    QStringList note;
+    if (m_style == Style::Clusters && hasKShapeResult()) {
+        if (m_clustersDirty) rebuildClusters();
+        const KShapeResult& r = *m_kshape;
+        note << tr("k-Shape: %1 clusters of %2 series").arg(r.k).arg(number(r.labels.size()));
+        if (s.channels > 1) {
+            const std::size_t ch = m_kshapeChannel;
+            note << tr("channel %1")
+                        .arg(ch < s.channelNames.size() ? QString::fromStdString(s.channelNames[ch])
+                                                        : QString::number(ch));
+        }
+        note << tr("up to %1 members per cluster, z-normalised and shifted onto the centroid "
+                   "(bold)")
+                    .arg(maxMembersPerCluster());
+        if (r.length > std::size_t(kMaxPointsPerClusterSeries))
+            note << tr("members drawn as min/max envelopes of %1 points")
+                        .arg(kMaxPointsPerClusterSeries);
+        m_note->setText(note.join(QStringLiteral(" · ")));
+        m_note->setVisible(true);
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
+    if (m_style == Style::FeatureMap && hasRocketFeatures()) {
+        const auto& f = *m_featureMap->features();
+        const std::size_t rows = m_featureMap->rowCount();
+        note << (rows < candidates.size()
+                     ? tr("feature map of %1 of %2 series, picked evenly within each class")
+                           .arg(number(rows), number(candidates.size()))
+                     : tr("feature map of all %1 series").arg(number(rows)));
+        note << tr("%1 ROCKET kernels, %2, each kernel z-scored over all %3 series")
+                    .arg(number(f.kernels),
+                         rocketFeature() == RocketFeature::Ppv ? tr("PPV") : tr("MAX"),
+                         number(f.n));
+        if (m_featureMap->isColumnCapped())
+            note << tr("the first %1 kernels fit a texture")
+                        .arg(number(m_featureMap->shownColumns()));
+        if (split)
+            note << tr("%1 train + %2 test")
+                        .arg(number(trainShown), number(candidates.size() - trainShown));
+        m_note->setText(note.join(QStringLiteral(" · ")));
+        m_note->setVisible(true);
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
+    if (m_style == Style::Heatmap) {
+        const std::size_t rows = m_heatmap->rowCount();
+        note << (rows < candidates.size()
+                     ? tr("heat map of %1 of %2 series, picked evenly within each class")
+                           .arg(number(rows), number(candidates.size()))
+                     : tr("heat map of all %1 series").arg(number(rows)));
+        if (split)
+            note << tr("%1 train + %2 test")
+                        .arg(number(trainShown), number(candidates.size() - trainShown));
+        m_note->setText(note.join(QStringLiteral(" · ")));
+        m_note->setVisible(true);
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+        return;
+    }
+    if (split)
+        note << tr("%1 train (solid) + %2 test (dashed)")
+                    .arg(number(trainShown), number(candidates.size() - trainShown));
+    if (int(m_drawn.size()) < m_shownCount)
+        note << tr("showing %1 of %2 series, sampled evenly across classes")
+                    .arg(number(m_drawn.size()), number(std::size_t(m_shownCount)));
+    if (s.length > std::size_t(kMaxPointsPerSeries))
+        note << tr("long series drawn as min/max envelopes of %1 points").arg(kMaxPointsPerSeries);
+    if (!s.equalLength()) note << tr("variable lengths, each drawn to its own length");
+    m_note->setText(note.join(QStringLiteral(" · ")));
+    m_note->setVisible(!note.isEmpty());
+    m_chart->setTitle(QString());
+    applyPalette();
+    emit chartUpdated();
+}
+
+void SeriesView::applyChartPalette(QChart* chart) const {
+    const QPalette pal = palette();
+    chart->setBackgroundBrush(pal.color(QPalette::Base));
+    chart->setBackgroundPen(Qt::NoPen);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setTitleBrush(pal.color(QPalette::Text));
+    QColor grid = pal.color(QPalette::Text);
+    grid.setAlpha(40);
+    for (auto* axis : chart->axes()) {
+        axis->setLabelsColor(pal.color(QPalette::Text));
+        axis->setTitleBrush(pal.color(QPalette::Text));
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+        axis->setGridLineColor(grid);
+        axis->setMinorGridLineVisible(false);
+    }
+}
+
+void SeriesView::applyPalette() {
+    const QPalette pal = palette();
+    for (QChart* chart : m_clusterCharts)
+        applyChartPalette(chart);
+    m_chart->setBackgroundBrush(pal.color(QPalette::Base));
+    m_chart->setBackgroundPen(Qt::NoPen);
+    m_chart->setPlotAreaBackgroundVisible(false);
+    m_chart->setTitleBrush(pal.color(QPalette::Text));
+    m_chart->legend()->setLabelColor(pal.color(QPalette::Text));
+    m_chart->legend()->setBrush(Qt::NoBrush);
+    m_chart->legend()->setPen(Qt::NoPen);
+    QColor grid = pal.color(QPalette::Text);
+    grid.setAlpha(40);
+    for (auto* axis : m_chart->axes()) {
+        axis->setLabelsColor(pal.color(QPalette::Text));
+        axis->setTitleBrush(pal.color(QPalette::Text));
+        axis->setLinePenColor(pal.color(QPalette::Mid));
+        axis->setGridLineColor(grid);
+        axis->setMinorGridLineVisible(false);
+    }
+    m_chartView->setBackgroundBrush(pal.color(QPalette::Base));
+}
+
+void SeriesView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::PaletteChange) applyPalette();
+    QWidget::changeEvent(event);
+}
+
+}  // namespace cs::ui
