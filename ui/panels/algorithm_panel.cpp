@@ -80,7 +80,6 @@ AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& des
     paramsLayout->addWidget(m_progressBar);
     paramsLayout->addWidget(m_progressLabel);
     m_layout->addWidget(params);
-    m_boxInsertAt = m_layout->count();
 
     auto* result = new QGroupBox(tr("Result"));
     m_resultLayout = new QVBoxLayout(result);
@@ -101,6 +100,9 @@ AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& des
     m_resultLayout->addWidget(m_timings);
     m_resultLayout->addWidget(m_exportButton);
     m_layout->addWidget(result);
+    // The result comes right under the parameters, so that it is on screen at the default
+    // window size; a panel's own boxes (DBSCAN's k-distance chart) follow it.
+    m_boxInsertAt = m_layout->count();
     m_layout->addStretch(1);
 
     connect(m_runButton, &QPushButton::clicked, this, &AlgorithmPanel::run);

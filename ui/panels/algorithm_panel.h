@@ -118,7 +118,7 @@ protected:
     ParameterValues parameterValues() const;
     /// The Parameters box's form (rows go above Run and Cancel).
     QFormLayout* parameterForm() const { return m_form; }
-    /// Adds a box of the panel's own between Parameters and Result.
+    /// Adds a box of the panel's own under the Result box.
     void addBox(QWidget* box);
     /// Adds a widget of the panel's own to the Result box, under the summary.
     void addResultWidget(QWidget* widget);
