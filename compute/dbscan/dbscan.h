@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/device_resident.h"
+#include "compute/core/geometry.h"
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 
@@ -66,23 +67,6 @@ struct KDistanceResult {
     std::vector<float> perPoint;  ///< in point order
     std::vector<float> sorted;    ///< the same values sorted ascending
 };
-
-/// Float32 coordinates re-centred on the bounding-box midpoint (computed in double, so every
-/// backend gets identical values regardless of summation order); row-major N x d. Re-centring
-/// keeps the float distance tests precise on clouds far from the origin (georeferenced scans).
-std::vector<float> recentredCoords(const PointSet& points);
-
-/// The canonical squared distance: sum over j of (a_j - b_j)^2, accumulated in float in
-/// dimension order without fused multiply-add (CUDA: __fmul_rn/__fadd_rn). Every backend's
-/// final eps test uses exactly this.
-inline float canonicalDist2(const float* a, const float* b, std::size_t dims) {
-    float sum = 0.0f;
-    for (std::size_t j = 0; j < dims; ++j) {
-        const float diff = a[j] - b[j];
-        sum = sum + diff * diff;  // compute/ builds with -ffp-contract=off: never an FMA
-    }
-    return sum;
-}
 
 /// eps^2 as every backend compares it.
 inline float epsSquared(float eps) {

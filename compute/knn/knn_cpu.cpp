@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/geometry.h"
 #include "compute/core/parallel.h"
-#include "compute/dbscan/dbscan.h"
 
 namespace cs {
 namespace {
