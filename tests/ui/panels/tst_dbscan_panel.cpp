@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
@@ -210,6 +211,24 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(panel()->lastRun() && panel()->lastRun()->params.minPts == 10,
                                  30000);
         QTRY_VERIFY_WITH_TIMEOUT(!panel()->isBusy(), 60000);
+    }
+
+    // A stored MinPts that does not fit the points loaded is clamped to them, with a log line,
+    // never run blind.
+    void storedMinPtsIsClampedToThePoints() {
+        QSettings().setValue(QStringLiteral("dbscan/minPts"), QStringLiteral("50000"));
+        {
+            cs::ui::MainWindow window;
+            window.resize(1000, 700);
+            window.show();
+            QCOMPARE(window.dbscanPanel()->minPtsSpin()->value(), 50000);
+            window.openDemoPoints(2000);
+            QTRY_VERIFY_WITH_TIMEOUT(window.pointView()->pointCount() == 2000, 30000);
+            QTRY_COMPARE(window.dbscanPanel()->minPtsSpin()->value(), 2000);
+            QVERIFY(cs::test::logged(QStringLiteral("MinPts is set to 2000")));
+            QTRY_VERIFY_WITH_TIMEOUT(!window.dbscanPanel()->isBusy(), 60000);
+        }
+        QSettings().setValue(QStringLiteral("dbscan/minPts"), QStringLiteral("10"));
     }
 
     void cleanupTestCase() { m_window.reset(); }

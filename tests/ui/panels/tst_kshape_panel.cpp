@@ -424,6 +424,12 @@ private slots:
         QVERIFY2(lines.at(0).startsWith(QLatin1String("# kshape k=3 maxIterations=100 seed=4 ")),
                  qPrintable(lines.at(0)));
         QCOMPARE(lines.size(), 1096 + 2);
+        // The --param values ran, but they are a script's, not the user's choice: the settings
+        // the app leaves behind hold neither (the stored seed would read seed=4).
+        QFile conf(m_tmp.filePath(QStringLiteral("config/Clusterscope/Clusterscope.conf")));
+        QVERIFY2(conf.open(QIODevice::ReadOnly | QIODevice::Text), "the app wrote no settings");
+        const QString stored = QString::fromUtf8(conf.readAll());
+        QVERIFY2(!stored.contains(QLatin1String("seed=4")), qPrintable(stored));
 
         // Refused by the panel (k > n): exit status 1, the reason on stderr.
         const QString small = writeSmallTs(m_tmp.filePath(QStringLiteral("small.ts")), 5);
