@@ -168,12 +168,6 @@ void AlgorithmPanel::store(const char* name, const ParameterValue& value, bool s
     if (stored) ParameterStore::save(m_descriptor, parameterSpec(m_descriptor, name), value);
 }
 
-void AlgorithmPanel::addParameterRow(const char* name, QWidget* field) {
-    const ParameterSpec& spec = parameterSpec(m_descriptor, name);
-    field->setToolTip(ParameterStore::toolTip(spec));
-    m_form->addRow(QString::fromStdString(spec.label), field);
-}
-
 QSpinBox* AlgorithmPanel::addIntParameter(const char* name, bool stored) {
     const ParameterSpec& spec = parameterSpec(m_descriptor, name);
     auto* spin = new QSpinBox;

@@ -112,8 +112,6 @@ protected:
     QSpinBox* addIntParameter(const char* name, bool stored = true);
     QDoubleSpinBox* addDoubleParameter(const char* name, bool stored = true);
     QCheckBox* addBoolParameter(const char* name, const QString& text, bool stored = true);
-    /// A row of the panel's own making for a declared parameter (label and tooltip from it).
-    void addParameterRow(const char* name, QWidget* field);
     /// The values of the rows made by add*Parameter, over the descriptor's defaults.
     ParameterValues parameterValues() const;
     /// The Parameters box's form (rows go above Run and Cancel).

@@ -56,10 +56,6 @@ void ParameterStore::setPersistent(bool persistent) {
     g_persistent = persistent;
 }
 
-bool ParameterStore::isPersistent() {
-    return g_persistent;
-}
-
 QString ParameterStore::toolTip(const ParameterSpec& spec) {
     QString help = qs(spec.help);
     if (!help.isEmpty()) help[0] = help[0].toUpper();

@@ -5,7 +5,6 @@
 
 #include "compute/core/algorithm_descriptor.h"
 
-class QAbstractSpinBox;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -27,7 +26,6 @@ public:
                      const ParameterValue& value);
     /// Whether save() writes (true by default).
     static void setPersistent(bool persistent);
-    static bool isPersistent();
 
     /// Range, decimals, tooltip and keyboard tracking of a widget for spec.
     static void configure(QSpinBox* spin, const ParameterSpec& spec);

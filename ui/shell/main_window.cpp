@@ -351,7 +351,10 @@ void MainWindow::exportResultInteractively(const QString& algorithmName) {
     const ExportSpec& chosen =
         d.exports[std::size_t(std::max<qsizetype>(0, filters.indexOf(filter)))];
     path = withExportEnding(path, d, chosen);
-    const QString error = algorithm->exportTo(chosen.id, path);
+    reportExport(path, algorithm->exportTo(chosen.id, path));
+}
+
+void MainWindow::reportExport(const QString& path, const QString& error) {
     if (!error.isEmpty()) {
         logError(error);
         QMessageBox::warning(this, tr("Export failed"), error);
@@ -973,12 +976,7 @@ void MainWindow::exportInteractively() {
         if (QFileInfo(path).suffix().isEmpty()) path += filter == npyFilter ? ".npy" : ".png";
         error = exportTo(path);
     }
-    if (!error.isEmpty()) {
-        logError(error);
-        QMessageBox::warning(this, tr("Export failed"), error);
-    } else {
-        statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    }
+    reportExport(path, error);
 }
 
 QString MainWindow::aboutText() const {

@@ -131,6 +131,8 @@ private:
     void exportInteractively();
     /// File dialog offering the algorithm's exports (its descriptor's list), then writes one.
     void exportResultInteractively(const QString& algorithmName);
+    /// An export's outcome for the user: the error in the log and a dialog, or the status bar.
+    void reportExport(const QString& path, const QString& error);
     /// Puts an algorithm panel in a dock (tabbed with the others), registers its algorithm and
     /// wires its status, export and result signals: the same for every method.
     void addPanel(AlgorithmPanel* panel);

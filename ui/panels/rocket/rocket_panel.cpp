@@ -8,7 +8,6 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
-#include <QSettings>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTableWidget>
