@@ -13,13 +13,18 @@
 #include "app/cli/dbscan_command.h"
 #include "app/cli/knn_command.h"
 #include "app/cli/kshape_command.h"
+#include "app/cli/parameter_options.h"
 #include "app/cli/rocket_command.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_datasets.h"
+#include "compute/dbscan/dbscan_descriptor.h"
+#include "compute/demo/shape_series.h"
 #include "compute/io/npy.h"
 #include "compute/knn/knn_datasets.h"
-#include "compute/rocket/rocket_datasets.h"
+#include "compute/knn/knn_descriptor.h"
+#include "compute/kshape/kshape_descriptor.h"
+#include "compute/rocket/rocket_descriptor.h"
 
 namespace cs::cli {
 namespace {
@@ -112,23 +117,21 @@ double medianOf(const TimedRuns& runs, const char* field) {
 void addBenchDbscan(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 100'000, d = 3;
-        std::string dist = "blobs", backend = "auto", path = "auto", dump;
-        float eps = -1.0f;
-        int minPts = 0, repeat = 5, warmup = 1;
-        bool star = false;
+        std::string dist = "blobs", backend = "auto", dump;
+        int repeat = 5, warmup = 1;
         std::uint64_t seed = 1;
+        std::shared_ptr<ParameterOptions> params;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = bench.add_subcommand("dbscan", "Benchmark DBSCAN on generated points");
     cmd->add_option("--n", o->n, "Number of points (default 100000)");
     cmd->add_option("--d", o->d, "Dimensions (default 3)");
     cmd->add_option("--dist", o->dist, "uniform, blobs, dense or seed-spreader (default blobs)");
-    cmd->add_option("--eps", o->eps, "Radius (default: the distribution's, 1 or 5000)");
-    cmd->add_option("--min-pts", o->minPts,
-                    "Core threshold (default: the distribution's, 10 or 100)");
-    cmd->add_flag("--star", o->star, "DBSCAN*");
+    o->params = std::make_shared<ParameterOptions>(
+        *cmd, dbscanDescriptor(),
+        std::map<std::string, std::string>{{"eps", "the distribution's, 1 or 5000"},
+                                           {"minPts", "the distribution's, 10 or 100"}});
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--path", o->path, "auto, grid, brute or kdtree (default: auto)");
     cmd->add_option("--repeat", o->repeat,
                     "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
@@ -138,9 +141,9 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
         exitCode = runReportingErrors([&] {
             const DbscanDistribution dist = parseDbscanDistribution(o->dist);
             const DbscanDatasetDefaults defaults = dbscanDatasetDefaults(dist);
-            const DbscanParams params{o->eps >= 0.0f ? o->eps : defaults.eps,
-                                      o->minPts > 0 ? o->minPts : defaults.minPts, o->star,
-                                      parseDbscanPath(o->path)};
+            DbscanParams params = dbscanParams(o->params->values());
+            if (!o->params->given("eps")) params.eps = defaults.eps;
+            if (!o->params->given("minPts")) params.minPts = defaults.minPts;
             validateDbscanParams(params);
             checkRepeat(o->repeat, o->warmup);
             const auto backend = backendRegistry().get(o->backend);
@@ -177,9 +180,8 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 100'000, d = 3;
         std::string dist = "blobs", backend = "auto", input, dump;
-        KnnParams params;
+        std::shared_ptr<ParameterOptions> params;
         int repeat = 5, warmup = 1;
-        std::uint64_t seed = 1;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = bench.add_subcommand(
@@ -188,22 +190,16 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
     cmd->add_option("--d", o->d, "Dimensions (default 3)");
     cmd->add_option("--dist", o->dist, "blobs, uniform or embed (default blobs)");
     cmd->add_option("--input", o->input, "Benchmark this point file instead of generated data");
-    cmd->add_option("--k", o->params.k, "Neighbours per point (default 10)");
-    cmd->add_option("--trees", o->params.trees, "Most trees (default 8)");
-    cmd->add_option("--leaf-size", o->params.leafSize, "Largest leaf (default 512)");
-    cmd->add_option("--target-recall", o->params.targetRecall,
-                    "Stop at this sampled recall; 0 builds every tree (default 0.95)");
-    cmd->add_option("--recall-sample", o->params.recallSample, "Recall sample size (default 256)");
+    // The forest's seed seeds the generated points too.
+    o->params = std::make_shared<ParameterOptions>(*cmd, knnDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--repeat", o->repeat,
                     "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
-    cmd->add_option("--seed", o->seed, "Data and forest seed (default 1)");
     cmd->add_option("--dump", o->dump, "Also write the points to this .npy file");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
-            KnnParams params = o->params;
-            params.seed = o->seed;
+            const KnnParams params = knnParams(o->params->values());
             validateKnnParams(params);
             checkRepeat(o->repeat, o->warmup);
             const KnnDistribution dist = parseKnnDistribution(o->dist);
@@ -211,7 +207,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
-            const PointSet points = o->input.empty() ? makeKnnDataset(dist, o->n, o->d, o->seed)
+            const PointSet points = o->input.empty() ? makeKnnDataset(dist, o->n, o->d, params.seed)
                                                      : loadPointCloud(o->input);
             const double generateMs = millisecondsSince(generateStart);
             try {
@@ -248,9 +244,8 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 1000, length = 1000, channels = 1;
         std::string backend = "auto", input;
-        RocketParams params;
+        std::shared_ptr<ParameterOptions> params;
         int repeat = 5, warmup = 1;
-        std::uint64_t seed = 1;
         bool fit = false;
     };
     auto o = std::make_shared<Options>();
@@ -259,27 +254,26 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
     cmd->add_option("--n", o->n, "Number of series (default 1000)");
     cmd->add_option("--length", o->length, "Samples per series (default 1000)");
     cmd->add_option("--channels", o->channels, "Channels per series (default 1)");
-    cmd->add_option("--kernels", o->params.kernels, "Random kernels (default 10000)");
+    // The kernels' seed seeds the generated series too.
+    o->params = std::make_shared<ParameterOptions>(*cmd, rocketDescriptor());
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
     cmd->add_flag("--fit", o->fit, "Also fit the ridge classifier on the labelled series");
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--repeat", o->repeat,
                     "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
-    cmd->add_option("--seed", o->seed, "Data and kernel seed (default 1)");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
-            RocketParams params = o->params;
-            params.seed = o->seed;
+            const RocketParams params = rocketParams(o->params->values());
             validateRocketParams(params);
             checkRepeat(o->repeat, o->warmup);
             const auto backend = backendRegistry().get(o->backend);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
-            const SeriesSet series = o->input.empty()
-                                         ? makeRocketSeries(o->n, o->length, o->channels, o->seed)
-                                         : loadSeriesSplit(o->input);
+            const SeriesSet series =
+                o->input.empty() ? demo::makeShapeSeries(o->n, o->length, o->channels, params.seed)
+                                 : loadSeriesSplit(o->input);
             const double generateMs = millisecondsSince(generateStart);
             RocketKernels kernels;
             try {
@@ -330,36 +324,36 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 1000, length = 256;
         std::string backend = "auto", input;
-        KShapeParams params{.k = 4};
+        std::shared_ptr<ParameterOptions> params;
         int repeat = 5, warmup = 1;
-        std::uint64_t seed = 1;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = bench.add_subcommand("kshape",
                                      "Benchmark k-Shape clustering on generated series or a file");
     cmd->add_option("--n", o->n, "Number of series (default 1000)");
     cmd->add_option("--length", o->length, "Samples per series (default 256)");
-    cmd->add_option("--k", o->params.k, "Clusters (default 4)");
-    cmd->add_option("--max-iterations", o->params.maxIterations,
-                    "Iterations at most (default 100)");
+    // The initial labels' seed seeds the generated series too; k defaults to their classes.
+    o->params = std::make_shared<ParameterOptions>(
+        *cmd, kshapeDescriptor(),
+        std::map<std::string, std::string>{
+            {"k", std::to_string(demo::kShapeSeriesClasses) + ", the generated classes"}});
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--repeat", o->repeat,
                     "Timed runs, each printed as it ends (1 .. 100000, default 5)");
     cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
-    cmd->add_option("--seed", o->seed, "Data and initial-label seed (default 1)");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
-            KShapeParams params = o->params;
-            params.seed = o->seed;
+            KShapeParams params = kshapeParams(o->params->values());
+            if (!o->params->given("k")) params.k = int(demo::kShapeSeriesClasses);
             checkRepeat(o->repeat, o->warmup);
             const auto backend = backendRegistry().get(o->backend);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
-            // makeRocketSeries: four classes of shapes, a fair clustering task.
+            // makeShapeSeries: four classes of shapes, a fair clustering task.
             const SeriesSet series = o->input.empty()
-                                         ? makeRocketSeries(o->n, o->length, 1, o->seed)
+                                         ? demo::makeShapeSeries(o->n, o->length, 1, params.seed)
                                          : loadSeriesSplit(o->input);
             const double generateMs = millisecondsSince(generateStart);
             try {

@@ -10,7 +10,7 @@ namespace cs::cli {
 /// `bench dbscan --n N --d D --dist uniform|blobs|dense|seed-spreader [--eps E] [--min-pts M]
 /// [--star] [--backend ...] [--path ...] [--repeat R] [--warmup W] [--seed S] [--dump pts.npy]`,
 /// `bench knn ...`, and `bench rocket --n N --length L --channels C --kernels K [--input FILE]
-/// [--fit] [--backend ...] [--repeat R] [--warmup W] [--seed S]` (makeRocketSeries data; the
+/// [--fit] [--backend ...] [--repeat R] [--warmup W] [--seed S]` (makeShapeSeries data; the
 /// transform, plus the ridge fit with --fit; series_per_s from the median).
 void addBenchCommand(CLI::App& app, int& exitCode);
 

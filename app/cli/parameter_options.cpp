@@ -7,7 +7,8 @@
 
 namespace cs::cli {
 
-ParameterOptions::ParameterOptions(CLI::App& command, const AlgorithmDescriptor& algorithm)
+ParameterOptions::ParameterOptions(CLI::App& command, const AlgorithmDescriptor& algorithm,
+                                   const std::map<std::string, std::string>& callerDefaults)
     : m_algorithm(algorithm) {
     for (const ParameterSpec& p : algorithm.parameters) {
         std::string help = p.help;
@@ -17,13 +18,17 @@ ParameterOptions::ParameterOptions(CLI::App& command, const AlgorithmDescriptor&
             command.add_flag(flag, m_flags[p.name], help);
             continue;
         }
+        const auto callers = callerDefaults.find(p.name);
+        const bool required = p.requiredOnCommandLine && callers == callerDefaults.end();
         help += " (" + p.expected() +
-                (p.requiredOnCommandLine ? ")" : "; default " + p.format(p.defaultValue) + ")");
+                (callers != callerDefaults.end() ? "; default " + callers->second + ")"
+                 : required                      ? ")"
+                                                 : "; default " + p.format(p.defaultValue) + ")");
         CLI::Option* option = command.add_option(flag, m_text[p.name], help);
         option->type_name(p.type == ParameterSpec::Type::Int      ? "INT"
                           : p.type == ParameterSpec::Type::Double ? "NUMBER"
                                                                   : "TEXT");
-        if (p.requiredOnCommandLine) option->required();
+        if (required) option->required();
         m_options[p.name] = option;
     }
 }
@@ -47,6 +52,12 @@ ParameterValues ParameterOptions::values(const DataShape* data) const {
         if (!why.empty()) throw Error("--" + p.option + ": " + why);
     }
     return values;
+}
+
+bool ParameterOptions::given(const std::string& name) const {
+    if (const auto flag = m_flags.find(name); flag != m_flags.end()) return flag->second;
+    const auto option = m_options.find(name);
+    return option != m_options.end() && option->second->count() > 0;
 }
 
 }  // namespace cs::cli

@@ -20,7 +20,11 @@ namespace cs::cli {
 /// @endcode
 class ParameterOptions {
 public:
-    ParameterOptions(CLI::App& command, const AlgorithmDescriptor& algorithm);
+    /// callerDefaults: parameters whose default the command decides (a benchmark's generated
+    /// data), by name, with the text the help gives for it ("the distribution's"); they are
+    /// never required, and given() tells whether the user set them.
+    ParameterOptions(CLI::App& command, const AlgorithmDescriptor& algorithm,
+                     const std::map<std::string, std::string>& callerDefaults = {});
     ParameterOptions(const ParameterOptions&) = delete;
     ParameterOptions& operator=(const ParameterOptions&) = delete;
 
@@ -28,6 +32,8 @@ public:
     /// option and what it expects, for a value that does not parse, is out of its range or,
     /// with data, out of the range these data allow (MinPts above the number of points).
     ParameterValues values(const DataShape* data = nullptr) const;
+    /// True when the parameter was on the command line.
+    bool given(const std::string& name) const;
 
 private:
     const AlgorithmDescriptor& m_algorithm;

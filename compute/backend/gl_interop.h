@@ -12,7 +12,7 @@
 
 #include "compute/core/device_resident.h"
 #include "compute/core/point_quantities.h"
-#include "compute/rocket/rocket.h"
+#include "compute/core/series_quantities.h"
 
 namespace cs {
 
@@ -52,13 +52,13 @@ public:
     /// for point i and slot c, word 2 (i k + c) is i and the next word the target. Throws
     /// cs::Error when the edges do not fit, cs::DeviceError when the device fails.
     virtual void writeEdgeIndices(const DeviceResident& edges) = 0;
-    /// Fills the buffer (a pixel buffer of order.size() x columns floats) with rocketFeatureMap():
-    /// one feature of the first `columns` kernels of series order[r] of RocketFeatures::device
-    /// (the same backend), each column z-scored over all series. Throws cs::Error when the sizes
+    /// Fills the buffer (a pixel buffer of order.size() x columns floats) with columnZScores():
+    /// layer `layer` of the first `columns` columns of rows order[r] of a FeatureMatrix::device
+    /// (the same backend), each column z-scored over all rows. Throws cs::Error when the sizes
     /// do not fit, cs::DeviceError when the device fails.
-    virtual void writeRocketFeatureMap(const DeviceResident& features,
-                                       std::span<const std::uint32_t> order, RocketFeature feature,
-                                       std::size_t columns) = 0;
+    virtual void writeColumnZScores(const DeviceResident& matrix,
+                                    std::span<const std::uint32_t> order, std::size_t layer,
+                                    std::size_t columns) = 0;
     /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
     /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
     virtual void writeTestPattern(std::uint32_t seed) = 0;

@@ -164,47 +164,4 @@ void validateRocketInput(const SeriesSet& series, const RocketKernels& kernels) 
     series.validate();
 }
 
-std::string_view toString(RocketFeature feature) {
-    return feature == RocketFeature::Ppv ? "ppv" : "max";
-}
-
-std::vector<float> rocketFeatureMap(const RocketFeatures& features,
-                                    std::span<const std::uint32_t> order, RocketFeature feature,
-                                    std::size_t columns) {
-    const std::size_t n = features.n, cols = features.columns();
-    if (features.values.size() != n * cols)
-        throw Error("the ROCKET features hold " + num(features.values.size()) +
-                    " values, expected " + num(n) + " x " + num(cols));
-    if (columns > features.kernels)
-        throw Error("a feature map of " + num(columns) + " columns needs as many kernels, the " +
-                    "features have " + num(features.kernels));
-    for (auto r : order)
-        if (r >= n)
-            throw Error("the feature map's row order names series " + num(r) + " of " + num(n));
-    const std::size_t offset = feature == RocketFeature::Ppv ? 0 : 1;
-    std::vector<double> mean(columns, 0.0), inv(columns, 0.0);
-    for (std::size_t k = 0; k < columns && n > 0; ++k) {
-        const float* v = features.values.data() + 2 * k + offset;
-        double sum = 0.0;
-        for (std::size_t i = 0; i < n; ++i)
-            sum += double(v[i * cols]);
-        mean[k] = sum / double(n);
-        double sq = 0.0;
-        for (std::size_t i = 0; i < n; ++i) {
-            const double d = double(v[i * cols]) - mean[k];
-            sq += d * d;
-        }
-        const double sd = std::sqrt(sq / double(n));
-        inv[k] = sd > 0.0 ? 1.0 / sd : 0.0;
-    }
-    std::vector<float> out(order.size() * columns);
-    for (std::size_t r = 0; r < order.size(); ++r) {
-        const float* row = features.values.data() + std::size_t(order[r]) * cols + offset;
-        for (std::size_t k = 0; k < columns; ++k)
-            out[r * columns + k] =
-                inv[k] == 0.0 ? 0.0f : float((double(row[2 * k]) - mean[k]) * inv[k]);
-    }
-    return out;
-}
-
 }  // namespace cs

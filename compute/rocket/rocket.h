@@ -4,8 +4,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <span>
-#include <string_view>
 #include <vector>
 
 #include "compute/core/device_resident.h"
@@ -105,17 +103,5 @@ std::vector<float> rocketNormalised(const SeriesSet& series);
 /// empty, when the kernel set is inconsistent, or when series.validate() fails (non-finite
 /// values, bad lengths).
 void validateRocketInput(const SeriesSet& series, const RocketKernels& kernels);
-
-/// Which features a feature map shows.
-enum class RocketFeature { Ppv, Max };
-std::string_view toString(RocketFeature feature);
-
-/// A feature map for display: order.size() rows (series order[r]) x the first `columns` kernels
-/// of one feature, each column z-scored over all n series (mean and population standard
-/// deviation in double; a constant column is 0). What GlBufferLink::writeRocketFeatureMap
-/// writes on the device (equal within float rounding).
-std::vector<float> rocketFeatureMap(const RocketFeatures& features,
-                                    std::span<const std::uint32_t> order, RocketFeature feature,
-                                    std::size_t columns);
 
 }  // namespace cs

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// The device side of the point quantities (compute/core/point_quantities.h): what the GL interop
-// reads, whichever algorithm left it on the device. An algorithm's device result derives from
-// the quantity it is (DBSCAN's clusters are categories, a kNN graph's neighbours are edges).
+// The device side of the point and series quantities (compute/core/point_quantities.h,
+// series_quantities.h): what the GL interop reads, whichever algorithm left it on the device. An
+// algorithm's device result derives from the quantity it is (DBSCAN's clusters are categories, a
+// kNN graph's neighbours are edges, ROCKET's features a feature matrix).
 
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +38,17 @@ struct DeviceEdges : cs::DeviceResident {
     virtual std::size_t points() const = 0;
     /// Edges per point (k).
     virtual int edgesPerPoint() const = 0;
+    std::string backend() const override { return "cuda"; }
+};
+
+/// Values per series on the device (cs::FeatureMatrix::device), laid out as there: rows x
+/// columns x layers floats, interleaved.
+struct DeviceFeatureMatrix : cs::DeviceResident {
+    std::shared_ptr<JobContext> context;  ///< its stream frees the buffers; outlives them
+    virtual const float* matrixValues() const = 0;
+    virtual std::size_t rows() const = 0;
+    virtual std::size_t columns() const = 0;
+    virtual std::size_t layers() const = 0;
     std::string backend() const override { return "cuda"; }
 };
 

@@ -19,9 +19,6 @@
 #include "kernels/cuda_backend.h"
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/interop/interop_launch.h"
-#include "kernels/knn/knn_gpu.h"
-#include "kernels/rocket/rocket_gpu.h"
-#include "kernels/rocket/rocket_launch.h"
 
 namespace cs::kernels {
 namespace {
@@ -180,26 +177,28 @@ public:
         });
     }
 
-    void writeRocketFeatureMap(const cs::DeviceResident& data, std::span<const std::uint32_t> order,
-                               cs::RocketFeature feature, std::size_t columns) override {
-        const RocketDeviceFeatures& f = onThisDevice<RocketDeviceFeatures>(data, "ROCKET features");
-        if (order.size() * columns * sizeof(float) != m_bytes || columns > f.kernels ||
-            f.values.size() != f.n * 2 * f.kernels)
-            throw cs::Error("GL interop: " + std::to_string(order.size()) + " series x " +
-                            std::to_string(columns) + " kernels (of " + std::to_string(f.kernels) +
-                            ") for a pixel buffer of " + std::to_string(m_bytes) + " bytes");
+    void writeColumnZScores(const cs::DeviceResident& data, std::span<const std::uint32_t> order,
+                            std::size_t layer, std::size_t columns) override {
+        const DeviceFeatureMatrix& m = onThisDevice<DeviceFeatureMatrix>(data, "feature values");
+        if (order.size() * columns * sizeof(float) != m_bytes || columns > m.columns() ||
+            layer >= m.layers())
+            throw cs::Error("GL interop: " + std::to_string(order.size()) + " rows x " +
+                            std::to_string(columns) + " columns (of " +
+                            std::to_string(m.columns()) + ", layer " + std::to_string(layer) +
+                            " of " + std::to_string(m.layers()) + ") for a pixel buffer of " +
+                            std::to_string(m_bytes) + " bytes");
         for (const std::uint32_t i : order)
-            if (i >= f.n)
-                throw cs::Error("GL interop: no series " + std::to_string(i) + " of " +
-                                std::to_string(f.n));
+            if (i >= m.rows())
+                throw cs::Error("GL interop: no row " + std::to_string(i) + " of " +
+                                std::to_string(m.rows()));
         DeviceScope scope(m_device->device());
         DeviceBuffer<std::uint32_t> rows(order.size(), m_device->stream());
         rows.copyFromHost(order);
         DeviceBuffer<double> stats(2 * std::max<std::size_t>(columns, 1), m_device->stream());
         writeMapped([&](void* out, cudaStream_t s) {
-            launchRocketFeatureMap(
-                f.values.data(), f.n, f.kernels, feature == cs::RocketFeature::Max ? 1 : 0,
-                rows.data(), order.size(), columns, stats.data(), static_cast<float*>(out), s);
+            launchColumnZScores(m.matrixValues(), m.rows(), m.columns(), m.layers(), layer,
+                                rows.data(), order.size(), columns, stats.data(),
+                                static_cast<float*>(out), s);
         });
     }
 

@@ -100,6 +100,40 @@ __global__ void testPatternKernel(std::uint32_t* __restrict__ out, std::size_t w
         out[i] = cs::interopTestPattern(seed, i);
 }
 
+// Each column's mean and population standard deviation over the rows, in double, rows in order
+// (cs::columnStatistics' sequence).
+__global__ void columnStatsKernel(const float* values, std::size_t rows, std::size_t columns,
+                                  std::size_t layers, std::size_t layer, std::size_t shown,
+                                  double* stats) {
+    const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= shown) return;
+    const std::size_t stride = columns * layers;
+    const float* v = values + c * layers + layer;
+    double sum = 0.0;
+    for (std::size_t i = 0; i < rows; ++i)
+        sum = __dadd_rn(sum, double(v[i * stride]));
+    const double mean = __ddiv_rn(sum, double(rows));
+    double squares = 0.0;
+    for (std::size_t i = 0; i < rows; ++i) {
+        const double diff = __dsub_rn(double(v[i * stride]), mean);
+        squares = __dadd_rn(squares, __dmul_rn(diff, diff));
+    }
+    stats[2 * c] = mean;
+    stats[2 * c + 1] = __dsqrt_rn(__ddiv_rn(squares, double(rows)));
+}
+
+__global__ void columnZScoresKernel(const float* values, std::size_t columns, std::size_t layers,
+                                    std::size_t layer, const std::uint32_t* order,
+                                    std::size_t orderRows, std::size_t shown, const double* stats,
+                                    float* out) {
+    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= orderRows * shown) return;
+    const std::size_t r = e / shown, c = e % shown;
+    const double value = double(values[(std::size_t(order[r]) * columns + c) * layers + layer]);
+    const double sd = stats[2 * c + 1];
+    out[e] = sd > 0.0 ? __double2float_rn(__ddiv_rn(__dsub_rn(value, stats[2 * c]), sd)) : 0.0f;
+}
+
 }  // namespace
 
 void launchPaintCategories(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
@@ -131,6 +165,19 @@ void launchSeriesMatrix(const float* values, const std::uint32_t* lengths, std::
     if (rows == 0 || length == 0) return;
     seriesMatrixKernel<<<unsigned(rows), kRowThreads, 0, stream>>>(values, lengths, channels,
                                                                    length, channel, order, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchColumnZScores(const float* values, std::size_t rows, std::size_t columns,
+                         std::size_t layers, std::size_t layer, const std::uint32_t* order,
+                         std::size_t orderRows, std::size_t shown, double* scratch, float* out,
+                         cudaStream_t stream) {
+    if (orderRows == 0 || shown == 0) return;
+    columnStatsKernel<<<blocksFor(shown), kThreads, 0, stream>>>(values, rows, columns, layers,
+                                                                 layer, shown, scratch);
+    CS_CUDA_CHECK_LAUNCH();
+    columnZScoresKernel<<<blocksFor(orderRows * shown), kThreads, 0, stream>>>(
+        values, columns, layers, layer, order, orderRows, shown, scratch, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -12,24 +12,27 @@
 #include <memory>
 #include <string>
 
-#include "compute/core/device_resident.h"
 #include "compute/core/job_control.h"
 #include "compute/core/series_set.h"
 #include "compute/rocket/rocket.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_quantities.h"
 
 namespace cs::kernels {
 
 class JobContext;
 
 /// RocketFeatures kept on the device (RocketFeatures::device): n x 2K floats, for the feature
-/// map through GL interop. Holds its context, whose stream frees them.
-struct RocketDeviceFeatures final : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffer
-    DeviceBuffer<float> values;           ///< n x 2K, [PPV, MAX] per kernel
+/// map through GL interop (a feature matrix of layers PPV and MAX) and the GPU ridge. Its
+/// context (in the base, so it outlives the buffer) is the stream that frees them.
+struct RocketDeviceFeatures final : DeviceFeatureMatrix {
+    DeviceBuffer<float> values;  ///< n x 2K, [PPV, MAX] per kernel
     std::size_t n = 0;
     std::size_t kernels = 0;
-    std::string backend() const override { return "cuda"; }
+    const float* matrixValues() const override { return values.data(); }
+    std::size_t rows() const override { return n; }
+    std::size_t columns() const override { return kernels; }
+    std::size_t layers() const override { return 2; }
 };
 
 /// The features of every series, identical to rocketTransformCpu. With keepValues, the device

@@ -112,39 +112,6 @@ __global__ void __launch_bounds__(kThreads)
     }
 }
 
-// Each column's mean and population standard deviation over the n series, in double, rows in
-// order (the host's sequence).
-__global__ void featureStatsKernel(const float* features, std::size_t n, std::size_t kernels,
-                                   int feature, std::size_t columns, double* stats) {
-    const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (c >= columns) return;
-    const std::size_t stride = 2 * kernels;
-    const float* v = features + 2 * c + std::size_t(feature);
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i)
-        sum = __dadd_rn(sum, double(v[i * stride]));
-    const double mean = __ddiv_rn(sum, double(n));
-    double squares = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-        const double diff = __dsub_rn(double(v[i * stride]), mean);
-        squares = __dadd_rn(squares, __dmul_rn(diff, diff));
-    }
-    stats[2 * c] = mean;
-    stats[2 * c + 1] = __dsqrt_rn(__ddiv_rn(squares, double(n)));
-}
-
-__global__ void featureMapKernel(const float* features, std::size_t kernels, int feature,
-                                 const std::uint32_t* order, std::size_t rows, std::size_t columns,
-                                 const double* stats, float* out) {
-    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (e >= rows * columns) return;
-    const std::size_t r = e / columns, c = e % columns;
-    const double value =
-        double(features[std::size_t(order[r]) * 2 * kernels + 2 * c + std::size_t(feature)]);
-    const double sd = stats[2 * c + 1];
-    out[e] = sd > 0.0 ? __double2float_rn(__ddiv_rn(__dsub_rn(value, stats[2 * c]), sd)) : 0.0f;
-}
-
 }  // namespace
 
 void launchRocketTransform(const float* series, std::size_t channels, std::size_t length,
@@ -169,18 +136,6 @@ void launchRocketTransform(const float* series, std::size_t channels, std::size_
     }
     transformKernel<false><<<grid, kThreads, 0, stream>>>(
         series, std::uint32_t(channels), std::uint32_t(length), first, kernels, features);
-    CS_CUDA_CHECK_LAUNCH();
-}
-
-void launchRocketFeatureMap(const float* features, std::size_t n, std::size_t kernels, int feature,
-                            const std::uint32_t* order, std::size_t rows, std::size_t columns,
-                            double* scratch, float* out, cudaStream_t stream) {
-    if (rows == 0 || columns == 0) return;
-    featureStatsKernel<<<blocksFor(columns), kThreads, 0, stream>>>(features, n, kernels, feature,
-                                                                    columns, scratch);
-    CS_CUDA_CHECK_LAUNCH();
-    featureMapKernel<<<blocksFor(rows * columns), kThreads, 0, stream>>>(
-        features, kernels, feature, order, rows, columns, scratch, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

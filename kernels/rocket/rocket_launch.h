@@ -35,11 +35,4 @@ void launchRocketTransform(const float* series, std::size_t channels, std::size_
                            std::size_t first, std::size_t count, const RocketKernelView& kernels,
                            float* features, cudaStream_t stream);
 
-/// cs::rocketFeatureMap on the device: out[r * columns + c] = the z-score (over all n series) of
-/// feature `feature` (0 PPV, 1 MAX) of kernel c of series order[r].
-/// scratch: 2 x columns doubles (each column's mean and standard deviation).
-void launchRocketFeatureMap(const float* features, std::size_t n, std::size_t kernels, int feature,
-                            const std::uint32_t* order, std::size_t rows, std::size_t columns,
-                            double* scratch, float* out, cudaStream_t stream);
-
 }  // namespace cs::kernels

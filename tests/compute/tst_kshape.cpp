@@ -20,10 +20,11 @@
 #include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
 #include "compute/core/random.h"
+#include "compute/demo/shape_series.h"
 #include "compute/io/series_readers.h"
 #include "compute/kshape/kshape.h"
 #include "compute/kshape/kshape_cpu.h"
-#include "compute/rocket/rocket_datasets.h"
+#include "compute/kshape/kshape_quantities.h"
 #include "tests/common/kshape_oracle.h"
 #include "tests/common/test_paths.h"
 
@@ -293,7 +294,7 @@ private slots:
     void initialLabelsAndStepMatchOracle() {
         QFETCH(int, k);
         QFETCH(int, seed);
-        const auto s = cs::makeRocketSeries(60, 48, 1, std::uint64_t(seed) + 100);
+        const auto s = cs::demo::makeShapeSeries(60, 48, 1, std::uint64_t(seed) + 100);
         const std::size_t n = s.n, m = s.length;
         const auto x = cs::kshapeInput(s, 0);
         std::vector<std::int32_t> labels(n);
@@ -333,7 +334,7 @@ private slots:
     }
 
     void deterministic() {
-        const auto s = cs::makeRocketSeries(120, 64, 1, 17);
+        const auto s = cs::demo::makeShapeSeries(120, 64, 1, 17);
         const auto a = run(s, {.k = 4, .seed = 3}, 1);
         for (int threads : {2, 3, 5}) {
             const auto b = run(s, {.k = 4, .seed = 3}, threads);
@@ -362,7 +363,7 @@ private slots:
     }
 
     void convergenceAndShape() {
-        const auto s = cs::makeRocketSeries(200, 64, 1, 21);
+        const auto s = cs::demo::makeShapeSeries(200, 64, 1, 21);
         const auto r = run(s, {.k = 4, .maxIterations = 100, .seed = 2});
         QVERIFY(r.converged);
         QVERIFY(r.iterations >= 2 && r.iterations < 100);
@@ -403,7 +404,7 @@ private slots:
     }
 
     void oneCluster() {
-        const auto s = cs::makeRocketSeries(30, 40, 1, 4);
+        const auto s = cs::demo::makeShapeSeries(30, 40, 1, 4);
         const auto r = run(s, {.k = 1, .seed = 8});
         QCOMPARE(r.iterations, 1);
         QVERIFY(r.converged);
@@ -434,7 +435,7 @@ private slots:
         // Many clusters for few series: whatever empties, sizes add up, labels stay in range,
         // and at convergence (the last shapes came from the final labels) an empty cluster's
         // centroid is zeros.
-        const auto g = cs::makeRocketSeries(12, 30, 1, 2);
+        const auto g = cs::demo::makeShapeSeries(12, 30, 1, 2);
         int seen = 0;
         for (std::uint64_t seed = 1; seed <= 6; ++seed) {
             const auto all = run(g, {.k = 10, .seed = seed});
@@ -460,7 +461,7 @@ private slots:
         // Variable length (zeros after the true end): every other series cut to 40 of 64
         // samples; one iteration against the oracle. (PLAID's length 1344 makes the m x m
         // eigenproblem too slow for a unit test.)
-        auto v = cs::makeRocketSeries(40, 64, 1, 6);
+        auto v = cs::demo::makeShapeSeries(40, 64, 1, 6);
         for (std::size_t i = 1; i < v.n; i += 2) {
             v.lengths[i] = 40;
             std::fill(v.values.begin() + std::ptrdiff_t(i * 64 + 40),
@@ -480,6 +481,55 @@ private slots:
         for (std::size_t i = 0; i < v.n; ++i)
             if (oracle.secondDistance[i] - oracle.distances[i] >= 1e-4)
                 QCOMPARE(rv.labels[i], oracle.labels[i]);
+    }
+
+    void groupsForTheSeriesView() {
+        // The clusters as the series view draws them: each member is the clustered channel as
+        // k-Shape saw it, moved by its best shift, and then no farther from its centroid (SBD)
+        // than the result says; summaries are the centroids.
+        auto s = ucr("BasicMotions");
+        auto r = std::make_shared<cs::KShapeResult>(run(s, {.k = 4, .seed = 1, .channel = 2}));
+        const cs::SeriesGroups g = cs::kshapeGroups(s, r, 2);
+        QVERIFY(bool(g));
+        QVERIFY(g.owner == r);
+        QCOMPARE(g.groups, std::size_t(4));
+        QCOMPARE(g.length, s.length);
+        QCOMPARE(g.channel, std::size_t(2));
+        QCOMPARE(g.summaries, r->centroids);
+        QCOMPARE(g.groupOf, std::vector<int>(r->labels.begin(), r->labels.end()));
+        const auto input = cs::kshapeInput(s, 2);
+        std::size_t shifted = 0;
+        for (std::size_t i = 0; i < s.n; ++i) {
+            const std::span<const float> row(input.data() + i * s.length, s.length);
+            const auto want = cs::shiftZeroFilled(row, r->shifts[i]);
+            QVERIFY(std::equal(want.begin(), want.end(), g.member(i).begin()));
+            shifted += r->shifts[i] != 0;
+            // Aligned, the member matches its centroid at shift 0 as well as SBD says.
+            const auto c = g.summary(std::size_t(r->labels[i]));
+            double dot = 0.0, xx = 0.0, yy = 0.0;
+            for (std::size_t t = 0; t < s.length; ++t) {
+                dot += double(c[t]) * double(want[t]);
+                xx += double(c[t]) * double(c[t]);
+                yy += double(row[t]) * double(row[t]);
+            }
+            if (xx > 0.0 && yy > 0.0)
+                QVERIFY(std::abs((1.0 - dot / std::sqrt(xx * yy)) - double(r->distances[i])) <
+                        1e-3);
+        }
+        QVERIFY(shifted > 0);  // the alignment is exercised
+        const auto members = g.membersByGroup();
+        std::size_t total = 0;
+        for (std::size_t c = 0; c < 4; ++c) {
+            total += members[c].size();
+            for (auto i : members[c])
+                QCOMPARE(r->labels[i], std::int32_t(c));
+        }
+        QCOMPARE(total, s.n);
+        // A result of another set is refused.
+        auto other = s;
+        other.n -= 1;
+        QVERIFY(!errorOf([&] { cs::kshapeGroups(other, r, 2); }).empty());
+        QVERIFY(!cs::kshapeGroups(s, nullptr, 0));
     }
 
     // ---- UCR sets against kshape-python's published means -------------------------------------
@@ -596,7 +646,7 @@ private slots:
     void badInput() {
         QFETCH(int, kase);
         QFETCH(QString, message);
-        auto s = cs::makeRocketSeries(10, 20, 2, 1);
+        auto s = cs::demo::makeShapeSeries(10, 20, 2, 1);
         cs::KShapeParams p{.k = 2};
         switch (kase) {
             case 0:
@@ -606,7 +656,7 @@ private slots:
                 p.maxIterations = 0;
                 break;
             case 2:
-                s = cs::makeRocketSeries(0, 20, 2, 1);
+                s = cs::demo::makeShapeSeries(0, 20, 2, 1);
                 break;
             case 3:
                 p.k = 11;
@@ -627,7 +677,7 @@ private slots:
     }
 
     void stagesAndProgress() {
-        const auto s = cs::makeRocketSeries(100, 32, 1, 3);
+        const auto s = cs::demo::makeShapeSeries(100, 32, 1, 3);
         double last = 0.0;
         bool monotone = true;
         int reports = 0;
@@ -659,7 +709,7 @@ private slots:
     }
     void cancellation() {
         QFETCH(QString, atStage);
-        const auto s = cs::makeRocketSeries(200, 64, 1, 3);
+        const auto s = cs::demo::makeShapeSeries(200, 64, 1, 3);
         cs::JobControl* self = nullptr;
         cs::JobControl job([&](double, std::string_view stage) {
             if (!atStage.isEmpty() && stage == atStage.toStdString()) self->cancel();

@@ -23,11 +23,12 @@
 #include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
 #include "compute/core/random.h"
+#include "compute/demo/shape_series.h"
 #include "compute/io/series_readers.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
 #include "compute/rocket/rocket_cpu.h"
-#include "compute/rocket/rocket_datasets.h"
+#include "compute/rocket/rocket_quantities.h"
 #include "tests/common/rocket_oracle.h"
 #include "tests/common/test_paths.h"
 
@@ -69,9 +70,9 @@ cs::SeriesSet ucr(const char* name) {
 
 // Test data. Kinds: a UCR/UEA name (TRAIN + TEST) with every `every`-th series; "short": 40
 // series of length 3 over 2 channels (every kernel is longer than the series), some constant;
-// "generated": makeRocketSeries(60, 64, 3).
+// "generated": demo::makeShapeSeries(60, 64, 3).
 cs::SeriesSet makeSeries(const QString& kind, std::size_t every) {
-    if (kind == "generated") return cs::makeRocketSeries(60, 64, 3, 5);
+    if (kind == "generated") return cs::demo::makeShapeSeries(60, 64, 3, 5);
     if (kind == "short") {
         cs::SeriesSet s;
         s.n = 40;
@@ -435,23 +436,40 @@ private slots:
     // ---- feature map --------------------------------------------------------------------------
 
     void featureMap() {
-        cs::RocketFeatures f;
-        f.n = 3;
-        f.kernels = 3;
+        // ROCKET's features as a feature matrix (layers PPV, MAX) and its column z-scores.
+        auto f = std::make_shared<cs::RocketFeatures>();
+        f->n = 3;
+        f->kernels = 3;
         // [PPV, MAX] x 3 kernels per series; kernel 1's MAX is constant.
-        f.values = {0.5f,  1.0f, 0.2f, 4.0f, 0.0f, -1.0f,  //
-                    0.25f, 3.0f, 0.2f, 4.0f, 1.0f, 2.0f,   //
-                    0.75f, 8.0f, 0.2f, 4.0f, 0.5f, 0.5f};
+        f->values = {0.5f,  1.0f, 0.2f, 4.0f, 0.0f, -1.0f,  //
+                     0.25f, 3.0f, 0.2f, 4.0f, 1.0f, 2.0f,   //
+                     0.75f, 8.0f, 0.2f, 4.0f, 0.5f, 0.5f};
+        const auto kernels = std::make_shared<const cs::RocketKernels>(
+            cs::makeRocketKernels({.kernels = 3, .seed = 2}, 40, 1));
+        const cs::FeatureMatrix m = cs::rocketFeatureMatrix(f, kernels);
+        QVERIFY(bool(m));
+        QCOMPARE(m.rows, std::size_t(3));
+        QCOMPARE(m.columns, std::size_t(3));
+        QCOMPARE(m.layers, std::size_t(2));
+        QCOMPARE(m.layerNames, (std::vector<std::string>{"PPV", "MAX"}));
+        QCOMPARE(m.values.data(), f->values.data());  // no copy
+        QCOMPARE(m.value(1, 2, 1), 2.0f);
+        QCOMPARE(m.value(2, 0, 0), 0.75f);
+        QCOMPARE(m.describeColumn(1), "length " + std::to_string(kernels->lengths[1]) +
+                                          ", dilation " + std::to_string(kernels->dilations[1]) +
+                                          ", padding " + std::to_string(kernels->paddings[1]));
         const std::vector<std::uint32_t> order{2, 0};
-        const auto map = cs::rocketFeatureMap(f, order, cs::RocketFeature::Max, 2);
+        const auto map = cs::columnZScores(m, order, 1, 2);
         QCOMPARE(map.size(), std::size_t(4));
         const double mean = 4.0, sd = std::sqrt(((1 - 4.0) * (1 - 4.0) + 1 + 16) / 3.0);
         QCOMPARE(map[0], float((8.0 - mean) / sd));
         QCOMPARE(map[1], 0.0f);  // constant column
         QCOMPARE(map[2], float((1.0 - mean) / sd));
         QCOMPARE(map[3], 0.0f);
-        const auto ppv =
-            cs::rocketFeatureMap(f, std::vector<std::uint32_t>{0, 1, 2}, cs::RocketFeature::Ppv, 3);
+        const auto stats = cs::columnStatistics(m, 0, 1);
+        QCOMPARE(stats.mean, mean);
+        QCOMPARE(stats.deviation, sd);
+        const auto ppv = cs::columnZScores(m, std::vector<std::uint32_t>{0, 1, 2}, 0, 3);
         QCOMPARE(ppv.size(), std::size_t(9));
         const double sd0 = std::sqrt((0.0625 + 0.0625) / 3.0);
         QCOMPARE(ppv[0], 0.0f);
@@ -461,16 +479,20 @@ private slots:
         for (std::size_t r = 0; r < 3; ++r)
             colMean += ppv[r * 3 + 2];
         QVERIFY(std::abs(colMean) < 1e-6);
-        QCOMPARE(cs::toString(cs::RocketFeature::Ppv), std::string_view("ppv"));
-        QCOMPARE(cs::toString(cs::RocketFeature::Max), std::string_view("max"));
-        QVERIFY(cs::rocketFeatureMap(f, {}, cs::RocketFeature::Max, 3).empty());
-        const std::string tooWide =
-            errorOf([&] { cs::rocketFeatureMap(f, order, cs::RocketFeature::Max, 4); });
+        QVERIFY(cs::columnZScores(m, {}, 1, 3).empty());
+        const std::string tooWide = errorOf([&] { cs::columnZScores(m, order, 1, 4); });
         QVERIFY2(tooWide.find("4 columns") != std::string::npos, tooWide.c_str());
+        const std::string noLayer = errorOf([&] { cs::columnZScores(m, order, 2, 1); });
+        QVERIFY2(noLayer.find("no layer 2") != std::string::npos, noLayer.c_str());
         const std::vector<std::uint32_t> bad{0, 3};
-        const std::string badRow =
-            errorOf([&] { cs::rocketFeatureMap(f, bad, cs::RocketFeature::Ppv, 1); });
+        const std::string badRow = errorOf([&] { cs::columnZScores(m, bad, 0, 1); });
         QVERIFY2(badRow.find("series 3 of 3") != std::string::npos, badRow.c_str());
+        // Values that do not match the shape are refused, not read past their end.
+        cs::FeatureMatrix short_ = m;
+        short_.values = short_.values.first(17);
+        const std::string shape = errorOf([&] { cs::columnZScores(short_, order, 0, 1); });
+        QVERIFY2(shape.find("hold 17 values") != std::string::npos, shape.c_str());
+        QVERIFY(!cs::rocketFeatureMatrix(nullptr));
     }
 
     // ---- ridge --------------------------------------------------------------------------------
@@ -708,16 +730,16 @@ private slots:
     }
 
     void generatedClassesSeparate() {
-        auto s = cs::makeRocketSeries(160, 96, 2, 9);
+        auto s = cs::demo::makeShapeSeries(160, 96, 2, 9);
         s.isTest.assign(s.n, 0);
         for (std::size_t i = 80; i < s.n; ++i)
             s.isTest[i] = 1;
         const auto a = rocketAccuracy(s, 500, 2);
         QVERIFY2(a.test >= 0.9, qPrintable(QString("accuracy %1").arg(a.test)));
         // Deterministic data.
-        const auto b = cs::makeRocketSeries(160, 96, 2, 9);
+        const auto b = cs::demo::makeShapeSeries(160, 96, 2, 9);
         QVERIFY(b.values == s.values && b.labels == s.labels);
-        QCOMPARE(b.classCount(), cs::kRocketDatasetClasses);
+        QCOMPARE(b.classCount(), cs::demo::kShapeSeriesClasses);
         b.validate();
     }
 
@@ -740,14 +762,14 @@ private slots:
     void badInput() {
         QFETCH(int, kase);
         QFETCH(QString, message);
-        auto s = cs::makeRocketSeries(10, 20, 2, 1);
+        auto s = cs::demo::makeShapeSeries(10, 20, 2, 1);
         auto kernels = [](int count, std::size_t length, std::size_t channels) {
             return cs::makeRocketKernels({.kernels = count, .seed = 1}, length, channels);
         };
         std::function<void()> run;
         switch (kase) {
             case 0:
-                s = cs::makeRocketSeries(0, 20, 2, 1);
+                s = cs::demo::makeShapeSeries(0, 20, 2, 1);
                 run = [&] { transform(s, kernels(10, 20, 2)); };
                 break;
             case 1:
@@ -781,7 +803,7 @@ private slots:
     }
 
     void stagesAndProgress() {
-        const auto s = cs::makeRocketSeries(300, 64, 1, 3);
+        const auto s = cs::demo::makeShapeSeries(300, 64, 1, 3);
         const auto k = cs::makeRocketKernels({.kernels = 2000, .seed = 1}, 64, 1);
         double last = 0.0;
         bool monotone = true;
@@ -811,7 +833,7 @@ private slots:
     }
     void cancellation() {
         QFETCH(QString, atStage);
-        const auto s = cs::makeRocketSeries(200, 100, 2, 3);
+        const auto s = cs::demo::makeShapeSeries(200, 100, 2, 3);
         const auto k = cs::makeRocketKernels({.kernels = 3000, .seed = 1}, 100, 2);
         cs::JobControl* self = nullptr;
         cs::JobControl job([&](double, std::string_view stage) {

@@ -20,6 +20,7 @@
 #include "compute/demo/demo_data.h"
 #include "compute/knn/knn_quantities.h"
 #include "compute/rocket/rocket.h"
+#include "compute/rocket/rocket_quantities.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/interop/cuda_gl_interop.h"
 #include "tests/ui/gui_test_main.h"
@@ -27,7 +28,7 @@
 #include "ui/shell/main_window.h"
 #include "ui/views/colour_maps.h"
 #include "ui/views/points/point_cloud_view.h"
-#include "ui/views/series/rocket_feature_map_view.h"
+#include "ui/views/series/feature_matrix_view.h"
 #include "ui/views/series/series_heatmap_view.h"
 #include "ui/views/series/series_view.h"
 
@@ -375,7 +376,7 @@ private slots:
 
     void rocketFeatureMapWrittenByCuda() {
         // ROCKET features left on the device by the CUDA backend: the feature map a kernel
-        // writes into the pixel buffer equals rocketFeatureMap, for both features.
+        // writes into the pixel buffer equals columnZScores, for both layers (PPV, MAX).
         auto series = std::make_shared<const cs::SeriesSet>(cs::demo::makeDemoSeries(600, 200, 9));
         auto kernels = std::make_shared<const cs::RocketKernels>(
             cs::makeRocketKernels({.kernels = 3'000, .seed = 4}, series->length, series->channels));
@@ -383,20 +384,21 @@ private slots:
         auto features = std::make_shared<const cs::RocketFeatures>(
             m_cuda->rocketTransform(*series, *kernels, job));
         QVERIFY(features->device);
-        cs::ui::RocketFeatureMapView view;
+        const cs::FeatureMatrix matrix = cs::rocketFeatureMatrix(features, kernels);
+        cs::ui::FeatureMatrixView view;
         view.resize(800, 500);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setFeatures(series, features, kernels);
+        view.setMatrix(series, matrix);
         const auto rows = cs::heatmapRows(*series, {}, std::size_t(view.maxRows()));
         view.setRows(rows);
-        for (const cs::RocketFeature feature : {cs::RocketFeature::Ppv, cs::RocketFeature::Max}) {
+        for (const std::size_t layer : {std::size_t(0), std::size_t(1)}) {
             view.setInteropAllowed(true);
-            view.setFeature(feature);
+            view.setLayer(layer);
             QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
             QCOMPARE(view.matrixPath(), cs::ui::UploadPath::Interop);
             const std::vector<float> host =
-                cs::rocketFeatureMap(*features, rows, feature, view.shownColumns());
+                cs::columnZScores(matrix, rows, layer, view.shownColumns());
             const std::vector<float> gl = view.readMatrixBuffer();
             QCOMPARE(gl.size(), host.size());
             for (std::size_t k = 0; k < gl.size(); ++k)
@@ -407,7 +409,7 @@ private slots:
                                          .arg(host[k])));
             saveScreenshot(view.grabFramebuffer(),
                            QStringLiteral("interop_rocket_%1.png")
-                               .arg(QString::fromLatin1(cs::toString(feature).data())));
+                               .arg(QString::fromStdString(matrix.layerNames[layer]).toLower()));
             view.setInteropAllowed(false);
             QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
             QCOMPARE(view.matrixPath(), cs::ui::UploadPath::HostUpload);

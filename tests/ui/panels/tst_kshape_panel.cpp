@@ -156,8 +156,15 @@ private:
     void checkClusters() {
         const auto run = panel()->lastRun();
         QCOMPARE(view()->style(), SeriesView::Style::Clusters);
-        QCOMPARE(view()->kshapeResult(), run->result);
+        QVERIFY(view()->groups().owner == run->result);
         const auto& charts = view()->clusterCharts();
+        // Each series as k-Shape saw it, shifted onto its centroid: what a member line shows.
+        const std::vector<float> input = cs::kshapeInput(series(), run->params.channel);
+        const std::size_t m = run->result->length;
+        const auto aligned = [&](std::size_t i) {
+            return cs::shiftZeroFilled(std::span<const float>(input.data() + i * m, m),
+                                       run->result->shifts[i]);
+        };
         QCOMPARE(int(charts.size()), run->params.k);
         for (int c = 0; c < run->params.k; ++c) {
             QChart* chart = charts[std::size_t(c)];
@@ -172,6 +179,20 @@ private:
             for (std::size_t t = 0; t < want.size(); ++t) {
                 QCOMPARE(points[qsizetype(t)].x(), double(t));
                 QCOMPARE(float(points[qsizetype(t)].y()), want[t]);
+            }
+            // Every member line is a member of this cluster, aligned.
+            for (qsizetype l = 0; l + 1 < all.size(); ++l) {
+                const auto line = qobject_cast<QLineSeries*>(all[l])->points();
+                QCOMPARE(std::size_t(line.size()), m);
+                bool found = false;
+                for (std::size_t i = 0; i < run->result->labels.size() && !found; ++i) {
+                    if (run->result->labels[i] != c) continue;
+                    const auto want = aligned(i);
+                    found = true;
+                    for (std::size_t t = 0; t < m && found; ++t)
+                        found = float(line[qsizetype(t)].y()) == want[t];
+                }
+                QVERIFY2(found, qPrintable(QStringLiteral("cluster %1, line %2").arg(c).arg(l)));
             }
             const std::size_t size = run->sizes[std::size_t(c)];
             QCOMPARE(std::size_t(all.size() - 1),
@@ -206,7 +227,7 @@ private slots:
         // Loading alone computes nothing; k defaults to the class count.
         QVERIFY(panel()->isEnabled());
         QVERIFY(!panel()->lastRun());
-        QVERIFY(!view()->hasKShapeResult());
+        QVERIFY(!view()->hasGroups());
         QVERIFY(!view()->setStyle(SeriesView::Style::Clusters));
         QCOMPARE(panel()->kSpin()->value(), 2);
         QCOMPARE(panel()->kSpin()->maximum(), 1024);  // the declared bound (Italy has 1,096 series)
@@ -330,7 +351,7 @@ private slots:
         const auto kept = own.lastRun();
         QVERIFY(!kept->hasAgreement);
         QVERIFY(own.agreementLabel()->text().isEmpty());
-        QCOMPARE(seriesView.kshapeResult(), kept->result);
+        QVERIFY(seriesView.groups().owner == kept->result);
         QCOMPARE(seriesView.clusterCharts().size(), std::size_t(2));
 
         // k > n: refused before anything runs, reported, the result kept.
@@ -342,7 +363,7 @@ private slots:
                  qPrintable(own.warningLabel()->text()));
         QCOMPARE(status.count(), 1);
         QVERIFY(logged(QStringLiteral("k-Shape: ")));
-        QCOMPARE(seriesView.kshapeResult(), kept->result);
+        QVERIFY(seriesView.groups().owner == kept->result);
         QCOMPARE(seriesView.clusterCharts().size(), std::size_t(2));
         // A channel the set does not have: the same.
         own.setChannel(3);
@@ -358,7 +379,7 @@ private slots:
             !own.isBusy() && own.warningLabel()->text().contains(QLatin1String("fails on purpose")),
             60000);
         QCOMPARE(own.lastRun(), kept);
-        QCOMPARE(seriesView.kshapeResult(), kept->result);
+        QVERIFY(seriesView.groups().owner == kept->result);
         flaky->fail = false;
         own.run();
         QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && own.lastRun() != kept, 60000);
@@ -372,7 +393,7 @@ private slots:
         m_window->openFile(data("ucr/ArrowHead/ArrowHead_TRAIN.ts"));
         QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 211, 30000);
         QVERIFY(!panel()->lastRun());
-        QVERIFY(!view()->hasKShapeResult());
+        QVERIFY(!view()->hasGroups());
         QVERIFY(view()->clusterCharts().empty());
         QCOMPARE(view()->style(), SeriesView::Style::Lines);
         QVERIFY(!view()->setStyle(SeriesView::Style::Clusters));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The ROCKET panel through the GUI on a real UCR set (GunPoint, 50 train + 150 test series):
 // its features and scores equal a direct CPU run, the feature map's pixel buffer is
-// rocketFeatureMap() for the view's rows (PPV and MAX), live changes end with the newest
+// columnZScores() for the view's rows (PPV and MAX), live changes end with the newest
 // parameters, failures keep the previous result, an unlabelled set gets features without a
 // classifier, new data clears the result, export reads back, and the real executable runs
 // ROCKET from the command line.
@@ -26,12 +26,13 @@
 #include "compute/io/npy.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
+#include "compute/rocket/rocket_quantities.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/rocket/rocket_panel.h"
 #include "ui/shell/main_window.h"
-#include "ui/views/series/rocket_feature_map_view.h"
+#include "ui/views/series/feature_matrix_view.h"
 #include "ui/views/series/series_view.h"
 
 using cs::test::logged;
@@ -107,7 +108,7 @@ private:
 
     RocketPanel* panel() { return m_window->rocketPanel(); }
     SeriesView* view() { return m_window->seriesView(); }
-    cs::ui::RocketFeatureMapView* map() { return view()->featureMapView(); }
+    cs::ui::FeatureMatrixView* map() { return view()->featureMatrixView(); }
     const cs::SeriesSet& series() { return *view()->seriesSet(); }
     bool settled() { return !panel()->isBusy() && panel()->lastRun(); }
     bool ranWith(const cs::RocketParams& p) {
@@ -123,16 +124,17 @@ private:
         m_window->openFile(gunPoint());
         QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 200, 30000);
     }
-    // The feature map on screen equals rocketFeatureMap() of the panel's features.
-    void checkMap(cs::RocketFeature feature) {
+    // The feature map on screen equals the column z-scores of the panel's features (layer 0:
+    // PPV, 1: MAX).
+    void checkMap(std::size_t layer) {
         QTRY_VERIFY_WITH_TIMEOUT(map()->isContentDrawn(), 10000);
         QVERIFY2(map()->problem().isEmpty(), qPrintable(map()->problem()));
         const auto& features = *panel()->lastRun()->features;
-        QCOMPARE(map()->features().get(), &features);
-        QVERIFY(map()->feature() == feature);
+        QCOMPARE(map()->matrix().values.data(), features.values.data());
+        QCOMPARE(map()->layer(), layer);
         QCOMPARE(map()->shownColumns(), features.kernels);
-        const auto want =
-            cs::rocketFeatureMap(features, map()->rows(), feature, map()->shownColumns());
+        const auto want = cs::columnZScores(cs::rocketFeatureMatrix(panel()->lastRun()->features),
+                                            map()->rows(), layer, map()->shownColumns());
         const auto got = map()->readMatrixBuffer();
         QCOMPARE(got.size(), map()->rows().size() * features.kernels);
         QVERIFY(near(got, want));
@@ -153,7 +155,7 @@ private slots:
         // Loading alone computes nothing; the feature map is not offered yet.
         QVERIFY(panel()->isEnabled());
         QVERIFY(!panel()->lastRun());
-        QVERIFY(!view()->hasRocketFeatures());
+        QVERIFY(!view()->hasFeatureMatrix());
         QCOMPARE(panel()->kernelsSpin()->value(), 10000);
         QCOMPARE(panel()->kernelsSpin()->minimum(), 1);  // the range the descriptor declares
         QCOMPARE(panel()->kernelsSpin()->maximum(), 100000);
@@ -203,26 +205,28 @@ private slots:
         QCOMPARE(view()->style(), SeriesView::Style::FeatureMap);
         QVERIFY(map()->isVisible());
         QCOMPARE(map()->rows(), cs::heatmapRows(series(), {}, std::size_t(map()->maxRows())));
-        checkMap(cs::RocketFeature::Ppv);
+        checkMap(0);
         QCOMPARE(map()->matrixPath(), cs::ui::UploadPath::HostUpload);
         QVERIFY(logged(QStringLiteral("Feature map: computed on the host")));
-        QVERIFY(view()->note().contains(QLatin1String("500 ROCKET kernels")));
+        QVERIFY2(view()->note().contains(QLatin1String("ROCKET features: 500 kernels, PPV")),
+                 qPrintable(view()->note()));
         // The read-out: the series, its class, the kernel and its shape, the value and z.
         const std::uint32_t i = map()->rows()[7];
         const auto& k = *run->kernels;
         const QString text = map()->describe(map()->cellCentre(7, 12));
-        const float z = cs::rocketFeatureMap(*run->features, std::vector<std::uint32_t>{i},
-                                             cs::RocketFeature::Ppv, 13)[12];
+        const float z = cs::columnZScores(cs::rocketFeatureMatrix(run->features),
+                                          std::vector<std::uint32_t>{i}, 0, 13)[12];
         QCOMPARE(
             text,
             QStringLiteral("series %1 · class %2 · kernel 12 (length %3, dilation %4, "
-                           "padding %5) · PPV = %6 · z = %7")
+                           "padding %5) · PPV = %6 · MAX = %7 · z = %8")
                 .arg(i)
                 .arg(QString::fromStdString(series().classNames[std::size_t(series().labels[i])]))
                 .arg(k.lengths[12])
                 .arg(k.dilations[12])
                 .arg(k.paddings[12])
-                .arg(double(run->features->ppv(i, 12)), 0, 'f', 4)
+                .arg(double(run->features->ppv(i, 12)), 0, 'g', 5)
+                .arg(double(run->features->max(i, 12)), 0, 'g', 5)
                 .arg(double(z), 0, 'f', 2));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
     }
@@ -231,20 +235,22 @@ private slots:
         QVERIFY(settled());
         QComboBox* box = view()->featureBox();
         QVERIFY(box->isVisibleTo(view()));
-        box->setCurrentIndex(box->findData(int(cs::RocketFeature::Max)));
-        QVERIFY(view()->rocketFeature() == cs::RocketFeature::Max);
-        checkMap(cs::RocketFeature::Max);
+        QCOMPARE(box->count(), 2);
+        QCOMPARE(box->itemText(1), QStringLiteral("MAX"));
+        box->setCurrentIndex(1);
+        QCOMPARE(view()->featureLayer(), std::size_t(1));
+        checkMap(1);
         QVERIFY(view()->note().contains(QLatin1String("MAX")));
-        QVERIFY(map()->describe(map()->cellCentre(0, 0)).contains(QLatin1String("MAX = ")));
+        QVERIFY(map()->fill()->title(500).contains(QLatin1String("MAX z-scored per kernel")));
         // The split filter reaches the feature map: the test series only, still z-scored over
         // all series.
         view()->setSplit(SeriesView::Split::Test);
         QCOMPARE(map()->rowCount(), std::size_t(150));
-        checkMap(cs::RocketFeature::Max);
+        checkMap(1);
         view()->setSplit(SeriesView::Split::All);
-        view()->setRocketFeature(cs::RocketFeature::Ppv);
-        QCOMPARE(box->currentData().toInt(), int(cs::RocketFeature::Ppv));
-        checkMap(cs::RocketFeature::Ppv);
+        view()->setFeatureLayer(0);
+        QCOMPARE(box->currentIndex(), 0);
+        checkMap(0);
         // Capped columns: the first ones are drawn and the title says so.
         map()->setColumnLimit(64);
         QTRY_VERIFY_WITH_TIMEOUT(map()->isContentDrawn(), 10000);
@@ -252,10 +258,10 @@ private slots:
         QCOMPARE(map()->shownColumns(), std::size_t(64));
         QVERIFY(map()->fill()->title(64).contains(QLatin1String("first 64 of 500")));
         QVERIFY(near(map()->readMatrixBuffer(),
-                     cs::rocketFeatureMap(*panel()->lastRun()->features, map()->rows(),
-                                          cs::RocketFeature::Ppv, 64)));
+                     cs::columnZScores(cs::rocketFeatureMatrix(panel()->lastRun()->features),
+                                       map()->rows(), 0, 64)));
         map()->setColumnLimit(0);
-        checkMap(cs::RocketFeature::Ppv);
+        checkMap(0);
         // The other styles stay available.
         QVERIFY(view()->setStyle(SeriesView::Style::Heatmap));
         QVERIFY(!box->isVisibleTo(view()));
@@ -271,7 +277,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(ranWith(p), 60000);
         QCOMPARE(panel()->lastRun()->features->kernels, std::size_t(900));
         QCOMPARE(panel()->lastRun()->testAccuracy, directRun(series(), p).testAccuracy);
-        checkMap(cs::RocketFeature::Ppv);
+        checkMap(0);
         // A later run leaves the style the user chose.
         QVERIFY(view()->setStyle(SeriesView::Style::Lines));
         const auto before = panel()->lastRun();
@@ -281,7 +287,7 @@ private slots:
         QCOMPARE(panel()->lastRun()->testAccuracy, before->testAccuracy);
         QCOMPARE(view()->style(), SeriesView::Style::Lines);
         QVERIFY(view()->setStyle(SeriesView::Style::FeatureMap));
-        checkMap(cs::RocketFeature::Ppv);
+        checkMap(0);
     }
 
     void exportWritesFeaturesAndPredictions() {
@@ -351,15 +357,15 @@ private slots:
         own.run();
         QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && own.lastRun(), 60000);
         const auto kept = own.lastRun();
-        QVERIFY(seriesView.hasRocketFeatures());
-        QCOMPARE(seriesView.featureMapView()->features(), kept->features);
+        QVERIFY(seriesView.hasFeatureMatrix());
+        QVERIFY(seriesView.featureMatrixView()->matrix().owner == kept->features);
         flaky->fail = true;
         own.seedSpin()->setValue(99);
         QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && !own.warningLabel()->text().isEmpty(), 60000);
         QVERIFY2(own.warningLabel()->text().contains(QLatin1String("fails on purpose")),
                  qPrintable(own.warningLabel()->text()));
         QCOMPARE(own.lastRun(), kept);
-        QCOMPARE(seriesView.featureMapView()->features(), kept->features);
+        QVERIFY(seriesView.featureMatrixView()->matrix().owner == kept->features);
         flaky->fail = false;
         own.run();
         QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && own.lastRun() != kept, 60000);
@@ -376,7 +382,7 @@ private slots:
         seriesView.setSeriesSet(tiny);
         own.setSeriesSet(tiny);
         QVERIFY(!own.lastRun());
-        QVERIFY(!seriesView.hasRocketFeatures());
+        QVERIFY(!seriesView.hasFeatureMatrix());
         QSignalSpy status(&own, &RocketPanel::statusMessage);
         own.run();
         QVERIFY(!own.isBusy());
@@ -409,7 +415,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 12, 30000);
         QVERIFY(series().labels.empty() || series().classCount() == 0);
         QVERIFY(!panel()->lastRun());
-        QVERIFY(!view()->hasRocketFeatures());
+        QVERIFY(!view()->hasFeatureMatrix());
         QCOMPARE(view()->style(), SeriesView::Style::Lines);
         QVERIFY(!panel()->confusionTable()->isVisibleTo(panel()));
         QCOMPARE(m_window->exportTo(m_tmp.filePath(QStringLiteral("u_rocket.npy"))),
@@ -430,7 +436,7 @@ private slots:
         QVERIFY(!panel()->confusionTable()->isVisibleTo(panel()));
         QVERIFY(panel()->warningLabel()->text().isEmpty());
         QCOMPARE(view()->style(), SeriesView::Style::FeatureMap);
-        checkMap(cs::RocketFeature::Ppv);
+        checkMap(0);
         // The rows have no class: no class in the read-out.
         QVERIFY(!map()->describe(map()->cellCentre(0, 0)).contains(QLatin1String("class")));
         QCOMPARE(m_window->exportTo(m_tmp.filePath(QStringLiteral("u_rocket.npy"))), QString());
@@ -459,7 +465,7 @@ private slots:
         QCOMPARE(panel()->lastRun()->params.seed, std::uint64_t(2));
         QCOMPARE(panel()->lastRun()->testAccuracy,
                  directRun(series(), panel()->params()).testAccuracy);
-        checkMap(cs::RocketFeature::Ppv);
+        checkMap(0);
         if (const QString dir = qEnvironmentVariable("CS_TEST_OUTPUT"); !dir.isEmpty())
             QVERIFY(m_window->grabWindow().save(dir + QStringLiteral("/rocket_panel.png")));
     }

@@ -19,6 +19,7 @@
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
 #include "compute/kshape/kshape_descriptor.h"
+#include "compute/kshape/kshape_quantities.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
@@ -66,7 +67,7 @@ KShapePanel::~KShapePanel() = default;
 void KShapePanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
     m_series = std::move(series);
     m_run.reset();
-    m_view.setKShapeResult(nullptr, nullptr);
+    m_view.setGroups(nullptr, {});
     m_agreement->clear();
     m_agreement->hide();
     {
@@ -160,7 +161,13 @@ void KShapePanel::showOutcome(const JobOutcome& outcome) {
     // have finished first).
     if (run->series != m_series) return;
     const bool first = !m_run;
-    if (!m_view.setKShapeResult(run->series, run->result, run->params.channel)) {
+    SeriesGroups groups;
+    try {
+        groups = kshapeGroups(*run->series, run->result, run->params.channel);
+    } catch (const Error&) {
+        // the warning below says it
+    }
+    if (!groups || !m_view.setGroups(run->series, std::move(groups))) {
         setWarning(tr("The clusters do not match the series on screen; they are not shown."));
         return;
     }

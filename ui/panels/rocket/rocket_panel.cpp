@@ -21,6 +21,7 @@
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
 #include "compute/rocket/rocket_descriptor.h"
+#include "compute/rocket/rocket_quantities.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
@@ -85,7 +86,7 @@ RocketPanel::~RocketPanel() = default;
 void RocketPanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
     m_series = std::move(series);
     m_run.reset();
-    m_view.setRocketFeatures(nullptr, nullptr, nullptr);
+    m_view.setFeatureMatrix(nullptr, {});
     m_classifier->clear();
     m_classifier->hide();
     m_confusion->clear();
@@ -212,7 +213,7 @@ void RocketPanel::showOutcome(const JobOutcome& outcome) {
     // have finished first).
     if (run->series != m_series) return;
     const bool first = !m_run;
-    if (!m_view.setRocketFeatures(run->series, run->features, run->kernels)) {
+    if (!m_view.setFeatureMatrix(run->series, rocketFeatureMatrix(run->features, run->kernels))) {
         setWarning(tr("The features do not match the series on screen; they are not shown."));
         return;
     }

@@ -21,7 +21,7 @@ namespace cs::ui {
 
 /// What a MatrixHeatmapView draws: a rows x columns matrix of z-values (NaN: background), the
 /// class of each row, and how to read a cell. SeriesHeatmapView fills it with a series matrix,
-/// RocketFeatureMapView with a ROCKET feature map. Called on the GUI thread only.
+/// FeatureMatrixView with a feature matrix (ROCKET's features). Called on the GUI thread only.
 class HeatmapFill {
 public:
     virtual ~HeatmapFill() = default;
@@ -41,7 +41,7 @@ public:
     virtual bool hasDeviceSource() const { return false; }
     /// Writes the first `columns` columns into the linked pixel buffer on the device.
     virtual void writeOnDevice(GlBufferLink& link, std::size_t columns) const;
-    /// Names the data in log lines: "the series", "the ROCKET features".
+    /// Names the data in log lines: "the series", "the ROCKET features" (lower case).
     virtual QString what() const = 0;
     /// The line above the matrix, given the columns drawn.
     virtual QString title(std::size_t columnsShown) const = 0;

@@ -26,7 +26,7 @@
 
 #include "compute/core/series_matrix.h"
 #include "ui/views/colour_maps.h"
-#include "ui/views/series/rocket_feature_map_view.h"
+#include "ui/views/series/feature_matrix_view.h"
 #include "ui/views/series/series_heatmap_view.h"
 
 namespace cs::ui {
@@ -93,7 +93,7 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_chartView->setRenderHint(QPainter::Antialiasing, true);
     m_chartView->setFrameShape(QFrame::NoFrame);
     m_heatmap = new SeriesHeatmapView(this);
-    m_featureMap = new RocketFeatureMapView(this);
+    m_featureMap = new FeatureMatrixView(this);
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_chartView);
     m_stack->addWidget(m_heatmap);
@@ -128,14 +128,10 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_styleBox->addItems({tr("Lines"), tr("Heat map"), tr("Feature map"), tr("Clusters")});
     m_styleBox->setToolTip(
         tr("Lines: a sample of the series. Heat map: every series as a row. "
-           "Feature map: the ROCKET features of every series (after a run). "
-           "Clusters: one chart per k-Shape cluster with its centroid (after a run)."));
-    m_featureBox = new QComboBox(this);
-    m_featureBox->addItem(tr("PPV"), int(RocketFeature::Ppv));
-    m_featureBox->addItem(tr("MAX"), int(RocketFeature::Max));
-    m_featureBox->setToolTip(
-        tr("The ROCKET feature the map shows: the proportion of positive "
-           "values (PPV) or the maximum (MAX) of each kernel's output"));
+           "Feature map: features of every series, such as ROCKET's (after a run). "
+           "Clusters: one chart per cluster with its centroid, such as k-Shape's (after a "
+           "run)."));
+    m_featureBox = new QComboBox(this);  // the feature matrix's layers
     m_channelLabel->setBuddy(m_channelBox);
     m_splitLabel->setBuddy(m_splitBox);
 
@@ -167,7 +163,7 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
         if (i >= 0) setStyle(Style(i));
     });
     connect(m_featureBox, &QComboBox::currentIndexChanged, this, [this](int i) {
-        if (i >= 0) setRocketFeature(RocketFeature(m_featureBox->itemData(i).toInt()));
+        if (i >= 0) setFeatureLayer(std::size_t(i));
     });
     updateControls();
     rebuild();
@@ -181,9 +177,9 @@ void SeriesView::setSeriesSet(std::shared_ptr<const SeriesSet> series, const QSt
     m_channel = 0;
     m_split = Split::All;
     // Features belong to the set they were computed from.
-    m_featureMap->setFeatures(nullptr, nullptr, nullptr);
-    // So do the clusters.
-    m_kshape.reset();
+    m_featureMap->setMatrix(nullptr, {});
+    // So do the groups.
+    m_groups = {};
     clearClusters();
     if (m_style == Style::FeatureMap || m_style == Style::Clusters) setStyle(Style::Lines);
     updateControls();
@@ -207,12 +203,12 @@ void SeriesView::setSplit(Split split) {
 }
 
 bool SeriesView::setStyle(Style style) {
-    if (style == Style::FeatureMap && !hasRocketFeatures()) {
+    if (style == Style::FeatureMap && !hasFeatureMatrix()) {
         const QSignalBlocker blocker(m_styleBox);
         m_styleBox->setCurrentIndex(int(m_style));
         return false;
     }
-    if (style == Style::Clusters && !hasKShapeResult()) {
+    if (style == Style::Clusters && !hasGroups()) {
         const QSignalBlocker blocker(m_styleBox);
         m_styleBox->setCurrentIndex(int(m_style));
         return false;
@@ -232,35 +228,45 @@ bool SeriesView::setStyle(Style style) {
     return true;
 }
 
-bool SeriesView::setRocketFeatures(std::shared_ptr<const SeriesSet> series,
-                                   std::shared_ptr<const RocketFeatures> features,
-                                   std::shared_ptr<const RocketKernels> kernels) {
-    if (features && (series != m_series || !m_series || features->n != m_series->n)) return false;
-    m_featureMap->setFeatures(features ? std::move(series) : nullptr, features,
-                              features ? std::move(kernels) : nullptr);
-    if (!features && m_style == Style::FeatureMap) setStyle(Style::Lines);
+bool SeriesView::setFeatureMatrix(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix) {
+    const bool clear = !matrix;
+    if (!clear && (series != m_series || !m_series || matrix.rows != m_series->n)) return false;
+    {
+        const QSignalBlocker blocker(m_featureBox);
+        m_featureBox->clear();
+        for (const std::string& name : matrix.layerNames)
+            m_featureBox->addItem(QString::fromStdString(name));
+        m_featureBox->setToolTip(QString::fromStdString(matrix.layerHelp));
+    }
+    m_featureMap->setMatrix(clear ? nullptr : std::move(series), std::move(matrix));
+    {
+        const QSignalBlocker blocker(m_featureBox);
+        m_featureBox->setCurrentIndex(int(m_featureMap->layer()));
+    }
+    if (clear && m_style == Style::FeatureMap) setStyle(Style::Lines);
     updateControls();
     if (m_style == Style::FeatureMap) rebuild();  // the note names the kernels
     return true;
 }
 
-bool SeriesView::setKShapeResult(std::shared_ptr<const SeriesSet> series,
-                                 std::shared_ptr<const KShapeResult> result, std::size_t channel) {
-    if (result && (series != m_series || !m_series || result->labels.size() != m_series->n ||
-                   channel >= m_series->channels))
+bool SeriesView::setGroups(std::shared_ptr<const SeriesSet> series, SeriesGroups groups) {
+    if (groups && (series != m_series || !m_series || groups.groupOf.size() != m_series->n ||
+                   groups.channel >= m_series->channels ||
+                   groups.members.size() != m_series->n * groups.length ||
+                   groups.summaries.size() != groups.groups * groups.length))
         return false;
-    m_kshape = std::move(result);
-    m_kshapeChannel = channel;
+    m_groups = std::move(groups);
     m_clustersDirty = true;
-    if (!m_kshape) clearClusters();
-    if (!m_kshape && m_style == Style::Clusters) setStyle(Style::Lines);
+    if (!m_groups) clearClusters();
+    if (!m_groups && m_style == Style::Clusters) setStyle(Style::Lines);
     updateControls();
     if (m_style == Style::Clusters) rebuild();
     return true;
 }
 
 int SeriesView::maxMembersPerCluster() const {
-    const int k = m_kshape ? std::max(m_kshape->k, 1) : 1;
+    const int k =
+        int(std::clamp<std::size_t>(m_groups.groups, 1, std::size_t(kMaxClusterMembersTotal)));
     return std::clamp(kMaxClusterMembersTotal / k, 5, kMaxMembersPerCluster);
 }
 
@@ -278,17 +284,13 @@ void SeriesView::clearClusters() {
 void SeriesView::rebuildClusters() {
     clearClusters();
     m_clustersDirty = false;
-    if (!m_kshape || !m_series) return;
-    const KShapeResult& r = *m_kshape;
+    if (!m_groups || !m_series) return;
+    const SeriesGroups& g = m_groups;
     const SeriesSet& s = *m_series;
-    const int k = std::max(r.k, 0);
-    const std::size_t m = r.length;
-    std::vector<std::vector<std::size_t>> members(std::size_t(k), std::vector<std::size_t>{});
-    for (std::size_t i = 0; i < r.labels.size(); ++i)
-        if (r.labels[i] >= 0 && r.labels[i] < k) members[std::size_t(r.labels[i])].push_back(i);
-    // The members as k-Shape saw them (z-normalised, zero after their end), so that they sit
-    // on the z-normalised centroid.
-    const std::vector<float> input = kshapeInput(s, m_kshapeChannel);
+    const int k = int(g.groups);
+    const std::size_t m = g.length;
+    const std::vector<std::vector<std::size_t>> members = g.membersByGroup();
+    const QString groupName = QString::fromStdString(g.groupName);
     const bool labelled = !s.labels.empty() && s.classCount() > 0;
     const int cap = maxMembersPerCluster();
     const int columns = std::clamp(int(std::ceil(std::sqrt(double(k)))), 1, 8);
@@ -305,16 +307,14 @@ void SeriesView::rebuildClusters() {
         const QColor colour = ColourMaps::categorical(c);
         float lo = std::numeric_limits<float>::infinity();
         float hi = -lo;
-        // Evenly spaced members, each shifted onto the centroid (SBD's best shift).
+        // Evenly spaced members, each as the groups align it to the summary.
         const std::size_t drawn = std::min(group.size(), std::size_t(cap));
         QColor faint = colour;
         faint.setAlpha(std::clamp(
             int(255.0 * 2.5 / std::sqrt(double(std::max<std::size_t>(drawn, 1)))), 40, 140));
         for (std::size_t j = 0; j < drawn; ++j) {
             const std::size_t i = group[(2 * j + 1) * group.size() / (2 * drawn)];
-            const std::span<const float> row(input.data() + i * m, m);
-            const std::vector<float> aligned =
-                shiftZeroFilled(row, i < r.shifts.size() ? r.shifts[i] : 0);
+            const std::span<const float> aligned = g.member(i);
             for (float v : aligned) {
                 lo = std::min(lo, v);
                 hi = std::max(hi, v);
@@ -325,8 +325,8 @@ void SeriesView::rebuildClusters() {
             chart->addSeries(line);
         }
         auto* centroid = new QLineSeries;
-        centroid->setName(QStringLiteral("centroid"));
-        const auto values = r.centroid(c);
+        centroid->setName(QString::fromStdString(g.summaryName));
+        const auto values = g.summary(std::size_t(c));
         for (float v : values) {
             lo = std::min(lo, v);
             hi = std::max(hi, v);
@@ -335,9 +335,9 @@ void SeriesView::rebuildClusters() {
         centroid->setPen(QPen(colour.darker(130), 2.6));
         chart->addSeries(centroid);
 
-        QString title = group.empty()
-                            ? tr("cluster %1 · empty").arg(c)
-                            : tr("cluster %1 · %2 series").arg(c).arg(number(group.size()));
+        QString title =
+            group.empty() ? tr("%1 %2 · empty").arg(groupName).arg(c)
+                          : tr("%1 %2 · %3 series").arg(groupName).arg(c).arg(number(group.size()));
         if (labelled && !group.empty()) {
             std::map<int, std::size_t> classes;
             for (const std::size_t i : group)
@@ -402,18 +402,18 @@ bool SeriesView::eventFilter(QObject* watched, QEvent* event) {
     return QWidget::eventFilter(watched, event);
 }
 
-bool SeriesView::hasRocketFeatures() const {
-    return m_featureMap->features() != nullptr;
+bool SeriesView::hasFeatureMatrix() const {
+    return bool(m_featureMap->matrix());
 }
 
-RocketFeature SeriesView::rocketFeature() const {
-    return m_featureMap->feature();
+std::size_t SeriesView::featureLayer() const {
+    return m_featureMap->layer();
 }
 
-void SeriesView::setRocketFeature(RocketFeature feature) {
-    m_featureMap->setFeature(feature);
+void SeriesView::setFeatureLayer(std::size_t layer) {
+    m_featureMap->setLayer(layer);
     const QSignalBlocker blocker(m_featureBox);
-    m_featureBox->setCurrentIndex(m_featureBox->findData(int(feature)));
+    m_featureBox->setCurrentIndex(int(m_featureMap->layer()));
     if (m_style == Style::FeatureMap) rebuild();
 }
 
@@ -422,7 +422,7 @@ bool SeriesView::isContentDrawn() const {
                                          ? static_cast<MatrixHeatmapView*>(m_heatmap)
                                      : m_style == Style::FeatureMap ? m_featureMap
                                                                     : nullptr;
-    if (m_style == Style::Clusters && m_clusterArea->isVisible() && m_kshape)
+    if (m_style == Style::Clusters && m_clusterArea->isVisible() && hasGroups())
         return !m_clustersDirty && (m_clusterCharts.empty() || m_clustersPainted);
     if (!shown || !shown->isVisible()) return true;
     return shown->isContentDrawn() || !shown->problem().isEmpty();
@@ -519,10 +519,9 @@ void SeriesView::updateControls() {
     // "Feature map" is offered once there are features; the PPV/MAX choice goes with it.
     if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
         if (QStandardItem* item = model->item(int(Style::FeatureMap)))
-            item->setEnabled(hasRocketFeatures());
+            item->setEnabled(hasFeatureMatrix());
     if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
-        if (QStandardItem* item = model->item(int(Style::Clusters)))
-            item->setEnabled(hasKShapeResult());
+        if (QStandardItem* item = model->item(int(Style::Clusters))) item->setEnabled(hasGroups());
     m_featureBox->setVisible(m_style == Style::FeatureMap);
     const bool hasSplit = m_series && !m_series->isTest.empty();
     m_splitBox->setCurrentIndex(int(m_split));
@@ -663,20 +662,23 @@ void SeriesView::rebuild() {
     m_title->setText(title);
 
     QStringList note;
-    if (m_style == Style::Clusters && hasKShapeResult()) {
+    if (m_style == Style::Clusters && hasGroups()) {
         if (m_clustersDirty) rebuildClusters();
-        const KShapeResult& r = *m_kshape;
-        note << tr("k-Shape: %1 clusters of %2 series").arg(r.k).arg(number(r.labels.size()));
+        const SeriesGroups& g = m_groups;
+        note << tr("%1: %2 %3s of %4 series")
+                    .arg(QString::fromStdString(g.method))
+                    .arg(g.groups)
+                    .arg(QString::fromStdString(g.groupName), number(g.groupOf.size()));
         if (s.channels > 1) {
-            const std::size_t ch = m_kshapeChannel;
+            const std::size_t ch = g.channel;
             note << tr("channel %1")
                         .arg(ch < s.channelNames.size() ? QString::fromStdString(s.channelNames[ch])
                                                         : QString::number(ch));
         }
-        note << tr("up to %1 members per cluster, z-normalised and shifted onto the centroid "
-                   "(bold)")
-                    .arg(maxMembersPerCluster());
-        if (r.length > std::size_t(kMaxPointsPerClusterSeries))
+        note << tr("up to %1 members per %2, %3 (bold)")
+                    .arg(maxMembersPerCluster())
+                    .arg(QString::fromStdString(g.groupName), QString::fromStdString(g.memberNote));
+        if (g.length > std::size_t(kMaxPointsPerClusterSeries))
             note << tr("members drawn as min/max envelopes of %1 points")
                         .arg(kMaxPointsPerClusterSeries);
         m_note->setText(note.join(QStringLiteral(" · ")));
@@ -686,20 +688,23 @@ void SeriesView::rebuild() {
         emit chartUpdated();
         return;
     }
-    if (m_style == Style::FeatureMap && hasRocketFeatures()) {
-        const auto& f = *m_featureMap->features();
+    if (m_style == Style::FeatureMap && hasFeatureMatrix()) {
+        const FeatureMatrix& f = m_featureMap->matrix();
         const std::size_t rows = m_featureMap->rowCount();
         note << (rows < candidates.size()
                      ? tr("feature map of %1 of %2 series, picked evenly within each class")
                            .arg(number(rows), number(candidates.size()))
                      : tr("feature map of all %1 series").arg(number(rows)));
-        note << tr("%1 ROCKET kernels, %2, each kernel z-scored over all %3 series")
-                    .arg(number(f.kernels),
-                         rocketFeature() == RocketFeature::Ppv ? tr("PPV") : tr("MAX"),
-                         number(f.n));
+        const QString column = QString::fromStdString(f.columnName);
+        const std::size_t layer = featureLayer();
+        note << tr("%1: %2 %3s, %4, each %3 z-scored over all %5 series")
+                    .arg(QString::fromStdString(f.name), number(f.columns), column,
+                         layer < f.layerNames.size() ? QString::fromStdString(f.layerNames[layer])
+                                                     : QString::number(layer),
+                         number(f.rows));
         if (m_featureMap->isColumnCapped())
-            note << tr("the first %1 kernels fit a texture")
-                        .arg(number(m_featureMap->shownColumns()));
+            note << tr("the first %1 %2s fit a texture")
+                        .arg(number(m_featureMap->shownColumns()), column);
         if (split)
             note << tr("%1 train + %2 test")
                         .arg(number(trainShown), number(candidates.size() - trainShown));

@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "compute/core/device_resident.h"
+#include "compute/core/series_quantities.h"
 #include "compute/core/series_set.h"
-#include "compute/kshape/kshape.h"
-#include "compute/rocket/rocket.h"
 
 class QChart;
 class QChartView;
@@ -23,7 +22,7 @@ class QStackedWidget;
 
 namespace cs::ui {
 
-class RocketFeatureMapView;
+class FeatureMatrixView;
 class SeriesHeatmapView;
 
 /// The time-series view: series as lines coloured by class (the categorical palette of the
@@ -31,20 +30,19 @@ class SeriesHeatmapView;
 /// sets, and the train/test split (test series dashed; a filter shows either part alone).
 /// At most maxDrawn() series are drawn, sampled evenly across classes, and long series are
 /// decimated (min/max per bucket) so that large sets stay responsive; a note says so.
-/// Variable-length series are drawn to their true length. Once ROCKET features of the set exist
-/// (setRocketFeatures), a third style shows their feature map (RocketFeatureMapView) with a
-/// PPV/MAX selector, its rows in the heat map's order. Once a k-Shape result of the set exists
-/// (setKShapeResult), a fourth style shows the clusters as small multiples: one chart per
-/// cluster with a sample of its members, each aligned to the centroid by its shift, and the
-/// centroid bold.
+/// Variable-length series are drawn to their true length. Once a feature matrix of the set
+/// exists (setFeatureMatrix: ROCKET's features), a third style shows it (FeatureMatrixView) with
+/// a layer selector (PPV/MAX), its rows in the heat map's order. Once groups of the set exist
+/// (setGroups: k-Shape's clusters), a fourth style shows them as small multiples: one chart per
+/// group with a sample of its members, each aligned to the summary line, and that line bold.
 class SeriesView : public QWidget {
     Q_OBJECT
 public:
     /// Which part of a train/test split is shown.
     enum class Split { All, Train, Test };
-    /// Lines (a sample of the series), a heat map of all of them (SeriesHeatmapView), or the
-    /// ROCKET feature map of all of them (RocketFeatureMapView; offered once features exist),
-    /// or the k-Shape clusters as small multiples (offered once a k-Shape result exists).
+    /// Lines (a sample of the series), a heat map of all of them (SeriesHeatmapView), the
+    /// feature map of all of them (FeatureMatrixView; offered once a feature matrix exists), or
+    /// the groups as small multiples (offered once groups exist).
     enum class Style { Lines, Heatmap, FeatureMap, Clusters };
 
     explicit SeriesView(QWidget* parent = nullptr);
@@ -61,39 +59,33 @@ public:
     Split split() const { return m_split; }
     void setSplit(Split split);
     Style style() const { return m_style; }
-    /// Style::FeatureMap is refused (false) while there are no features, Style::Clusters while
-    /// there is no k-Shape result.
+    /// Style::FeatureMap is refused (false) while there is no feature matrix, Style::Clusters
+    /// while there are no groups.
     bool setStyle(Style style);
     /// The device copy of the series shown (Backend::keepSeriesResident), for the heat map.
     void setDeviceSeries(std::shared_ptr<const SeriesSet> series,
                          std::shared_ptr<const DeviceResident> copy);
     SeriesHeatmapView* heatmapView() const { return m_heatmap; }
-    /// ROCKET features of the set shown (from kernels), for the feature map; nullptr clears
-    /// them (the view leaves the feature map). Features of another set are refused (false).
-    /// A new set clears them.
-    bool setRocketFeatures(std::shared_ptr<const SeriesSet> series,
-                           std::shared_ptr<const RocketFeatures> features,
-                           std::shared_ptr<const RocketKernels> kernels);
-    bool hasRocketFeatures() const;
-    /// The feature the feature map shows (PPV or MAX).
-    RocketFeature rocketFeature() const;
-    void setRocketFeature(RocketFeature feature);
-    RocketFeatureMapView* featureMapView() const { return m_featureMap; }
-    /// A k-Shape result of the set shown, for the Clusters style; nullptr clears it (the view
-    /// leaves the Clusters style). A result of another set is refused (false). A new set
-    /// clears it.
-    /// channel: the channel that was clustered (KShapeParams::channel).
-    bool setKShapeResult(std::shared_ptr<const SeriesSet> series,
-                         std::shared_ptr<const KShapeResult> result, std::size_t channel = 0);
-    bool hasKShapeResult() const { return m_kshape != nullptr; }
-    std::shared_ptr<const KShapeResult> kshapeResult() const { return m_kshape; }
-    /// The cluster charts (Clusters style), one per cluster in cluster order; empty until the
-    /// style has been shown with a result. Each holds the sampled members (faint) and, last,
-    /// the centroid (named "centroid").
+    /// A feature matrix of the set shown, for the feature map; an empty one clears it (the view
+    /// leaves the feature map). A matrix of another set is refused (false). A new set clears it.
+    bool setFeatureMatrix(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix);
+    bool hasFeatureMatrix() const;
+    /// The layer the feature map shows (PPV or MAX of ROCKET's features).
+    std::size_t featureLayer() const;
+    void setFeatureLayer(std::size_t layer);
+    FeatureMatrixView* featureMatrixView() const { return m_featureMap; }
+    /// Groups of the set shown, for the Clusters style; empty ones clear them (the view leaves
+    /// the Clusters style). Groups of another set are refused (false). A new set clears them.
+    bool setGroups(std::shared_ptr<const SeriesSet> series, SeriesGroups groups);
+    bool hasGroups() const { return bool(m_groups); }
+    const SeriesGroups& groups() const { return m_groups; }
+    /// The group charts (Clusters style), one per group in group order; empty until the style
+    /// has been shown with groups. Each holds the sampled members (faint) and, last, the
+    /// summary line (named SeriesGroups::summaryName: "centroid").
     const std::vector<QChart*>& clusterCharts() const { return m_clusterCharts; }
-    /// Members drawn per cluster chart at most.
+    /// Members drawn per group chart at most.
     int maxMembersPerCluster() const;
-    /// The style selector and the feature selector (for tests).
+    /// The style selector and the layer selector (for tests).
     QComboBox* styleBox() const { return m_styleBox; }
     QComboBox* featureBox() const { return m_featureBox; }
     /// True when the visible heat map (if any) shows its latest content, or cannot draw; in the
@@ -159,13 +151,12 @@ private:
 
     Style m_style = Style::Lines;
     SeriesHeatmapView* m_heatmap = nullptr;
-    RocketFeatureMapView* m_featureMap = nullptr;
+    FeatureMatrixView* m_featureMap = nullptr;
     QStackedWidget* m_stack = nullptr;
     QComboBox* m_styleBox = nullptr;
     QComboBox* m_featureBox = nullptr;
-    std::shared_ptr<const KShapeResult> m_kshape;
-    std::size_t m_kshapeChannel = 0;
-    bool m_clustersDirty = true;  // the cluster charts do not show m_kshape yet
+    SeriesGroups m_groups;
+    bool m_clustersDirty = true;  // the group charts do not show m_groups yet
     std::vector<QChart*> m_clusterCharts;
     QWidget* m_firstClusterViewport = nullptr;  // its first paint means the charts are drawn
     bool m_clustersPainted = false;

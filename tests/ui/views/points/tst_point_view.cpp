@@ -325,8 +325,8 @@ private slots:
             void writePositions(const cs::DeviceResident&) override {}
             void writeSeriesMatrix(const cs::DeviceResident&, std::span<const std::uint32_t>,
                                    std::size_t) override {}
-            void writeRocketFeatureMap(const cs::DeviceResident&, std::span<const std::uint32_t>,
-                                       cs::RocketFeature, std::size_t) override {}
+            void writeColumnZScores(const cs::DeviceResident&, std::span<const std::uint32_t>,
+                                    std::size_t, std::size_t) override {}
             void writeEdgeIndices(const cs::DeviceResident& graph) override {
                 if (calls.fail) throw cs::DeviceError("stand-in device fault");
                 const auto& edges = dynamic_cast<const FakeGraphData&>(graph).edges;

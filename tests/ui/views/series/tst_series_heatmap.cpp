@@ -15,9 +15,10 @@
 #include "compute/core/series_matrix.h"
 #include "compute/demo/demo_data.h"
 #include "compute/rocket/rocket.h"
+#include "compute/rocket/rocket_quantities.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/views/colour_maps.h"
-#include "ui/views/series/rocket_feature_map_view.h"
+#include "ui/views/series/feature_matrix_view.h"
 #include "ui/views/series/series_heatmap_view.h"
 #include "ui/views/series/series_view.h"
 
@@ -132,14 +133,14 @@ private slots:
         view.setStyle(cs::ui::SeriesView::Style::Lines);
         QVERIFY(!view.heatmapView()->isVisible());
         // No features: the feature map is not offered.
-        QVERIFY(!view.hasRocketFeatures());
+        QVERIFY(!view.hasFeatureMatrix());
         QVERIFY(!view.setStyle(cs::ui::SeriesView::Style::FeatureMap));
         QCOMPARE(view.style(), cs::ui::SeriesView::Style::Lines);
     }
 
     void featureMapInteropBookkeepingWithAStandIn() {
-        // A stand-in GlInterop (no CUDA here) whose "device copy" of the features is the host
-        // features: it writes rocketFeatureMap() through GL into the buffer it was linked to, as
+        // A stand-in GlInterop (no CUDA here) whose "device copy" of the feature matrix is the
+        // host matrix: it writes columnZScores() through GL into the buffer it was linked to, as
         // the CUDA kernel would, and counts registrations alive at once.
         struct Calls {
             int links = 0;
@@ -150,8 +151,8 @@ private slots:
             std::size_t bytes = 0;
             bool fail = false;
         };
-        struct FakeFeatures : cs::DeviceResident {
-            std::shared_ptr<const cs::RocketFeatures> host;
+        struct FakeMatrix : cs::DeviceResident {
+            cs::FeatureMatrix host;
             std::string backend() const override { return "stand-in"; }
         };
         struct StandInLink : cs::GlBufferLink {
@@ -169,12 +170,12 @@ private slots:
             void writeSeriesMatrix(const cs::DeviceResident&, std::span<const std::uint32_t>,
                                    std::size_t) override {}
             void writeEdgeIndices(const cs::DeviceResident&) override {}
-            void writeRocketFeatureMap(const cs::DeviceResident& features,
-                                       std::span<const std::uint32_t> order,
-                                       cs::RocketFeature feature, std::size_t columns) override {
+            void writeColumnZScores(const cs::DeviceResident& matrix,
+                                    std::span<const std::uint32_t> order, std::size_t layer,
+                                    std::size_t columns) override {
                 if (calls.fail) throw cs::DeviceError("stand-in device fault");
-                const auto& host = *dynamic_cast<const FakeFeatures&>(features).host;
-                const auto map = cs::rocketFeatureMap(host, order, feature, columns);
+                const auto& host = dynamic_cast<const FakeMatrix&>(matrix).host;
+                const auto map = cs::columnZScores(host, order, layer, columns);
                 if (map.size() * sizeof(float) != size)
                     throw cs::Error("stand-in: the map does not fit the buffer");
                 auto* f = QOpenGLContext::currentContext()->extraFunctions();
@@ -205,47 +206,48 @@ private slots:
         cs::JobControl job;
         auto features = std::make_shared<cs::RocketFeatures>(
             cs::CpuBackend(2).rocketTransform(*series, *kernels, job));
-        auto device = std::make_shared<FakeFeatures>();
-        device->host = std::make_shared<const cs::RocketFeatures>(*features);
+        auto device = std::make_shared<FakeMatrix>();
+        device->host =
+            cs::rocketFeatureMatrix(std::make_shared<const cs::RocketFeatures>(*features), kernels);
         features->device = device;
+        const cs::FeatureMatrix matrix = cs::rocketFeatureMatrix(features, kernels);
 
         Calls calls;
         cs::releaseGlInterop();
         cs::setGlInteropFactory([&calls] { return std::make_shared<StandIn>(calls); });
-        auto view = std::make_unique<cs::ui::RocketFeatureMapView>();
+        auto view = std::make_unique<cs::ui::FeatureMatrixView>();
         view->resize(420, 260);
         view->show();
         QVERIFY(QTest::qWaitForWindowExposed(view.get()));
         const auto rows = cs::heatmapRows(*series, {}, std::size_t(view->maxRows()));
-        view->setFeatures(series, features, kernels);
+        view->setMatrix(series, matrix);
         view->setRows(rows);
-        const auto check = [&](std::span<const std::uint32_t> order, cs::RocketFeature feature,
+        const auto check = [&](std::span<const std::uint32_t> order, std::size_t layer,
                                std::size_t columns) {
             QVERIFY(QTest::qWaitFor([&] { return view->isContentDrawn(); }, 10000));
             QVERIFY2(view->problem().isEmpty(), qPrintable(view->problem()));
             QCOMPARE(view->shownColumns(), columns);
-            QCOMPARE(view->readMatrixBuffer(),
-                     cs::rocketFeatureMap(*features, order, feature, columns));
+            QCOMPARE(view->readMatrixBuffer(), cs::columnZScores(matrix, order, layer, columns));
         };
-        check(rows, cs::RocketFeature::Ppv, 60);
+        check(rows, 0, 60);
         QCOMPARE(view->matrixPath(), UploadPath::Interop);
         QCOMPARE(calls.links, 1);
         QCOMPARE(calls.writes, 1);
         QCOMPARE(calls.buffer, view->pixelBufferId());
         QCOMPARE(calls.bytes, rows.size() * 60 * sizeof(float));
         // The other feature: the same storage, the same registration, one more write.
-        view->setFeature(cs::RocketFeature::Max);
-        check(rows, cs::RocketFeature::Max, 60);
+        view->setLayer(1);
+        check(rows, 1, 60);
         QCOMPARE(calls.links, 1);
         QCOMPARE(calls.writes, 2);
         // Fewer rows, then fewer columns: new storage, registered anew after the old one went.
         const std::vector<std::uint32_t> some(rows.begin(), rows.begin() + 10);
         view->setRows(some);
-        check(some, cs::RocketFeature::Max, 60);
+        check(some, 1, 60);
         QCOMPARE(calls.links, 2);
         QCOMPARE(calls.bytes, std::size_t(10 * 60 * sizeof(float)));
         view->setColumnLimit(25);
-        check(some, cs::RocketFeature::Max, 25);
+        check(some, 1, 25);
         QVERIFY(view->isColumnCapped());
         QVERIFY(view->fill()->title(view->shownColumns()).contains(QLatin1String("25 of 60")));
         QCOMPARE(calls.links, 3);
@@ -255,8 +257,8 @@ private slots:
         QVERIFY(view->hasDeviceLink());
         // A device fault: the registration goes, the host computes and uploads from then on.
         calls.fail = true;
-        view->setFeature(cs::RocketFeature::Ppv);
-        check(some, cs::RocketFeature::Ppv, 25);
+        view->setLayer(0);
+        check(some, 0, 25);
         QCOMPARE(view->matrixPath(), UploadPath::HostUpload);
         QCOMPARE(view->interopError(), QStringLiteral("stand-in device fault"));
         QCOMPARE(calls.live, 0);
@@ -266,13 +268,13 @@ private slots:
         view.reset();
         cs::releaseGlInterop();
         cs::setGlInteropFactory([&calls] { return std::make_shared<StandIn>(calls); });
-        view = std::make_unique<cs::ui::RocketFeatureMapView>();
+        view = std::make_unique<cs::ui::FeatureMatrixView>();
         view->resize(300, 200);
         view->show();
         QVERIFY(QTest::qWaitForWindowExposed(view.get()));
-        view->setFeatures(series, features, kernels);
+        view->setMatrix(series, matrix);
         view->setRows(rows);
-        check(rows, cs::RocketFeature::Ppv, 60);
+        check(rows, 0, 60);
         QCOMPARE(view->matrixPath(), UploadPath::Interop);
         QCOMPARE(calls.live, 1);
         view.reset();

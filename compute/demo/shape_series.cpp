@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "compute/rocket/rocket_datasets.h"
+#include "compute/demo/shape_series.h"
 
 #include <cmath>
 #include <numbers>
@@ -8,10 +8,10 @@
 #include "compute/core/error.h"
 #include "compute/core/random.h"
 
-namespace cs {
+namespace cs::demo {
 
-SeriesSet makeRocketSeries(std::size_t n, std::size_t length, std::size_t channels,
-                           std::uint64_t seed) {
+SeriesSet makeShapeSeries(std::size_t n, std::size_t length, std::size_t channels,
+                          std::uint64_t seed) {
     if (length < 2 || channels < 1)
         throw Error("generated series need length >= 2 and at least 1 channel");
     if (n > (std::size_t(1) << 28) || channels > 4096 ||
@@ -27,11 +27,11 @@ SeriesSet makeRocketSeries(std::size_t n, std::size_t length, std::size_t channe
     s.lengths.assign(n, std::uint32_t(length));
     s.labels.resize(n);
     s.classNames = {"sine", "square", "bump", "walk"};
-    s.source = "generated:rocket";
+    s.source = "generated:shapes";
     Random rng(seed);
     const double len = double(length);
     for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t cls = i % kRocketDatasetClasses;
+        const std::size_t cls = i % kShapeSeriesClasses;
         s.labels[i] = std::int32_t(cls);
         const double periods = rng.uniform(2.0, 4.0);
         const double phase = rng.uniform(0.0, kTwoPi);
@@ -70,4 +70,4 @@ SeriesSet makeRocketSeries(std::size_t n, std::size_t length, std::size_t channe
     return s;
 }
 
-}  // namespace cs
+}  // namespace cs::demo

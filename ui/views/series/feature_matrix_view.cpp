@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/series/feature_matrix_view.h"
+
+#include <QLocale>
+
+#include "compute/backend/gl_interop.h"
+
+namespace cs::ui {
+namespace {
+
+QString count(std::size_t n) {
+    return QLocale().toString(qulonglong(n));
+}
+
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+// columnZScores for the rows on screen; the read-out names the column and its value in every
+// layer.
+class FeatureMatrixFill : public HeatmapFill {
+public:
+    FeatureMatrixFill(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix,
+                      std::vector<std::uint32_t> order, std::size_t layer)
+        : m_series(std::move(series)),
+          m_matrix(std::move(matrix)),
+          m_order(std::move(order)),
+          m_layer(layer) {}
+
+    std::size_t rows() const override { return m_order.size(); }
+    std::size_t columns() const override { return m_matrix.columns; }
+    bool mayCapColumns() const override { return true; }
+    int rowClass(std::size_t row) const override {
+        const std::size_t i = m_order[row];
+        return m_series && i < m_series->labels.size() ? m_series->labels[i] : -1;
+    }
+    std::vector<float> hostMatrix(std::size_t columns) const override {
+        return columnZScores(m_matrix, m_order, m_layer, columns);
+    }
+    bool hasDeviceSource() const override { return m_matrix.device != nullptr; }
+    void writeOnDevice(GlBufferLink& link, std::size_t columns) const override {
+        link.writeColumnZScores(*m_matrix.device, m_order, m_layer, columns);
+    }
+    QString what() const override { return QObject::tr("the %1").arg(text(m_matrix.name)); }
+    QString title(std::size_t shown) const override {
+        const QString column = text(m_matrix.columnName);
+        const QString columns = shown < m_matrix.columns
+                                    ? QObject::tr("the first %1 of %2 %3s (the texture limit)")
+                                          .arg(count(shown), count(m_matrix.columns), column)
+                                    : QObject::tr("%1 %2s").arg(count(m_matrix.columns), column);
+        return QObject::tr("%1 series × %2, %3 z-scored per %4; grouped by class")
+            .arg(count(m_order.size()), columns, layerName(m_layer), column);
+    }
+    QString columnCaption() const override {
+        return QObject::tr("%1 →").arg(text(m_matrix.columnName));
+    }
+    QString describe(std::size_t row, std::size_t column) const override {
+        const std::uint32_t i = m_order[row];
+        QString out = QObject::tr("series %1").arg(i);
+        if (m_series && i < m_series->labels.size() && m_series->labels[i] >= 0) {
+            const auto label = std::size_t(m_series->labels[i]);
+            out += QObject::tr(" · class %1")
+                       .arg(label < m_series->classNames.size() ? text(m_series->classNames[label])
+                                                                : QString::number(label));
+        }
+        out += QObject::tr(" · %1 %2").arg(text(m_matrix.columnName)).arg(column);
+        if (m_matrix.describeColumn)
+            if (const std::string own = m_matrix.describeColumn(column); !own.empty())
+                out += QObject::tr(" (%1)").arg(text(own));
+        for (std::size_t l = 0; l < m_matrix.layers; ++l)
+            out += QObject::tr(" · %1 = %2")
+                       .arg(layerName(l))
+                       .arg(double(m_matrix.value(i, column, l)), 0, 'g', 5);
+        const ColumnStatistics stats = columnStatistics(m_matrix, column, m_layer);
+        out += QObject::tr(" · z = %1")
+                   .arg(stats.zScore(double(m_matrix.value(i, column, m_layer))), 0, 'f', 2);
+        return out;
+    }
+
+private:
+    QString layerName(std::size_t layer) const {
+        return layer < m_matrix.layerNames.size() ? text(m_matrix.layerNames[layer])
+                                                  : QObject::tr("layer %1").arg(layer);
+    }
+
+    std::shared_ptr<const SeriesSet> m_series;
+    FeatureMatrix m_matrix;
+    std::vector<std::uint32_t> m_order;
+    std::size_t m_layer;
+};
+
+}  // namespace
+
+FeatureMatrixView::FeatureMatrixView(QWidget* parent)
+    : MatrixHeatmapView(tr("feature map"), parent) {
+    setEmptyText(tr("No features yet: run ROCKET in its panel."));
+}
+
+FeatureMatrixView::~FeatureMatrixView() = default;
+
+void FeatureMatrixView::setMatrix(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix) {
+    m_series = std::move(series);
+    m_matrix = std::move(matrix);
+    if (m_layer >= m_matrix.layers) m_layer = 0;
+    refill();
+}
+
+void FeatureMatrixView::setRows(std::vector<std::uint32_t> order) {
+    m_order = std::move(order);
+    refill();
+}
+
+void FeatureMatrixView::setLayer(std::size_t layer) {
+    if (layer == m_layer || (m_matrix && layer >= m_matrix.layers)) return;
+    m_layer = layer;
+    refill();
+}
+
+void FeatureMatrixView::refill() {
+    // Rows index the matrix: a row past it (rows of another set) shows nothing.
+    bool fits = m_matrix && m_matrix.rows > 0 && m_matrix.columns > 0 && !m_order.empty() &&
+                m_layer < m_matrix.layers;
+    for (std::size_t r = 0; fits && r < m_order.size(); ++r)
+        fits = m_order[r] < m_matrix.rows;
+    if (!fits) {
+        setFill(nullptr);
+        return;
+    }
+    setFill(std::make_shared<FeatureMatrixFill>(m_series, m_matrix, m_order, m_layer));
+}
+
+}  // namespace cs::ui
