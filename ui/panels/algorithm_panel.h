@@ -68,6 +68,13 @@ public:
     virtual bool hasResult() const = 0;
     /// The View menu's shortcut for the panel ("Ctrl+K"); none by default.
     virtual QKeySequence viewShortcut() const { return {}; }
+    /// A panel whose result colours the points (a clustering) offers it in the window's Colour
+    /// by: its title there ("clusters (DBSCAN)"), empty while it has none for the points on
+    /// screen. None by default.
+    virtual QString pointColouringTitle() const { return {}; }
+    /// Paints the point view with it (the view's colouring is then "custom"); false when there
+    /// is none.
+    virtual bool showPointColouring() { return false; }
 
     QPushButton* runButton() const { return m_runButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }

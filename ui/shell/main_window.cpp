@@ -104,8 +104,11 @@ QString seriesSummary(const SeriesSet& s) {
         .arg(count(s.length));
 }
 
-// The Colour by entry of the DBSCAN clusters (not a view option: the panel paints them).
-const QString kClustersColourId = QStringLiteral("clusters:dbscan");
+// The Colour by entry of a panel's point colouring (not a view option: the panel paints it):
+// "panel:dbscan".
+QString panelColourId(const AlgorithmPanel& panel) {
+    return QStringLiteral("panel:") + panel.kind();
+}
 
 /// A scroll area for a side panel: the panel always takes the dock's width (it wraps and
 /// elides rather than scroll sideways) and the area follows the panel's height whenever its
@@ -266,9 +269,9 @@ void MainWindow::createComputePanels() {
         m_jobCancel->show();
     });
 
-    // The algorithm panels, each in a tab of the right dock area. DBSCAN's clusters are also
-    // a Colour by option, the kNN graph's edges are drawn by the point view, ROCKET's features
-    // and k-Shape's clusters by the series view.
+    // The algorithm panels, each in a tab of the right dock area. A panel's point colouring
+    // (DBSCAN's clusters) is also a Colour by option; the other results go to the views the
+    // panels were given (the kNN graph's edges, ROCKET's features, k-Shape's clusters).
     for (AlgorithmPanel* panel : makeBuiltinPanels(*m_jobs, *m_pointView, *m_seriesView)) {
         addPanel(panel);
         if (auto* p = qobject_cast<DbscanPanel*>(panel)) m_dbscanPanel = p;
@@ -277,8 +280,9 @@ void MainWindow::createComputePanels() {
         if (auto* p = qobject_cast<KShapePanel*>(panel)) m_kshapePanel = p;
     }
     m_panels.front().second->raise();
-    // A run adds "clusters (DBSCAN)" to Colour by and selects it.
-    connect(m_dbscanPanel, &DbscanPanel::resultChanged, this, &MainWindow::rebuildColourMenu);
+    // A run adds its colouring ("clusters (DBSCAN)") to Colour by.
+    for (const auto& [panel, dock] : m_panels)
+        connect(panel, &AlgorithmPanel::resultChanged, this, &MainWindow::rebuildColourMenu);
 }
 
 void MainWindow::addPanel(AlgorithmPanel* panel) {
@@ -521,6 +525,7 @@ void MainWindow::createToolBar() {
     bar->addAction(m_seriesViewAction);
     bar->addSeparator();
     m_colourBox = new QComboBox;
+    m_colourBox->setObjectName(QStringLiteral("colourBox"));
     m_colourBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_colourBox->setToolTip(tr("Colour the points by a coordinate or an attribute"));
     connect(m_colourBox, &QComboBox::activated, this,
@@ -727,16 +732,20 @@ void MainWindow::updateViewActions() {
 
 QString MainWindow::shownColourId() const {
     const QString id = m_pointView->colourBy();
-    // setColours() leaves the view at "custom"; the panel is the only caller.
-    if (id == QLatin1String("custom") && m_dbscanPanel->hasClusters()) return kClustersColourId;
+    // setColours() leaves the view at "custom"; panels are the only callers.
+    if (id == QLatin1String("custom"))
+        for (const auto& [panel, dock] : m_panels)
+            if (!panel->pointColouringTitle().isEmpty()) return panelColourId(*panel);
     return id;
 }
 
 void MainWindow::colourBy(const QString& id) {
-    if (id == kClustersColourId)
-        m_dbscanPanel->showClusters();
-    else
-        m_pointView->setColourBy(id);
+    for (const auto& [panel, dock] : m_panels)
+        if (id == panelColourId(*panel)) {
+            panel->showPointColouring();
+            return;
+        }
+    m_pointView->setColourBy(id);
 }
 
 void MainWindow::rebuildColourMenu() {
@@ -746,8 +755,9 @@ void MainWindow::rebuildColourMenu() {
     }
     m_colourMenu->clear();
     std::vector<ColourOption> options = m_pointView->colourOptions();
-    if (m_dbscanPanel->hasClusters())
-        options.push_back({kClustersColourId, tr("clusters (DBSCAN)")});
+    for (const auto& [panel, dock] : m_panels)
+        if (const QString title = panel->pointColouringTitle(); !title.isEmpty())
+            options.push_back({panelColourId(*panel), title});
     const QString shown = shownColourId();
     for (const auto& option : options) {
         auto* a = new QAction(option.title, m_colourGroup);

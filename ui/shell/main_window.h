@@ -143,7 +143,8 @@ private:
     void addRecent(const QString& path, io::DataKind kind);
     void rebuildRecentMenu();
     void rebuildColourMenu();
-    /// The Colour by entry for what the view shows: its option id, or the DBSCAN clusters'.
+    /// The Colour by entry for what the view shows: its option id, or the id of the panel whose
+    /// colouring it shows ("panel:dbscan").
     QString shownColourId() const;
     /// Colours by an entry of the Colour by menu or combo (the clusters are not recomputed).
     void colourBy(const QString& id);
@@ -162,8 +163,8 @@ private:
     QLabel* m_busyLabel = nullptr;
     QLabel* m_dataLabel = nullptr;
     JobRunner* m_jobs = nullptr;
-    // Every algorithm panel with its dock, in menu order; the typed pointers are for what the
-    // window does with one method's result (DBSCAN's clusters in Colour by).
+    // Every algorithm panel with its dock, in menu order; the typed pointers are the accessors
+    // below (tests and the automation reach a method's panel by them).
     std::vector<std::pair<AlgorithmPanel*, QDockWidget*>> m_panels;
     DbscanPanel* m_dbscanPanel = nullptr;
     KnnPanel* m_knnPanel = nullptr;

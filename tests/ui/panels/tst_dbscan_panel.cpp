@@ -2,6 +2,7 @@
 // The DBSCAN panel through the GUI: its labels equal a direct CPU run, the eps controls stay in
 // sync, export reads back, and the real executable runs DBSCAN from the command line.
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
 #include <QFile>
@@ -80,6 +81,37 @@ private slots:
             QCOMPARE(colours[i] >> 24,
                      direct.labels[i] < 0 ? cs::ui::ColourMaps::kBehindAlpha : 255u);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
+    }
+
+    void clustersAreAColourByEntry() {
+        // The panel's colouring is an entry of the window's Colour by, offered by the panel
+        // (AlgorithmPanel::pointColouringTitle), not by the window knowing DBSCAN.
+        QVERIFY(settled());
+        auto* box = m_window->findChild<QComboBox*>(QStringLiteral("colourBox"));
+        QVERIFY(box);
+        const int clusters = box->findData(QStringLiteral("panel:dbscan"));
+        QVERIFY(clusters >= 0);
+        QCOMPARE(box->itemText(clusters), QStringLiteral("clusters (DBSCAN)"));
+        QCOMPARE(box->currentIndex(), clusters);
+        const auto shown = [&] {
+            const auto c = m_window->pointView()->colours();
+            return std::vector<std::uint32_t>(c.begin(), c.end());
+        };
+        const auto painted = shown();
+        // Another colouring, then the clusters again: the same colours, not recomputed.
+        const int z = box->findData(QStringLiteral("dim:2"));
+        QVERIFY2(z >= 0, "no Colour by entry for the z coordinate");
+        box->setCurrentIndex(z);
+        emit box->activated(z);  // as a user's pick
+        QCOMPARE(m_window->pointView()->colourBy(), QStringLiteral("dim:2"));
+        QVERIFY(shown() != painted);
+        const auto before = panel()->lastRun();
+        box->setCurrentIndex(clusters);
+        emit box->activated(clusters);
+        QCOMPARE(m_window->pointView()->colourBy(), QStringLiteral("custom"));
+        QCOMPARE(shown(), painted);
+        QCOMPARE(panel()->lastRun(), before);
+        QCOMPARE(box->currentIndex(), clusters);
     }
 
     void epsControlsStayInSync() {

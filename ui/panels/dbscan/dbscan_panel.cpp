@@ -541,6 +541,10 @@ bool DbscanPanel::hasClusters() const {
            m_run->result.labels.size() == m_points->n;
 }
 
+QString DbscanPanel::pointColouringTitle() const {
+    return hasClusters() ? tr("clusters (DBSCAN)") : QString();
+}
+
 bool DbscanPanel::showClusters() {
     if (!hasClusters()) return false;
     repaint();

@@ -65,6 +65,8 @@ public:
     bool showClusters();
     /// True when a run for the points the view shows can colour them (showClusters()).
     bool hasClusters() const;
+    QString pointColouringTitle() const override;
+    bool showPointColouring() override { return showClusters(); }
     /// True while a run or the k-distance curve is pending or computing, or its colours are
     /// not yet applied.
     bool isBusy() const override;
