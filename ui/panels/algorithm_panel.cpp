@@ -97,8 +97,10 @@ AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& des
     m_exportButton->setEnabled(false);
     m_resultLayout->addWidget(m_summary);
     m_resultLayout->addWidget(m_warningRow);
-    m_resultLayout->addWidget(m_timings);
+    // The export before the timings: on a small screen the timings are what falls below the
+    // fold, not the button.
     m_resultLayout->addWidget(m_exportButton);
+    m_resultLayout->addWidget(m_timings);
     m_layout->addWidget(result);
     // The result comes right under the parameters, so that it is on screen at the default
     // window size; a panel's own boxes (DBSCAN's k-distance chart) follow it.
