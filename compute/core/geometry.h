@@ -5,6 +5,7 @@
 // neighbour order, the views' centre): coordinates re-centred in double, and one canonical float
 // squared distance.
 
+#include <cmath>
 #include <cstddef>
 #include <vector>
 
@@ -27,6 +28,14 @@ inline float canonicalDist2(const float* a, const float* b, std::size_t dims) {
         sum = sum + diff * diff;  // compute/ builds with -ffp-contract=off: never an FMA
     }
     return sum;
+}
+
+/// The widest per-dimension gap |a_j - b_j| of a pair that passes canonicalDist2 <= eps2: fl(t^2)
+/// <= eps2 with t = fl(a_j - b_j) gives t^2 <= eps2 (1 + 2^-23) + 2^-149 (underflow), and
+/// |a_j - b_j| <= |t| (1 + 2^-23); the factors below are looser. Every grid (CPU and GPU) sizes
+/// its cells and stencils from this one bound, so they propose the same candidates.
+inline double canonicalReach(float eps2) {
+    return std::sqrt(double(eps2) * (1.0 + 1e-6) + 0x1p-149) * (1.0 + 1e-6);
 }
 
 }  // namespace cs

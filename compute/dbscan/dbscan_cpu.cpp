@@ -22,6 +22,7 @@
 #include <nanoflann.hpp>
 
 #include "compute/core/error.h"
+#include "compute/core/geometry.h"
 #include "compute/core/parallel.h"
 
 namespace cs {
@@ -268,17 +269,15 @@ private:
     std::vector<std::pair<std::size_t, std::size_t>> m_chunks;  // cell ranges
 };
 
-// Cell sides. A pair passing fl-sum(fl(fl(a_j - b_j)^2)) <= eps2 has, for every j (the sum of
-// non-negative terms is at least each term, rounding being monotone),
-//   fl(t^2) <= eps2 with t = fl(a_j - b_j)  =>  t^2 <= eps2 (1 + 2^-23) + 2^-149 (underflow)
-//   |a_j - b_j| <= |t| (1 + 2^-23)
-// so |a_j - b_j| < reach with the margins below; cells of side reach/2 (a hair more) keep every
+// Cell sides. A pair passing fl-sum(fl(fl(a_j - b_j)^2)) <= eps2 has |a_j - b_j| <
+// canonicalReach(eps2) for every j (the sum of non-negative terms is at least each term,
+// rounding being monotone); cells of side reach/2 (a hair more) keep every
 // such pair within +-2 cells even after the double rounding of (x - origin) / side, which
 // stays below 2^-20 cells while a dimension has at most 2^31 cells. Too many cells (eps tiny
 // against the extent, or eps = 0) coarsen the sides: still exact, only slower.
 template <std::size_t D>
 void GridDbscan<D>::chooseSides(const std::array<double, D>& lo, const std::array<double, D>& hi) {
-    const double reach = std::sqrt(double(m_w.eps2) * (1.0 + 1e-6) + 0x1p-149) * (1.0 + 1e-6);
+    const double reach = canonicalReach(m_w.eps2);
     const double side = 0.5 * reach * (1.0 + 1e-5);
     constexpr double kMaxCellsPerDim = 2147483648.0;  // 2^31
     auto bitsFor = [](std::uint64_t cells) {

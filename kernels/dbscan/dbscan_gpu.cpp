@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/geometry.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
@@ -92,13 +93,6 @@ Bounds pointBounds(const JobContext& ctx, const float* coords, std::size_t n, st
 
 // --- grid ---------------------------------------------------------------------------------------
 
-// The largest |a_j - b_j| of a pair that passes canonicalDist2 <= eps2: fl(t^2) <= eps2 with
-// t = fl(a_j - b_j) gives t^2 <= eps2 (1 + 2^-23) + 2^-149 (underflow) and |a_j - b_j| <=
-// |t| (1 + 2^-23); the factors below are looser. The same bound as the CPU grid's.
-double reachOf(float eps2) {
-    return std::sqrt(double(eps2) * (1.0 + 1e-6) + 0x1p-149) * (1.0 + 1e-6);
-}
-
 // Lattice from wanted cell sides. Cells per dimension stay below 2^30 and the packed key below
 // 2^63 (so a column key never equals the hash table's empty mark): too fine a lattice is
 // coarsened, which stays exact (clique flags come from the cell boxes) and only costs speed.
@@ -158,7 +152,7 @@ GridGeometry dbscanGeometry(int dims, const Bounds& b, float eps2) {
     std::array<double, 3> want{};
     double reach = std::numeric_limits<double>::infinity();
     if (!std::isinf(eps2)) {
-        reach = reachOf(eps2);
+        reach = canonicalReach(eps2);
         const double side = double(eps2) >= 0x1p-100 ? std::sqrt(double(eps2) / dims) * (1.0 - 1e-5)
                                                      : reach * (1.0 + 1e-3);
         want.fill(side);
