@@ -94,18 +94,18 @@ __device__ __forceinline__ float hoistedDot(const float4& X, const float4& q) {
 
 template <int D>
 __global__ void __launch_bounds__(kBruteTile)
-    bruteCountKernel(BruteView v, float eps2, std::uint32_t minPts, std::uint32_t rowBegin,
-                     std::uint32_t rowEnd, std::uint8_t* core) {
+    bruteCountKernel(BruteView v, float eps2, std::uint32_t minPts, BruteRange r,
+                     std::uint32_t* counts, std::uint8_t* core) {
     __shared__ float4 tile[kBruteTile];
-    const std::uint32_t i = rowBegin + blockIdx.x * kBruteTile + threadIdx.x;
-    const bool valid = i < rowEnd;
-    const std::uint32_t self = valid ? i : rowBegin;
+    const std::uint32_t i = r.rowBegin + blockIdx.x * kBruteTile + threadIdx.x;
+    const bool valid = i < r.rowEnd;
+    const std::uint32_t self = valid ? i : r.rowBegin;
     const float4 t = ownPoint<D>(v, self);
     const float T = v.norms[self];
     const float4 X = make_float4(2.f * t.x, 2.f * t.y, 2.f * t.z, 0.f);
-    std::uint32_t count = 0;
-    bool done = !valid;
-    for (std::uint32_t t0 = 0; t0 < v.n; t0 += kBruteTile) {
+    std::uint32_t count = valid && r.colBegin > 0 ? counts[i - r.rowBegin] : 0;
+    bool done = !valid || count >= minPts;
+    for (std::uint32_t t0 = r.colBegin; t0 < r.colEnd; t0 += kBruteTile) {
         // Also the barrier before the tile is overwritten; a block stops once all its rows
         // reached minPts (counting past minPts changes no core flag).
         if (!__syncthreads_or(!done)) break;
@@ -113,7 +113,7 @@ __global__ void __launch_bounds__(kBruteTile)
         __syncthreads();
         if (done) continue;
         const Band band = hoistedBand(v, T, v.tileMax[t0 / kBruteTile], eps2);
-        const std::uint32_t nt = min(std::uint32_t(kBruteTile), v.n - t0);
+        const std::uint32_t nt = min(std::uint32_t(kBruteTile), r.colEnd - t0);
         auto visit = [&](int m) {
             const float4 q = tile[m];
             const float h = (T + q.w) - hoistedDot<D>(X, q);
@@ -133,7 +133,10 @@ __global__ void __launch_bounds__(kBruteTile)
         }
         if (count >= minPts) done = true;
     }
-    if (valid) core[i] = count >= minPts ? 1 : 0;
+    if (valid) {
+        counts[i - r.rowBegin] = count;
+        core[i] = count >= minPts ? 1 : 0;
+    }
 }
 
 // Core rows against the core points after them. The tile carries each point's union-find root
@@ -144,30 +147,33 @@ __global__ void __launch_bounds__(kBruteTile)
 template <int D>
 __global__ void __launch_bounds__(kBruteTile)
     bruteUnionKernel(BruteView v, float eps2, const std::uint8_t* core, std::uint32_t* parent,
-                     std::uint32_t rowBegin, std::uint32_t rowEnd) {
+                     BruteRange r) {
     __shared__ float4 tile[kBruteTile];
     __shared__ std::uint32_t tileRoot[kBruteTile];
-    const std::uint32_t first = rowBegin + blockIdx.x * kBruteTile;
+    const std::uint32_t first = r.rowBegin + blockIdx.x * kBruteTile;
+    // Columns from the block's first row on: the pairs before it are their other row's.
+    const std::uint32_t start = max(first, r.colBegin);
+    if (start >= r.colEnd) return;  // the whole block
     const std::uint32_t i = first + threadIdx.x;
-    const bool active = i < rowEnd && core[i];
+    const bool active = i < r.rowEnd && core[i];
     if (!__syncthreads_or(active)) return;
-    const std::uint32_t self = i < rowEnd ? i : rowBegin;
+    const std::uint32_t self = i < r.rowEnd ? i : r.rowBegin;
     const float4 t = ownPoint<D>(v, self);
     const float T = v.norms[self];
     const float4 X = make_float4(2.f * t.x, 2.f * t.y, 2.f * t.z, 0.f);
     std::uint32_t root = active ? ufFind(parent, i) : kNoPoint;
     // The tile root last united with: later points of the same (stale) root are joined already.
     std::uint32_t merged = kNoPoint;
-    for (std::uint32_t t0 = first + blockIdx.y * kBruteTile; t0 < v.n;
+    for (std::uint32_t t0 = start + blockIdx.y * kBruteTile; t0 < r.colEnd;
          t0 += gridDim.y * kBruteTile) {
         __syncthreads();
         const std::uint32_t j = t0 + threadIdx.x;
         tile[threadIdx.x] = tilePoint<D>(v, j);
-        tileRoot[threadIdx.x] = (j < v.n && core[j]) ? ufFind(parent, j) : kNoPoint;
+        tileRoot[threadIdx.x] = (j < r.colEnd && core[j]) ? ufFind(parent, j) : kNoPoint;
         __syncthreads();
         if (!active) continue;
         const Band band = hoistedBand(v, T, v.tileMax[t0 / kBruteTile], eps2);
-        const std::uint32_t nt = min(std::uint32_t(kBruteTile), v.n - t0);
+        const std::uint32_t nt = min(std::uint32_t(kBruteTile), r.colEnd - t0);
 #pragma unroll 4
         for (int m = 0; m < int(nt); ++m) {
             const std::uint32_t other = tileRoot[m];
@@ -183,32 +189,33 @@ __global__ void __launch_bounds__(kBruteTile)
     }
 }
 
-// Nearest core point of the non-core rows; j ascends, so a strict < keeps the lowest index
-// among equally near ones (the tie rule).
+// Nearest core point of the non-core rows; j ascends (within a launch and from one column range
+// to the next), so a strict < keeps the lowest index among equally near ones (the tie rule).
 template <int D>
 __global__ void __launch_bounds__(kBruteTile)
-    bruteBorderKernel(BruteView v, float eps2, const std::uint8_t* core, std::uint32_t* nearest,
-                      std::uint32_t rowBegin, std::uint32_t rowEnd) {
+    bruteBorderKernel(BruteView v, float eps2, const std::uint8_t* core, BruteRange r,
+                      float* carriedBest, std::uint32_t* nearest) {
     __shared__ float4 tile[kBruteTile];
     __shared__ std::uint8_t tileCore[kBruteTile];
-    const std::uint32_t i = rowBegin + blockIdx.x * kBruteTile + threadIdx.x;
-    const bool active = i < rowEnd && !core[i];
+    const std::uint32_t i = r.rowBegin + blockIdx.x * kBruteTile + threadIdx.x;
+    const bool active = i < r.rowEnd && !core[i];
     if (!__syncthreads_or(active)) return;
-    const std::uint32_t self = i < rowEnd ? i : rowBegin;
+    const std::uint32_t self = i < r.rowEnd ? i : r.rowBegin;
     const float4 t = ownPoint<D>(v, self);
     const float T = v.norms[self];
     const float4 X = make_float4(2.f * t.x, 2.f * t.y, 2.f * t.z, 0.f);
-    float best = INFINITY;
-    std::uint32_t bestJ = kNoPoint;
-    for (std::uint32_t t0 = 0; t0 < v.n; t0 += kBruteTile) {
+    const bool carried = active && r.colBegin > 0;
+    float best = carried ? carriedBest[i - r.rowBegin] : INFINITY;
+    std::uint32_t bestJ = carried ? nearest[i] : kNoPoint;
+    for (std::uint32_t t0 = r.colBegin; t0 < r.colEnd; t0 += kBruteTile) {
         __syncthreads();
         const std::uint32_t j = t0 + threadIdx.x;
         tile[threadIdx.x] = tilePoint<D>(v, j);
-        tileCore[threadIdx.x] = j < v.n ? core[j] : 0;
+        tileCore[threadIdx.x] = j < r.colEnd ? core[j] : 0;
         __syncthreads();
         if (!active) continue;
         const Band band = hoistedBand(v, T, v.tileMax[t0 / kBruteTile], eps2);
-        const std::uint32_t nt = min(std::uint32_t(kBruteTile), v.n - t0);
+        const std::uint32_t nt = min(std::uint32_t(kBruteTile), r.colEnd - t0);
 #pragma unroll 4
         for (int m = 0; m < int(nt); ++m) {
             if (!tileCore[m]) continue;
@@ -222,7 +229,10 @@ __global__ void __launch_bounds__(kBruteTile)
             }
         }
     }
-    if (active) nearest[i] = bestJ;
+    if (active) {
+        carriedBest[i - r.rowBegin] = best;
+        nearest[i] = bestJ;
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -238,24 +248,24 @@ __device__ __forceinline__ bool wideWithin(const BruteView& v, float h, const Ba
 }
 
 __global__ void __launch_bounds__(kWideThreads)
-    wideCountKernel(BruteView v, float eps2, std::uint32_t minPts, std::uint32_t rowBegin,
-                    std::uint32_t rowEnd, std::uint8_t* core) {
+    wideCountKernel(BruteView v, float eps2, std::uint32_t minPts, BruteRange r,
+                    std::uint32_t* counts, std::uint8_t* core) {
     __shared__ float s[kWideChunk][kWideTile];
     __shared__ float sNorm[kWideTile];
-    const std::uint32_t i = rowBegin + blockIdx.x * kWideThreads + threadIdx.x;
-    const bool valid = i < rowEnd;
-    const std::uint32_t self = valid ? i : rowBegin;
+    const std::uint32_t i = r.rowBegin + blockIdx.x * kWideThreads + threadIdx.x;
+    const bool valid = i < r.rowEnd;
+    const std::uint32_t self = valid ? i : r.rowBegin;
     const float T = v.norms[self];
-    std::uint32_t count = 0;
-    bool done = !valid;
-    for (std::uint32_t t0 = 0; t0 < v.n; t0 += kWideTile) {
+    std::uint32_t count = valid && r.colBegin > 0 ? counts[i - r.rowBegin] : 0;
+    bool done = !valid || count >= minPts;
+    for (std::uint32_t t0 = r.colBegin; t0 < r.colEnd; t0 += kWideTile) {
         if (!__syncthreads_or(!done)) break;
         if (threadIdx.x < kWideTile) sNorm[threadIdx.x] = v.norms[t0 + threadIdx.x];
         float acc[kWideTile];
         wideAccumulate<false>(v, self, t0, !done, s, acc);
         if (done) continue;
         const Band band = hoistedBand(v, T, v.tileMax[t0 / kWideTile], eps2);
-        const std::uint32_t nt = min(std::uint32_t(kWideTile), v.n - t0);
+        const std::uint32_t nt = min(std::uint32_t(kWideTile), r.colEnd - t0);
 #pragma unroll
         for (int m = 0; m < kWideTile; ++m) {
             if (m >= int(nt)) break;
@@ -264,35 +274,40 @@ __global__ void __launch_bounds__(kWideThreads)
         }
         if (count >= minPts) done = true;
     }
-    if (valid) core[i] = count >= minPts ? 1 : 0;
+    if (valid) {
+        counts[i - r.rowBegin] = count;
+        core[i] = count >= minPts ? 1 : 0;
+    }
 }
 
 __global__ void __launch_bounds__(kWideThreads)
     wideUnionKernel(BruteView v, float eps2, const std::uint8_t* core, std::uint32_t* parent,
-                    std::uint32_t rowBegin, std::uint32_t rowEnd) {
+                    BruteRange r) {
     __shared__ float s[kWideChunk][kWideTile];
     __shared__ float sNorm[kWideTile];
     __shared__ std::uint32_t sRoot[kWideTile];
-    const std::uint32_t first = rowBegin + blockIdx.x * kWideThreads;
+    const std::uint32_t first = r.rowBegin + blockIdx.x * kWideThreads;
+    const std::uint32_t start = max(first, r.colBegin);  // as in bruteUnionKernel
+    if (start >= r.colEnd) return;                       // the whole block
     const std::uint32_t i = first + threadIdx.x;
-    const bool active = i < rowEnd && core[i];
+    const bool active = i < r.rowEnd && core[i];
     if (!__syncthreads_or(active)) return;
-    const std::uint32_t self = i < rowEnd ? i : rowBegin;
+    const std::uint32_t self = i < r.rowEnd ? i : r.rowBegin;
     const float T = v.norms[self];
     std::uint32_t root = active ? ufFind(parent, i) : kNoPoint;
     std::uint32_t merged = kNoPoint;
-    for (std::uint32_t t0 = first; t0 < v.n; t0 += kWideTile) {
+    for (std::uint32_t t0 = start; t0 < r.colEnd; t0 += kWideTile) {
         __syncthreads();
         if (threadIdx.x < kWideTile) {
             const std::uint32_t j = t0 + threadIdx.x;
             sNorm[threadIdx.x] = v.norms[j];
-            sRoot[threadIdx.x] = (j < v.n && core[j]) ? ufFind(parent, j) : kNoPoint;
+            sRoot[threadIdx.x] = (j < r.colEnd && core[j]) ? ufFind(parent, j) : kNoPoint;
         }
         float acc[kWideTile];
         wideAccumulate<false>(v, self, t0, active, s, acc);
         if (!active) continue;
         const Band band = hoistedBand(v, T, v.tileMax[t0 / kWideTile], eps2);
-        const std::uint32_t nt = min(std::uint32_t(kWideTile), v.n - t0);
+        const std::uint32_t nt = min(std::uint32_t(kWideTile), r.colEnd - t0);
 #pragma unroll
         for (int m = 0; m < kWideTile; ++m) {
             if (m >= int(nt)) break;
@@ -308,31 +323,32 @@ __global__ void __launch_bounds__(kWideThreads)
 }
 
 __global__ void __launch_bounds__(kWideThreads)
-    wideBorderKernel(BruteView v, float eps2, const std::uint8_t* core, std::uint32_t* nearest,
-                     std::uint32_t rowBegin, std::uint32_t rowEnd) {
+    wideBorderKernel(BruteView v, float eps2, const std::uint8_t* core, BruteRange r,
+                     float* carriedBest, std::uint32_t* nearest) {
     __shared__ float s[kWideChunk][kWideTile];
     __shared__ float sNorm[kWideTile];
     __shared__ std::uint8_t sCore[kWideTile];
-    const std::uint32_t i = rowBegin + blockIdx.x * kWideThreads + threadIdx.x;
-    const bool active = i < rowEnd && !core[i];
+    const std::uint32_t i = r.rowBegin + blockIdx.x * kWideThreads + threadIdx.x;
+    const bool active = i < r.rowEnd && !core[i];
     if (!__syncthreads_or(active)) return;
-    const std::uint32_t self = i < rowEnd ? i : rowBegin;
+    const std::uint32_t self = i < r.rowEnd ? i : r.rowBegin;
     const float T = v.norms[self];
     const float* own = v.rows + std::size_t(self) * v.dims;
-    float best = INFINITY;
-    std::uint32_t bestJ = kNoPoint;
-    for (std::uint32_t t0 = 0; t0 < v.n; t0 += kWideTile) {
+    const bool carried = active && r.colBegin > 0;
+    float best = carried ? carriedBest[i - r.rowBegin] : INFINITY;
+    std::uint32_t bestJ = carried ? nearest[i] : kNoPoint;
+    for (std::uint32_t t0 = r.colBegin; t0 < r.colEnd; t0 += kWideTile) {
         __syncthreads();
         if (threadIdx.x < kWideTile) {
             const std::uint32_t j = t0 + threadIdx.x;
             sNorm[threadIdx.x] = v.norms[j];
-            sCore[threadIdx.x] = j < v.n ? core[j] : 0;
+            sCore[threadIdx.x] = j < r.colEnd ? core[j] : 0;
         }
         float acc[kWideTile];
         wideAccumulate<false>(v, self, t0, active, s, acc);
         if (!active) continue;
         const Band band = hoistedBand(v, T, v.tileMax[t0 / kWideTile], eps2);
-        const std::uint32_t nt = min(std::uint32_t(kWideTile), v.n - t0);
+        const std::uint32_t nt = min(std::uint32_t(kWideTile), r.colEnd - t0);
 #pragma unroll
         for (int m = 0; m < kWideTile; ++m) {
             if (m >= int(nt)) break;
@@ -346,7 +362,10 @@ __global__ void __launch_bounds__(kWideThreads)
             }
         }
     }
-    if (active) nearest[i] = bestJ;
+    if (active) {
+        carriedBest[i - r.rowBegin] = best;
+        nearest[i] = bestJ;
+    }
 }
 
 __global__ void layoutKernel(const float* coords, std::size_t n, int dims, int dPad,
@@ -382,13 +401,10 @@ unsigned blocksOf(std::uint32_t rows, int threads) {
 
 // Column splits of the paper's union kernel: about 8 blocks of kBruteTile per SM in all (132 on
 // an H200), never more splits than the first row block has column tiles.
-dim3 unionGrid(const BruteView& v, std::uint32_t rowBegin, std::uint32_t rows) {
-    // Asked every time (a cheap, driver-cached attribute): jobs may run on different GPUs.
-    int device = 0, sms = 0;
-    CS_CUDA_CHECK(cudaGetDevice(&device));
-    CS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const unsigned blocks = blocksOf(rows, kBruteTile);
-    const unsigned tiles = blocksOf(v.n - rowBegin, kBruteTile);
+dim3 unionGrid(const BruteRange& r) {
+    const int sms = detail::multiprocessors();
+    const unsigned blocks = blocksOf(r.rowEnd - r.rowBegin, kBruteTile);
+    const unsigned tiles = blocksOf(r.colEnd - std::max(r.rowBegin, r.colBegin), kBruteTile);
     const unsigned wanted = (unsigned(sms) * 8 + blocks - 1) / blocks;
     return dim3(blocks, std::max(1u, std::min({wanted, tiles, 32u})));
 }
@@ -431,53 +447,78 @@ void launchTileMax(const float* norms, std::size_t n, int tile, float* tileMax,
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchBruteCount(const BruteView& v, float eps2, int minPts, std::uint32_t rowBegin,
-                      std::uint32_t rowEnd, std::uint8_t* core, cudaStream_t stream) {
-    if (rowEnd <= rowBegin) return;
+std::uint32_t bruteRowsPerWave(const BruteView& v, BrutePass pass) {
+    std::uint32_t rows = 0;
+    byDims(v.dims, [&](auto dims) {
+        constexpr int D = decltype(dims)::value;
+        if constexpr (D == 0) {
+            if (pass == BrutePass::Count)
+                rows = detail::rowsPerWave(wideCountKernel, kWideThreads);
+            else if (pass == BrutePass::Union)
+                rows = detail::rowsPerWave(wideUnionKernel, kWideThreads);
+            else
+                rows = detail::rowsPerWave(wideBorderKernel, kWideThreads);
+        } else {
+            if (pass == BrutePass::Count)
+                rows = detail::rowsPerWave(bruteCountKernel<D>, kBruteTile);
+            else if (pass == BrutePass::Union)
+                rows = detail::rowsPerWave(bruteUnionKernel<D>, kBruteTile);
+            else
+                rows = detail::rowsPerWave(bruteBorderKernel<D>, kBruteTile);
+        }
+    });
+    return rows;
+}
+
+void launchBruteCount(const BruteView& v, float eps2, int minPts, const BruteRange& range,
+                      std::uint32_t* counts, std::uint8_t* core, cudaStream_t stream) {
+    if (range.rowEnd <= range.rowBegin || range.colEnd <= range.colBegin) return;
     const auto need = std::uint32_t(minPts);
-    const std::uint32_t rows = rowEnd - rowBegin;
+    const std::uint32_t rows = range.rowEnd - range.rowBegin;
     byDims(v.dims, [&](auto dims) {
         constexpr int D = decltype(dims)::value;
         if constexpr (D == 0)
             wideCountKernel<<<blocksOf(rows, kWideThreads), kWideThreads, 0, stream>>>(
-                v, eps2, need, rowBegin, rowEnd, core);
+                v, eps2, need, range, counts, core);
         else
             bruteCountKernel<D><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, need, rowBegin, rowEnd, core);
+                v, eps2, need, range, counts, core);
     });
     CS_CUDA_CHECK_LAUNCH();
 }
 
 void launchBruteUnion(const BruteView& v, float eps2, const std::uint8_t* core,
-                      std::uint32_t* parent, std::uint32_t rowBegin, std::uint32_t rowEnd,
-                      cudaStream_t stream) {
-    if (rowEnd <= rowBegin) return;
-    const std::uint32_t rows = rowEnd - rowBegin;
+                      std::uint32_t* parent, const BruteRange& range, cudaStream_t stream) {
+    // Only pairs j > i: a range wholly below the diagonal has none.
+    if (range.rowEnd <= range.rowBegin || range.colEnd <= range.colBegin ||
+        range.colEnd <= range.rowBegin)
+        return;
+    const std::uint32_t rows = range.rowEnd - range.rowBegin;
     byDims(v.dims, [&](auto dims) {
         constexpr int D = decltype(dims)::value;
         if constexpr (D == 0)
             wideUnionKernel<<<blocksOf(rows, kWideThreads), kWideThreads, 0, stream>>>(
-                v, eps2, core, parent, rowBegin, rowEnd);
+                v, eps2, core, parent, range);
         else
-            bruteUnionKernel<D><<<unionGrid(v, rowBegin, rows), kBruteTile, 0, stream>>>(
-                v, eps2, core, parent, rowBegin, rowEnd);
+            bruteUnionKernel<D>
+                <<<unionGrid(range), kBruteTile, 0, stream>>>(v, eps2, core, parent, range);
     });
     CS_CUDA_CHECK_LAUNCH();
 }
 
 void launchBruteBorder(const BruteView& v, float eps2, const std::uint8_t* core,
-                       std::uint32_t* nearest, std::uint32_t rowBegin, std::uint32_t rowEnd,
+                       const BruteRange& range, float* best, std::uint32_t* nearest,
                        cudaStream_t stream) {
-    if (rowEnd <= rowBegin) return;
-    const std::uint32_t rows = rowEnd - rowBegin;
+    if (range.rowEnd <= range.rowBegin || range.colEnd <= range.colBegin) return;
+    const std::uint32_t rows = range.rowEnd - range.rowBegin;
     byDims(v.dims, [&](auto dims) {
         constexpr int D = decltype(dims)::value;
         if constexpr (D == 0)
             wideBorderKernel<<<blocksOf(rows, kWideThreads), kWideThreads, 0, stream>>>(
-                v, eps2, core, nearest, rowBegin, rowEnd);
+                v, eps2, core, range, best, nearest);
         else
             bruteBorderKernel<D><<<blocksOf(rows, kBruteTile), kBruteTile, 0, stream>>>(
-                v, eps2, core, nearest, rowBegin, rowEnd);
+                v, eps2, core, range, best, nearest);
     });
     CS_CUDA_CHECK_LAUNCH();
 }

@@ -7,8 +7,10 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdint>
 
+#include "kernels/common/cuda_error.h"
 #include "kernels/dbscan/dbscan_launch.h"
 
 namespace cs::kernels::detail {
@@ -262,6 +264,25 @@ __device__ __forceinline__ void wideAccumulate(const BruteView& v, std::uint32_t
             }
         }
     }
+}
+
+// --- launch sizes ---------------------------------------------------------------------------
+
+// Multiprocessors of the current device: asked every time (a cheap, driver-cached attribute),
+// since jobs may run on different GPUs.
+inline int multiprocessors() {
+    int device = 0, sms = 0;
+    CS_CUDA_CHECK(cudaGetDevice(&device));
+    CS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    return sms;
+}
+
+// Rows (one per thread) that fill the current device once with kernel in blocks of `threads`.
+template <typename Kernel>
+std::uint32_t rowsPerWave(Kernel kernel, int threads) {
+    int blocks = 0;
+    CS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, 0));
+    return std::uint32_t(std::max(multiprocessors(), 1) * std::max(blocks, 1) * threads);
 }
 
 }  // namespace cs::kernels::detail

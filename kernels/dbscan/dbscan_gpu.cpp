@@ -22,6 +22,7 @@
 #include "kernels/common/device_scope.h"
 #include "kernels/common/huge_pages.h"
 #include "kernels/common/job_context.h"
+#include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/dbscan/dbscan_launch.h"
 
@@ -29,9 +30,10 @@ namespace cs::kernels {
 namespace {
 
 constexpr std::size_t kMaxPoints = std::size_t(std::numeric_limits<std::int32_t>::max()) - 1;
-// Per launch of the all-pairs kernels: rows x n x d about 2^36, some 10-50 ms on an H200, so
-// that cancellation is noticed quickly and no launch runs into a watchdog.
-constexpr double kPairDimsPerLaunch = 0x1p36;
+// Per launch of the all-pairs kernels: pairs x max(dPad, 4) about 2^35, a few ms to some tens
+// of ms on an H200 with every multiprocessor busy, so that a Cancel lands well within 100 ms
+// and no launch runs into a watchdog.
+constexpr double kPairDimsPerLaunch = 0x1p35;
 
 std::string mib(std::size_t bytes) {
     return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
@@ -335,24 +337,48 @@ void relabel(const JobContext& ctx, JobControl& job, std::size_t n, Forest& f,
     stage.finish();
 }
 
-// Rows per launch of the all-pairs kernels, a multiple of the largest block (128 rows).
-std::uint32_t rowsPerLaunch(std::size_t n, int dPad) {
-    const double rows =
-        kPairDimsPerLaunch / (double(std::max<std::size_t>(n, 1)) * std::max(dPad, 4));
-    const std::size_t r = roundUp(std::size_t(std::max(rows, 1024.0)), kBruteTile);
-    return std::uint32_t(std::min(r, roundUp(n, kBruteTile)));
+// Rows and columns per launch of the all-pairs kernels. Rows: at least one wave that fills the
+// GPU (a row batch sized from the budget alone had 1024 rows at 4M points of 32 dimensions, 8
+// blocks on 132 multiprocessors, for seconds per launch); columns: what the budget leaves, whole
+// tiles of kBruteTile.
+struct BruteTiling {
+    std::size_t rows = 0;
+    std::size_t cols = 0;
+};
+
+BruteTiling bruteTiling(std::size_t n, int dPad, std::uint32_t waveRows) {
+    const double pairs = kPairDimsPerLaunch / double(std::max(dPad, 4));
+    const std::size_t all = roundUp(std::max<std::size_t>(n, 1), kBruteTile);
+    auto wholeTiles = [](double x) { return std::size_t(x / kBruteTile) * kBruteTile; };
+    BruteTiling t;
+    t.rows = std::min(all, std::max(roundUp(std::max<std::size_t>(waveRows, 1), kBruteTile),
+                                    wholeTiles(pairs / double(all))));
+    t.cols = std::min(all, std::max<std::size_t>(kBruteTile, wholeTiles(pairs / double(t.rows))));
+    return t;
 }
 
-// Runs fn(begin, end) over row batches; between batches waits and checks for cancellation.
-template <typename Fn>
-void forRowBatches(const JobContext& ctx, JobControl& job, std::size_t n, int dPad, Fn&& fn) {
-    const std::uint32_t step = rowsPerLaunch(n, dPad);
-    for (std::size_t begin = 0; begin < n; begin += step) {
-        const std::size_t end = std::min(n, begin + step);
-        fn(std::uint32_t(begin), std::uint32_t(end));
-        if (end < n) {
-            ctx.synchronize();
-            job.checkpoint();
+// Calls launch(range) for every row batch and, in ascending order, its column ranges (the
+// order the kernels' carried state relies on), paced so that a Cancel waits for about one
+// launch. upper: only ranges that reach past the row batch's first row (pairs j > i).
+// targetMs > 0: column ranges sized from the measured time of the last launch instead, from one
+// tile up to t.cols, for kernels whose cost per column the budget cannot predict.
+template <typename Launch>
+void forBruteRanges(const JobContext& ctx, JobControl& job, std::size_t n, const BruteTiling& t,
+                    bool upper, Launch&& launch, double targetMs = 0.0) {
+    LaunchPacer pacer(ctx, job);
+    for (std::size_t r0 = 0; r0 < n; r0 += t.rows) {
+        const std::size_t r1 = std::min(n, r0 + t.rows);
+        std::size_t cols = targetMs > 0.0 ? std::size_t(kBruteTile) : t.cols;
+        for (std::size_t c0 = upper ? r0 - r0 % t.cols : 0; c0 < n; c0 += cols) {
+            if (targetMs > 0.0 && pacer.lastMs() > 0.0) {
+                // At most doubling: the time known is the launch before the one queued.
+                const double scaled = double(cols) * std::min(2.0, targetMs / pacer.lastMs());
+                cols = std::clamp<std::size_t>(std::size_t(scaled) / kBruteTile * kBruteTile,
+                                               kBruteTile, t.cols);
+            }
+            launch(BruteRange{std::uint32_t(r0), std::uint32_t(r1), std::uint32_t(c0),
+                              std::uint32_t(std::min(n, c0 + cols))});
+            pacer.launched();
         }
     }
 }
@@ -367,7 +393,8 @@ struct BruteStore {
 std::size_t bruteBytes(std::size_t n, std::size_t dims, bool wide) {
     const std::size_t dPad = (!wide && dims <= 3) ? dims : roundUp(dims, kWideChunk);
     const std::size_t stride = roundUp(n, kBruteTile);
-    return (dPad + 2) * stride * sizeof(float);
+    // Plus one word per row of a batch carried between column ranges (counts, best dist2).
+    return (dPad + 3) * stride * sizeof(float);
 }
 
 void buildBrute(const JobContext& ctx, const float* coords, std::size_t n, std::size_t dims,
@@ -451,8 +478,10 @@ void runBrute(const JobContext& ctx, JobControl& job, const float* coords, std::
     const BruteView& v = store.view;
     {
         ScopedGpuStage stage(ctx, job, "count");
-        forRowBatches(ctx, job, n, v.dPad, [&](std::uint32_t b, std::uint32_t e) {
-            launchBruteCount(v, eps2, params.minPts, b, e, f.core.data(), s);
+        const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Count));
+        DeviceBuffer<std::uint32_t> counts(t.rows, s);
+        forBruteRanges(ctx, job, n, t, false, [&](const BruteRange& r) {
+            launchBruteCount(v, eps2, params.minPts, r, counts.data(), f.core.data(), s);
         });
         stage.finish();
     }
@@ -461,8 +490,9 @@ void runBrute(const JobContext& ctx, JobControl& job, const float* coords, std::
     {
         ScopedGpuStage stage(ctx, job, "union");
         launchIdentity(f.parent.data(), n, s);
-        forRowBatches(ctx, job, n, v.dPad, [&](std::uint32_t b, std::uint32_t e) {
-            launchBruteUnion(v, eps2, f.core.data(), f.parent.data(), b, e, s);
+        const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Union));
+        forBruteRanges(ctx, job, n, t, true, [&](const BruteRange& r) {
+            launchBruteUnion(v, eps2, f.core.data(), f.parent.data(), r, s);
         });
         stage.finish();
     }
@@ -471,8 +501,10 @@ void runBrute(const JobContext& ctx, JobControl& job, const float* coords, std::
     if (!params.star) {
         ScopedGpuStage stage(ctx, job, "border");
         f.nearest = DeviceBuffer<std::uint32_t>(n, s);
-        forRowBatches(ctx, job, n, v.dPad, [&](std::uint32_t b, std::uint32_t e) {
-            launchBruteBorder(v, eps2, f.core.data(), f.nearest.data(), b, e, s);
+        const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Border));
+        DeviceBuffer<float> best(t.rows, s);
+        forBruteRanges(ctx, job, n, t, false, [&](const BruteRange& r) {
+            launchBruteBorder(v, eps2, f.core.data(), r, best.data(), f.nearest.data(), s);
         });
         stage.finish();
         job.setProgress(0.85, "border");
@@ -685,15 +717,23 @@ DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::s
     if (path == DbscanPath::Brute) grid = false;
     if (path == DbscanPath::KdTree) throw Error("the CUDA backend has no kd-tree k-distance");
     ctx.makeCurrent();
+    const int kMax = k <= 16 ? 16 : (k <= 64 ? 64 : 256);
+    // All pairs: the column ranges follow the measured launch time (below), so each row's k
+    // smallest values so far are carried from one range to the next.
+    BruteTiling tiling;
+    std::size_t carried = 0;
+    if (!grid) {
+        tiling = bruteTiling(n, int(roundUp(dims, kWideChunk)), bruteKDistanceRowsPerWave(kMax));
+        if (n > kBruteTile) carried = tiling.rows * std::size_t(k);
+    }
     const std::size_t bytes =
-        (grid ? gridBytes(n) : bruteBytes(n, dims, true)) + n * 4 + (64u << 20);
+        (grid ? gridBytes(n) : bruteBytes(n, dims, true) + carried * 4) + n * 4 + (64u << 20);
     ensureFits(ctx, bytes, "k-distance", n);
     job.checkpoint();
     keepPoolWarm(ctx.device(), bytes);
 
     const cudaStream_t s = ctx.stream();
     DeviceBuffer<float> out(n, s);
-    const int kMax = k <= 16 ? 16 : (k <= 64 ? 64 : 256);
     if (grid) {
         GridStore store;
         {
@@ -715,9 +755,17 @@ DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::s
         }
         job.checkpoint();
         ScopedGpuStage stage(ctx, job, "knn");
-        forRowBatches(ctx, job, n, store.view.dPad, [&](std::uint32_t b, std::uint32_t e) {
-            launchBruteKDistance(store.view, k, kMax, b, e, out.data(), s);
-        });
+        DeviceBuffer<float> top(carried, s);
+        // A row's first columns all enter its list, each insertion costing up to k steps (at
+        // k = 256 the first 9000 columns of a GPU's worth of rows took 0.6 s): the columns per
+        // launch follow the measured time, aiming at 20 ms.
+        forBruteRanges(
+            ctx, job, n, tiling, false,
+            [&](const BruteRange& r) {
+                launchBruteKDistance(store.view, k, kMax, r, top.data(), tiling.rows, out.data(),
+                                     s);
+            },
+            20.0);
         stage.finish();
     }
     job.checkpoint();

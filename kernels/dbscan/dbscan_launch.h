@@ -167,20 +167,41 @@ struct BruteView {
     float boundScale = 0.0f;         ///< (4 d + 16) 2^-24 (1 + 2^-10): see dbscan_brute.cu
 };
 
-/// Core flags of rows [rowBegin, rowEnd) (fused distance and count, early exit).
-void launchBruteCount(const BruteView& view, float eps2, int minPts, std::uint32_t rowBegin,
-                      std::uint32_t rowEnd, std::uint8_t* core, cudaStream_t stream);
-/// Unites core rows in [rowBegin, rowEnd) with the core points after them within eps.
+/// One launch of the all-pairs kernels: rows [rowBegin, rowEnd) against columns (points)
+/// [colBegin, colEnd). A row batch meets its columns in ascending ranges, one launch each, in
+/// stream order; colBegin is a multiple of kBruteTile. What a row has seen so far is carried
+/// between its ranges in per-row state indexed by i - rowBegin (`rows` entries per k-distance
+/// value), so any split gives the same result as one launch over all columns.
+struct BruteRange {
+    std::uint32_t rowBegin = 0, rowEnd = 0;
+    std::uint32_t colBegin = 0, colEnd = 0;
+};
+
+/// The DBSCAN passes of the all-pairs kernels, for bruteRowsPerWave.
+enum class BrutePass { Count, Union, Border };
+/// Rows that fill the current GPU once (multiprocessors x resident blocks x rows per block)
+/// with a pass's kernel for view's d.
+std::uint32_t bruteRowsPerWave(const BruteView& view, BrutePass pass);
+/// The same for the all-pairs k-distance kernel of list size kMax (16, 64 or 256).
+std::uint32_t bruteKDistanceRowsPerWave(int kMax);
+
+/// Core flags of the range's rows (fused distance and count, early exit); counts carries the
+/// neighbours seen so far, core is final after the last column range.
+void launchBruteCount(const BruteView& view, float eps2, int minPts, const BruteRange& range,
+                      std::uint32_t* counts, std::uint8_t* core, cudaStream_t stream);
+/// Unites the range's core rows with its core columns after them within eps (no state: unions
+/// commute).
 void launchBruteUnion(const BruteView& view, float eps2, const std::uint8_t* core,
-                      std::uint32_t* parent, std::uint32_t rowBegin, std::uint32_t rowEnd,
-                      cudaStream_t stream);
-/// Nearest core point of the non-core rows in [rowBegin, rowEnd), or kNoPoint.
+                      std::uint32_t* parent, const BruteRange& range, cudaStream_t stream);
+/// Nearest core point (or kNoPoint) of the range's non-core rows; best carries its dist2,
+/// nearest[i] its index.
 void launchBruteBorder(const BruteView& view, float eps2, const std::uint8_t* core,
-                       std::uint32_t* nearest, std::uint32_t rowBegin, std::uint32_t rowEnd,
+                       const BruteRange& range, float* best, std::uint32_t* nearest,
                        cudaStream_t stream);
-/// k-distance of rows [rowBegin, rowEnd) against all points (exact canonical sums, any d).
-void launchBruteKDistance(const BruteView& view, int k, int kMax, std::uint32_t rowBegin,
-                          std::uint32_t rowEnd, float* out, cudaStream_t stream);
+/// k-distance of the range's rows (exact canonical sums, any d): top carries each row's k
+/// smallest values, top[m * rows + (i - rowBegin)]; out[i] is final after the last range.
+void launchBruteKDistance(const BruteView& view, int k, int kMax, const BruteRange& range,
+                          float* top, std::size_t rows, float* out, cudaStream_t stream);
 
 // ---------------------------------------------------------------------------------------------
 // Merge: union-find roots, canonical labels

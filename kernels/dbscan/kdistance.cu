@@ -37,6 +37,32 @@ struct TopK {
         for (int m = 0; m < KMax; ++m)
             v[m] = INFINITY;
     }
+    // The k values carried from earlier column ranges, from[m * stride]; returns the k-th.
+    __device__ __forceinline__ float load(const float* from, std::size_t stride, int k) {
+        if constexpr (KMax <= 16) {
+            float kth = INFINITY;
+#pragma unroll
+            for (int m = 0; m < KMax; ++m) {
+                v[m] = m < k ? from[m * stride] : INFINITY;
+                if (m == k - 1) kth = v[m];
+            }
+            return kth;
+        } else {
+            for (int m = 0; m < KMax; ++m)
+                v[m] = m < k ? from[m * stride] : INFINITY;
+            return v[k - 1];
+        }
+    }
+    __device__ __forceinline__ void store(float* to, std::size_t stride, int k) const {
+        if constexpr (KMax <= 16) {
+#pragma unroll
+            for (int m = 0; m < KMax; ++m)
+                if (m < k) to[m * stride] = v[m];
+        } else {
+            for (int m = 0; m < k; ++m)
+                to[m * stride] = v[m];
+        }
+    }
     // Inserts x (< the current k-th) and returns the new k-th value.
     __device__ __forceinline__ float insert(float x, int k) {
         if constexpr (KMax <= 16) {
@@ -161,28 +187,38 @@ __global__ void __launch_bounds__(kThreads) gridKDistanceKernel(GridView g, int 
 }
 
 // Any d: tiles of kWideTile points, chunks of kWideChunk dimensions (see dbscan_brute.cu).
+// The k-th smallest of a multiset does not depend on the order its values come in, so column
+// ranges carry the list (carried[m * rows]) and any split gives the same value.
 template <int KMax>
 __global__ void __launch_bounds__(kThreads)
-    wideKDistanceKernel(BruteView v, int k, std::uint32_t rowBegin, std::uint32_t rowEnd,
+    wideKDistanceKernel(BruteView v, int k, BruteRange r, float* carried, std::size_t rows,
                         float* out) {
     __shared__ float s[kWideChunk][kWideTile];
-    const std::uint32_t i = rowBegin + blockIdx.x * kThreads + threadIdx.x;
-    const bool valid = i < rowEnd;
-    const std::uint32_t self = valid ? i : rowBegin;
+    const std::uint32_t i = r.rowBegin + blockIdx.x * kThreads + threadIdx.x;
+    const bool valid = i < r.rowEnd;
+    const std::uint32_t self = valid ? i : r.rowBegin;
+    float* own = carried + (i - r.rowBegin);
     TopK<KMax> top;
-    top.init();
     float kth = INFINITY;
-    for (std::uint32_t t0 = 0; t0 < v.n; t0 += kWideTile) {
+    if (valid && r.colBegin > 0)
+        kth = top.load(own, rows, k);
+    else
+        top.init();
+    for (std::uint32_t t0 = r.colBegin; t0 < r.colEnd; t0 += kWideTile) {
         float acc[kWideTile];
         wideAccumulate<true>(v, self, t0, true, s, acc);  // canonicalDist2 to each point
-        const std::uint32_t nt = min(std::uint32_t(kWideTile), v.n - t0);
+        const std::uint32_t nt = min(std::uint32_t(kWideTile), r.colEnd - t0);
 #pragma unroll
         for (int m = 0; m < kWideTile; ++m) {
             if (m >= int(nt)) break;
             if (acc[m] < kth) kth = top.insert(acc[m], k);
         }
     }
-    if (valid) out[i] = __fsqrt_rn(kth);
+    if (!valid) return;
+    if (r.colEnd == v.n)
+        out[i] = __fsqrt_rn(kth);
+    else
+        top.store(own, rows, k);
 }
 
 template <int D, int KMax>
@@ -219,16 +255,23 @@ void launchGridKDistance(const GridView& grid, int k, int kMax, float* out, cuda
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchBruteKDistance(const BruteView& view, int k, int kMax, std::uint32_t rowBegin,
-                          std::uint32_t rowEnd, float* out, cudaStream_t stream) {
-    if (rowEnd <= rowBegin) return;
-    const unsigned blocks = unsigned((std::size_t(rowEnd - rowBegin) + kThreads - 1) / kThreads);
+std::uint32_t bruteKDistanceRowsPerWave(int kMax) {
+    if (kMax <= 16) return detail::rowsPerWave(wideKDistanceKernel<16>, kThreads);
+    if (kMax <= 64) return detail::rowsPerWave(wideKDistanceKernel<64>, kThreads);
+    return detail::rowsPerWave(wideKDistanceKernel<256>, kThreads);
+}
+
+void launchBruteKDistance(const BruteView& view, int k, int kMax, const BruteRange& range,
+                          float* top, std::size_t rows, float* out, cudaStream_t stream) {
+    if (range.rowEnd <= range.rowBegin || range.colEnd <= range.colBegin) return;
+    const unsigned blocks =
+        unsigned((std::size_t(range.rowEnd - range.rowBegin) + kThreads - 1) / kThreads);
     if (kMax <= 16)
-        wideKDistanceKernel<16><<<blocks, kThreads, 0, stream>>>(view, k, rowBegin, rowEnd, out);
+        wideKDistanceKernel<16><<<blocks, kThreads, 0, stream>>>(view, k, range, top, rows, out);
     else if (kMax <= 64)
-        wideKDistanceKernel<64><<<blocks, kThreads, 0, stream>>>(view, k, rowBegin, rowEnd, out);
+        wideKDistanceKernel<64><<<blocks, kThreads, 0, stream>>>(view, k, range, top, rows, out);
     else
-        wideKDistanceKernel<256><<<blocks, kThreads, 0, stream>>>(view, k, rowBegin, rowEnd, out);
+        wideKDistanceKernel<256><<<blocks, kThreads, 0, stream>>>(view, k, range, top, rows, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

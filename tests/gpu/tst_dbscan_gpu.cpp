@@ -280,6 +280,20 @@ CS_TEST(largeSets) {
                dataName("blobs", 20'000, 16, 7016));
 }
 
+// More pairs than one launch of the all-pairs kernels takes (2^35 pair-dimensions): at 40000
+// points of 32 dimensions every row meets its columns in two ranges, one launch each, and
+// carries its neighbour count, nearest core or k smallest distances from one to the next.
+CS_TEST(wideSetsInColumnRanges) {
+    const std::size_t n = 40'000;
+    const PointSet pts = cs::makeBlobPoints(n, 32, 7032);
+    const std::string name = dataName("blobs", n, 32, 7032);
+    for (int minPts : {5, 50})
+        expectSame(pts,
+                   {.eps = medianEps(pts, minPts), .minPts = minPts, .path = DbscanPath::Brute},
+                   name);
+    expectSameKDistance(pts, 256, DbscanPath::Brute, name);
+}
+
 // Points exactly eps apart (integer lattices, eps 1): "<= eps" must hold bit for bit.
 CS_TEST(exactDistanceLattice) {
     for (int d = 1; d <= 3; ++d) {
