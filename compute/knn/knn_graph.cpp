@@ -42,7 +42,7 @@ void validateKnnParams(const KnnParams& params) {
         throw Error("recallSample must be at least 1, got " + std::to_string(params.recallSample));
 }
 
-void validateKnnInput(const PointSet& points, const KnnParams& params) {
+void validateKnnInput(const PointSet& points, const KnnParams& params, const JobControl* job) {
     validateKnnParams(params);
     if (points.coords.size() != points.n * points.dims)
         throw Error("point set holds " + std::to_string(points.coords.size()) +
@@ -56,10 +56,18 @@ void validateKnnInput(const PointSet& points, const KnnParams& params) {
     if (points.n < std::size_t(params.k) + 1)
         throw Error("the kNN graph needs at least k + 1 = " + std::to_string(params.k + 1) +
                     " points, the set has " + std::to_string(points.n));
-    for (std::size_t i = 0; i < points.coords.size(); ++i)
-        if (!std::isfinite(points.coords[i]))
-            throw Error("point " + std::to_string(i / points.dims) +
-                        " has a non-finite coordinate; drop NaN/Inf points first");
+    // In blocks of 2^24 coordinates, some ms each: 4M points of 128 dimensions take a few
+    // hundred ms, too long to go without a checkpoint.
+    constexpr std::size_t kBlock = std::size_t(1) << 24;
+    const std::size_t total = points.coords.size();
+    for (std::size_t b = 0; b < total; b += kBlock) {
+        if (job) job->checkpoint();
+        const std::size_t e = std::min(total, b + kBlock);
+        for (std::size_t i = b; i < e; ++i)
+            if (!std::isfinite(points.coords[i]))
+                throw Error("point " + std::to_string(i / points.dims) +
+                            " has a non-finite coordinate; drop NaN/Inf points first");
+    }
 }
 
 int knnLevels(std::size_t n, int leafSize) {

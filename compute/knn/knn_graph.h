@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/device_resident.h"
+#include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 
 namespace cs {
@@ -70,8 +71,10 @@ struct KnnGraph {
 /// Throws cs::Error naming the bad value: k outside [1, kKnnMaxK], trees < 1, leafSize outside
 /// [2 (k + 1), kKnnMaxLeafSize], targetRecall outside [0, 1] or not finite, recallSample < 1.
 void validateKnnParams(const KnnParams& params);
-/// Also throws cs::Error when the set has fewer than k + 1 points.
-void validateKnnInput(const PointSet& points, const KnnParams& params);
+/// Also throws cs::Error when the set has fewer than k + 1 points or a coordinate is not finite.
+/// With a job, checks for cancellation while scanning the coordinates (throws cs::Cancelled).
+void validateKnnInput(const PointSet& points, const KnnParams& params,
+                      const JobControl* job = nullptr);
 
 /// Tree depth: the smallest L >= 0 with ceil(n / 2^L) <= leafSize.
 int knnLevels(std::size_t n, int leafSize);

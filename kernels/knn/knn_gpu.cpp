@@ -5,6 +5,7 @@
 #include "kernels/knn/knn_gpu.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <future>
 #include <limits>
@@ -19,6 +20,7 @@
 #include "kernels/common/device_scope.h"
 #include "kernels/common/huge_pages.h"
 #include "kernels/common/job_context.h"
+#include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/knn/knn_launch.h"
@@ -30,6 +32,10 @@ constexpr std::size_t kMaxPoints = std::size_t(std::numeric_limits<std::int32_t>
 // Candidate chunks of the recall sample's exact search: enough blocks to fill the GPU even for
 // a sample of one row block.
 constexpr std::size_t kExactChunks = 512;
+// Pair-dimensions (rows x candidates x padded dimensions) per launch of the leaf and the
+// sample's exact search: tens of ms on an H200 (2^36 took 0.8 s at 2048-point leaves of 128
+// dimensions), so that a Cancel lands within 100 ms.
+constexpr double kPairDimsPerLaunch = 0x1p32;
 
 std::string mib(std::size_t bytes) {
     return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
@@ -85,7 +91,7 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
         throw Error("the kNN graph of " + std::to_string(n) + " points needs about " + mib(bytes) +
                     " of GPU memory, but only " + mib(free) +
                     " are free; use fewer points, a smaller k or the CPU backend");
-    validateKnnInput(points, params);
+    validateKnnInput(points, params, &job);
     keepPoolWarm(ctx.device(), bytes);
 
     const cudaStream_t s = ctx.stream();
@@ -98,17 +104,30 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
     KnnGraph graph;
     graph.n = n;
     graph.k = k;
-    // Faulting in the result's pages overlaps the GPU work (see dbscanCuda).
-    auto allocated = std::async(std::launch::async, [&graph, slots] {
+    // Faulting in the result's pages overlaps the GPU work (see dbscanCuda). In steps that
+    // stop once the job is left by an exception: the 2 GB of 4M points with k = 64 take a
+    // quarter of a second, which a cancel would otherwise wait for.
+    std::atomic<bool> abandoned{false};
+    auto allocated = std::async(std::launch::async, [&graph, &abandoned, slots] {
+        constexpr std::size_t kStep = std::size_t(8) << 20;  // 32 MiB of each
         reserveOnHugePages(graph.indices, slots);
-        graph.indices.resize(slots);
         reserveOnHugePages(graph.distances, slots);
-        graph.distances.resize(slots);
+        for (std::size_t done = 0; done < slots && !abandoned.load(std::memory_order_relaxed);) {
+            done = std::min(slots, done + kStep);
+            graph.indices.resize(done);
+            graph.distances.resize(done);
+        }
     });
+    // Declared after the future, so it runs first when an exception leaves the job.
+    struct Abandon {
+        std::atomic<bool>& flag;
+        ~Abandon() { flag.store(true, std::memory_order_relaxed); }
+    } abandonOnExit{abandoned};
 
     DeviceBuffer<float> uploaded =
         recentred ? DeviceBuffer<float>() : uploadRecentred(ctx, points, job);
     const float* coords = recentred ? recentred : uploaded.data();
+    job.checkpoint();
 
     // Every tree has the same leaves (ranges of its point order).
     const std::vector<std::uint32_t> leafRanges = knnNodeOffsets(n, levels);
@@ -171,33 +190,35 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
             const std::size_t chunks = exactChunks(n);
             DeviceBuffer<float> partialDist(chunks * rows * std::size_t(k), s);
             DeviceBuffer<std::int32_t> partialIndex(chunks * rows * std::size_t(k), s);
-            launchKnnExactPartial(rowSoa.data(), rowStride, sampleIds.data(), rows, soa.data(),
-                                  stride, order.data(), n, dPad, k, chunks, partialDist.data(),
-                                  partialIndex.data(), s);
+            // Every chunk in parts, one launch each (all of 4M points of 128 dimensions in one
+            // launch took 0.5 s), the lists carried between them.
+            const double perCandidate = double(chunks) * double(rowStride) * double(dPad);
+            const std::size_t part =
+                roundUp(std::size_t(std::max(1.0, kPairDimsPerLaunch / perCandidate)), kKnnTile);
+            forPacedBatches(ctx, job, knnExactChunkLength(n, chunks), part,
+                            [&](std::size_t from, std::size_t to) {
+                                launchKnnExactPartial(rowSoa.data(), rowStride, sampleIds.data(),
+                                                      rows, soa.data(), stride, order.data(), n,
+                                                      dPad, k, chunks, from, to, partialDist.data(),
+                                                      partialIndex.data(), s);
+                            });
             launchKnnMergePartial(partialDist.data(), partialIndex.data(), rows, chunks, k, s);
             partialIndex.copyToHost(exact);
             ctx.synchronize();
         }
         {
             ScopedGpuStage stage(ctx, job, "leaf search");
-            // Leaves in launches of about 2^32 pair-dimensions (tens of ms on an H200: 2^36 took
-            // 0.8 s at 2048-point leaves of 128 dimensions), with a checkpoint between, so that a
-            // cancel lands within 100 ms.
-            // Leaves share no points, so the batches change nothing but when a cancel lands.
+            // Leaves in paced launches of about kPairDimsPerLaunch. Leaves share no points, so
+            // the batches change nothing but when a cancel lands.
             const int maxLeaf = largestLeaf(leafRanges);
             const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(dPad, 4));
             const auto perLaunch =
-                std::size_t(std::max(1.0, std::floor(0x1p32 / std::max(perLeaf, 1.0))));
-            for (std::size_t first = 0; first < leaves; first += perLaunch) {
-                const std::size_t count = std::min(perLaunch, leaves - first);
+                std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
+            forPacedBatches(ctx, job, leaves, perLaunch, [&](std::size_t first, std::size_t end) {
                 launchKnnLeafSearch(soa.data(), stride, dPad, order.data(),
-                                    leafOffsets.data() + first, count, maxLeaf, k, dist2.data(),
-                                    index.data(), s);
-                if (first + count < leaves) {
-                    ctx.synchronize();
-                    job.checkpoint();
-                }
-            }
+                                    leafOffsets.data() + first, end - first, maxLeaf, k,
+                                    dist2.data(), index.data(), s);
+            });
         }
         {
             ScopedGpuStage stage(ctx, job, "recall");

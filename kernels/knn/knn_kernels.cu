@@ -308,7 +308,8 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
     exactPartialKernel(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
                        std::size_t rows, const float* candSoa, std::size_t candStride,
                        const std::uint32_t* candIds, std::size_t count, std::size_t chunkLength,
-                       int dPad, int k, float* dist2, std::int32_t* index) {
+                       std::size_t from, std::size_t to, int dPad, int k, float* dist2,
+                       std::int32_t* index) {
     __shared__ Tile<Chunk> tile;
     __shared__ float parked[kKnnTile][kKnnRowsPerBlock];
     const std::size_t chunk = blockIdx.y;
@@ -316,10 +317,17 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
     const bool valid = row < rows;
     const std::size_t own = valid ? row : 0;
     const std::int32_t self = std::int32_t(rowIds[own]);
-    const std::size_t b = chunk * chunkLength;
-    const std::size_t e = min(count, b + chunkLength);
+    const std::size_t chunkEnd = min(count, chunk * chunkLength + chunkLength);
+    const std::size_t b = chunk * chunkLength + from;
+    const std::size_t e = min(chunkEnd, chunk * chunkLength + to);
+    const std::size_t slot = (chunk * rows + row) * std::size_t(k);
+    // A chunk's list keeps the k smallest of its candidates whatever order they come in, so a
+    // chunk may be searched in parts, its list carried from one launch to the next.
     NearList<KMax> list;
-    list.clear();
+    if (valid && from > 0)
+        list.load(dist2 + slot, index + slot, k);
+    else
+        list.clear();
     for (std::size_t t0 = b; t0 < e; t0 += kKnnTile) {
         const int n = int(min(std::size_t(kKnnTile), e - t0));
         float acc[kKnnTile];
@@ -327,10 +335,7 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
                              tile, acc);
         keepNearest(acc, tile, n, valid, self, parked, list, k);
     }
-    if (valid) {
-        const std::size_t slot = (chunk * rows + row) * std::size_t(k);
-        list.store(dist2 + slot, index + slot, k);
-    }
+    if (valid) list.store(dist2 + slot, index + slot, k);
 }
 
 template <int KMax>
@@ -382,12 +387,12 @@ struct ExactLaunch {
     static void run(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
                     std::size_t rows, const float* candSoa, std::size_t candStride,
                     const std::uint32_t* candIds, std::size_t count, int dPad, int k,
-                    std::size_t chunks, float* dist2, std::int32_t* index, cudaStream_t stream) {
-        const std::size_t chunkLength = (count + chunks - 1) / chunks;
+                    std::size_t chunks, std::size_t from, std::size_t to, float* dist2,
+                    std::int32_t* index, cudaStream_t stream) {
         const dim3 grid(blocksFor(rows, kKnnRowsPerBlock), unsigned(chunks));
         exactPartialKernel<C, K><<<grid, kKnnRowsPerBlock, 0, stream>>>(
-            rowSoa, rowStride, rowIds, rows, candSoa, candStride, candIds, count, chunkLength, dPad,
-            k, dist2, index);
+            rowSoa, rowStride, rowIds, rows, candSoa, candStride, candIds, count,
+            knnExactChunkLength(count, chunks), from, to, dPad, k, dist2, index);
     }
 };
 
@@ -395,6 +400,10 @@ struct ExactLaunch {
 
 int knnPaddedDims(int dims) {
     return dims <= 4 ? 4 : (dims + 15) / 16 * 16;
+}
+
+std::size_t knnExactChunkLength(std::size_t count, std::size_t chunks) {
+    return chunks == 0 ? count : (count + chunks - 1) / chunks;
 }
 
 void launchKnnProjections(const float* coords, std::size_t n, int dims, const float* directions,
@@ -477,11 +486,11 @@ void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const s
 void launchKnnExactPartial(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
                            std::size_t rows, const float* candSoa, std::size_t candStride,
                            const std::uint32_t* candIds, std::size_t count, int dPad, int k,
-                           std::size_t chunks, float* dist2, std::int32_t* index,
-                           cudaStream_t stream) {
-    if (rows == 0 || chunks == 0) return;
+                           std::size_t chunks, std::size_t from, std::size_t to, float* dist2,
+                           std::int32_t* index, cudaStream_t stream) {
+    if (rows == 0 || chunks == 0 || to <= from) return;
     byShape<ExactLaunch>(dPad, k, rowSoa, rowStride, rowIds, rows, candSoa, candStride, candIds,
-                         count, dPad, k, chunks, dist2, index, stream);
+                         count, dPad, k, chunks, from, to, dist2, index, stream);
     CS_CUDA_CHECK_LAUNCH();
 }
 

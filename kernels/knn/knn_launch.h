@@ -64,14 +64,18 @@ void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const s
                          const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
                          float* dist2, std::int32_t* index, cudaStream_t stream);
 
+/// Candidates per chunk of launchKnnExactPartial: ceil(count / chunks).
+std::size_t knnExactChunkLength(std::size_t count, std::size_t chunks);
 /// Exact neighbours of `rows` points (rowSoa: dPad x rowStride, ids rowIds) among `count`
 /// candidates (candSoa: dPad x candStride, ids candIds), in `chunks` chunks of candidates:
 /// partial lists at ((chunk * rows + r) * k), each sorted by (dist2, index), self excluded.
+/// One launch searches the part [from, to) of every chunk (offsets within it); parts after the
+/// first (from > 0) continue the lists the earlier parts left.
 void launchKnnExactPartial(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,
                            std::size_t rows, const float* candSoa, std::size_t candStride,
                            const std::uint32_t* candIds, std::size_t count, int dPad, int k,
-                           std::size_t chunks, float* dist2, std::int32_t* index,
-                           cudaStream_t stream);
+                           std::size_t chunks, std::size_t from, std::size_t to, float* dist2,
+                           std::int32_t* index, cudaStream_t stream);
 /// Merges the chunks partial lists of each row into its first (chunk 0) list.
 void launchKnnMergePartial(float* dist2, std::int32_t* index, std::size_t rows, std::size_t chunks,
                            int k, cudaStream_t stream);
