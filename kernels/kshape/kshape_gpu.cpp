@@ -55,9 +55,11 @@ struct PowerScratch {
     }
 };
 
-// The unit eigenvector of M's largest eigenvalue into v (m doubles on the device).
-void dominantEigenvector(JobContext& ctx, double* mMatrix, std::size_t m, double* v,
-                         PowerScratch& scratch) {
+// The unit eigenvector of M's largest eigenvalue into v (m doubles on the device). Checks for
+// cancellation where it waits for the GPU anyway: up to max(m, 256) power steps take tens of ms
+// at m = 1024.
+void dominantEigenvector(JobContext& ctx, JobControl& job, double* mMatrix, std::size_t m,
+                         double* v, PowerScratch& scratch) {
     const cudaStream_t s = ctx.stream();
     const cublasHandle_t blas = ctx.cublas();
     const int mI = int(m);
@@ -74,6 +76,7 @@ void dominantEigenvector(JobContext& ctx, double* mMatrix, std::size_t m, double
             launchKShapeNormalise(w.data(), v, m, delta.data(), s);
         }
         converged = delta.toHost()[0] <= kConverged;
+        job.checkpoint();
     }
     // The check: l = v^T M v > 0 and M v close to l v.
     CS_CUBLAS_CHECK(
@@ -89,6 +92,7 @@ void dominantEigenvector(JobContext& ctx, double* mMatrix, std::size_t m, double
     for (std::size_t a = 0; a < m; ++a)
         residual += (mv[a] - lambda * vHost[a]) * (mv[a] - lambda * vHost[a]);
     if (converged && lambda > 0.0 && std::sqrt(residual) <= kResidualTolerance * lambda) return;
+    job.checkpoint();
     // Fallback: every eigenpair, the last (largest) vector.
     DeviceBuffer<double> eig(m, s);
     int lwork = 0;
@@ -131,6 +135,9 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
         const auto stage = job.stage("normalise");
         input = kshapeInput(series, params.channel);
     }
+    // The set-up runs for a few hundred ms at 100000 series of 1024 (host normalisation, the
+    // upload, cuFFT's first plans): a checkpoint after each step.
+    job.checkpoint();
     DeviceBuffer<float> x(n * m, s);
     DeviceBuffer<double> seriesNorms(n, s);
     DeviceBuffer<cufftComplex> seriesSpectra(n * bins, s);
@@ -138,6 +145,7 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
         ScopedGpuStage stage(ctx, job, "upload");
         x.copyFromHost(input);
     }
+    job.checkpoint();
     // Series per assignment batch: their cross-correlations with every centroid fit the budget.
     const std::size_t batch = std::clamp<std::size_t>(
         kCrossCorrelationBytes / std::max<std::size_t>(k * length * sizeof(float), 1), 1, n);
@@ -150,6 +158,7 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
             launchKShapePad(x.data() + first * m, count, m, length, padded.data(), s);
             ctx.fftPlan(CufftPlan::Kind::R2C, (long long)length, (long long)count)
                 .execR2C(padded.data(), seriesSpectra.data() + first * bins);
+            job.checkpoint();  // planning is on the host
         }
     }
 
@@ -215,7 +224,7 @@ KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapePa
                                             int(count), &one, z.data(), int(m), z.data(), int(m),
                                             &zero, shape.data(), int(m)));
                 launchKShapeCentre(shape.data(), m, scratch.data(), s);
-                dominantEigenvector(ctx, shape.data(), m, v.data(), power);
+                dominantEigenvector(ctx, job, shape.data(), m, v.data(), power);
                 signSums.zero();
                 launchKShapeSignSums(raw.data(), count, m, v.data(), signSums.data(), s);
                 const std::vector<double> sums = signSums.toHost();
