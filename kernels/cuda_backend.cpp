@@ -14,8 +14,8 @@
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_series.h"
-#include "kernels/common/job_context.h"
 #include "kernels/common/staged_copy.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/dbscan/dbscan_launch.h"
 #include "kernels/knn/knn_gpu.h"
@@ -161,7 +161,7 @@ CudaBackend::CudaBackend(int device) : m_device(device) {
                  std::to_string(prop.major * 10 + prop.minor) + " · " +
                  std::to_string(prop.multiProcessorCount) + " SMs";
 
-    m_context = std::make_shared<JobContext>(device);
+    m_context = std::make_shared<StreamHandles>(device);
 }
 
 CudaBackend::~CudaBackend() = default;

@@ -11,10 +11,10 @@
 
 namespace cs::kernels {
 
-class JobContext;
+class StreamHandles;
 
 /// The CUDA implementation of cs::Backend, on one device (the first usable one).
-/// It owns the JobContext (stream, cuBLAS and cuSOLVER handles) its algorithms run on.
+/// It owns the StreamHandles (stream, cuBLAS and cuSOLVER handles) its algorithms run on.
 /// @code
 /// auto backend = cs::kernels::createCudaBackend();   // throws cs::BackendUnavailable
 /// std::cout << backend->info().summary();            // "CUDA · NVIDIA H200 · 139 GB free"
@@ -67,7 +67,7 @@ public:
     /// The CUDA device ordinal.
     int device() const { return m_device; }
     /// The context algorithms run on (one job at a time).
-    JobContext& context() { return *m_context; }
+    StreamHandles& context() { return *m_context; }
 
 private:
     struct Resident;
@@ -79,7 +79,7 @@ private:
     std::string m_versions;
     // Shared with the device-resident results it made (DbscanResult::device), which free their
     // buffers on its stream.
-    std::shared_ptr<JobContext> m_context;
+    std::shared_ptr<StreamHandles> m_context;
     std::unique_ptr<Resident> m_resident;  // declared after the context: freed on its stream
 };
 

@@ -15,11 +15,11 @@
 
 namespace cs::kernels {
 
-class JobContext;
+class StreamHandles;
 
 /// A category per point on the device (cs::PointCategories::device).
 struct DeviceCategories : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< its stream frees the buffers; outlives them
+    std::shared_ptr<StreamHandles> context;  ///< its stream frees the buffers; outlives them
     /// Category per point, -1: none.
     virtual const std::int32_t* labels() const = 0;
     /// 1 for a primary member, per point; null when every member is primary.
@@ -31,7 +31,7 @@ struct DeviceCategories : cs::DeviceResident {
 
 /// Edges from every point to k others on the device (cs::PointEdges::device).
 struct DeviceEdges : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< its stream frees the buffers; outlives them
+    std::shared_ptr<StreamHandles> context;  ///< its stream frees the buffers; outlives them
     /// n x k targets, row i holding point i's.
     virtual const std::int32_t* targets() const = 0;
     /// Points (n).
@@ -44,7 +44,7 @@ struct DeviceEdges : cs::DeviceResident {
 /// Values per series on the device (cs::FeatureMatrix::device), laid out as there: rows x
 /// columns x layers floats, interleaved.
 struct DeviceFeatureMatrix : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< its stream frees the buffers; outlives them
+    std::shared_ptr<StreamHandles> context;  ///< its stream frees the buffers; outlives them
     virtual const float* matrixValues() const = 0;
     virtual std::size_t rows() const = 0;
     virtual std::size_t columns() const = 0;

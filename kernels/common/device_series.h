@@ -8,14 +8,14 @@
 
 #include "compute/core/device_resident.h"
 #include "kernels/common/device_buffer.h"
-#include "kernels/common/job_context.h"
+#include "kernels/common/stream_handles.h"
 
 namespace cs::kernels {
 
 /// A SeriesSet's values and lengths on the device (CudaBackend::keepSeriesResident), laid out
 /// as on the host: n x channels x length floats, zero-padded, and n true lengths.
 struct DeviceSeries final : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffers
+    std::shared_ptr<StreamHandles> context;  ///< declared first: outlives the buffers
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> lengths;
     std::size_t n = 0;

@@ -3,7 +3,7 @@
 
 namespace cs::kernels {
 
-LaunchPacer::LaunchPacer(const JobContext& context, cs::JobControl& job)
+LaunchPacer::LaunchPacer(const StreamHandles& context, cs::JobControl& job)
     : m_stream(context.stream()), m_job(job) {}
 
 void LaunchPacer::launched() {

@@ -8,7 +8,7 @@
 
 #include "compute/core/job_control.h"
 #include "kernels/common/cuda_event.h"
-#include "kernels/common/job_context.h"
+#include "kernels/common/stream_handles.h"
 
 namespace cs::kernels {
 
@@ -24,7 +24,7 @@ namespace cs::kernels {
 /// @endcode
 class LaunchPacer {
 public:
-    LaunchPacer(const JobContext& context, cs::JobControl& job);
+    LaunchPacer(const StreamHandles& context, cs::JobControl& job);
     LaunchPacer(const LaunchPacer&) = delete;
     LaunchPacer& operator=(const LaunchPacer&) = delete;
 
@@ -45,7 +45,7 @@ private:
 
 /// Runs launch(begin, end) over [0, count) in steps of `step`, paced by a LaunchPacer.
 template <typename Launch>
-void forPacedBatches(const JobContext& context, cs::JobControl& job, std::size_t count,
+void forPacedBatches(const StreamHandles& context, cs::JobControl& job, std::size_t count,
                      std::size_t step, Launch&& launch) {
     LaunchPacer pacer(context, job);
     step = std::max<std::size_t>(step, 1);

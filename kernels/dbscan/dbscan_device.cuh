@@ -2,8 +2,8 @@
 #pragma once
 
 // Device helpers shared by the DBSCAN and k-distance kernels (nvcc only): the canonical
-// distance, exact box bounds, lock-free union-find, warp-aggregated atomics, ordered floats,
-// grid navigation, register-tiled distance accumulation for any d.
+// distance, exact box bounds, lock-free union-find, warp-aggregated atomics, grid navigation,
+// register-tiled distance accumulation for any d.
 
 #include <cuda_runtime.h>
 
@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "kernels/common/cuda_error.h"
+#include "kernels/common/ordered_float.cuh"
 #include "kernels/dbscan/dbscan_launch.h"
 
 namespace cs::kernels::detail {
@@ -131,19 +132,6 @@ __device__ __forceinline__ void warpAtomicMin(std::uint32_t* base, std::uint32_t
     (void)peers;
     if (active) atomicMin(base + slot, value);
 #endif
-}
-
-// --- ordered floats ---------------------------------------------------------------------------
-// Maps floats to unsigned words with the same order, so atomicMin/atomicMax on words compute
-// float minima and maxima (-0 sorts below +0; both compare equal as floats afterwards).
-
-__device__ __forceinline__ std::uint32_t floatToOrdered(float f) {
-    const std::uint32_t u = __float_as_uint(f);
-    return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-}
-
-__device__ __forceinline__ float orderedToFloatDevice(std::uint32_t o) {
-    return __uint_as_float((o & 0x80000000u) ? (o & 0x7FFFFFFFu) : ~o);
 }
 
 // --- grid navigation --------------------------------------------------------------------------

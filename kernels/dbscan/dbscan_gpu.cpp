@@ -20,10 +20,11 @@
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
+#include "kernels/common/device_sort.h"
 #include "kernels/common/huge_pages.h"
-#include "kernels/common/job_context.h"
 #include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/dbscan/dbscan_launch.h"
 
 namespace cs::kernels {
@@ -47,7 +48,7 @@ void checkShape(std::size_t n, std::size_t dims, const char* what) {
                     std::to_string(n) + ")");
 }
 
-void ensureFits(const JobContext& ctx, std::size_t bytes, const char* what, std::size_t n) {
+void ensureFits(const StreamHandles& ctx, std::size_t bytes, const char* what, std::size_t n) {
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
         throw Error(std::string(what) + " of " + std::to_string(n) + " points needs about " +
@@ -60,7 +61,7 @@ std::size_t roundUp(std::size_t x, std::size_t m) {
 }
 
 template <typename T>
-T readBack(const DeviceBuffer<T>& buffer, std::size_t index, const JobContext& ctx) {
+T readBack(const DeviceBuffer<T>& buffer, std::size_t index, const StreamHandles& ctx) {
     T value{};
     buffer.copyToHost(std::span<T>(&value, 1), index);
     ctx.synchronize();
@@ -75,7 +76,7 @@ struct Bounds {
 };
 
 // One pass over the points: their box (d <= 3) and a refusal of NaN/Inf, as dbscanCpu does.
-Bounds pointBounds(const JobContext& ctx, const float* coords, std::size_t n, std::size_t dims) {
+Bounds pointBounds(const StreamHandles& ctx, const float* coords, std::size_t n, std::size_t dims) {
     const cudaStream_t s = ctx.stream();
     DeviceBuffer<std::uint32_t> words(7, s);
     initPointBounds(words.data(), s);
@@ -213,8 +214,8 @@ std::size_t scanBytes(std::size_t n) {
     return scanTempBytes(std::max<std::size_t>(n, 1));
 }
 
-void buildGrid(const JobContext& ctx, const float* coords, std::size_t n, const GridGeometry& geo,
-               float eps2, GridStore& grid) {
+void buildGrid(const StreamHandles& ctx, const float* coords, std::size_t n,
+               const GridGeometry& geo, float eps2, GridStore& grid) {
     const cudaStream_t s = ctx.stream();
     grid = GridStore{};
     GridView& v = grid.view;
@@ -232,10 +233,10 @@ void buildGrid(const JobContext& ctx, const float* coords, std::size_t n, const 
     if (bits > 0) {
         sortedKeys = DeviceBuffer<std::uint64_t>(n, s);
         grid.orig = DeviceBuffer<std::uint32_t>(n, s);
-        const std::size_t tempBytes = sortGridKeysTempBytes(n);
+        const std::size_t tempBytes = sortPairsTempBytes(n);
         DeviceBuffer<std::uint8_t> temp(tempBytes, s);
-        sortGridKeys(temp.data(), tempBytes, keys.data(), sortedKeys.data(), index.data(),
-                     grid.orig.data(), n, bits, s);
+        sortPairs(temp.data(), tempBytes, keys.data(), sortedKeys.data(), index.data(),
+                  grid.orig.data(), n, bits, s);
         keys.reset();
         index.reset();
     } else {
@@ -251,8 +252,7 @@ void buildGrid(const JobContext& ctx, const float* coords, std::size_t n, const 
     {
         const std::size_t tempBytes = scanBytes(n);
         DeviceBuffer<std::uint8_t> temp(tempBytes, s);
-        inclusiveScanU32(temp.data(), tempBytes, grid.pointCell.data(), grid.pointCell.data(), n,
-                         s);
+        inclusiveScan(temp.data(), tempBytes, grid.pointCell.data(), grid.pointCell.data(), n, s);
     }
     const std::uint32_t cells = readBack(grid.pointCell, n - 1, ctx) + 1;
     grid.cellStart = DeviceBuffer<std::uint32_t>(std::size_t(cells) + 1, s);
@@ -282,7 +282,7 @@ void buildGrid(const JobContext& ctx, const float* coords, std::size_t n, const 
     {
         const std::size_t tempBytes = scanBytes(cells);
         DeviceBuffer<std::uint8_t> temp(tempBytes, s);
-        inclusiveScanU32(temp.data(), tempBytes, cellColumn.data(), cellColumn.data(), cells, s);
+        inclusiveScan(temp.data(), tempBytes, cellColumn.data(), cellColumn.data(), cells, s);
     }
     const std::uint32_t columns = readBack(cellColumn, cells - 1, ctx) + 1;
     std::size_t slots = 16;
@@ -315,7 +315,7 @@ std::size_t commonBytes(std::size_t n) {
     return n * 30 + scanBytes(n) + (64u << 20);
 }
 
-void relabel(const JobContext& ctx, JobControl& job, std::size_t n, Forest& f,
+void relabel(const StreamHandles& ctx, JobControl& job, std::size_t n, Forest& f,
              const std::uint32_t* orig, DbscanDeviceResult& out) {
     const cudaStream_t s = ctx.stream();
     ScopedGpuStage stage(ctx, job, "relabel");
@@ -329,7 +329,7 @@ void relabel(const JobContext& ctx, JobControl& job, std::size_t n, Forest& f,
     {
         const std::size_t tempBytes = scanBytes(n);
         DeviceBuffer<std::uint8_t> temp(tempBytes, s);
-        exclusiveScanU32(temp.data(), tempBytes, first.data(), clusterId.data(), n, s);
+        exclusiveScan(temp.data(), tempBytes, first.data(), clusterId.data(), n, s);
     }
     launchLabels(f.core.data(), root.data(), minOrig.data(), clusterId.data(), first.data(), orig,
                  n, out.labels.data(), out.isCore.data(), count.data(), s);
@@ -363,7 +363,7 @@ BruteTiling bruteTiling(std::size_t n, int dPad, std::uint32_t waveRows) {
 // targetMs > 0: column ranges sized from the measured time of the last launch instead, from one
 // tile up to t.cols, for kernels whose cost per column the budget cannot predict.
 template <typename Launch>
-void forBruteRanges(const JobContext& ctx, JobControl& job, std::size_t n, const BruteTiling& t,
+void forBruteRanges(const StreamHandles& ctx, JobControl& job, std::size_t n, const BruteTiling& t,
                     bool upper, Launch&& launch, double targetMs = 0.0) {
     LaunchPacer pacer(ctx, job);
     for (std::size_t r0 = 0; r0 < n; r0 += t.rows) {
@@ -397,7 +397,7 @@ std::size_t bruteBytes(std::size_t n, std::size_t dims, bool wide) {
     return (dPad + 3) * stride * sizeof(float);
 }
 
-void buildBrute(const JobContext& ctx, const float* coords, std::size_t n, std::size_t dims,
+void buildBrute(const StreamHandles& ctx, const float* coords, std::size_t n, std::size_t dims,
                 bool wide, BruteStore& store) {
     const cudaStream_t s = ctx.stream();
     BruteView& v = store.view;
@@ -423,7 +423,7 @@ void buildBrute(const JobContext& ctx, const float* coords, std::size_t n, std::
 
 // --- the two paths ------------------------------------------------------------------------------
 
-void runGrid(const JobContext& ctx, JobControl& job, const float* coords, std::size_t n,
+void runGrid(const StreamHandles& ctx, JobControl& job, const float* coords, std::size_t n,
              std::size_t dims, const DbscanParams& params, float eps2, Forest& f, GridStore& grid) {
     const cudaStream_t s = ctx.stream();
     {
@@ -463,7 +463,7 @@ void runGrid(const JobContext& ctx, JobControl& job, const float* coords, std::s
     }
 }
 
-void runBrute(const JobContext& ctx, JobControl& job, const float* coords, std::size_t n,
+void runBrute(const StreamHandles& ctx, JobControl& job, const float* coords, std::size_t n,
               std::size_t dims, const DbscanParams& params, float eps2, Forest& f) {
     const cudaStream_t s = ctx.stream();
     BruteStore store;
@@ -517,8 +517,8 @@ void runBrute(const JobContext& ctx, JobControl& job, const float* coords, std::
 // Cells holding about k points where the cloud is uniform (volume of the non-flat dimensions
 // over n / k), then refined while a point sees on average more than 8 k points in its own cell
 // (clustered data), so a query scans a few cells of ~k points.
-void buildKDistanceGrid(const JobContext& ctx, const float* coords, std::size_t n, std::size_t dims,
-                        int k, GridStore& grid) {
+void buildKDistanceGrid(const StreamHandles& ctx, const float* coords, std::size_t n,
+                        std::size_t dims, int k, GridStore& grid) {
     const Bounds b = pointBounds(ctx, coords, n, dims);
     double volume = 1.0;
     int flat = 0;
@@ -545,33 +545,7 @@ void buildKDistanceGrid(const JobContext& ctx, const float* coords, std::size_t 
     }
 }
 
-// The raw coordinates of a host point set on the device, re-centred there ("upload" and
-// "recentre"). The PointSet is read in place: no host copy besides the pinned staging chunks.
 }  // namespace
-
-DeviceBuffer<float> uploadRecentred(JobContext& ctx, const PointSet& points, JobControl& job) {
-    const cudaStream_t s = ctx.stream();
-    DeviceBuffer<float> coords(points.coords.size(), s);
-    {
-        ScopedGpuStage stage(ctx, job, "upload");
-        copyToDeviceStaged(coords.data(), points.coords.data(), coords.bytes(), ctx.device(), s);
-        stage.finish();
-    }
-    {
-        ScopedGpuStage stage(ctx, job, "recentre");
-        recentreDevice(ctx, coords.data(), points.n, points.dims);
-        stage.finish();
-    }
-    return coords;
-}
-
-void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t dims) {
-    if (n == 0 || dims == 0) return;
-    const cudaStream_t s = ctx.stream();
-    DeviceBuffer<std::uint32_t> words(3 * dims, s);
-    DeviceBuffer<double> centre(dims, s);
-    launchRecentre(coords, n, dims, words.data(), centre.data(), s);
-}
 
 DbscanPath resolveDbscanPathCuda(DbscanPath requested, std::size_t n, std::size_t dims) {
     switch (requested) {
@@ -597,7 +571,7 @@ std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path) 
     return commonBytes(n) + extra;
 }
 
-DbscanDeviceResult dbscanDevice(JobContext& ctx, const float* coords, std::size_t n,
+DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::size_t n,
                                 std::size_t dims, const DbscanParams& params, JobControl& job) {
     validateDbscanParams(params);
     checkShape(n, dims, "DBSCAN");
@@ -631,7 +605,7 @@ DbscanDeviceResult dbscanDevice(JobContext& ctx, const float* coords, std::size_
     return out;
 }
 
-DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
+DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice, const float* recentred) {
     validateDbscanParams(params);
     checkShape(points.n, points.dims, "DBSCAN");
@@ -701,7 +675,7 @@ DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanPar
     return result;
 }
 
-DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::size_t n,
+DeviceBuffer<float> kDistanceDevice(StreamHandles& ctx, const float* coords, std::size_t n,
                                     std::size_t dims, int k, JobControl& job, DbscanPath path) {
     checkShape(n, dims, "k-distance");
     if (k < 1) throw Error("k-distance needs k >= 1 (got " + std::to_string(k) + ")");
@@ -772,7 +746,7 @@ DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::s
     return out;
 }
 
-KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, JobControl& job,
+KDistanceResult kDistanceCuda(StreamHandles& ctx, const PointSet& points, int k, JobControl& job,
                               DbscanPath path, const float* recentred) {
     checkShape(points.n, points.dims, "k-distance");
     if (points.coords.size() != points.n * points.dims)

@@ -23,13 +23,14 @@
 #include "compute/core/point_set.h"
 #include "compute/dbscan/dbscan.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_points.h"
 #include "kernels/common/device_quantities.h"
 
 #include <memory>
 
 namespace cs::kernels {
 
-class JobContext;
+class StreamHandles;
 
 /// Labels and core flags left on the device, in input order, ordered on the context's stream.
 struct DbscanDeviceResult {
@@ -47,16 +48,6 @@ struct DbscanDeviceClusters final : DeviceCategories {
     const std::int32_t* labels() const override { return clusters.labels.data(); }
     const std::uint8_t* primary() const override { return clusters.isCore.data(); }
     std::size_t count() const override { return clusters.labels.size(); }
-};
-
-/// A point set's recentredCoords() on the device (CudaBackend::keepResident): the algorithms'
-/// input without an upload, and the point view's positions through GL interop.
-struct DevicePoints final : cs::DeviceResident {
-    std::shared_ptr<JobContext> context;  ///< declared first: outlives the buffer
-    DeviceBuffer<float> coords;           ///< n x dims, row-major
-    std::size_t n = 0;
-    std::size_t dims = 0;
-    std::string backend() const override { return "cuda"; }
 };
 
 /// Below this many points Auto takes Brute also for d <= 3: a few tiles beat building a grid.
@@ -81,15 +72,12 @@ std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path);
 /// auto r = cs::kernels::dbscanDevice(ctx, dCoords, n, 3, {.eps = 0.5f, .minPts = 10}, job);
 /// // r.labels.data(): int32 labels on the device, ready for interop
 /// @endcode
-DbscanDeviceResult dbscanDevice(JobContext& ctx, const float* coords, std::size_t n,
+DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::size_t n,
                                 std::size_t dims, const DbscanParams& params, JobControl& job);
 
 /// recentredCoords() on the device, in place and bit for bit: coords holds n x dims row-major
 /// float32 values on ctx's device; ordered on ctx's stream. NaN-free inputs give exactly the
 /// host's values (with NaN the outputs are non-finite too, which DBSCAN refuses).
-/// @code cs::kernels::recentreDevice(ctx, dCoords.data(), n, 3); @endcode
-void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t dims);
-
 /// DBSCAN of a host point set: upload of the raw coordinates (pinned staging), recentreDevice,
 /// dbscanDevice, statistics on the device, download. Labels, core flags and stats are
 /// byte-identical to dbscanCpu. Stages as dbscanDevice's plus "upload", "recentre", "stats"
@@ -97,13 +85,9 @@ void recentreDevice(JobContext& ctx, float* coords, std::size_t n, std::size_t d
 /// being freed. With recentred (uploadRecentred() of these very points, on ctx's device), the
 /// upload and recentring are skipped.
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
-DbscanResult dbscanCuda(JobContext& ctx, const PointSet& points, const DbscanParams& params,
+DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr,
                         const float* recentred = nullptr);
-
-/// recentredCoords() of points on ctx's device: the raw coordinates uploaded through pinned
-/// staging (stage "upload"), then recentreDevice (stage "recentre").
-DeviceBuffer<float> uploadRecentred(JobContext& ctx, const PointSet& points, JobControl& job);
 
 /// k-distance of device-resident points (as dbscanDevice takes them): per point, the distance
 /// to its k-th nearest point counting itself, in input order. path: Auto (grid for d <= 3, all
@@ -111,14 +95,14 @@ DeviceBuffer<float> uploadRecentred(JobContext& ctx, const PointSet& points, Job
 /// non-finite coordinates or too little device memory.
 /// @code DeviceBuffer<float> kd = cs::kernels::kDistanceDevice(ctx, dCoords, n, 3, 10, job);
 /// @endcode
-DeviceBuffer<float> kDistanceDevice(JobContext& ctx, const float* coords, std::size_t n,
+DeviceBuffer<float> kDistanceDevice(StreamHandles& ctx, const float* coords, std::size_t n,
                                     std::size_t dims, int k, JobControl& job,
                                     DbscanPath path = DbscanPath::Auto);
 
 /// The k-distance curve of a host point set, bit-identical to kDistanceCpu (values and order).
 /// recentred as for dbscanCuda.
 /// @code cs::KDistanceResult r = cs::kernels::kDistanceCuda(ctx, points, 10, job); @endcode
-KDistanceResult kDistanceCuda(JobContext& ctx, const PointSet& points, int k, JobControl& job,
+KDistanceResult kDistanceCuda(StreamHandles& ctx, const PointSet& points, int k, JobControl& job,
                               DbscanPath path = DbscanPath::Auto, const float* recentred = nullptr);
 
 }  // namespace cs::kernels

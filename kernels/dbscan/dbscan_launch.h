@@ -79,21 +79,6 @@ float orderedToFloat(std::uint32_t bits);
 /// Cell key and identity index per input point.
 void launchGridKeys(const float* coords, std::size_t n, const GridGeometry& geo,
                     std::uint64_t* keys, std::uint32_t* index, cudaStream_t stream);
-/// Bytes of temporary storage sortGridKeys needs for n keys.
-std::size_t sortGridKeysTempBytes(std::size_t n);
-/// Stable radix sort of (key, index) pairs on the low `bits` bits (cub::DeviceRadixSort);
-/// results in keysOut / indexOut.
-void sortGridKeys(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
-                  std::uint64_t* keysOut, const std::uint32_t* indexIn, std::uint32_t* indexOut,
-                  std::size_t n, unsigned bits, cudaStream_t stream);
-/// Bytes of temporary storage inclusiveScanU32 / exclusiveScanU32 need for n values.
-std::size_t scanTempBytes(std::size_t n);
-/// out[i] = sum of in[0..i] (cub::DeviceScan); in and out may be the same.
-void inclusiveScanU32(void* temp, std::size_t tempBytes, const std::uint32_t* in,
-                      std::uint32_t* out, std::size_t n, cudaStream_t stream);
-/// out[i] = sum of in[0..i) (cub::DeviceScan); in and out may be the same.
-void exclusiveScanU32(void* temp, std::size_t tempBytes, const std::uint32_t* in,
-                      std::uint32_t* out, std::size_t n, cudaStream_t stream);
 /// Sorted coordinates (x, y, z, 0) and the head flags of cells (1 where the key changes).
 void launchGridGather(const float* coords, int dims, const std::uint64_t* sortedKeys,
                       const std::uint32_t* sortedIndex, std::size_t n, float* pos,
@@ -229,20 +214,6 @@ void launchLabels(const std::uint8_t* core, const std::uint32_t* root, const std
 void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
                        std::size_t clusters, std::uint32_t* sizes, std::uint32_t* counts,
                        cudaStream_t stream);
-
-// ---------------------------------------------------------------------------------------------
-// Recentring (recentredCoords on the device)
-// ---------------------------------------------------------------------------------------------
-
-/// Re-centres n x dims row-major float coordinates in place exactly as recentredCoords() does.
-/// words: 3 * dims words of scratch, centre: dims doubles (left holding the centre).
-void launchRecentre(float* coords, std::size_t n, std::size_t dims, std::uint32_t* words,
-                    double* centre, cudaStream_t stream);
-
-/// Ascending sort of n floats (cub radix sort); temp from sortFloatsTempBytes.
-std::size_t sortFloatsTempBytes(std::size_t n);
-void sortFloats(void* temp, std::size_t tempBytes, const float* in, float* out, std::size_t n,
-                cudaStream_t stream);
 
 // ---------------------------------------------------------------------------------------------
 // Overlap of two clusterings (CudaBackend::clusterOverlap)

@@ -2,8 +2,6 @@
 // Building the uniform grid on the device: bounds, cell keys, a radix sort (CUB), cells,
 // exact cell boxes and clique flags, columns and their hash table. Also the CUB wrappers
 // (scans, float sort) that the host orchestration uses.
-#include <cub/device/device_radix_sort.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include <cstring>
 
@@ -301,43 +299,6 @@ void launchGridKeys(const float* coords, std::size_t n, const GridGeometry& geo,
     CS_CUDA_CHECK_LAUNCH();
 }
 
-std::size_t sortGridKeysTempBytes(std::size_t n) {
-    std::size_t bytes = 0;
-    CS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, bytes, static_cast<const std::uint64_t*>(nullptr),
-        static_cast<std::uint64_t*>(nullptr), static_cast<const std::uint32_t*>(nullptr),
-        static_cast<std::uint32_t*>(nullptr), int(n), 0, 64));
-    return bytes;
-}
-
-void sortGridKeys(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
-                  std::uint64_t* keysOut, const std::uint32_t* indexIn, std::uint32_t* indexOut,
-                  std::size_t n, unsigned bits, cudaStream_t stream) {
-    CS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, tempBytes, keysIn, keysOut, indexIn,
-                                                  indexOut, int(n), 0, int(bits), stream));
-}
-
-std::size_t scanTempBytes(std::size_t n) {
-    std::size_t a = 0, b = 0;
-    CS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, a,
-                                                static_cast<const std::uint32_t*>(nullptr),
-                                                static_cast<std::uint32_t*>(nullptr), int(n)));
-    CS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, b,
-                                                static_cast<const std::uint32_t*>(nullptr),
-                                                static_cast<std::uint32_t*>(nullptr), int(n)));
-    return std::max(a, b);
-}
-
-void inclusiveScanU32(void* temp, std::size_t tempBytes, const std::uint32_t* in,
-                      std::uint32_t* out, std::size_t n, cudaStream_t stream) {
-    CS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(temp, tempBytes, in, out, int(n), stream));
-}
-
-void exclusiveScanU32(void* temp, std::size_t tempBytes, const std::uint32_t* in,
-                      std::uint32_t* out, std::size_t n, cudaStream_t stream) {
-    CS_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp, tempBytes, in, out, int(n), stream));
-}
-
 void launchGridGather(const float* coords, int dims, const std::uint64_t* sortedKeys,
                       const std::uint32_t* sortedIndex, std::size_t n, float* pos,
                       std::uint32_t* headFlags, cudaStream_t stream) {
@@ -382,19 +343,6 @@ void launchGridColumns(const GridView& grid, const std::uint32_t* cellColumn,
     gridColumnsKernel<<<blocksFor(grid.cellCount), kThreads, 0, stream>>>(
         grid, cellColumn, columnStart, hashKeys, hashColumn);
     CS_CUDA_CHECK_LAUNCH();
-}
-
-std::size_t sortFloatsTempBytes(std::size_t n) {
-    std::size_t bytes = 0;
-    CS_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(nullptr, bytes, static_cast<const float*>(nullptr),
-                                                 static_cast<float*>(nullptr), int(n)));
-    return bytes;
-}
-
-void sortFloats(void* temp, std::size_t tempBytes, const float* in, float* out, std::size_t n,
-                cudaStream_t stream) {
-    CS_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, tempBytes, in, out, int(n), 0,
-                                                 int(sizeof(float) * 8), stream));
 }
 
 }  // namespace cs::kernels

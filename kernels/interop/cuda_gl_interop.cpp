@@ -12,12 +12,12 @@
 #include "compute/core/error.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_points.h"
 #include "kernels/common/device_quantities.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_series.h"
-#include "kernels/common/job_context.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/cuda_backend.h"
-#include "kernels/dbscan/dbscan_gpu.h"
 #include "kernels/interop/interop_launch.h"
 
 namespace cs::kernels {

@@ -17,12 +17,13 @@
 #include "compute/core/geometry.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_memory.h"
+#include "kernels/common/device_points.h"
 #include "kernels/common/device_scope.h"
+#include "kernels/common/device_sort.h"
 #include "kernels/common/huge_pages.h"
-#include "kernels/common/job_context.h"
 #include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
-#include "kernels/dbscan/dbscan_gpu.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/knn/knn_launch.h"
 
 namespace cs::kernels {
@@ -66,14 +67,14 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
     const std::size_t sample =
         std::min<std::size_t>(std::size_t(std::max(params.recallSample, 1)), n);
     const std::size_t projections = std::size_t(levels) * n * 4;
-    const std::size_t tree = 2 * n * 8 + 4 * n * 4 + knnLevelSortTempBytes(n);  // keys, ids ...
+    const std::size_t tree = 2 * n * 8 + 4 * n * 4 + sortPairsTempBytes(n);  // keys, ids ...
     const std::size_t layout = dPad * stride * 4;  // the tree-ordered structure of arrays
     const std::size_t lists = n * k * 8;           // dist2 and index, later the distances
     const std::size_t recall = sample * (dPad + 1) * 4 + exactChunks(n) * sample * k * 8;
     return projections + tree + layout + lists + recall + (std::size_t(4) << 20);
 }
 
-KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& params,
+KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
                       const float* recentred) {
     validateKnnParams(params);
@@ -139,7 +140,7 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
     DeviceBuffer<float> proj(std::max<std::size_t>(std::size_t(levels) * n, 1), s);
     DeviceBuffer<std::uint64_t> keys(n, s), sortedKeys(n, s);
     DeviceBuffer<std::uint32_t> ids(n, s), order(n, s), position(n, s);
-    const std::size_t sortTempBytes = std::max<std::size_t>(knnLevelSortTempBytes(n), 1);
+    const std::size_t sortTempBytes = std::max<std::size_t>(sortPairsTempBytes(n), 1);
     DeviceBuffer<std::uint8_t> sortTemp(sortTempBytes, s);
     DeviceBuffer<float> soa(std::size_t(dPad) * stride, s);
     DeviceBuffer<float> dist2(slots, s);
@@ -173,8 +174,9 @@ KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& 
                 if (l > 0) launchKnnPositions(order.data(), n, position.data(), s);
                 launchKnnLevelKeys(proj.data() + std::size_t(l) * n, position.data(), n, l,
                                    keys.data(), ids.data(), s);
-                sortKnnLevel(sortTemp.data(), sortTempBytes, keys.data(), sortedKeys.data(),
-                             ids.data(), order.data(), n, l, s);
+                // order[p]: the point at position p after sorting on the bits in use.
+                sortPairs(sortTemp.data(), sortTempBytes, keys.data(), sortedKeys.data(),
+                          ids.data(), order.data(), n, unsigned(32 + l), s);
             }
             launchKnnGatherSoa(coords, int(dims), dPad, order.data(), n, stride, soa.data(), s);
         }

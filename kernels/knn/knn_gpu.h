@@ -26,7 +26,7 @@
 
 namespace cs::kernels {
 
-class JobContext;
+class StreamHandles;
 
 /// A KnnGraph's neighbour indices kept on the device (KnnGraph::device): n x k int32, row by row,
 /// for the point view's edges through GL interop. Holds its context, whose stream frees them.
@@ -49,7 +49,7 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
 /// points (>= 2^31 - 1) or too little free device memory; cs::Cancelled when the job is
 /// cancelled (checked between trees and levels).
 /// @code cs::KnnGraph g = cs::kernels::knnGraphCuda(ctx, points, {.k = 10}, job); @endcode
-KnnGraph knnGraphCuda(JobContext& ctx, const PointSet& points, const KnnParams& params,
+KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices = nullptr,
                       const float* recentred = nullptr);
 

@@ -3,7 +3,6 @@
 // the exact search of the recall sample. Every distance is canonicalDist2 (float, dimension
 // order, no FMA) and every list keeps the k smallest (dist2, index) pairs, so the graphs are
 // bit-identical to the CPU backend's (compute/knn/knn_graph.h).
-#include <cub/device/device_radix_sort.cuh>
 
 #include <cfloat>
 #include <climits>
@@ -420,22 +419,6 @@ void launchKnnLevelKeys(const float* proj, const std::uint32_t* position, std::s
     levelKeysKernel<<<blocksFor(n), kThreads, 0, stream>>>(proj, position, std::uint32_t(n), level,
                                                            keys, ids);
     CS_CUDA_CHECK_LAUNCH();
-}
-
-std::size_t knnLevelSortTempBytes(std::size_t n) {
-    std::size_t bytes = 0;
-    CS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        nullptr, bytes, static_cast<const std::uint64_t*>(nullptr),
-        static_cast<std::uint64_t*>(nullptr), static_cast<const std::uint32_t*>(nullptr),
-        static_cast<std::uint32_t*>(nullptr), int(n), 0, 64));
-    return bytes;
-}
-
-void sortKnnLevel(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
-                  std::uint64_t* keysOut, const std::uint32_t* idsIn, std::uint32_t* order,
-                  std::size_t n, int level, cudaStream_t stream) {
-    CS_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(temp, tempBytes, keysIn, keysOut, idsIn, order,
-                                                  int(n), 0, 32 + level, stream));
 }
 
 void launchKnnPositions(const std::uint32_t* order, std::size_t n, std::uint32_t* position,

@@ -28,17 +28,10 @@ void launchKnnProjections(const float* coords, std::size_t n, int dims, const fl
 
 /// The keys of one tree level, laid out by point: keys[i] = (node of point i, the knnSortKey
 /// bits of proj[i]) with the node (of position position[i]; 0 at level 0, where position may be
-/// null) in the high word, ids[i] = i. A stable sort of them orders every node by
-/// (projection, index), as knnSortKey does.
+/// null) in the high word, ids[i] = i. A stable sort of them (sortPairs on the 32 + level
+/// bits in use) orders every node by (projection, index), as knnSortKey does.
 void launchKnnLevelKeys(const float* proj, const std::uint32_t* position, std::size_t n, int level,
                         std::uint64_t* keys, std::uint32_t* ids, cudaStream_t stream);
-/// Device scratch bytes sortKnnLevel needs for n keys.
-std::size_t knnLevelSortTempBytes(std::size_t n);
-/// Stable radix sort of a level's keys (the 32 + level bits in use) carrying the ids: order[p] is
-/// the point at position p afterwards.
-void sortKnnLevel(void* temp, std::size_t tempBytes, const std::uint64_t* keysIn,
-                  std::uint64_t* keysOut, const std::uint32_t* idsIn, std::uint32_t* order,
-                  std::size_t n, int level, cudaStream_t stream);
 /// position[order[p]] = p.
 void launchKnnPositions(const std::uint32_t* order, std::size_t n, std::uint32_t* position,
                         cudaStream_t stream);

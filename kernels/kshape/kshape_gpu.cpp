@@ -18,7 +18,7 @@
 #include "kernels/common/device_buffer.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
-#include "kernels/common/job_context.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/kshape/kshape_launch.h"
 
 namespace cs::kernels {
@@ -58,7 +58,7 @@ struct PowerScratch {
 // The unit eigenvector of M's largest eigenvalue into v (m doubles on the device). Checks for
 // cancellation where it waits for the GPU anyway: up to max(m, 256) power steps take tens of ms
 // at m = 1024.
-void dominantEigenvector(JobContext& ctx, JobControl& job, double* mMatrix, std::size_t m,
+void dominantEigenvector(StreamHandles& ctx, JobControl& job, double* mMatrix, std::size_t m,
                          double* v, PowerScratch& scratch) {
     const cudaStream_t s = ctx.stream();
     const cublasHandle_t blas = ctx.cublas();
@@ -111,7 +111,7 @@ void dominantEigenvector(JobContext& ctx, JobControl& job, double* mMatrix, std:
 
 }  // namespace
 
-KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapeParams& params,
+KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShapeParams& params,
                         JobControl& job) {
     validateKShape(series, params);
     DeviceScope scope(ctx.device());

@@ -16,12 +16,12 @@
 
 namespace cs::kernels {
 
-class JobContext;
+class StreamHandles;
 
 /// Throws cs::Error as validateKShape does and when the series do not fit in device memory;
 /// cs::Cancelled between iterations.
 /// @code cs::KShapeResult r = cs::kernels::kshapeCuda(ctx, series, {.k = 4}, job); @endcode
-KShapeResult kshapeCuda(JobContext& ctx, const SeriesSet& series, const KShapeParams& params,
+KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShapeParams& params,
                         JobControl& job);
 
 }  // namespace cs::kernels

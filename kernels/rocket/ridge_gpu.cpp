@@ -18,7 +18,7 @@
 #include "kernels/common/device_buffer.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
-#include "kernels/common/job_context.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/rocket/ridge_launch.h"
 
 namespace cs::kernels {
@@ -37,7 +37,7 @@ std::int32_t argmaxRow(const std::vector<double>& m, std::size_t rows, std::size
 
 }  // namespace
 
-RidgeModel ridgeFitCuda(JobContext& ctx, const float* features, std::size_t n, std::size_t p,
+RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
                         std::span<const std::int32_t> labels, int classes,
                         const RidgeParams& params, JobControl& job) {
     (void)n;

@@ -16,11 +16,11 @@
 
 namespace cs::kernels {
 
-class JobContext;
+class StreamHandles;
 
 /// Fits on the rows of features (n x p floats on ctx's device) whose label is >= 0; throws
 /// cs::Error as fitRidgeClassifier does, and when the matrices do not fit in device memory.
-RidgeModel ridgeFitCuda(JobContext& ctx, const float* features, std::size_t n, std::size_t p,
+RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
                         std::span<const std::int32_t> labels, int classes,
                         const RidgeParams& params, JobControl& job);
 

@@ -10,8 +10,8 @@
 #include "compute/core/error.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
-#include "kernels/common/job_context.h"
 #include "kernels/common/staged_copy.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/rocket/rocket_launch.h"
 
 namespace cs::kernels {
@@ -34,7 +34,7 @@ DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t s) {
 
 }  // namespace
 
-RocketFeatures rocketTransformCuda(JobContext& ctx, const SeriesSet& series,
+RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
                                    const RocketKernels& kernels, JobControl& job,
                                    DeviceBuffer<float>* keepValues) {
     validateRocketInput(series, kernels);

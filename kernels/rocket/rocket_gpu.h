@@ -20,7 +20,7 @@
 
 namespace cs::kernels {
 
-class JobContext;
+class StreamHandles;
 
 /// RocketFeatures kept on the device (RocketFeatures::device): n x 2K floats, for the feature
 /// map through GL interop (a feature matrix of layers PPV and MAX) and the GPU ridge. Its
@@ -40,7 +40,7 @@ struct RocketDeviceFeatures final : DeviceFeatureMatrix {
 /// little free device memory; cs::Cancelled when the job is cancelled (between batches).
 /// @code cs::RocketFeatures f = cs::kernels::rocketTransformCuda(ctx, series, kernels, job);
 /// @endcode
-RocketFeatures rocketTransformCuda(JobContext& ctx, const SeriesSet& series,
+RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
                                    const RocketKernels& kernels, JobControl& job,
                                    DeviceBuffer<float>* keepValues = nullptr);
 

@@ -27,15 +27,15 @@
 #include "kernels/common/cuda_event.h"
 #include "kernels/common/cufft_plan.h"
 #include "kernels/common/device_buffer.h"
-#include "kernels/common/job_context.h"
 #include "kernels/common/pinned_buffer.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/cuda_backend.h"
 #include "tests/common/gpu_test.h"
 #include "tests/gpu/saxpy_kernel.h"
 
 using cs::kernels::CudaError;
 using cs::kernels::DeviceBuffer;
-using cs::kernels::JobContext;
+using cs::kernels::StreamHandles;
 using cs::kernels::test::launchSaxpy;
 
 namespace {
@@ -54,9 +54,9 @@ std::vector<float> randomFloats(std::size_t n, std::uint32_t seed, float lo = -1
 
 // Created in main() once a device is known to be there, destroyed before main() returns (not
 // at static destruction, when the CUDA runtime may already be unloading).
-std::unique_ptr<JobContext> g_context;
+std::unique_ptr<StreamHandles> g_context;
 
-JobContext& context() {
+StreamHandles& context() {
     return *g_context;
 }
 
@@ -72,7 +72,7 @@ std::string seedText() {
 }  // namespace
 
 CS_TEST(jobContextOwnsStreamAndHandles) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     CS_CHECK(ctx.stream() != nullptr);
     unsigned flags = 0;
     CS_CUDA_CHECK(cudaStreamGetFlags(ctx.stream(), &flags));
@@ -91,7 +91,7 @@ CS_TEST(jobContextOwnsStreamAndHandles) {
 }
 
 CS_TEST(deviceBufferRoundTrip) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const std::vector<float> host = randomFloats((1 << 20) + 7, kSeed);
     DeviceBuffer<float> d(host.size(), ctx.stream());
     CS_CHECK_EQ(d.size(), host.size());
@@ -126,7 +126,7 @@ CS_TEST(deviceBufferRoundTrip) {
 }
 
 CS_TEST(pinnedBufferAsyncRoundTrip) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const std::size_t n = 1 << 18;
     cs::kernels::PinnedBuffer<int> in(n);
     cs::kernels::PinnedBuffer<int> out(n);
@@ -140,7 +140,7 @@ CS_TEST(pinnedBufferAsyncRoundTrip) {
 }
 
 CS_TEST(saxpyKernelMatchesCpu) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const std::size_t n = (1 << 20) + 3;  // not a multiple of the block size
     const float a = 2.5f;
     const std::vector<float> x = randomFloats(n, kSeed);
@@ -160,7 +160,7 @@ CS_TEST(saxpyKernelMatchesCpu) {
 }
 
 CS_TEST(cublasSgemmMatchesCpu) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     // Odd sizes, row-major A (m×k), B (k×n), C (m×n).
     const int m = 67, n = 45, k = 129;
     const std::vector<float> a = randomFloats(std::size_t(m) * k, kSeed);
@@ -187,7 +187,7 @@ CS_TEST(cublasSgemmMatchesCpu) {
 }
 
 CS_TEST(cufftR2cMatchesNaiveDft) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const int n = 256, batch = 3;
     const int bins = n / 2 + 1;
     std::vector<float> signal(std::size_t(n) * batch);
@@ -231,7 +231,7 @@ CS_TEST(cufftR2cMatchesNaiveDft) {
 }
 
 CS_TEST(cufftC2cMatchesNaiveDft) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const int n = 100, batch = 2;  // not a power of two
     const std::vector<float> re = randomFloats(std::size_t(n) * batch, kSeed);
     const std::vector<float> im = randomFloats(std::size_t(n) * batch, kSeed + 1);
@@ -258,7 +258,7 @@ CS_TEST(cufftC2cMatchesNaiveDft) {
 }
 
 CS_TEST(cusolverSyevdFindsKnownEigenvalues) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     // A = Q·diag(λ)·Qᵀ with Q a Householder reflection, so the eigenvalues are exactly λ.
     const int n = 24;
     std::vector<double> lambda(n);
@@ -311,7 +311,7 @@ CS_TEST(cusolverSyevdFindsKnownEigenvalues) {
 }
 
 CS_TEST(cudaEventsTimeWork) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const std::size_t n = std::size_t(1) << 24;
     DeviceBuffer<float> x(n, ctx.stream());
     DeviceBuffer<float> y(n, ctx.stream());
@@ -389,7 +389,7 @@ CS_TEST(cudaErrorCarriesCodeAndLocation) {
 }
 
 CS_TEST(libraryErrorsHaveReadableNames) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const float one = 1.0f;
     try {
         CS_CUBLAS_CHECK(cublasSgemm(ctx.cublas(), CUBLAS_OP_N, CUBLAS_OP_N, -1, 1, 1, &one, nullptr,
@@ -420,7 +420,7 @@ CS_TEST(libraryErrorsHaveReadableNames) {
 }
 
 CS_TEST(oversizedAllocationThrows) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     const std::size_t tooMuch = ctx.totalMemory() + (std::size_t(1) << 30);
     try {
         DeviceBuffer<std::byte> huge(tooMuch, ctx.stream());
@@ -446,7 +446,7 @@ CS_TEST(oversizedAllocationThrows) {
 // error is not isDeviceFault() (the GUI keeps the GPU and runs only that job on the CPU), and the
 // same backend runs the next job, right, once the memory is back.
 CS_TEST(outOfMemoryLeavesTheBackendUsable) {
-    JobContext& ctx = context();
+    StreamHandles& ctx = context();
     auto backend = cs::kernels::createCudaBackend();
     const cs::PointSet big = cs::makeBlobPoints(20'000'000, 3, 7);
     const cs::DbscanParams p{.eps = 1.0f, .minPts = 10};
@@ -507,7 +507,7 @@ CS_TEST(backendInfoSummary) {
 
 int main(int argc, char** argv) {
     cs::test::skipWithoutCudaDevice("tst_cuda_smoke");
-    g_context = std::make_unique<JobContext>(cs::kernels::probeCudaDevice().device);
+    g_context = std::make_unique<StreamHandles>(cs::kernels::probeCudaDevice().device);
     const int rc = cs::test::runTests("tst_cuda_smoke", argc, argv);
     g_context.reset();
     return rc;

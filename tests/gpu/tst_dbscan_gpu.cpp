@@ -26,7 +26,7 @@
 #include "compute/dbscan/dbscan_datasets.h"
 #include "compute/io/point_readers.h"
 #include "kernels/common/device_buffer.h"
-#include "kernels/common/job_context.h"
+#include "kernels/common/stream_handles.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/dbscan/dbscan_gpu.h"
 #include "tests/common/dbscan_oracle.h"
@@ -37,13 +37,13 @@ using cs::DbscanParams;
 using cs::DbscanPath;
 using cs::DbscanResult;
 using cs::PointSet;
-using cs::kernels::JobContext;
+using cs::kernels::StreamHandles;
 
 namespace {
 
 std::shared_ptr<cs::Backend> g_backend;
 
-JobContext& context() {
+StreamHandles& context() {
     return static_cast<cs::kernels::CudaBackend&>(*g_backend).context();
 }
 

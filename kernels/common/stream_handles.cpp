@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "kernels/common/job_context.h"
+#include "kernels/common/stream_handles.h"
 
 #include <cstdio>
 #include <exception>
@@ -19,13 +19,13 @@ int makeDeviceCurrent(int device) {
 
 }  // namespace
 
-JobContext::JobContext(int device)
+StreamHandles::StreamHandles(int device)
     : m_device(makeDeviceCurrent(device)),
       m_stream(),
       m_cublas(m_stream.get()),
       m_cusolver(m_stream.get()) {}
 
-std::size_t JobContext::freeMemory() const {
+std::size_t StreamHandles::freeMemory() const {
     DeviceScope scope(m_device);
     std::size_t free = 0;
     std::size_t total = 0;
@@ -33,7 +33,7 @@ std::size_t JobContext::freeMemory() const {
     return free;
 }
 
-std::size_t JobContext::totalMemory() const {
+std::size_t StreamHandles::totalMemory() const {
     DeviceScope scope(m_device);
     std::size_t free = 0;
     std::size_t total = 0;
@@ -41,7 +41,7 @@ std::size_t JobContext::totalMemory() const {
     return total;
 }
 
-const CufftPlan& JobContext::fftPlan(CufftPlan::Kind kind, long long n, long long batch) {
+const CufftPlan& StreamHandles::fftPlan(CufftPlan::Kind kind, long long n, long long batch) {
     const auto key = std::make_tuple(kind, n, batch);
     auto it = m_fftPlans.find(key);
     if (it == m_fftPlans.end()) {
@@ -51,11 +51,11 @@ const CufftPlan& JobContext::fftPlan(CufftPlan::Kind kind, long long n, long lon
     return it->second;
 }
 
-void JobContext::makeCurrent() const {
+void StreamHandles::makeCurrent() const {
     CS_CUDA_CHECK(cudaSetDevice(m_device));
 }
 
-ScopedGpuStage::ScopedGpuStage(const JobContext& context, cs::JobControl& job, std::string name)
+ScopedGpuStage::ScopedGpuStage(const StreamHandles& context, cs::JobControl& job, std::string name)
     : m_context(context),
       m_job(job),
       m_name(std::move(name)),

@@ -19,22 +19,23 @@
 
 namespace cs::kernels {
 
-/// Everything one GPU job runs with: a device, its own non-blocking stream and the cuBLAS,
-/// cuSOLVER and (cached, per size) cuFFT plans bound to that stream. Not thread-safe: one job (one
-/// host thread) at a time; calls from a worker thread first make the device current (DeviceScope).
+/// What one GPU job runs with: a device, its own non-blocking stream, and the cuBLAS and
+/// cuSOLVER handles and (cached, per size) cuFFT plans bound to that stream. Not thread-safe: one
+/// job (one host thread) at a time; calls from a worker thread first make the device current
+/// (DeviceScope).
 /// @code
-/// JobContext ctx(0);
+/// StreamHandles ctx(0);
 /// DeviceBuffer<float> d(n, ctx.stream());
 /// { ScopedGpuStage s(ctx, job, "distances"); launchFoo(d.data(), n, ctx.stream()); }
 /// job.checkpoint();
 /// @endcode
-class JobContext {
+class StreamHandles {
 public:
     /// Makes device current on the calling thread and creates the stream and handles there;
     /// throws CudaError.
-    explicit JobContext(int device = 0);
-    JobContext(const JobContext&) = delete;
-    JobContext& operator=(const JobContext&) = delete;
+    explicit StreamHandles(int device = 0);
+    StreamHandles(const StreamHandles&) = delete;
+    StreamHandles& operator=(const StreamHandles&) = delete;
 
     /// The CUDA device ordinal.
     int device() const { return m_device; }
@@ -75,7 +76,7 @@ private:
 /// @code { ScopedGpuStage s(ctx, job, "fft"); plan.execR2C(in, out); } @endcode
 class ScopedGpuStage {
 public:
-    ScopedGpuStage(const JobContext& context, cs::JobControl& job, std::string name);
+    ScopedGpuStage(const StreamHandles& context, cs::JobControl& job, std::string name);
     /// Calls finish() unless it was called; never throws.
     ~ScopedGpuStage();
     ScopedGpuStage(const ScopedGpuStage&) = delete;
@@ -85,7 +86,7 @@ public:
     double finish();
 
 private:
-    const JobContext& m_context;
+    const StreamHandles& m_context;
     cs::JobControl& m_job;
     std::string m_name;
     CudaEvent m_start;

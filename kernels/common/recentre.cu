@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// recentredCoords() (compute/dbscan/dbscan.cpp) on the device, bit for bit: per-dimension float
+// recentredCoords() (compute/core/geometry.h) on the device, bit for bit: per-dimension float
 // min / max (exact in any order), the centre 0.5 (lo + hi) in double, and
 // float(double(x) - centre) rounded to nearest, written with explicit _rn intrinsics so that
 // nvcc cannot contract or reorder them. The host loop keeps the first of equal extremes, which
@@ -9,8 +9,8 @@
 #include <cstdint>
 
 #include "kernels/common/cuda_error.h"
-#include "kernels/dbscan/dbscan_device.cuh"
-#include "kernels/dbscan/dbscan_launch.h"
+#include "kernels/common/device_points.h"
+#include "kernels/common/ordered_float.cuh"
 
 namespace cs::kernels {
 namespace {
@@ -19,6 +19,7 @@ using detail::floatToOrdered;
 using detail::orderedToFloatDevice;
 
 constexpr int kThreads = 256;
+constexpr std::uint32_t kNoPoint = 0xFFFFFFFFu;  // no non-NaN value seen yet
 constexpr unsigned kMaxBlocks = 1024;
 
 // Threads step through the row-major array by `span`, a multiple of dims, so each thread keeps
