@@ -107,6 +107,17 @@ nlohmann::json medianSummary(const nlohmann::json& config, const TimedRuns& runs
     return summary;
 }
 
+// Runs check (a validation of the data); its error names the input file when the data came from
+// one (input not empty), not from the generator.
+void namingTheInput(const std::string& input, const std::function<void()>& check) {
+    try {
+        check();
+    } catch (const Error& e) {
+        if (input.empty()) throw;
+        throw Error(input + ": " + e.what());
+    }
+}
+
 // The median of one numeric field of the runs' results.
 double medianOf(const TimedRuns& runs, const char* field) {
     const auto values = runs.fields.find(field);
@@ -210,12 +221,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             const PointSet points = o->input.empty() ? makeKnnDataset(dist, o->n, o->d, params.seed)
                                                      : loadPointCloud(o->input);
             const double generateMs = millisecondsSince(generateStart);
-            try {
-                validateKnnInput(points, params);
-            } catch (const Error& e) {
-                if (o->input.empty()) throw;
-                throw Error(o->input + ": " + e.what());
-            }
+            namingTheInput(o->input, [&] { validateKnnInput(points, params); });
             if (!o->dump.empty()) io::writeNpy(o->dump, points.coords, {points.n, points.dims});
 
             nlohmann::json config = {{"algorithm", "knn"},    {"backend", backend->name()},
@@ -276,13 +282,10 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
                                  : loadSeriesSplit(o->input);
             const double generateMs = millisecondsSince(generateStart);
             RocketKernels kernels;
-            try {
+            namingTheInput(o->input, [&] {
                 kernels = makeRocketKernels(params, series.length, series.channels);
                 validateRocketInput(series, kernels);
-            } catch (const Error& e) {
-                if (o->input.empty()) throw;
-                throw Error(o->input + ": " + e.what());
-            }
+            });
             if (o->fit && (series.labels.empty() || series.classCount() < 2))
                 throw Error("--fit needs labelled series of 2 or more classes");
 
@@ -356,12 +359,7 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
                                          ? demo::makeShapeSeries(o->n, o->length, 1, params.seed)
                                          : loadSeriesSplit(o->input);
             const double generateMs = millisecondsSince(generateStart);
-            try {
-                validateKShape(series, params);
-            } catch (const Error& e) {
-                if (o->input.empty()) throw;
-                throw Error(o->input + ": " + e.what());
-            }
+            namingTheInput(o->input, [&] { validateKShape(series, params); });
             const bool labelled = !series.labels.empty();
 
             nlohmann::json config = {

@@ -25,6 +25,7 @@
 #include "compute/knn/knn_datasets.h"
 #include "compute/knn/knn_graph.h"
 #include "compute/knn/knn_quantities.h"
+#include "tests/common/error_of.h"
 #include "tests/common/knn_oracle.h"
 #include "tests/common/test_paths.h"
 
@@ -119,14 +120,7 @@ bool keyLess(float a, std::uint32_t i, float b, std::uint32_t j) {
     return i < j;
 }
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const cs::Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using cs::test::errorOf;
 
 }  // namespace
 

@@ -25,19 +25,13 @@
 #include "compute/kshape/kshape.h"
 #include "compute/kshape/kshape_cpu.h"
 #include "compute/kshape/kshape_quantities.h"
+#include "tests/common/error_of.h"
 #include "tests/common/kshape_oracle.h"
 #include "tests/common/test_paths.h"
 
 namespace {
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const cs::Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using cs::test::errorOf;
 
 cs::SeriesSet ucr(const char* name) {
     return cs::io::readSeriesWithSplit(

@@ -29,19 +29,13 @@
 #include "compute/rocket/rocket.h"
 #include "compute/rocket/rocket_cpu.h"
 #include "compute/rocket/rocket_quantities.h"
+#include "tests/common/error_of.h"
 #include "tests/common/rocket_oracle.h"
 #include "tests/common/test_paths.h"
 
 namespace {
 
-std::string errorOf(const std::function<void()>& f) {
-    try {
-        f();
-    } catch (const cs::Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using cs::test::errorOf;
 
 // Every n-th series of a set (all of it for every = 1).
 cs::SeriesSet everyNth(const cs::SeriesSet& s, std::size_t every) {

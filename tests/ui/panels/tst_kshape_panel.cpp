@@ -24,6 +24,7 @@
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
 #include "compute/kshape/kshape.h"
+#include "tests/common/flaky_backend.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
@@ -43,21 +44,7 @@ cs::KShapeResult directRun(const cs::SeriesSet& s, const cs::KShapeParams& p) {
     return cs::backendRegistry().get("cpu")->kshape(s, p, job);
 }
 
-// The CPU backend, failing k-Shape on request.
-class FlakyBackend : public cs::Backend {
-public:
-    std::atomic<bool> fail{false};
-    std::string name() const override { return "flaky-cpu"; }
-    cs::BackendInfo info() const override { return m_cpu.info(); }
-    cs::KShapeResult kshape(const cs::SeriesSet& s, const cs::KShapeParams& p,
-                            cs::JobControl& job) override {
-        if (fail) throw cs::Error("the stand-in backend fails on purpose");
-        return m_cpu.kshape(s, p, job);
-    }
-
-private:
-    cs::CpuBackend m_cpu{2};
-};
+using cs::test::FlakyBackend;
 
 // n univariate series of length 16 in two shapes, for the small-set cases.
 std::shared_ptr<cs::SeriesSet> smallSet(std::size_t n) {

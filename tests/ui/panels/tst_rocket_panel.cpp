@@ -27,6 +27,7 @@
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
 #include "compute/rocket/rocket_quantities.h"
+#include "tests/common/flaky_backend.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
@@ -74,21 +75,7 @@ Direct directRun(const cs::SeriesSet& s, const cs::RocketParams& p) {
     return d;
 }
 
-// The CPU backend, failing ROCKET on request: a run that fails on every backend.
-class FlakyBackend : public cs::Backend {
-public:
-    std::atomic<bool> fail{false};
-    std::string name() const override { return "flaky-cpu"; }
-    cs::BackendInfo info() const override { return m_cpu.info(); }
-    cs::RocketFeatures rocketTransform(const cs::SeriesSet& s, const cs::RocketKernels& k,
-                                       cs::JobControl& job) override {
-        if (fail) throw cs::Error("the stand-in backend fails on purpose");
-        return m_cpu.rocketTransform(s, k, job);
-    }
-
-private:
-    cs::CpuBackend m_cpu{2};
-};
+using cs::test::FlakyBackend;
 
 bool near(const std::vector<float>& a, const std::vector<float>& b, float tolerance = 1e-6f) {
     if (a.size() != b.size()) return false;

@@ -662,6 +662,25 @@ void SeriesView::rebuild() {
     m_title->setText(title);
 
     QStringList note;
+    const auto finish = [&](bool showNote) {
+        m_note->setText(note.join(QStringLiteral(" · ")));
+        m_note->setVisible(showNote);
+        m_chart->setTitle(QString());
+        applyPalette();
+        emit chartUpdated();
+    };
+    // What a matrix style (heat map, feature map) shows of the series that pass the filter.
+    const auto matrixRows = [&](const QString& what, std::size_t rows) {
+        note << (rows < candidates.size()
+                     ? tr("%1 of %2 of %3 series, picked evenly within each class")
+                           .arg(what, number(rows), number(candidates.size()))
+                     : tr("%1 of all %2 series").arg(what, number(rows)));
+    };
+    const auto splitCounts = [&] {
+        if (split)
+            note << tr("%1 train + %2 test")
+                        .arg(number(trainShown), number(candidates.size() - trainShown));
+    };
     if (m_style == Style::Clusters && hasGroups()) {
         if (m_clustersDirty) rebuildClusters();
         const SeriesGroups& g = m_groups;
@@ -681,20 +700,12 @@ void SeriesView::rebuild() {
         if (g.length > std::size_t(kMaxPointsPerClusterSeries))
             note << tr("members drawn as min/max envelopes of %1 points")
                         .arg(kMaxPointsPerClusterSeries);
-        m_note->setText(note.join(QStringLiteral(" · ")));
-        m_note->setVisible(true);
-        m_chart->setTitle(QString());
-        applyPalette();
-        emit chartUpdated();
+        finish(true);
         return;
     }
     if (m_style == Style::FeatureMap && hasFeatureMatrix()) {
         const FeatureMatrix& f = m_featureMap->matrix();
-        const std::size_t rows = m_featureMap->rowCount();
-        note << (rows < candidates.size()
-                     ? tr("feature map of %1 of %2 series, picked evenly within each class")
-                           .arg(number(rows), number(candidates.size()))
-                     : tr("feature map of all %1 series").arg(number(rows)));
+        matrixRows(tr("feature map"), m_featureMap->rowCount());
         const QString column = QString::fromStdString(f.columnName);
         const std::size_t layer = featureLayer();
         note << tr("%1: %2 %3s, %4, each %3 z-scored over all %5 series")
@@ -705,30 +716,14 @@ void SeriesView::rebuild() {
         if (m_featureMap->isColumnCapped())
             note << tr("the first %1 %2s fit a texture")
                         .arg(number(m_featureMap->shownColumns()), column);
-        if (split)
-            note << tr("%1 train + %2 test")
-                        .arg(number(trainShown), number(candidates.size() - trainShown));
-        m_note->setText(note.join(QStringLiteral(" · ")));
-        m_note->setVisible(true);
-        m_chart->setTitle(QString());
-        applyPalette();
-        emit chartUpdated();
+        splitCounts();
+        finish(true);
         return;
     }
     if (m_style == Style::Heatmap) {
-        const std::size_t rows = m_heatmap->rowCount();
-        note << (rows < candidates.size()
-                     ? tr("heat map of %1 of %2 series, picked evenly within each class")
-                           .arg(number(rows), number(candidates.size()))
-                     : tr("heat map of all %1 series").arg(number(rows)));
-        if (split)
-            note << tr("%1 train + %2 test")
-                        .arg(number(trainShown), number(candidates.size() - trainShown));
-        m_note->setText(note.join(QStringLiteral(" · ")));
-        m_note->setVisible(true);
-        m_chart->setTitle(QString());
-        applyPalette();
-        emit chartUpdated();
+        matrixRows(tr("heat map"), m_heatmap->rowCount());
+        splitCounts();
+        finish(true);
         return;
     }
     if (split)
@@ -740,11 +735,7 @@ void SeriesView::rebuild() {
     if (s.length > std::size_t(kMaxPointsPerSeries))
         note << tr("long series drawn as min/max envelopes of %1 points").arg(kMaxPointsPerSeries);
     if (!s.equalLength()) note << tr("variable lengths, each drawn to its own length");
-    m_note->setText(note.join(QStringLiteral(" · ")));
-    m_note->setVisible(!note.isEmpty());
-    m_chart->setTitle(QString());
-    applyPalette();
-    emit chartUpdated();
+    finish(!note.isEmpty());
 }
 
 void SeriesView::applyChartPalette(QChart* chart) const {
