@@ -41,6 +41,20 @@ double median(std::vector<double> values) {
 constexpr int kMaxRepeat = 100'000;
 constexpr int kMaxWarmup = 1'000;
 
+// What every benchmark takes besides its data and parameters: where and how often it runs.
+struct BenchRuns {
+    std::string backend = "auto";
+    int repeat = 5;
+    int warmup = 1;
+};
+
+void addRunOptions(CLI::App& cmd, BenchRuns& runs) {
+    cmd.add_option("--backend", runs.backend, "cpu, cuda or auto (default: auto)");
+    cmd.add_option("--repeat", runs.repeat,
+                   "Timed runs, each printed as it ends (1 .. 100000, default 5)");
+    cmd.add_option("--warmup", runs.warmup, "Untimed runs first (default 1)");
+}
+
 void checkRepeat(int repeat, int warmup) {
     if (repeat < 1 || warmup < 0) throw Error("--repeat must be >= 1 and --warmup >= 0");
     if (repeat > kMaxRepeat)
@@ -128,8 +142,8 @@ double medianOf(const TimedRuns& runs, const char* field) {
 void addBenchDbscan(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 100'000, d = 3;
-        std::string dist = "blobs", backend = "auto", dump;
-        int repeat = 5, warmup = 1;
+        std::string dist = "blobs", dump;
+        BenchRuns runs;
         std::uint64_t seed = 1;
         std::shared_ptr<ParameterOptions> params;
     };
@@ -142,10 +156,7 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
         *cmd, dbscanDescriptor(),
         std::map<std::string, std::string>{{"eps", "the distribution's, 1 or 5000"},
                                            {"minPts", "the distribution's, 10 or 100"}});
-    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--repeat", o->repeat,
-                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
-    cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
+    addRunOptions(*cmd, o->runs);
     cmd->add_option("--seed", o->seed, "Data seed (default 1)");
     cmd->add_option("--dump", o->dump, "Also write the generated points to this .npy file");
     cmd->callback([o, &exitCode] {
@@ -156,8 +167,8 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
             if (!o->params->given("eps")) params.eps = defaults.eps;
             if (!o->params->given("minPts")) params.minPts = defaults.minPts;
             validateDbscanParams(params);
-            checkRepeat(o->repeat, o->warmup);
-            const auto backend = backendRegistry().get(o->backend);
+            checkRepeat(o->runs.repeat, o->runs.warmup);
+            const auto backend = backendRegistry().get(o->runs.backend);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
@@ -176,10 +187,11 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
                                            {"eps", shortestDouble(params.eps)},
                                            {"min_pts", params.minPts},
                                            {"star", params.star}};
-            const TimedRuns runs = runTimed(config, o->warmup, o->repeat, [&](JobControl& job) {
-                return dbscanCounts(backend->dbscan(points, params, job));
-            });
-            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
+            const TimedRuns runs =
+                runTimed(config, o->runs.warmup, o->runs.repeat, [&](JobControl& job) {
+                    return dbscanCounts(backend->dbscan(points, params, job));
+                });
+            nlohmann::json summary = medianSummary(config, runs, o->runs.warmup, generateMs);
             if (!o->dump.empty()) summary["dump"] = o->dump;
             printJson(summary);
             return kExitOk;
@@ -190,9 +202,9 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
 void addBenchKnn(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 100'000, d = 3;
-        std::string dist = "blobs", backend = "auto", input, dump;
+        std::string dist = "blobs", input, dump;
         std::shared_ptr<ParameterOptions> params;
-        int repeat = 5, warmup = 1;
+        BenchRuns runs;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = bench.add_subcommand(
@@ -203,18 +215,15 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
     cmd->add_option("--input", o->input, "Benchmark this point file instead of generated data");
     // The forest's seed seeds the generated points too.
     o->params = std::make_shared<ParameterOptions>(*cmd, knnDescriptor());
-    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--repeat", o->repeat,
-                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
-    cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
+    addRunOptions(*cmd, o->runs);
     cmd->add_option("--dump", o->dump, "Also write the points to this .npy file");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             const KnnParams params = knnParams(o->params->values());
             validateKnnParams(params);
-            checkRepeat(o->repeat, o->warmup);
+            checkRepeat(o->runs.repeat, o->runs.warmup);
             const KnnDistribution dist = parseKnnDistribution(o->dist);
-            const auto backend = backendRegistry().get(o->backend);
+            const auto backend = backendRegistry().get(o->runs.backend);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
@@ -232,10 +241,11 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
                 config["dist"] = std::string(toString(dist));
             else
                 config["input"] = o->input;
-            const TimedRuns runs = runTimed(config, o->warmup, o->repeat, [&](JobControl& job) {
-                return knnSummary(backend->knnGraph(points, params, job));
-            });
-            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
+            const TimedRuns runs =
+                runTimed(config, o->runs.warmup, o->runs.repeat, [&](JobControl& job) {
+                    return knnSummary(backend->knnGraph(points, params, job));
+                });
+            nlohmann::json summary = medianSummary(config, runs, o->runs.warmup, generateMs);
             summary.update({{"recall", medianOf(runs, "recall")},
                             {"trees_built", medianOf(runs, "trees_built")},
                             {"recall_by_tree", runs.last["recall_by_tree"]}});
@@ -249,9 +259,9 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
 void addBenchRocket(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 1000, length = 1000, channels = 1;
-        std::string backend = "auto", input;
+        std::string input;
         std::shared_ptr<ParameterOptions> params;
-        int repeat = 5, warmup = 1;
+        BenchRuns runs;
         bool fit = false;
     };
     auto o = std::make_shared<Options>();
@@ -264,16 +274,13 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
     o->params = std::make_shared<ParameterOptions>(*cmd, rocketDescriptor());
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
     cmd->add_flag("--fit", o->fit, "Also fit the ridge classifier on the labelled series");
-    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--repeat", o->repeat,
-                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
-    cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
+    addRunOptions(*cmd, o->runs);
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             const RocketParams params = rocketParams(o->params->values());
             validateRocketParams(params);
-            checkRepeat(o->repeat, o->warmup);
-            const auto backend = backendRegistry().get(o->backend);
+            checkRepeat(o->runs.repeat, o->runs.warmup);
+            const auto backend = backendRegistry().get(o->runs.backend);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
@@ -301,7 +308,7 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
                                      {"fit", o->fit}};
             if (!o->input.empty()) config["input"] = o->input;
             const TimedRuns runs = runTimed(
-                config, o->warmup, o->repeat,
+                config, o->runs.warmup, o->runs.repeat,
                 [&](JobControl& job) {
                     const RocketFeatures f = backend->rocketTransform(series, kernels, job);
                     nlohmann::json fields = nlohmann::json::object();
@@ -314,7 +321,7 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
                     return fields;
                 },
                 "series_per_s", double(series.n));
-            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
+            nlohmann::json summary = medianSummary(config, runs, o->runs.warmup, generateMs);
             summary["series_per_s"] =
                 double(series.n) / (summary["median_total_ms"].get<double>() / 1000.0);
             printJson(summary);
@@ -326,9 +333,9 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
 void addBenchKShape(CLI::App& bench, int& exitCode) {
     struct Options {
         std::size_t n = 1000, length = 256;
-        std::string backend = "auto", input;
+        std::string input;
         std::shared_ptr<ParameterOptions> params;
-        int repeat = 5, warmup = 1;
+        BenchRuns runs;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = bench.add_subcommand("kshape",
@@ -341,16 +348,13 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
         std::map<std::string, std::string>{
             {"k", std::to_string(demo::kShapeSeriesClasses) + ", the generated classes"}});
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
-    cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--repeat", o->repeat,
-                    "Timed runs, each printed as it ends (1 .. 100000, default 5)");
-    cmd->add_option("--warmup", o->warmup, "Untimed runs first (default 1)");
+    addRunOptions(*cmd, o->runs);
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             KShapeParams params = kshapeParams(o->params->values());
             if (!o->params->given("k")) params.k = int(demo::kShapeSeriesClasses);
-            checkRepeat(o->repeat, o->warmup);
-            const auto backend = backendRegistry().get(o->backend);
+            checkRepeat(o->runs.repeat, o->runs.warmup);
+            const auto backend = backendRegistry().get(o->runs.backend);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
@@ -370,7 +374,7 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
                 {"seed", params.seed}};
             if (!o->input.empty()) config["input"] = o->input;
             const TimedRuns runs = runTimed(
-                config, o->warmup, o->repeat,
+                config, o->runs.warmup, o->runs.repeat,
                 [&](JobControl& job) {
                     const KShapeResult r = backend->kshape(series, params, job);
                     nlohmann::json fields = kshapeSummary(r);
@@ -379,7 +383,7 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
                     return fields;
                 },
                 "series_per_s", double(series.n));
-            nlohmann::json summary = medianSummary(config, runs, o->warmup, generateMs);
+            nlohmann::json summary = medianSummary(config, runs, o->runs.warmup, generateMs);
             summary["iterations"] = medianOf(runs, "iterations");
             summary["ms_per_iteration"] = summary["median_total_ms"].get<double>() /
                                           std::max(1.0, medianOf(runs, "iterations"));
