@@ -64,6 +64,8 @@ const QString kResidentJob = QStringLiteral("resident");
 const QString kResidentSeriesJob = QStringLiteral("resident-series");
 const QString kLastDirKey = QStringLiteral("ui/lastDirectory");
 const QString kUpAxisKey = QStringLiteral("view/upAxis");
+// The stored up axis that means "by the data" (PointCloudView::suggestedUpAxis).
+constexpr int kAutomaticUp = -1;
 
 // path ending as the export's suffix says ("GunPoint_kshape_centroids.npy"), whatever ending
 // of this algorithm's or extension the name had: the name is what tells File ▸ Export and
@@ -472,21 +474,30 @@ void MainWindow::createMenus() {
     m_colourMenu = view->addMenu(tr("&Colour by"));
     QMenu* up = view->addMenu(tr("&Up axis"));
     auto* upGroup = new QActionGroup(this);
-    const auto savedUp = PointCloudView::UpAxis(
-        QSettings().value(kUpAxisKey, int(PointCloudView::UpAxis::PlusY)).toInt());
-    m_pointView->setUpAxis(savedUp);
-    const std::pair<PointCloudView::UpAxis, QString> ups[] = {
-        {PointCloudView::UpAxis::PlusY, tr("+Y (default)")},
-        {PointCloudView::UpAxis::MinusY, tr("−Y (camera and depth-sensor clouds)")},
-        {PointCloudView::UpAxis::PlusZ, tr("+Z (LiDAR, scans)")},
-        {PointCloudView::UpAxis::MinusZ, tr("−Z")}};
-    for (const auto& [axis, text] : ups) {
-        QAction* a = up->addAction(text, this, [this, axis] {
-            m_pointView->setUpAxis(axis);
-            QSettings().setValue(kUpAxisKey, int(axis));
+    // kAutomaticUp (the default) or the int of the PointCloudView::UpAxis the user chose.
+    int savedUp = QSettings().value(kUpAxisKey, kAutomaticUp).toInt();
+    if (savedUp != kAutomaticUp && (savedUp < 0 || savedUp > int(PointCloudView::UpAxis::MinusZ)))
+        savedUp = kAutomaticUp;
+    m_upAutomatic = savedUp == kAutomaticUp;
+    if (!m_upAutomatic) m_pointView->setUpAxis(PointCloudView::UpAxis(savedUp));
+    const std::pair<int, QString> ups[] = {
+        {kAutomaticUp, tr("Automatic (−Y for clouds in front of a camera, else +Y)")},
+        {int(PointCloudView::UpAxis::PlusY), tr("+Y")},
+        {int(PointCloudView::UpAxis::MinusY), tr("−Y (camera and depth-sensor clouds)")},
+        {int(PointCloudView::UpAxis::PlusZ), tr("+Z (LiDAR, scans)")},
+        {int(PointCloudView::UpAxis::MinusZ), tr("−Z")}};
+    for (const auto& [id, text] : ups) {
+        QAction* a = up->addAction(text, this, [this, id] {
+            QSettings().setValue(kUpAxisKey, id);
+            m_upAutomatic = id == kAutomaticUp;
+            if (m_upAutomatic)
+                chooseUpAxis();
+            else
+                m_pointView->setUpAxis(PointCloudView::UpAxis(id));
         });
         a->setCheckable(true);
-        a->setChecked(axis == savedUp);
+        a->setChecked(id == savedUp);
+        a->setData(id);
         upGroup->addAction(a);
     }
     m_upMenu = up;
@@ -630,6 +641,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         const PointSet& p = *dataset.points;
         m_pointsName = dataset.name;
         m_pointView->setPointSet(dataset.points);
+        if (m_upAutomatic) chooseUpAxis();
         // One upload for the algorithms and the view: with CUDA running, the view draws the
         // positions from the compute copy (interop) instead of uploading them itself.
         if (m_jobs->backendName() == QLatin1String("cuda")) m_pointView->expectDevicePositions();
@@ -728,6 +740,17 @@ void MainWindow::updateViewActions() {
     m_exportAction->setEnabled(currentView() == View::Points
                                    ? m_pointView->pointCount() > 0
                                    : m_seriesView->seriesSet() != nullptr);
+}
+
+void MainWindow::chooseUpAxis() {
+    const auto points = m_pointView->pointSet();
+    if (!points) return;
+    const auto axis = PointCloudView::suggestedUpAxis(*points);
+    if (axis == PointCloudView::UpAxis::MinusY)
+        logInfo(
+            tr("Up axis: −Y, as the points lie in front of a camera at the origin (a "
+               "depth-sensor cloud); View ▸ Up axis to change"));
+    m_pointView->setUpAxis(axis);
 }
 
 QString MainWindow::shownColourId() const {

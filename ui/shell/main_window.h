@@ -143,6 +143,8 @@ private:
     void addRecent(const QString& path, io::DataKind kind);
     void rebuildRecentMenu();
     void rebuildColourMenu();
+    /// Up axis ▸ Automatic: the axis PointCloudView::suggestedUpAxis picks for the points shown.
+    void chooseUpAxis();
     /// The Colour by entry for what the view shows: its option id, or the id of the panel whose
     /// colouring it shows ("panel:dbscan").
     QString shownColourId() const;
@@ -166,6 +168,7 @@ private:
     // Every algorithm panel with its dock, in menu order; the typed pointers are the accessors
     // below (tests and the automation reach a method's panel by them).
     std::vector<std::pair<AlgorithmPanel*, QDockWidget*>> m_panels;
+    bool m_upAutomatic = true;  // View ▸ Up axis ▸ Automatic
     DbscanPanel* m_dbscanPanel = nullptr;
     KnnPanel* m_knnPanel = nullptr;
     RocketPanel* m_rocketPanel = nullptr;

@@ -13,6 +13,8 @@
 #include "app/common/register_backends.h"
 #include "compute/core/point_set.h"
 #include "compute/core/series_set.h"
+#include "compute/demo/demo_data.h"
+#include "compute/io/point_readers.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/shell/automation.h"
@@ -157,6 +159,45 @@ private slots:
         QVERIFY(m_window->windowTitle().startsWith(QLatin1String("cturtle.pcd")));
         QCOMPARE(m_window->recentFiles().value(0), QFileInfo(path).absoluteFilePath());
         checkScreenshotNotBlank("cturtle");
+    }
+
+    void upAxisFollowsTheData() {
+        using Up = cs::ui::PointCloudView::UpAxis;
+        const auto read = [](const char* file) {
+            return cs::io::readPoints(cs::test::sharedData(std::string("points/") + file));
+        };
+        // Camera-frame clouds (z > 0 in front of a sensor at the origin, y down) and the rest.
+        QCOMPARE(cs::ui::PointCloudView::suggestedUpAxis(read("cturtle.pcd")), Up::MinusY);
+        QCOMPARE(
+            cs::ui::PointCloudView::suggestedUpAxis(read("table_scene_mug_stereo_textured.pcd")),
+            Up::MinusY);
+        QCOMPARE(cs::ui::PointCloudView::suggestedUpAxis(read("bunny.pcd")), Up::PlusY);
+        QCOMPARE(cs::ui::PointCloudView::suggestedUpAxis(cs::demo::makeDemoPoints(2000)),
+                 Up::PlusY);
+        QCOMPARE(cs::ui::PointCloudView::suggestedUpAxis(cs::PointSet{}), Up::PlusY);
+
+        // Automatic (the default) follows each cloud; a choice in View > Up axis holds until
+        // Automatic is picked again.
+        auto* view = m_window->pointView();
+        QVERIFY(openAndWait(*m_window, shared("points/cturtle.pcd")));
+        QCOMPARE(view->upAxis(), Up::MinusY);
+        QVERIFY(openAndWait(*m_window, shared("points/bunny.pcd")));
+        QCOMPARE(view->upAxis(), Up::PlusY);
+        const auto action = [&](const QString& text) {
+            for (QAction* a : m_window->findChildren<QAction*>())
+                if (a->text().startsWith(text)) return a;
+            return static_cast<QAction*>(nullptr);
+        };
+        QAction* plusY = action(QStringLiteral("+Y"));
+        QAction* automatic = action(QStringLiteral("Automatic"));
+        QVERIFY(plusY && automatic);
+        QVERIFY(automatic->isChecked());
+        plusY->trigger();
+        QVERIFY(openAndWait(*m_window, shared("points/cturtle.pcd")));
+        QCOMPARE(view->upAxis(), Up::PlusY);
+        automatic->trigger();
+        QCOMPARE(view->upAxis(), Up::MinusY);
+        QCOMPARE(QSettings().value(QStringLiteral("view/upAxis")).toInt(), -1);
     }
 
     void openPointCsv() {

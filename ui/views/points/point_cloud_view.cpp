@@ -333,6 +333,18 @@ void PointCloudView::setUpAxis(UpAxis axis) {
     resetCamera();
 }
 
+PointCloudView::UpAxis PointCloudView::suggestedUpAxis(const PointSet& points) {
+    if (points.dims < 3 || points.n == 0) return UpAxis::PlusY;
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    for (std::size_t i = 0; i < points.n; ++i) {
+        const float z = points.coords[i * points.dims + 2];
+        lo = std::min(lo, z);
+        hi = std::max(hi, z);
+    }
+    const bool inFrontOfCamera = lo > 0.0f && lo >= 0.2f * (hi - lo);
+    return inFrontOfCamera ? UpAxis::MinusY : UpAxis::PlusY;
+}
+
 QMatrix4x4 PointCloudView::model() const {
     // Rotations about x that carry the chosen data axis onto the screen's up (+y).
     QMatrix4x4 m;

@@ -170,6 +170,11 @@ public:
     UpAxis upAxis() const { return m_upAxis; }
     /// Turns the data so that axis points up, and resets the camera.
     void setUpAxis(UpAxis axis);
+    /// The up axis that shows these points as they were captured: −Y when every point lies in
+    /// front of a camera at the origin looking along +z (z > 0 and the nearest point at least a
+    /// fifth of the cloud's depth away: PCL's and depth sensors' camera frame, y down), which
+    /// also puts the eye on the sensor's side; +Y otherwise.
+    static UpAxis suggestedUpAxis(const PointSet& points);
 
     const OrbitCamera& camera() const { return m_camera; }
     /// Default orientation, framing the data.
