@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Every CPU job, run with its worst parameters, stops within 100 ms of JobControl::cancel()
-// (DESIGN.md, live interaction): each case starts the job on a thread, cancels after 300 ms and
-// measures the time from cancel() to the cs::Cancelled leaving the job.
+// Every CPU job, run with its worst parameters, stops within 100 ms of JobControl::cancel(), so
+// that live parameter changes never wait behind a stale job: each case starts the job on a
+// thread, cancels after 300 ms and measures the time from cancel() to the cs::Cancelled leaving
+// the job.
 #include <QTest>
 
 #include <algorithm>
