@@ -117,9 +117,11 @@ void FeatureMatrixView::setLayer(std::size_t layer) {
 }
 
 void FeatureMatrixView::refill() {
-    // Rows index the matrix: a row past it (rows of another set) shows nothing.
+    // Rows index the matrix: a row past it (rows of another set), or values that do not fill
+    // the shape, show nothing.
     bool fits = m_matrix && m_matrix.rows > 0 && m_matrix.columns > 0 && !m_order.empty() &&
-                m_layer < m_matrix.layers;
+                m_layer < m_matrix.layers &&
+                m_matrix.values.size() == m_matrix.rows * m_matrix.columns * m_matrix.layers;
     for (std::size_t r = 0; fits && r < m_order.size(); ++r)
         fits = m_order[r] < m_matrix.rows;
     if (!fits) {
