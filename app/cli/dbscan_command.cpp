@@ -5,7 +5,6 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -18,7 +17,6 @@
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_descriptor.h"
-#include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
 #include "compute/io/writers.h"
 
@@ -35,27 +33,6 @@ PointSet loadPoints(const std::string& file) {
     io::Dataset data = io::loadDataset(file);
     if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
     throw Error(file + ": holds time series, not points; this command needs a point cloud");
-}
-
-void writeKdistCsv(const std::string& file, const KDistanceResult& r, int k,
-                   const std::string& source) {
-    io::AtomicOutput output(file);
-    std::ofstream& out = output.stream();
-    std::string buffer = "# kdist k=" + std::to_string(k) + " file=" + source + "\nrank,distance\n";
-    char text[32];
-    for (std::size_t i = 0; i < r.sorted.size(); ++i) {
-        buffer += std::to_string(i + 1);
-        buffer += ',';
-        const auto [end, ec] = std::to_chars(text, text + sizeof text, r.sorted[i]);
-        buffer.append(text, end);
-        buffer += '\n';
-        if (buffer.size() > (1u << 20)) {
-            out << buffer;
-            buffer.clear();
-        }
-    }
-    out << buffer;
-    output.commit();
 }
 
 // The CPU's neighbour searches cost about n^2 distance evaluations per stage on the brute path
@@ -208,7 +185,10 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
             const auto start = std::chrono::steady_clock::now();
             const KDistanceResult r = backend->kDistance(points, o->k, job);
             const double totalMs = millisecondsSince(start);
-            if (!o->out.empty()) writeKdistCsv(o->out, r, o->k, o->file);
+            if (!o->out.empty())
+                io::writeKDistanceCsv(o->out, r.sorted,
+                                      "kdist k=" + std::to_string(o->k) +
+                                          " backend=" + backend->name() + " file=" + o->file);
             const KDistanceKnee knee = kDistanceKnee(r.sorted);
             auto quantile = [&](double q) {
                 return r.sorted.empty() ? 0.0

@@ -2,9 +2,7 @@
 #include "app/cli/kshape_command.h"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -17,31 +15,11 @@
 #include "app/cli/rocket_command.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
-#include "compute/io/atomic_output.h"
 #include "compute/io/npy.h"
+#include "compute/io/writers.h"
 #include "compute/kshape/kshape_descriptor.h"
 
 namespace cs::cli {
-namespace {
-
-// The shortest decimal form that reads back as the same float.
-std::string shortestText(float value) {
-    char buf[32];
-    const auto end = std::to_chars(buf, buf + sizeof buf, value).ptr;
-    return std::string(buf, end);
-}
-
-void writeLabels(const std::string& path, const KShapeResult& r) {
-    io::AtomicOutput output(path);
-    std::ofstream& out = output.stream();
-    out << "index,label,distance,shift\n";
-    for (std::size_t i = 0; i < r.labels.size(); ++i)
-        out << i << ',' << r.labels[i] << ',' << shortestText(r.distances[i]) << ',' << r.shifts[i]
-            << '\n';
-    output.commit();
-}
-
-}  // namespace
 
 nlohmann::json kshapeSummary(const KShapeResult& r) {
     std::vector<std::size_t> sizes(std::size_t(std::max(r.k, 0)), 0);
@@ -104,7 +82,15 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
                                                                    [](auto l) { return l >= 0; });
             ClusterAgreement agreement;
             if (labelled) agreement = clusterAgreement(r.labels, s.labels);
-            if (!o->out.empty()) writeLabels(o->out, r);
+            if (!o->out.empty()) {
+                std::ostringstream header;
+                header << "kshape k=" << o->params.k << " maxIterations=" << o->params.maxIterations
+                       << " seed=" << o->params.seed << " channel=" << o->params.channel
+                       << " iterations=" << r.iterations
+                       << " converged=" << (r.converged ? "true" : "false")
+                       << " backend=" << backend->name() << " file=" << o->file;
+                io::writeKShapeCsv(o->out, r.labels, r.distances, r.shifts, header.str());
+            }
             if (!o->centroids.empty())
                 io::writeNpy(o->centroids, std::span<const float>(r.centroids),
                              {std::size_t(r.k), r.length});

@@ -5,7 +5,6 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -17,10 +16,10 @@
 #include "app/cli/parameter_options.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
-#include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
 #include "compute/io/npy.h"
 #include "compute/io/series_readers.h"
+#include "compute/io/writers.h"
 #include "compute/rocket/rocket_descriptor.h"
 
 namespace cs::cli {
@@ -74,20 +73,6 @@ SeriesSet mergeSplit(const SeriesSet& train, const SeriesSet& test) {
             s.labels.push_back(l < 0 ? -1 : classOf(half->classNames[std::size_t(l)]));
         }
     return s;
-}
-
-void writePredictions(const std::string& path, const SeriesSet& s,
-                      const std::vector<std::int32_t>& predicted) {
-    io::AtomicOutput output(path);
-    std::ofstream& out = output.stream();
-    auto name = [&](std::int32_t label) {
-        return label < 0 ? std::string() : s.classNames[std::size_t(label)];
-    };
-    out << "index,split,label,predicted\n";
-    for (std::size_t i = 0; i < s.n; ++i)
-        out << i << ',' << (!s.isTest.empty() && s.isTest[i] ? "test" : "train") << ','
-            << name(s.labels[i]) << ',' << name(predicted[i]) << '\n';
-    output.commit();
 }
 
 }  // namespace
@@ -173,7 +158,15 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                 }
             if (!o->features.empty())
                 io::writeNpy(o->features, std::span<const float>(f.values), {f.n, f.columns()});
-            if (!o->predictions.empty()) writePredictions(o->predictions, s, predicted);
+            if (!o->predictions.empty()) {
+                std::ostringstream header;
+                header << "rocket kernels=" << o->params.kernels << " seed=" << o->params.seed
+                       << " alpha=" << model.alpha << " backend=" << backend->name()
+                       << " file=" << o->file;
+                if (!o->test.empty()) header << " test=" << o->test;
+                io::writePredictionsCsv(o->predictions, s.isTest, s.labels, predicted, s.classNames,
+                                        header.str());
+            }
             if (o->json) {
                 nlohmann::json j = ridgeSummary(model);
                 j.update({{"algorithm", "rocket"},

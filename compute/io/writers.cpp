@@ -40,6 +40,7 @@ public:
         m_buffer.append(text, ec == std::errc() ? end : text);
     }
     void put(char c) { m_buffer += c; }
+    void text(std::string_view value) { m_buffer += value; }
     void endRow() {
         m_buffer += '\n';
         if (m_buffer.size() >= kFlushAt) flush();
@@ -64,6 +65,14 @@ private:
     AtomicOutput m_out;
     std::string m_buffer;
 };
+
+// The size check every writer makes before it opens the file.
+void requireSize(const std::filesystem::path& file, std::string_view what, std::size_t size,
+                 std::size_t expected) {
+    if (size != expected)
+        throw Error(file.string() + ": cannot write " + std::to_string(expected) + " rows from " +
+                    std::to_string(size) + " " + std::string(what));
+}
 
 }  // namespace
 
@@ -108,6 +117,67 @@ void writeKnnEdgesCsv(const std::filesystem::path& file, std::size_t n, std::siz
             out.number(distances[i * k + j]);
             out.endRow();
         }
+    out.finish();
+}
+
+void writeKDistanceCsv(const std::filesystem::path& file, std::span<const float> sorted,
+                       std::string_view parameters) {
+    CsvOut out(file);
+    out.header(parameters, "rank,distance");
+    for (std::size_t i = 0; i < sorted.size(); ++i) {
+        out.number(i + 1);
+        out.put(',');
+        out.number(sorted[i]);
+        out.endRow();
+    }
+    out.finish();
+}
+
+void writeKShapeCsv(const std::filesystem::path& file, std::span<const std::int32_t> labels,
+                    std::span<const float> distances, std::span<const std::int32_t> shifts,
+                    std::string_view parameters) {
+    requireSize(file, "distances", distances.size(), labels.size());
+    requireSize(file, "shifts", shifts.size(), labels.size());
+    CsvOut out(file);
+    out.header(parameters, "index,label,distance,shift");
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        out.number(i);
+        out.put(',');
+        out.number(labels[i]);
+        out.put(',');
+        out.number(distances[i]);
+        out.put(',');
+        out.number(shifts[i]);
+        out.endRow();
+    }
+    out.finish();
+}
+
+void writePredictionsCsv(const std::filesystem::path& file, std::span<const std::uint8_t> isTest,
+                         std::span<const std::int32_t> labels,
+                         std::span<const std::int32_t> predicted,
+                         std::span<const std::string> classNames, std::string_view parameters) {
+    if (!labels.empty()) requireSize(file, "true labels", labels.size(), predicted.size());
+    if (!isTest.empty()) requireSize(file, "split flags", isTest.size(), predicted.size());
+    CsvOut out(file);
+    out.header(parameters, "index,split,label,predicted");
+    auto name = [&](std::int32_t label) {
+        if (label < 0) return;
+        if (std::size_t(label) < classNames.size())
+            out.text(classNames[std::size_t(label)]);
+        else
+            out.number(label);
+    };
+    for (std::size_t i = 0; i < predicted.size(); ++i) {
+        out.number(i);
+        out.put(',');
+        out.text(!isTest.empty() && isTest[i] ? "test" : "train");
+        out.put(',');
+        name(labels.empty() ? -1 : labels[i]);
+        out.put(',');
+        name(predicted[i]);
+        out.endRow();
+    }
     out.finish();
 }
 

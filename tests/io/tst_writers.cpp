@@ -4,6 +4,8 @@
 
 #include <charconv>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <random>
 #include <string>
@@ -15,8 +17,13 @@
 
 namespace {
 
+std::string contents(const std::filesystem::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 std::vector<std::string> lines(const std::filesystem::path& file) {
-    const std::string text = cs::io::readFileBytes(file);
+    const std::string text = contents(file);
     std::vector<std::string> out;
     cs::io::LineCursor cursor(text);
     std::string_view line;
@@ -134,6 +141,42 @@ private slots:
         QCOMPARE(rows[2], std::string("0,1,0.1"));
     }
 
+    void kDistanceRows() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("kdist.csv").toStdString();
+        const std::vector<float> sorted = {0.0f, 0.1f, 0.25f};
+        cs::io::writeKDistanceCsv(file, sorted, "kdist k=4");
+        QCOMPARE(lines(file), (std::vector<std::string>{"# kdist k=4", "rank,distance", "1,0",
+                                                        "2,0.1", "3,0.25"}));
+    }
+
+    void kshapeRows() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("kshape.csv").toStdString();
+        const std::vector<std::int32_t> labels = {1, 0}, shifts = {-3, 0};
+        const std::vector<float> distances = {0.125f, 1.0f / 3.0f};
+        cs::io::writeKShapeCsv(file, labels, distances, shifts, "kshape k=2");
+        QCOMPARE(lines(file),
+                 (std::vector<std::string>{"# kshape k=2", "index,label,distance,shift",
+                                           "0,1,0.125,-3", "1,0,0.33333334,0"}));
+    }
+
+    void predictionRows() {
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("predictions.csv").toStdString();
+        const std::vector<std::uint8_t> isTest = {0, 1, 1};
+        const std::vector<std::int32_t> labels = {0, -1, 1}, predicted = {0, 1, 0};
+        const std::vector<std::string> names = {"up", "down"};
+        cs::io::writePredictionsCsv(file, isTest, labels, predicted, names, "rocket");
+        QCOMPARE(lines(file),
+                 (std::vector<std::string>{"# rocket", "index,split,label,predicted",
+                                           "0,train,up,up", "1,test,,down", "2,test,down,up"}));
+        cs::io::writePredictionsCsv(file, {}, {}, predicted, names, "rocket");
+        QCOMPARE(lines(file),
+                 (std::vector<std::string>{"# rocket", "index,split,label,predicted", "0,train,,up",
+                                           "1,train,,down", "2,train,,up"}));
+    }
+
     void sizeMismatch() {
         QTemporaryDir dir;
         const std::filesystem::path file = dir.filePath("bad.csv").toStdString();
@@ -145,6 +188,10 @@ private slots:
                                  cs::io::writeKnnEdgesCsv(file, 2, 2, labels, distances, ""));
         QVERIFY_THROWS_EXCEPTION(cs::Error, cs::io::writeKnnEdgesCsv(file, std::size_t(1) << 62, 8,
                                                                      labels, distances, ""));
+        QVERIFY_THROWS_EXCEPTION(cs::Error,
+                                 cs::io::writeKShapeCsv(file, labels, distances, labels, ""));
+        QVERIFY_THROWS_EXCEPTION(cs::Error,
+                                 cs::io::writePredictionsCsv(file, core, labels, labels, {}, ""));
         QVERIFY(!std::filesystem::exists(file));
     }
 

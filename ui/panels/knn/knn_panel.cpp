@@ -15,12 +15,11 @@
 #include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <fstream>
 #include <limits>
 
 #include "compute/core/error.h"
+#include "compute/io/writers.h"
 #include "compute/knn/knn_descriptor.h"
 #include "compute/knn/knn_quantities.h"
 #include "ui/panels/parameter_store.h"
@@ -257,35 +256,12 @@ QString KnnPanel::parameterText() const {
 QString KnnPanel::exportEdges(const QString& path) const {
     if (!m_run) return tr("no kNN graph to export yet");
     const KnnGraph& g = *m_run->graph;
-    const auto k = std::size_t(g.k);
-    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
-    if (!out) return tr("cannot write %1").arg(path);
-    out << "# " << parameterText().toStdString() << "\nsource,target,distance\n";
-    // Formatted by hand into a buffer: ten million lines through iostreams take ages.
-    std::string buffer;
-    buffer.reserve(1 << 20);
-    char field[64];
-    auto append = [&](auto value) {
-        const auto r = std::to_chars(field, field + sizeof field, value);
-        buffer.append(field, r.ptr);
-    };
-    for (std::size_t i = 0; i < g.n; ++i) {
-        for (std::size_t c = 0; c < k; ++c) {
-            append(i);
-            buffer.push_back(',');
-            append(g.indices[i * k + c]);
-            buffer.push_back(',');
-            append(g.distances[i * k + c]);  // shortest text that reads back to the same float
-            buffer.push_back('\n');
-        }
-        if (buffer.size() > (1 << 20) - 4096) {
-            out.write(buffer.data(), std::streamsize(buffer.size()));
-            buffer.clear();
-        }
+    try {
+        io::writeKnnEdgesCsv(path.toStdString(), g.n, std::size_t(g.k), g.indices, g.distances,
+                             parameterText().toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
     }
-    out.write(buffer.data(), std::streamsize(buffer.size()));
-    out.close();
-    if (!out) return tr("cannot write %1").arg(path);
     logInfo(tr("kNN graph (%1 edges) written to %2").arg(count(g.indices.size()), path));
     return {};
 }

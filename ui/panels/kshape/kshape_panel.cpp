@@ -12,12 +12,12 @@
 #include <QStyle>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <fstream>
 #include <limits>
 #include <span>
 
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
+#include "compute/io/writers.h"
 #include "compute/kshape/kshape_descriptor.h"
 #include "compute/kshape/kshape_quantities.h"
 #include "ui/panels/parameter_store.h"
@@ -248,15 +248,12 @@ QString KShapePanel::parameterText() const {
 QString KShapePanel::exportLabels(const QString& path) const {
     if (!m_run) return tr("no k-Shape clusters to export yet");
     const KShapeResult& r = *m_run->result;
-    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
-    if (!out) return tr("cannot write %1").arg(path);
-    out << "# " << parameterText().toStdString() << "\nindex,label,distance,shift\n";
-    for (std::size_t i = 0; i < r.labels.size(); ++i)
-        out << i << ',' << r.labels[i] << ','
-            << QString::number(double(r.distances[i]), 'g', 9).toStdString() << ',' << r.shifts[i]
-            << '\n';
-    out.close();
-    if (!out) return tr("cannot write %1").arg(path);
+    try {
+        io::writeKShapeCsv(path.toStdString(), r.labels, r.distances, r.shifts,
+                           parameterText().toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
     logInfo(tr("k-Shape labels (%1 series) written to %2").arg(count(r.labels.size()), path));
     return {};
 }

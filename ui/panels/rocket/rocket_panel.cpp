@@ -14,12 +14,12 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <limits>
 #include <span>
 
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
+#include "compute/io/writers.h"
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/rocket/rocket_quantities.h"
 #include "ui/panels/parameter_store.h"
@@ -352,21 +352,12 @@ QString RocketPanel::exportPredictions(const QString& path) const {
     if (!m_run) return tr("no ROCKET result to export yet");
     if (!m_run->model) return tr("no ROCKET predictions: %1").arg(m_run->classifierNote);
     const SeriesSet& s = *m_run->series;
-    std::ofstream out(path.toStdString(), std::ios::binary | std::ios::trunc);
-    if (!out) return tr("cannot write %1").arg(path);
-    out << "# " << parameterText().toStdString() << "\nindex,split,label,predicted\n";
-    const bool split = !s.isTest.empty();
-    for (std::size_t i = 0; i < s.n; ++i) {
-        const int label = i < s.labels.size() ? s.labels[i] : -1;
-        out << i << ','
-            << (!split        ? "all"
-                : s.isTest[i] ? "test"
-                              : "train")
-            << ',' << className(s, label).toStdString() << ','
-            << className(s, m_run->predictions[i]).toStdString() << '\n';
+    try {
+        io::writePredictionsCsv(path.toStdString(), s.isTest, s.labels, m_run->predictions,
+                                s.classNames, parameterText().toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
     }
-    out.close();
-    if (!out) return tr("cannot write %1").arg(path);
     logInfo(tr("ROCKET predictions (%1 series) written to %2").arg(count(s.n), path));
     return {};
 }
