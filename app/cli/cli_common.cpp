@@ -5,6 +5,8 @@
 #include <exception>
 #include <iostream>
 
+#include "compute/io/atomic_output.h"
+
 namespace cs::cli {
 
 int runReportingErrors(const std::function<int()>& body) {
@@ -16,6 +18,11 @@ int runReportingErrors(const std::function<int()>& body) {
         std::cerr << "clusterscope-cli: unknown error\n";
     }
     return kExitError;
+}
+
+void checkOutputs(std::initializer_list<std::string> paths) {
+    for (const auto& path : paths)
+        if (!path.empty()) io::checkOutputTarget(path);
 }
 
 void printJson(const nlohmann::json& object) {

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +17,11 @@ inline constexpr int kExitError = 2;  ///< bad input, bad parameters, a failed j
 /// Runs a subcommand body; any exception becomes "clusterscope-cli: <what>" on stderr and
 /// kExitError, so every subcommand reports errors the same way.
 int runReportingErrors(const std::function<int()>& body);
+
+/// Checks every output path given (empty ones are options not used) with
+/// io::checkOutputTarget once the inputs are read, so that an output naming an input is refused
+/// before the job rather than after it.
+void checkOutputs(std::initializer_list<std::string> paths);
 
 /// Prints one JSON object on one line to stdout.
 void printJson(const nlohmann::json& object);

@@ -108,6 +108,7 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
             o->options->values();  // the declared ranges, before the file is read
             const auto backend = backendRegistry().get(o->backend);
             const PointSet points = loadPoints(o->file);
+            checkOutputs({o->out});
             // And the ranges these points allow (MinPts <= n).
             const DataShape shape{.items = points.n, .dims = points.dims};
             DbscanParams params;
@@ -180,6 +181,7 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
             if (o->k < 1) throw Error("--k must be at least 1 (got " + std::to_string(o->k) + ")");
             const auto backend = backendRegistry().get(o->backend);
             const PointSet points = loadPoints(o->file);
+            checkOutputs({o->out});
             if (std::size_t(o->k) <= points.n) warnKdistCost(points, o->k);
             JobControl job;
             const auto start = std::chrono::steady_clock::now();

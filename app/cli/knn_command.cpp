@@ -90,6 +90,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                 throw Error(o->out + ": --out must end in .csv or .npy");
             const auto backend = backendRegistry().get(o->backend);
             const PointSet points = loadPointCloud(o->file);
+            checkOutputs({o->out, npy ? distancesPath(o->out) : std::string()});
             // The values checked against the declared ranges and these points (k < n).
             const DataShape shape{.items = points.n, .dims = points.dims};
             try {

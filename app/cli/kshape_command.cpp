@@ -56,6 +56,7 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
         exitCode = runReportingErrors([&] {
             const auto backend = backendRegistry().get(o->backend);
             const SeriesSet s = loadSeriesSplit(o->file);
+            checkOutputs({o->out, o->centroids});
             // The values checked against the declared ranges and this set (k <= n, channel).
             const DataShape shape{.items = s.n,
                                   .length = s.length,

@@ -114,6 +114,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             o->params = rocketParams(o->options->values());
             const auto backend = backendRegistry().get(o->backend);
             const SeriesSet s = loadSeriesSplit(o->file, o->test);
+            checkOutputs({o->features, o->predictions});
             if (s.labels.empty() || s.classCount() < 2)
                 throw Error(o->file +
                             ": ROCKET's classifier needs class labels (2 or more "

@@ -4,10 +4,13 @@
 #include <array>
 #include <atomic>
 #include <cstring>
+#include <mutex>
 #include <random>
 #include <string>
 #include <system_error>
+#include <vector>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compute/core/error.h"
@@ -41,6 +44,16 @@ void unregisterPending(int slot) {
     if (slot >= 0) g_pending[std::size_t(slot)].state.store(kFree);
 }
 
+// The inputs read so far, by device and inode: a path compared as text would miss "./x.csv",
+// a symlink or a hard link to the same file.
+struct InputFile {
+    dev_t device;
+    ino_t inode;
+    std::string path;
+};
+std::mutex g_inputsMutex;
+std::vector<InputFile> g_inputs;
+
 std::filesystem::path temporaryBeside(const std::filesystem::path& target) {
     std::random_device random;
     const auto tag = std::to_string(::getpid()) + "-" + std::to_string(random() % 1'000'000);
@@ -49,11 +62,31 @@ std::filesystem::path temporaryBeside(const std::filesystem::path& target) {
 
 }  // namespace
 
+void rememberInput(const std::filesystem::path& file) {
+    struct stat info {};
+    if (::stat(file.c_str(), &info) != 0) return;
+    const std::lock_guard lock(g_inputsMutex);
+    for (const InputFile& input : g_inputs)
+        if (input.device == info.st_dev && input.inode == info.st_ino) return;
+    g_inputs.push_back({info.st_dev, info.st_ino, file.string()});
+}
+
+void checkOutputTarget(const std::filesystem::path& target) {
+    struct stat info {};
+    if (::stat(target.c_str(), &info) != 0) return;  // a new file
+    if (S_ISDIR(info.st_mode))
+        throw Error(target.string() + ": cannot be written, it is a directory");
+    const std::lock_guard lock(g_inputsMutex);
+    for (const InputFile& input : g_inputs)
+        if (input.device == info.st_dev && input.inode == info.st_ino)
+            throw Error(target.string() + ": not written: it is the input file " + input.path +
+                        ", and an output never replaces an input; choose another name");
+}
+
 AtomicOutput::AtomicOutput(std::filesystem::path target) : m_target(std::move(target)) {
+    checkOutputTarget(m_target);
     std::error_code ec;
     const auto status = std::filesystem::status(m_target, ec);
-    if (status.type() == std::filesystem::file_type::directory)
-        throw Error(m_target.string() + ": cannot be written, it is a directory");
     const bool inPlace =
         std::filesystem::exists(status) && status.type() != std::filesystem::file_type::regular;
     if (!inPlace) {

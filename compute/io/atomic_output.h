@@ -18,7 +18,8 @@ namespace cs::io {
 /// @endcode
 class AtomicOutput {
 public:
-    /// Opens the temporary; throws cs::Error naming `target` when that is impossible.
+    /// Checks the target (checkOutputTarget) and opens the temporary; throws cs::Error naming
+    /// `target` when either fails.
     explicit AtomicOutput(std::filesystem::path target);
     ~AtomicOutput();
     AtomicOutput(const AtomicOutput&) = delete;
@@ -35,6 +36,16 @@ private:
     int m_slot = -1;  ///< its entry in the pending-outputs table, -1: none
     bool m_committed = false;
 };
+
+/// Remembers a file this process read as data (readFileBytes does it for every reader), so that
+/// no output is ever written over it, whatever path the output names it by.
+void rememberInput(const std::filesystem::path& file);
+
+/// Throws cs::Error naming `target` when it must not be written: it is a directory, or a file
+/// this process read as data (the same file by device and inode: another path to it, a link;
+/// the error names the input too). Every AtomicOutput checks this when it opens; a command also
+/// checks its outputs before a long job, so that the refusal does not come after it.
+void checkOutputTarget(const std::filesystem::path& target);
 
 /// Removes the temporaries of every AtomicOutput not yet committed; async-signal-safe (unlink
 /// only), for a SIGINT/SIGTERM handler that then lets the signal end the process.

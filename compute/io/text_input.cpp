@@ -9,6 +9,7 @@
 
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
+#include "compute/io/atomic_output.h"
 
 namespace cs::io {
 namespace {
@@ -57,6 +58,7 @@ std::string readFileBytes(const std::filesystem::path& file, std::uint64_t maxBy
     }
     std::ifstream in(file, std::ios::binary);
     if (!in) throw InputError(file.string(), "cannot be opened (missing or not readable)");
+    rememberInput(file);
     in.seekg(0, std::ios::end);
     const std::streamoff size = in.tellg();
     if (size < 0) throw InputError(file.string(), "cannot be read (size unknown)");

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <limits>
 #include <random>
@@ -12,11 +13,15 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/io/atomic_output.h"
+#include "compute/io/npy.h"
 #include "compute/io/text_input.h"
 #include "compute/io/writers.h"
 
 namespace {
 
+// Read outside the readers: they remember what they read as an input, which no output may
+// then replace.
 std::string contents(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -193,6 +198,55 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(cs::Error,
                                  cs::io::writePredictionsCsv(file, core, labels, labels, {}, ""));
         QVERIFY(!std::filesystem::exists(file));
+    }
+
+    void neverOverAnInput() {
+        // The same file by another path, a symlink or a hard link is still the input; every
+        // writer refuses it, naming both paths, and the input is left as it was.
+        QTemporaryDir dir;
+        const std::filesystem::path input = dir.filePath("points.csv").toStdString();
+        {
+            std::ofstream out(input);
+            out << "x,y\n0,0\n1,1\n";
+        }
+        const std::string before = contents(input);
+        cs::io::readFileBytes(input);
+        const std::filesystem::path symlink = dir.filePath("symlink.csv").toStdString();
+        const std::filesystem::path hardlink = dir.filePath("hardlink.csv").toStdString();
+        std::filesystem::create_symlink(input, symlink);
+        std::filesystem::create_hard_link(input, hardlink);
+        const std::vector<std::int32_t> labels = {0, 1};
+        const std::vector<float> values = {0.5f, 0.25f};
+        const std::vector<std::string> names = {"a", "b"};
+        for (const auto& target :
+             {input, std::filesystem::path(dir.filePath("./points.csv").toStdString()), symlink,
+              hardlink}) {
+            auto refused = [&](const std::function<void()>& write) {
+                try {
+                    write();
+                } catch (const cs::Error& e) {
+                    const std::string what = e.what();
+                    return what.find(target.string() + ": not written: it is the input file " +
+                                     input.string()) != std::string::npos;
+                }
+                return false;
+            };
+            QVERIFY2(refused([&] { cs::io::writeLabelsCsv(target, labels, {}, "p"); }),
+                     target.c_str());
+            QVERIFY(refused([&] { cs::io::writeKnnEdgesCsv(target, 2, 1, labels, values, "p"); }));
+            QVERIFY(refused([&] { cs::io::writeKDistanceCsv(target, values, "p"); }));
+            QVERIFY(refused([&] { cs::io::writeKShapeCsv(target, labels, values, labels, "p"); }));
+            QVERIFY(refused(
+                [&] { cs::io::writePredictionsCsv(target, {}, labels, labels, names, "p"); }));
+            QVERIFY(refused([&] {
+                cs::io::writeNpy(target, std::span<const float>(values), {values.size()});
+            }));
+            QVERIFY(refused([&] { cs::io::checkOutputTarget(target); }));
+        }
+        QCOMPARE(contents(input), before);
+        QVERIFY(std::filesystem::is_symlink(symlink));
+        // Another file in the same folder is an output like any other.
+        cs::io::writeLabelsCsv(dir.filePath("labels.csv").toStdString(), labels, {}, "p");
     }
 
     void unwritablePath_data() {

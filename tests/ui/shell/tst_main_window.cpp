@@ -15,6 +15,7 @@
 #include "compute/core/series_set.h"
 #include "compute/demo/demo_data.h"
 #include "compute/io/point_readers.h"
+#include "compute/io/npy.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/shell/automation.h"
@@ -338,6 +339,26 @@ private slots:
         QVERIFY(QFileInfo::exists(m_tmp.filePath(QStringLiteral("points_labels.npy"))));
         QVERIFY(!m_window->exportTo(m_tmp.filePath(QStringLiteral("x.txt"))).isEmpty());
         QVERIFY(!m_window->exportTo(QStringLiteral("/nonexistent-dir/x.npy")).isEmpty());
+    }
+
+    void exportNeverReplacesTheLoadedFile() {
+        // The data exported over the very file it was read from: refused through the writers'
+        // guard, naming both paths, and the file keeps its bytes.
+        const QString path = m_tmp.filePath(QStringLiteral("guarded.npy"));
+        const std::vector<float> coords = {0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3};
+        cs::io::writeNpy(path.toStdString(), std::span<const float>(coords), {4, 3});
+        auto bytes = [&] {
+            QFile file(path);
+            return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+        };
+        const QByteArray before = bytes();
+        QVERIFY(openAndWait(*m_window, path));
+        QCOMPARE(m_window->pointView()->pointCount(), std::size_t(4));
+        const QString error = m_window->exportTo(path);
+        QVERIFY2(
+            error.contains(path + QStringLiteral(": not written: it is the input file ") + path),
+            qPrintable(error));
+        QCOMPARE(bytes(), before);
     }
 
     void helpTexts() {
