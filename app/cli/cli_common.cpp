@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli/cli_common.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <system_error>
 
+#include "compute/core/error.h"
 #include "compute/io/atomic_output.h"
 
 namespace cs::cli {
@@ -25,9 +28,34 @@ void checkOutputs(std::initializer_list<std::string> paths) {
         if (!path.empty()) io::checkOutputTarget(path);
 }
 
+namespace {
+
+std::string outputError(int error) {
+    return "standard output: could not be written" +
+           (error != 0 ? ": " + std::generic_category().message(error) : std::string());
+}
+
+}  // namespace
+
+void printLine(const std::string& line) {
+    errno = 0;
+    std::cout << line << '\n';
+    std::cout.flush();
+    if (!std::cout) throw Error(outputError(errno));
+}
+
 void printJson(const nlohmann::json& object) {
     // Replace invalid UTF-8 (names from a damaged file) instead of throwing while printing.
-    std::cout << object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+    printLine(object.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+std::string standardOutputError() {
+    // A write that already failed left its reason in errno, and nothing for this flush to do.
+    const int earlier = errno;
+    errno = 0;
+    std::cout.flush();
+    const int error = errno != 0 ? errno : earlier;
+    return std::cout && !std::ferror(stdout) ? std::string() : outputError(error);
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {

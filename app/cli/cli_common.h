@@ -23,8 +23,17 @@ int runReportingErrors(const std::function<int()>& body);
 /// before the job rather than after it.
 void checkOutputs(std::initializer_list<std::string> paths);
 
-/// Prints one JSON object on one line to stdout.
+/// Prints one line to stdout and flushes it; throws cs::Error with the system's reason when
+/// stdout cannot take it (a full disk, a closed pipe), so that the run cannot end with 0.
+void printLine(const std::string& line);
+
+/// Prints one JSON object on one line to stdout (printLine).
 void printJson(const nlohmann::json& object);
+
+/// The error of writing stdout ("standard output: could not be written: No space left on
+/// device"), or empty when everything written so far reached it; for what was printed outside
+/// printLine (help, version), called with errno as that printing left it.
+std::string standardOutputError();
 
 /// Wall milliseconds from start to now.
 double millisecondsSince(std::chrono::steady_clock::time_point start);

@@ -5,7 +5,6 @@
 #include <charconv>
 #include <chrono>
 #include <cmath>
-#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -154,7 +153,7 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
                      << r.stats.noisePoints << " noise; " << backend->name() << '/'
                      << toString(r.pathUsed) << ' ' << std::fixed << totalMs << " ms";
                 if (!o->out.empty()) line << "; labels in " << o->out;
-                std::cout << line.str() << std::endl;
+                printLine(line.str());
             }
             return kExitOk;
         });
@@ -218,10 +217,12 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
                 if (!o->out.empty()) j["out"] = o->out;
                 printJson(j);
             } else {
-                std::cout << fileName(o->file) << ": k-distance (k=" << o->k << ") of " << points.n
-                          << " points: median " << quantile(0.5) << ", max " << quantile(1.0)
-                          << "; knee at rank " << knee.index + 1 << ": suggested eps "
-                          << shortestDouble(knee.distance) << std::endl;
+                std::ostringstream line;
+                line << fileName(o->file) << ": k-distance (k=" << o->k << ") of " << points.n
+                     << " points: median " << quantile(0.5) << ", max " << quantile(1.0)
+                     << "; knee at rank " << knee.index + 1 << ": suggested eps "
+                     << shortestDouble(knee.distance);
+                printLine(line.str());
             }
             return kExitOk;
         });

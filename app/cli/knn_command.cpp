@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -148,7 +147,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                 line.precision(3);
                 line << std::fixed << totalMs << " ms";
                 if (!o->out.empty()) line << "; graph in " << o->out;
-                std::cout << line.str() << std::endl;
+                printLine(line.str());
             }
             return kExitOk;
         });

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -131,7 +130,7 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
                 line.precision(3);
                 line << std::fixed << totalMs << " ms";
                 if (!o->out.empty()) line << "; labels in " << o->out;
-                std::cout << line.str() << std::endl;
+                printLine(line.str());
             }
             return kExitOk;
         });

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // clusterscope-cli: the batch face of Clusterscope. Every subcommand prints JSON on stdout and
 // exits 0, or prints the error on stderr and exits 2.
+#include <cerrno>
 #include <csignal>
+#include <iostream>
 
 #include <CLI/CLI.hpp>
 
@@ -32,6 +34,9 @@ extern "C" void stopOnSignal(int signal) {
 int main(int argc, char** argv) {
     std::signal(SIGINT, stopOnSignal);
     std::signal(SIGTERM, stopOnSignal);
+    // A file past the size limit (ulimit -f) is then a failed write, reported like a full disk,
+    // instead of a signal that would end the run before it removes its temporaries.
+    std::signal(SIGXFSZ, SIG_IGN);
     cs::app::registerBuiltinBackends();
     CLI::App app("Clusterscope command line: inspect data, run the GPU algorithms, benchmark",
                  "clusterscope-cli");
@@ -49,8 +54,14 @@ int main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
+        errno = 0;
         const int rc = app.exit(e);
         exitCode = rc == 0 ? 0 : cs::cli::kExitError;
+        // Help and version text go out without printLine's check.
+        if (const std::string error = cs::cli::standardOutputError(); !error.empty()) {
+            std::cerr << "clusterscope-cli: " << error << '\n';
+            exitCode = cs::cli::kExitError;
+        }
     }
     cs::backendRegistry().releaseAll();
     return exitCode;

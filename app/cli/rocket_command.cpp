@@ -5,7 +5,6 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
-#include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -204,7 +203,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                      << backend->name() << ' ';
                 line.precision(3);
                 line << std::fixed << totalMs << " ms";
-                std::cout << line.str() << std::endl;
+                printLine(line.str());
             }
             return kExitOk;
         });

@@ -2,7 +2,7 @@
 #pragma once
 
 #include <filesystem>
-#include <fstream>
+#include <string_view>
 
 namespace cs::io {
 
@@ -10,10 +10,12 @@ namespace cs::io {
 /// the destination by commit(): a reader (or an interrupted run) sees the old file or the whole
 /// new one, never a part. Destroyed without commit() (an exception, a cancel), it removes the
 /// temporary. A destination that exists and is not a regular file (/dev/null, a FIFO) is
-/// written in place: renaming over a device is never wanted.
+/// written in place: renaming over a device is never wanted. Every write and the close are
+/// checked: a failure throws cs::Error with the target and the system's reason ("No space left
+/// on device").
 /// @code
 /// cs::io::AtomicOutput out("labels.csv");
-/// out.stream() << "index,label\n" ...;
+/// out.write("index,label\n");
 /// out.commit();
 /// @endcode
 class AtomicOutput {
@@ -25,14 +27,17 @@ public:
     AtomicOutput(const AtomicOutput&) = delete;
     AtomicOutput& operator=(const AtomicOutput&) = delete;
 
-    /// The stream to write (binary mode).
-    std::ofstream& stream() { return m_out; }
-    /// Closes, checks every write succeeded and renames over the target; throws cs::Error.
+    /// Writes all of bytes (unbuffered: callers hand over large blocks); throws cs::Error.
+    void write(std::string_view bytes);
+    /// Closes, which may report a failed write too, and renames over the target; throws
+    /// cs::Error.
     void commit();
 
 private:
+    [[noreturn]] void fail(std::string_view what, int error) const;
+
     std::filesystem::path m_target, m_temp;  ///< m_temp empty: written in place
-    std::ofstream m_out;
+    int m_fd = -1;
     int m_slot = -1;  ///< its entry in the pending-outputs table, -1: none
     bool m_committed = false;
 };
@@ -41,10 +46,12 @@ private:
 /// no output is ever written over it, whatever path the output names it by.
 void rememberInput(const std::filesystem::path& file);
 
-/// Throws cs::Error naming `target` when it must not be written: it is a directory, or a file
+/// Throws cs::Error naming `target` when it must not be written: it is a directory, a file
 /// this process read as data (the same file by device and inode: another path to it, a link;
-/// the error names the input too). Every AtomicOutput checks this when it opens; a command also
-/// checks its outputs before a long job, so that the refusal does not come after it.
+/// the error names the input too), or a new file in a folder of devices or kernel state (/dev
+/// but /dev/shm, /proc, /sys), where "--out /dev/full.npy" would otherwise leave a file. Every
+/// AtomicOutput checks this when it opens; a command also checks its outputs before a long job, so
+/// that the refusal does not come after it.
 void checkOutputTarget(const std::filesystem::path& target);
 
 /// Removes the temporaries of every AtomicOutput not yet committed; async-signal-safe (unlink

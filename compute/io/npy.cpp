@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -316,20 +315,18 @@ void writeNpyImpl(const std::filesystem::path& file, std::span<const T> data,
     out += char(dict.size() & 0xFF);
     out += char(dict.size() >> 8);
     out += dict;
-    AtomicOutput output(file);
-    std::ofstream& stream = output.stream();
-    stream.write(out.data(), std::streamsize(out.size()));
-    if constexpr (std::endian::native == std::endian::little) {
-        stream.write(reinterpret_cast<const char*>(data.data()),
-                     std::streamsize(data.size_bytes()));
-    } else {
+    if constexpr (std::endian::native != std::endian::little) {
         for (T v : data) {
             char bytes[sizeof(T)];
             std::memcpy(bytes, &v, sizeof(T));
             std::reverse(bytes, bytes + sizeof(T));
-            stream.write(bytes, sizeof(T));
+            out.append(bytes, sizeof(T));
         }
     }
+    AtomicOutput output(file);
+    output.write(out);
+    if constexpr (std::endian::native == std::endian::little)
+        output.write({reinterpret_cast<const char*>(data.data()), data.size_bytes()});
     output.commit();
 }
 

@@ -2,7 +2,6 @@
 #include "compute/io/writers.h"
 
 #include <charconv>
-#include <fstream>
 #include <string>
 #include <system_error>
 
@@ -12,13 +11,13 @@
 namespace cs::io {
 namespace {
 
-// Text is formatted with to_chars into one buffer and handed to the stream in large blocks:
+// Text is formatted with to_chars into one buffer and handed to the file in large blocks:
 // iostream formatting of tens of millions of numbers would dominate an export.
 class CsvOut {
 public:
     // A half-written export is worse than none: AtomicOutput leaves the old file (or none)
     // when an exception or a signal comes before finish().
-    explicit CsvOut(const std::filesystem::path& file) : m_file(file), m_out(file) {
+    explicit CsvOut(const std::filesystem::path& file) : m_out(file) {
         m_buffer.reserve(kFlushAt + 256);
     }
     CsvOut(const CsvOut&) = delete;
@@ -53,15 +52,10 @@ public:
 private:
     static constexpr std::size_t kFlushAt = std::size_t(1) << 20;
     void flush() {
-        m_out.stream().write(m_buffer.data(), static_cast<std::streamsize>(m_buffer.size()));
-        if (!m_out.stream()) fail();
+        m_out.write(m_buffer);
         m_buffer.clear();
     }
-    [[noreturn]] void fail() {
-        throw Error(m_file.string() + ": could not be written (disk full or write error)");
-    }
 
-    std::filesystem::path m_file;
     AtomicOutput m_out;
     std::string m_buffer;
 };
@@ -179,6 +173,12 @@ void writePredictionsCsv(const std::filesystem::path& file, std::span<const std:
         out.endRow();
     }
     out.finish();
+}
+
+void writeFileBytes(const std::filesystem::path& file, std::string_view bytes) {
+    AtomicOutput out(file);
+    out.write(bytes);
+    out.commit();
 }
 
 }  // namespace cs::io

@@ -42,4 +42,8 @@ void writePredictionsCsv(const std::filesystem::path& file, std::span<const std:
                          std::span<const std::int32_t> predicted,
                          std::span<const std::string> classNames, std::string_view parameters);
 
+/// Writes bytes made elsewhere (an encoded image, a JSON report) as the file, through the same
+/// guard, checks and atomic replacement as the exports above.
+void writeFileBytes(const std::filesystem::path& file, std::string_view bytes);
+
 }  // namespace cs::io

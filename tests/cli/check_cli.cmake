@@ -2,10 +2,11 @@
 # Runs clusterscope-cli once and checks its exit code, stdout and stderr (Qt-free, so it also
 # runs in builds without the GUI).
 #   cmake -DCLI=<exe> -DARGS="a|b|c" [-DWRITE_FILE=<path> -DWRITE_TEXT=<text>] [-DFIFO=<path>]
-#         -DEXPECT_RC=<n|timeout> [-DTIMEOUT=<s>] [-DEXPECT_STDOUT=<regex>]
+#         [-DSTDOUT_FILE=<path>] -DEXPECT_RC=<n|timeout> [-DTIMEOUT=<s>] [-DEXPECT_STDOUT=<regex>]
 #         [-DEXPECT_STDERR=<regex>] [-DEXPECT_JSON=<check|check...>] -P check_cli.cmake
 # FIFO makes a named pipe first (nothing ever writes to it). TIMEOUT ends the run after that
-# many seconds; EXPECT_RC timeout then says the run must still have been going.
+# many seconds; EXPECT_RC timeout then says the run must still have been going. STDOUT_FILE
+# sends stdout to that file (e.g. /dev/full) instead of capturing it.
 # EXPECT_JSON checks stdout lines as JSON objects, whatever their key order. A check is
 # [<line>:]<path><op><value>: line is a 0-based stdout line, -1 the last (default 0); path is
 # keys or array indices joined by dots ("clusters", "params.k", "recall_by_tree.0"; a key with a
@@ -28,8 +29,12 @@ set(timeout_args)
 if(DEFINED TIMEOUT)
     set(timeout_args TIMEOUT ${TIMEOUT})
 endif()
+set(stdout_args OUTPUT_VARIABLE out)
+if(DEFINED STDOUT_FILE)
+    set(stdout_args OUTPUT_FILE "${STDOUT_FILE}")
+endif()
 string(REPLACE "|" ";" arg_list "${ARGS}")
-execute_process(COMMAND "${CLI}" ${arg_list} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+execute_process(COMMAND "${CLI}" ${arg_list} RESULT_VARIABLE rc ${stdout_args} ERROR_VARIABLE err
     ${timeout_args})
 message(STATUS "exit ${rc}\nstdout: ${out}\nstderr: ${err}")
 if(EXPECT_RC STREQUAL "timeout")

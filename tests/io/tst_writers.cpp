@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include <charconv>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -11,6 +12,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <sys/resource.h>
 
 #include "compute/core/error.h"
 #include "compute/io/atomic_output.h"
@@ -275,11 +278,74 @@ private slots:
     }
 
     void fullDevice() {
-        // A write error after opening (not only at open) must surface too.
+        // A write error after opening (not only at open) must surface too, with its reason.
         if (!std::filesystem::exists("/dev/full")) QSKIP("no /dev/full here");
         std::vector<std::int32_t> labels(300'000, 1);
-        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::io::writeLabelsCsv("/dev/full", labels, {}, "p"));
+        try {
+            cs::io::writeLabelsCsv("/dev/full", labels, {}, "p");
+            QFAIL("a write to /dev/full succeeded");
+        } catch (const cs::Error& e) {
+            QVERIFY2(
+                std::string(e.what()) == "/dev/full: could not be written: No space left on device",
+                e.what());
+        }
         QVERIFY(std::filesystem::exists("/dev/full"));
+    }
+
+    void fileSizeLimit() {
+        // A disk that fills up mid-file, as a size limit does: the error says why, the file
+        // that was there is untouched and no temporary is left beside it.
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("labels.csv").toStdString();
+        const std::vector<std::int32_t> old = {1, 2, 3};
+        cs::io::writeLabelsCsv(file, old, {}, "old");
+        const std::string before = contents(file);
+        const std::vector<std::int32_t> labels(1'000'000, 7);
+        rlimit saved{};
+        QVERIFY(::getrlimit(RLIMIT_FSIZE, &saved) == 0);
+        const auto previous = std::signal(SIGXFSZ, SIG_IGN);  // else the signal ends the test
+        rlimit limit = saved;
+        limit.rlim_cur = 64 * 1024;
+        QVERIFY(::setrlimit(RLIMIT_FSIZE, &limit) == 0);
+        std::string message;
+        try {
+            cs::io::writeLabelsCsv(file, labels, {}, "new");
+        } catch (const cs::Error& e) {
+            message = e.what();
+        }
+        ::setrlimit(RLIMIT_FSIZE, &saved);
+        std::signal(SIGXFSZ, previous);
+        QCOMPARE(message, file.string() + ": could not be written: File too large");
+        QCOMPARE(contents(file), before);
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(dir.path().toStdString()),
+                               std::filesystem::directory_iterator()),
+                 std::ptrdiff_t(1));
+    }
+
+    void noNewFileAmongDevices_data() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("/dev") << QString("/dev/clusterscope-test.npy") << true;
+        QTest::newRow("/dev/../dev") << QString("/dev/../dev/clusterscope-test.npy") << true;
+        QTest::newRow("/proc") << QString("/proc/clusterscope-test.csv") << true;
+        QTest::newRow("/sys") << QString("/sys/clusterscope-test.csv") << true;
+        QTest::newRow("an existing device") << QString("/dev/null") << false;
+        QTest::newRow("/dev/shm") << QString("/dev/shm/clusterscope-test.csv") << false;
+        QTest::newRow("/tmp") << QString("/tmp/clusterscope-test.csv") << false;
+        QTest::newRow("a folder named dev") << QString("dev/clusterscope-test.csv") << false;
+    }
+    void noNewFileAmongDevices() {
+        QFETCH(QString, path);
+        QFETCH(bool, refused);
+        const std::filesystem::path target = path.toStdString();
+        try {
+            cs::io::checkOutputTarget(target);
+            QVERIFY2(!refused, "no error for a new file among the devices");
+        } catch (const cs::Error& e) {
+            QVERIFY2(refused, e.what());
+            QVERIFY2(std::string(e.what()).starts_with(target.string() + ": not created: "),
+                     e.what());
+        }
     }
 };
 

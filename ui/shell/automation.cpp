@@ -3,16 +3,15 @@
 
 #include <QCommandLineParser>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QImage>
-#include <QImageWriter>
 #include <QJsonDocument>
 #include <QLocale>
 #include <QRegularExpression>
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/io/writers.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/shell/logger.h"
 #include "ui/shell/main_window.h"
@@ -314,13 +313,15 @@ void Automation::startMeasuring() {
     auto* benchmark = new ViewBenchmark(m_window, this);
     connect(benchmark, &ViewBenchmark::finished, this, [this, benchmark](const QJsonObject& r) {
         benchmark->deleteLater();
-        QFile file(m_options.measure);
-        if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
-            file.write(QJsonDocument(r).toJson()) < 0)
-            fail(tr("cannot write measurements '%1': %2")
-                     .arg(m_options.measure, file.errorString()));
-        else
-            logInfo(tr("measurements saved: %1").arg(QFileInfo(file).absoluteFilePath()));
+        const QByteArray json = QJsonDocument(r).toJson();
+        try {
+            io::writeFileBytes(m_options.measure.toStdString(),
+                               std::string_view(json.constData(), json.size()));
+            logInfo(
+                tr("measurements saved: %1").arg(QFileInfo(m_options.measure).absoluteFilePath()));
+        } catch (const std::exception& e) {
+            fail(tr("cannot write measurements: %1").arg(QString::fromUtf8(e.what())));
+        }
         saveScreenshotAndFinish();
     });
     connect(benchmark, &ViewBenchmark::failed, this, [this, benchmark](const QString& message) {
@@ -344,10 +345,9 @@ void Automation::saveScreenshotAndFinish() {
     exportResults();
     if (!m_options.screenshot.isEmpty()) {
         const QImage image = m_window.grabWindow();
-        QImageWriter writer(m_options.screenshot);
-        if (!writer.canWrite() || !writer.write(image)) {
-            fail(tr("cannot write screenshot '%1': %2")
-                     .arg(m_options.screenshot, writer.errorString()));
+        if (const QString error = MainWindow::savePng(image, m_options.screenshot);
+            !error.isEmpty()) {
+            fail(tr("cannot write the screenshot: %1").arg(error));
         } else {
             logInfo(tr("screenshot saved: %1 (%2 × %3)")
                         .arg(QFileInfo(m_options.screenshot).absoluteFilePath())

@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QBuffer>
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QCoreApplication>
@@ -38,6 +39,7 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/npy.h"
+#include "compute/io/writers.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/builtin_panels.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
@@ -916,13 +918,26 @@ QImage MainWindow::grabWindow() {
     return grab().toImage();
 }
 
+QString MainWindow::savePng(const QImage& image, const QString& path) {
+    QByteArray png;
+    QBuffer buffer(&png);
+    if (!buffer.open(QIODevice::WriteOnly) || !image.save(&buffer, "PNG"))
+        return tr("cannot encode the image for %1").arg(path);
+    try {
+        io::writeFileBytes(path.toStdString(), std::string_view(png.constData(), png.size()));
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
 QString MainWindow::exportTo(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const bool series = currentView() == View::Series;
     if (suffix == QLatin1String("png")) {
         const QImage image =
             series ? m_seriesView->grab().toImage() : m_pointView->grabFramebuffer();
-        if (!image.save(path, "PNG")) return tr("cannot write %1").arg(path);
+        if (QString error = savePng(image, path); !error.isEmpty()) return error;
         logInfo(tr("view saved as %1").arg(path));
         return {};
     }

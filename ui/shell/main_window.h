@@ -70,6 +70,9 @@ public:
     QString exportTo(const QString& path);
     /// The whole window as an image, GL view included.
     QImage grabWindow();
+    /// Writes image as a PNG file through the exports' writer (never over an input, whole or
+    /// not at all); returns the error, or an empty string.
+    static QString savePng(const QImage& image, const QString& path);
 
     /// True while a load runs.
     bool isBusy() const;

@@ -339,6 +339,15 @@ private slots:
         QVERIFY(QFileInfo::exists(m_tmp.filePath(QStringLiteral("points_labels.npy"))));
         QVERIFY(!m_window->exportTo(m_tmp.filePath(QStringLiteral("x.txt"))).isEmpty());
         QVERIFY(!m_window->exportTo(QStringLiteral("/nonexistent-dir/x.npy")).isEmpty());
+        // The view goes through the exports' writer too: no new file among the devices, and a
+        // full device is an error with its reason.
+        QVERIFY2(m_window->exportTo(QStringLiteral("/dev/clusterscope-view.png"))
+                     .contains(QLatin1String("not created")),
+                 "a file was made in /dev");
+        QVERIFY(!QFileInfo::exists(QStringLiteral("/dev/clusterscope-view.png")));
+        if (QFileInfo::exists(QStringLiteral("/dev/full")))
+            QVERIFY(m_window->exportTo(QStringLiteral("/dev/full.npy"))
+                        .contains(QLatin1String("not created")));
     }
 
     void exportNeverReplacesTheLoadedFile() {
