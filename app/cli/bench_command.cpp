@@ -240,7 +240,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             if (o->input.empty())
                 config["dist"] = std::string(toString(dist));
             else
-                config["input"] = o->input;
+                config.update({{"input", o->input}, {"dropped_nan", points.droppedNonFinite}});
             const TimedRuns runs =
                 runTimed(config, o->runs.warmup, o->runs.repeat, [&](JobControl& job) {
                     return knnSummary(backend->knnGraph(points, params, job));

@@ -81,6 +81,11 @@ std::string groupedCount(std::size_t n) {
     return out;
 }
 
+std::string droppedText(const PointSet& points) {
+    if (points.droppedNonFinite == 0) return {};
+    return " (" + groupedCount(points.droppedNonFinite) + " dropped for NaN/Inf)";
+}
+
 std::string fileName(const std::string& path) {
     const auto slash = path.find_last_of('/');
     return slash == std::string::npos ? path : path.substr(slash + 1);

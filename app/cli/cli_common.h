@@ -8,6 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compute/core/point_set.h"
+
 namespace cs::cli {
 
 /// Exit codes shared by every subcommand.
@@ -48,6 +50,10 @@ bool warnIfCostly(const std::string& what, const std::string& formula, double ev
 
 /// n with thousands separators: 167,198.
 std::string groupedCount(std::size_t n);
+
+/// " (300 dropped for NaN/Inf)" when the reader dropped points, else empty: for one-line
+/// summaries, which must not hide that the points are fewer than the file's rows.
+std::string droppedText(const PointSet& points);
 
 /// The last component of a path ("bunny.pcd"), for one-line summaries.
 std::string fileName(const std::string& path);

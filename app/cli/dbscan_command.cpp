@@ -127,13 +127,14 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
                                            " star=" + (params.star ? "1" : "0") +
                                            " path=" + std::string(toString(r.pathUsed)) +
                                            " backend=" + backend->name() + " file=" + o->file;
-                io::writeLabelsCsv(o->out, r.labels, r.isCore, header);
+                io::writeLabelsCsv(o->out, r.labels, r.isCore, header, io::fileRowsOf(points));
             }
             if (o->json) {
                 nlohmann::json j = dbscanCounts(r);
                 j.update({{"algorithm", "dbscan"},
                           {"file", o->file},
                           {"n", points.n},
+                          {"dropped_nan", points.droppedNonFinite},
                           {"dims", points.dims},
                           {"eps", shortestDouble(params.eps)},
                           {"min_pts", params.minPts},
@@ -147,10 +148,10 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
             } else {
                 std::ostringstream line;
                 line.precision(3);
-                line << fileName(o->file) << ": " << points.n << " points, " << r.clusterCount
-                     << " clusters (largest " << r.stats.largestCluster << "), "
-                     << r.stats.corePoints << " core, " << r.stats.borderPoints << " border, "
-                     << r.stats.noisePoints << " noise; " << backend->name() << '/'
+                line << fileName(o->file) << ": " << points.n << " points" << droppedText(points)
+                     << ", " << r.clusterCount << " clusters (largest " << r.stats.largestCluster
+                     << "), " << r.stats.corePoints << " core, " << r.stats.borderPoints
+                     << " border, " << r.stats.noisePoints << " noise; " << backend->name() << '/'
                      << toString(r.pathUsed) << ' ' << std::fixed << totalMs << " ms";
                 if (!o->out.empty()) line << "; labels in " << o->out;
                 printLine(line.str());
@@ -173,7 +174,7 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--k", o->k, "The k-th nearest point, itself counted (use DBSCAN's minPts)")
         ->required();
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--out", o->out, "Write the sorted curve as rank,distance rows");
+    cmd->add_option("--out", o->out, "Write the sorted curve as rank,index,distance rows");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
@@ -187,9 +188,10 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
             const KDistanceResult r = backend->kDistance(points, o->k, job);
             const double totalMs = millisecondsSince(start);
             if (!o->out.empty())
-                io::writeKDistanceCsv(o->out, r.sorted,
+                io::writeKDistanceCsv(o->out, r.perPoint,
                                       "kdist k=" + std::to_string(o->k) +
-                                          " backend=" + backend->name() + " file=" + o->file);
+                                          " backend=" + backend->name() + " file=" + o->file,
+                                      io::fileRowsOf(points));
             const KDistanceKnee knee = kDistanceKnee(r.sorted);
             auto quantile = [&](double q) {
                 return r.sorted.empty() ? 0.0
@@ -206,6 +208,7 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
                 nlohmann::json j = {{"algorithm", "kdist"},
                                     {"file", o->file},
                                     {"n", points.n},
+                                    {"dropped_nan", points.droppedNonFinite},
                                     {"dims", points.dims},
                                     {"k", o->k},
                                     {"backend", backend->name()},
@@ -219,8 +222,8 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
             } else {
                 std::ostringstream line;
                 line << fileName(o->file) << ": k-distance (k=" << o->k << ") of " << points.n
-                     << " points: median " << quantile(0.5) << ", max " << quantile(1.0)
-                     << "; knee at rank " << knee.index + 1 << ": suggested eps "
+                     << " points" << droppedText(points) << ": median " << quantile(0.5) << ", max "
+                     << quantile(1.0) << "; knee at rank " << knee.index + 1 << ": suggested eps "
                      << shortestDouble(knee.distance);
                 printLine(line.str());
             }

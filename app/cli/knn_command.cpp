@@ -15,7 +15,6 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/io/dataset.h"
-#include "compute/io/npy.h"
 #include "compute/io/writers.h"
 #include "compute/knn/knn_descriptor.h"
 
@@ -80,7 +79,8 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
     o->options = std::make_shared<ParameterOptions>(*cmd, knnDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--out", o->out,
-                    "Write the graph: .csv edges, or .npy indices (+ _distances.npy)");
+                    "Write the graph: .csv edges, or .npy indices (+ _distances.npy) with a row "
+                    "per row of the file");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
@@ -117,12 +117,10 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                        << " recall=" << g.recall() << " backend=" << backend->name()
                        << " file=" << o->file;
                 io::writeKnnEdgesCsv(o->out, g.n, std::size_t(g.k), g.indices, g.distances,
-                                     header.str());
+                                     header.str(), io::fileRowsOf(points));
             } else if (npy) {
-                io::writeNpy(o->out, std::span<const std::int32_t>(g.indices),
-                             {g.n, std::size_t(g.k)});
-                io::writeNpy(distancesPath(o->out), std::span<const float>(g.distances),
-                             {g.n, std::size_t(g.k)});
+                io::writeKnnNpy(o->out, distancesPath(o->out), g.n, std::size_t(g.k), g.indices,
+                                g.distances, io::fileRowsOf(points));
             }
             if (o->json) {
                 nlohmann::json j = knnSummary(g);
@@ -131,6 +129,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                           {"backend", backend->name()},
                           {"device", backend->info().device},
                           {"n", points.n},
+                          {"dropped_nan", points.droppedNonFinite},
                           {"d", points.dims},
                           {"k", o->params.k},
                           {"params", knnParamsJson(o->params)},
@@ -141,9 +140,10 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                 printJson(j);
             } else {
                 std::ostringstream line;
-                line << fileName(o->file) << ": kNN graph of " << points.n << " points, k " << g.k
-                     << ", " << g.treesBuilt << (g.treesBuilt == 1 ? " tree" : " trees")
-                     << ", sampled recall " << g.recall() << "; " << backend->name() << ' ';
+                line << fileName(o->file) << ": kNN graph of " << points.n << " points"
+                     << droppedText(points) << ", k " << g.k << ", " << g.treesBuilt
+                     << (g.treesBuilt == 1 ? " tree" : " trees") << ", sampled recall "
+                     << g.recall() << "; " << backend->name() << ' ';
                 line.precision(3);
                 line << std::fixed << totalMs << " ms";
                 if (!o->out.empty()) line << "; graph in " << o->out;

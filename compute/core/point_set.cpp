@@ -42,6 +42,14 @@ void PointSet::validate() const {
     if (!dimNames.empty() && dimNames.size() != dims)
         throw Error("point set has " + std::to_string(dimNames.size()) + " dimension names for " +
                     std::to_string(dims) + " dimensions");
+    if (!fileRows.empty() && fileRows.size() != n)
+        throw Error("point set has " + std::to_string(fileRows.size()) + " file rows for " +
+                    std::to_string(n) + " points");
+    for (std::size_t i = 0; i < fileRows.size(); ++i)
+        if (fileRows[i] >= fileRowCount() || (i > 0 && fileRows[i] <= fileRows[i - 1]))
+            throw Error("point " + std::to_string(i) + " has the file row " +
+                        std::to_string(fileRows[i]) + ", out of order or past the " +
+                        std::to_string(fileRowCount()) + " rows");
     for (std::size_t i = 0; i < coords.size(); ++i)
         if (!std::isfinite(coords[i]))
             throw Error("point " + std::to_string(i / dims) + " has a non-finite coordinate");

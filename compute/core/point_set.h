@@ -34,18 +34,27 @@ struct PointSet {
     std::vector<std::string> dimNames;       ///< one name per dimension ("x", "y", "z" ...)
     std::vector<PointAttribute> attributes;  ///< per-point quantities, each of n values
     std::size_t droppedNonFinite = 0;        ///< points dropped on reading for NaN/Inf coordinates
-    std::string source;                      ///< file path, or "demo:..." for generated data
+    /// The row of each point in the file (0-based, among the file's points) once some were
+    /// dropped on reading; empty when none was (point i is row i). Outputs per point name
+    /// these rows, so that they line up with the file, not with the points kept.
+    std::vector<std::size_t> fileRows;
+    std::string source;  ///< file path, or "demo:..." for generated data
 
     /// Builds a set from row-major coordinates; throws cs::Error when the size is not n * dims.
     static PointSet fromCoords(std::size_t dims, std::vector<float> coords);
 
     /// The dims coordinates of point i.
     std::span<const float> point(std::size_t i) const { return {coords.data() + i * dims, dims}; }
+    /// The row in the file of point i.
+    std::size_t fileRow(std::size_t i) const { return fileRows.empty() ? i : fileRows[i]; }
+    /// The points the file held: those kept and those dropped.
+    std::size_t fileRowCount() const { return n + droppedNonFinite; }
     /// The attribute with this name, or nullptr.
     const PointAttribute* attribute(const std::string& name) const;
     /// The first Kind::Label attribute (ground truth), or nullptr.
     const PointAttribute* groundTruth() const;
-    /// Throws cs::Error naming the first inconsistency (sizes, attribute lengths, non-finite).
+    /// Throws cs::Error naming the first inconsistency (sizes, attribute lengths, file rows,
+    /// non-finite).
     void validate() const;
 };
 

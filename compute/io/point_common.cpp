@@ -2,6 +2,7 @@
 #include "compute/io/point_common.h"
 
 #include <charconv>
+#include <numeric>
 
 #include "compute/core/error.h"
 
@@ -38,6 +39,17 @@ std::size_t splitBlanks(std::string_view line, std::string_view* tokens, std::si
     return count;
 }
 
+void countRow(PointSet& set, std::size_t kept, bool keep) {
+    if (!keep) {
+        if (set.droppedNonFinite++ == 0) {
+            set.fileRows.resize(kept);
+            std::iota(set.fileRows.begin(), set.fileRows.end(), std::size_t(0));
+        }
+        return;
+    }
+    if (set.droppedNonFinite > 0) set.fileRows.push_back(kept + set.droppedNonFinite);
+}
+
 void dropNonFinite(PointSet& set) {
     const std::size_t d = set.dims;
     if (d == 0) return;
@@ -47,6 +59,7 @@ void dropNonFinite(PointSet& set) {
         bool finite = true;
         for (std::size_t j = 0; j < d; ++j)
             finite = finite && std::isfinite(p[j]);
+        countRow(set, kept, finite);
         if (!finite) continue;
         if (kept != i) {
             std::memmove(set.coords.data() + kept * d, p, d * sizeof(float));
@@ -59,7 +72,6 @@ void dropNonFinite(PointSet& set) {
         ++kept;
     }
     if (kept == set.n) return;
-    set.droppedNonFinite += set.n - kept;
     set.n = kept;
     set.coords.resize(kept * d);
     for (auto& a : set.attributes) {

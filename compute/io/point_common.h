@@ -128,8 +128,13 @@ std::string lowerAscii(std::string_view s);
 /// stored (the count keeps going so that callers can report "has 9 values, expected 4").
 std::size_t splitBlanks(std::string_view line, std::string_view* tokens, std::size_t maxTokens);
 
+/// Counts one row of a file, read in order, as kept or dropped: dropped rows add to
+/// droppedNonFinite, and from the first one on, the kept rows' numbers go to fileRows. kept is
+/// the number of rows kept before this one.
+void countRow(PointSet& set, std::size_t kept, bool keep);
+
 /// Removes points with a non-finite coordinate together with their attribute values, and
-/// counts them in droppedNonFinite.
+/// counts them (countRow).
 void dropNonFinite(PointSet& set);
 
 /// Throws cs::InputError when the set holds no points (saying so when all were non-finite).

@@ -306,10 +306,8 @@ PointSet readTextPointsBytes(const std::string& file, std::string_view bytes, Te
                 scalarRow[c.slot] = v;
             }
         }
-        if (!finite) {
-            ++set.droppedNonFinite;
-            return;
-        }
+        countRow(set, set.n, finite);
+        if (!finite) return;
         set.coords.insert(set.coords.end(), coords.begin(), coords.end());
         for (std::size_t s = 0; s < scalarCount; ++s)
             scalars[s].push_back(scalarRow[s]);

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "compute/io/writers.h"
 
+#include <algorithm>
 #include <charconv>
+#include <limits>
+#include <numeric>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "compute/core/error.h"
 #include "compute/io/atomic_output.h"
+#include "compute/io/npy.h"
 
 namespace cs::io {
 namespace {
@@ -68,17 +73,41 @@ void requireSize(const std::filesystem::path& file, std::string_view what, std::
                     std::to_string(size) + " " + std::string(what));
 }
 
+void requireRows(const std::filesystem::path& file, FileRows rows, std::size_t points) {
+    if (!rows.rows.empty()) requireSize(file, "file rows", rows.rows.size(), points);
+}
+
+// Per-point rows of `width` values laid out by file row, the dropped rows `missing`.
+template <typename T>
+std::vector<T> byFileRow(const std::filesystem::path& file, std::span<const T> values,
+                         std::size_t width, FileRows rows, T missing) {
+    const std::size_t n = width == 0 ? 0 : values.size() / width;
+    requireRows(file, rows, n);
+    const std::size_t count = rows.rows.empty() ? n : rows.count;
+    std::vector<T> out(count * width, missing);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t row = rows.of(i);
+        if (row >= count)
+            throw Error(file.string() + ": point " + std::to_string(i) + " has the file row " +
+                        std::to_string(row) + ", past the " + std::to_string(count) + " rows");
+        std::copy_n(values.data() + i * width, width, out.data() + row * width);
+    }
+    return out;
+}
+
 }  // namespace
 
 void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int32_t> labels,
-                    std::span<const std::uint8_t> isCore, std::string_view parameters) {
+                    std::span<const std::uint8_t> isCore, std::string_view parameters,
+                    FileRows rows) {
     if (!isCore.empty() && isCore.size() != labels.size())
         throw Error(file.string() + ": cannot write " + std::to_string(labels.size()) +
                     " labels with " + std::to_string(isCore.size()) + " core flags");
+    requireRows(file, rows, labels.size());
     CsvOut out(file);
     out.header(parameters, "index,label,core");
     for (std::size_t i = 0; i < labels.size(); ++i) {
-        out.number(i);
+        out.number(rows.of(i));
         out.put(',');
         out.number(labels[i]);
         out.put(',');
@@ -88,9 +117,16 @@ void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int3
     out.finish();
 }
 
-void writeKnnEdgesCsv(const std::filesystem::path& file, std::size_t n, std::size_t k,
-                      std::span<const std::int32_t> indices, std::span<const float> distances,
-                      std::string_view parameters) {
+void writeLabelsNpy(const std::filesystem::path& file, std::span<const std::int32_t> labels,
+                    FileRows rows) {
+    const auto out = byFileRow(file, labels, 1, rows, kNotRead);
+    writeNpy(file, std::span<const std::int32_t>(out), {out.size()});
+}
+
+namespace {
+
+void requireGraph(const std::filesystem::path& file, std::size_t n, std::size_t k,
+                  std::span<const std::int32_t> indices, std::span<const float> distances) {
     if (k != 0 && n > indices.size() / k)
         throw Error(file.string() + ": cannot write a kNN graph of " + std::to_string(n) + " x " +
                     std::to_string(k) + " from " + std::to_string(indices.size()) + " indices");
@@ -98,13 +134,32 @@ void writeKnnEdgesCsv(const std::filesystem::path& file, std::size_t n, std::siz
         throw Error(file.string() + ": cannot write a kNN graph of " + std::to_string(n) + " x " +
                     std::to_string(k) + " from " + std::to_string(indices.size()) +
                     " indices and " + std::to_string(distances.size()) + " distances");
+}
+
+// A neighbour's file row: its point's, when it is one of the n points (< 0: none).
+std::int64_t targetRow(const std::filesystem::path& file, std::int32_t target, std::size_t n,
+                       FileRows rows) {
+    if (target < 0) return -1;
+    if (std::size_t(target) >= n)
+        throw Error(file.string() + ": neighbour " + std::to_string(target) +
+                    " is not one of the " + std::to_string(n) + " points");
+    return std::int64_t(rows.of(std::size_t(target)));
+}
+
+}  // namespace
+
+void writeKnnEdgesCsv(const std::filesystem::path& file, std::size_t n, std::size_t k,
+                      std::span<const std::int32_t> indices, std::span<const float> distances,
+                      std::string_view parameters, FileRows rows) {
+    requireGraph(file, n, k, indices, distances);
+    requireRows(file, rows, n);
     CsvOut out(file);
     out.header(parameters, "source,target,distance");
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < k; ++j) {
-            const std::int32_t target = indices[i * k + j];
+            const std::int64_t target = targetRow(file, indices[i * k + j], n, rows);
             if (target < 0) continue;
-            out.number(i);
+            out.number(rows.of(i));
             out.put(',');
             out.number(target);
             out.put(',');
@@ -114,14 +169,43 @@ void writeKnnEdgesCsv(const std::filesystem::path& file, std::size_t n, std::siz
     out.finish();
 }
 
-void writeKDistanceCsv(const std::filesystem::path& file, std::span<const float> sorted,
-                       std::string_view parameters) {
+void writeKnnNpy(const std::filesystem::path& indicesFile,
+                 const std::filesystem::path& distancesFile, std::size_t n, std::size_t k,
+                 std::span<const std::int32_t> indices, std::span<const float> distances,
+                 FileRows rows) {
+    requireGraph(indicesFile, n, k, indices, distances);
+    requireRows(indicesFile, rows, n);
+    std::vector<std::int32_t> targets(indices.size());
+    for (std::size_t e = 0; e < indices.size(); ++e) {
+        const std::int64_t row = targetRow(indicesFile, indices[e], n, rows);
+        if (row > std::numeric_limits<std::int32_t>::max())
+            throw Error(indicesFile.string() + ": file row " + std::to_string(row) +
+                        " does not fit the int32 indices");
+        targets[e] = std::int32_t(row);
+    }
+    const auto byRow = byFileRow(indicesFile, std::span<const std::int32_t>(targets), k, rows, -1);
+    const auto distancesByRow =
+        byFileRow(distancesFile, distances, k, rows, std::numeric_limits<float>::quiet_NaN());
+    const std::size_t count = k == 0 ? 0 : byRow.size() / k;
+    writeNpy(indicesFile, std::span<const std::int32_t>(byRow), {count, k});
+    writeNpy(distancesFile, std::span<const float>(distancesByRow), {count, k});
+}
+
+void writeKDistanceCsv(const std::filesystem::path& file, std::span<const float> perPoint,
+                       std::string_view parameters, FileRows rows) {
+    requireRows(file, rows, perPoint.size());
+    std::vector<std::size_t> order(perPoint.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return perPoint[a] < perPoint[b]; });
     CsvOut out(file);
-    out.header(parameters, "rank,distance");
-    for (std::size_t i = 0; i < sorted.size(); ++i) {
-        out.number(i + 1);
+    out.header(parameters, "rank,index,distance");
+    for (std::size_t r = 0; r < order.size(); ++r) {
+        out.number(r + 1);
         out.put(',');
-        out.number(sorted[i]);
+        out.number(rows.of(order[r]));
+        out.put(',');
+        out.number(perPoint[order[r]]);
         out.endRow();
     }
     out.finish();

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "compute/core/point_set.h"
+
 namespace cs::io {
 
 // The CSV exports of every algorithm, shared by the CLI and the GUI. Each file starts with one
@@ -14,19 +16,52 @@ namespace cs::io {
 // column names, then one row per item; it is written through AtomicOutput (whole or not at
 // all) and every failure throws cs::Error naming the file.
 
-/// Writes `index,label,core` rows; isCore may be empty (core column 0).
+/// How the outputs per point name a point: by its row in the file it was read from, so that
+/// they line up with the file when rows with NaN/Inf were dropped on reading.
+struct FileRows {
+    std::span<const std::size_t> rows;  ///< PointSet::fileRows: point i's row (empty: row i)
+    std::size_t count = 0;              ///< rows in the file, kept and dropped (0: the points)
+
+    /// The file row of point i.
+    std::size_t of(std::size_t i) const { return rows.empty() ? i : rows[i]; }
+};
+/// The file rows of a point set.
+inline FileRows fileRowsOf(const PointSet& points) {
+    return {points.fileRows, points.fileRowCount()};
+}
+
+/// Writes `index,label,core` rows, index the point's file row; isCore may be empty (core
+/// column 0).
 void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int32_t> labels,
-                    std::span<const std::uint8_t> isCore, std::string_view parameters);
+                    std::span<const std::uint8_t> isCore, std::string_view parameters,
+                    FileRows rows = {});
+
+/// Writes labels as a .npy vector with one entry per row of the file: a row dropped on reading
+/// gets kNotRead.
+void writeLabelsNpy(const std::filesystem::path& file, std::span<const std::int32_t> labels,
+                    FileRows rows = {});
+/// The label of a file row that was dropped on reading (DBSCAN's noise is -1).
+inline constexpr std::int32_t kNotRead = -2;
 
 /// Writes a kNN graph as `source,target,distance` rows (one per neighbour, k per point, in
-/// order); indices < 0 (missing) are skipped. indices and distances are row-major n × k.
+/// order), source and target as file rows; indices < 0 (missing) are skipped. indices and
+/// distances are row-major n × k.
 void writeKnnEdgesCsv(const std::filesystem::path& file, std::size_t n, std::size_t k,
                       std::span<const std::int32_t> indices, std::span<const float> distances,
-                      std::string_view parameters);
+                      std::string_view parameters, FileRows rows = {});
 
-/// Writes a k-distance curve, sorted ascending, as `rank,distance` rows (rank from 1).
-void writeKDistanceCsv(const std::filesystem::path& file, std::span<const float> sorted,
-                       std::string_view parameters);
+/// Writes a kNN graph as two .npy matrices of one row per row of the file: int32 neighbour
+/// file rows to indicesFile, float32 distances to distancesFile; a row dropped on reading has
+/// indices -1 and distances NaN.
+void writeKnnNpy(const std::filesystem::path& indicesFile,
+                 const std::filesystem::path& distancesFile, std::size_t n, std::size_t k,
+                 std::span<const std::int32_t> indices, std::span<const float> distances,
+                 FileRows rows = {});
+
+/// Writes a k-distance curve, perPoint[i] the k-distance of point i, sorted ascending (ties by
+/// point) as `rank,index,distance` rows: rank from 1, index the point's file row.
+void writeKDistanceCsv(const std::filesystem::path& file, std::span<const float> perPoint,
+                       std::string_view parameters, FileRows rows = {});
 
 /// Writes k-Shape's assignment as `index,label,distance,shift` rows (SBD to the own centroid
 /// and the best shift against it); the three spans have one entry per series.

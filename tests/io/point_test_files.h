@@ -82,14 +82,16 @@ inline PointAttribute labelAttribute(std::string name, std::vector<std::int32_t>
     return a;
 }
 
-/// Adds point i of the reference data to an expected set (coordinates given), unless one
-/// coordinate is non-finite, in which case it counts as dropped.
+/// Adds the next point of the reference data to an expected set (coordinates given), with its
+/// file row, unless one coordinate is non-finite, in which case it counts as dropped.
+/// (fileRows lists every kept row; compareSets expects it empty when none was dropped.)
 inline bool keepPoint(PointSet& s, std::initializer_list<float> coords) {
     for (float c : coords)
         if (!std::isfinite(c)) {
             ++s.droppedNonFinite;
             return false;
         }
+    s.fileRows.push_back(s.n + s.droppedNonFinite);
     s.coords.insert(s.coords.end(), coords.begin(), coords.end());
     ++s.n;
     return true;
@@ -441,6 +443,7 @@ inline PointFile npy(NpyKind kind) {
             ++e.droppedNonFinite;
             continue;
         }
+        e.fileRows.push_back(i);
         e.coords.insert(e.coords.end(), row, row + d);
         ++e.n;
     }

@@ -45,6 +45,8 @@ void compareSets(const PointSet& got, const PointSet& want) {
     QCOMPARE(got.n, want.n);
     QCOMPARE(got.dims, want.dims);
     QCOMPARE(got.droppedNonFinite, want.droppedNonFinite);
+    // The file row of each point kept, listed only once a row was dropped.
+    QCOMPARE(got.fileRows, want.droppedNonFinite > 0 ? want.fileRows : std::vector<std::size_t>{});
     QCOMPARE(got.dimNames, want.dimNames);
     QCOMPARE(got.coords.size(), want.coords.size());
     for (std::size_t k = 0; k < want.coords.size(); ++k)
@@ -68,7 +70,8 @@ void compareSets(const PointSet& got, const PointSet& want) {
 }
 
 PointSet expectedSet(std::size_t dims, std::vector<std::string> names, std::vector<float> coords,
-                     std::vector<PointAttribute> attributes = {}, std::size_t dropped = 0) {
+                     std::vector<PointAttribute> attributes = {}, std::size_t dropped = 0,
+                     std::vector<std::size_t> fileRows = {}) {
     PointSet s;
     s.dims = dims;
     s.n = coords.size() / dims;
@@ -76,6 +79,7 @@ PointSet expectedSet(std::size_t dims, std::vector<std::string> names, std::vect
     s.coords = std::move(coords);
     s.attributes = std::move(attributes);
     s.droppedNonFinite = dropped;
+    s.fileRows = std::move(fileRows);
     return s;
 }
 
@@ -198,6 +202,9 @@ private slots:
             s.validate();
             QCOMPARE(s.n, std::size_t(points));
             QCOMPARE(s.droppedNonFinite, std::size_t(dropped));
+            // An organised cloud's outputs line up with its width x height grid through these
+            // (validate() checks their order and range).
+            QCOMPARE(s.fileRows.size(), dropped > 0 ? std::size_t(s.n) : std::size_t(0));
             QCOMPARE(s.dims, std::size_t(3));
             QCOMPARE(s.dimNames, (std::vector<std::string>{"x", "y", "z"}));
             QCOMPARE(s.source, p.string());
@@ -264,7 +271,8 @@ private slots:
                            {labelAttribute("class", {1, 0, 2, 1}, {"1", "3", "10"})});
         QTest::newRow("whitespace, no header, NaN and inf dropped")
             << "points_whitespace.txt"
-            << expectedSet(3, {"x", "y", "z"}, {1, 2, 3, 4, 5, 6, -1.25e-3f, 2, 3}, {}, 2);
+            << expectedSet(3, {"x", "y", "z"}, {1, 2, 3, 4, 5, 6, -1.25e-3f, 2, 3}, {}, 2,
+                           {0, 1, 4});
         QTest::newRow("quoted header names and labels")
             << "points_quoted.csv"
             << expectedSet(2, {"x, metres", "y"}, {1, 2, 3, 4, 5, 6, 7, 8},
@@ -287,7 +295,7 @@ private slots:
                    3, {"x", "y", "z"}, {1, 2, 3, -1, -2, -3},
                    {colourAttribute(
                        "rgb", {std::bit_cast<std::uint32_t>(4.2108e+06f) & 0xFFFFFF, 0xFF0000})},
-                   1);
+                   1, {0, 2});
     }
     void handMade() {
         QFETCH(QString, file);
@@ -656,7 +664,7 @@ private slots:
         writeFile(path("drop.xyz"), "0 0 0 10\n1 nan 1 11\n2 2 -inf 12\n3 3 3 13\n");
         const PointSet s = cs::io::readXyz(path("drop.xyz"));
         compareSets(s, expectedSet(3, {"x", "y", "z"}, {0, 0, 0, 3, 3, 3},
-                                   {cs::test::scalarAttribute("column4", {10, 13})}, 2));
+                                   {cs::test::scalarAttribute("column4", {10, 13})}, 2, {0, 3}));
     }
 };
 

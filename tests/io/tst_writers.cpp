@@ -2,7 +2,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -152,10 +154,10 @@ private slots:
     void kDistanceRows() {
         QTemporaryDir dir;
         const std::filesystem::path file = dir.filePath("kdist.csv").toStdString();
-        const std::vector<float> sorted = {0.0f, 0.1f, 0.25f};
-        cs::io::writeKDistanceCsv(file, sorted, "kdist k=4");
-        QCOMPARE(lines(file), (std::vector<std::string>{"# kdist k=4", "rank,distance", "1,0",
-                                                        "2,0.1", "3,0.25"}));
+        const std::vector<float> perPoint = {0.25f, 0.0f, 0.1f};
+        cs::io::writeKDistanceCsv(file, perPoint, "kdist k=4");
+        QCOMPARE(lines(file), (std::vector<std::string>{"# kdist k=4", "rank,index,distance",
+                                                        "1,1,0", "2,2,0.1", "3,0,0.25"}));
     }
 
     void kshapeRows() {
@@ -183,6 +185,57 @@ private slots:
         QCOMPARE(lines(file),
                  (std::vector<std::string>{"# rocket", "index,split,label,predicted", "0,train,,up",
                                            "1,train,,down", "2,train,,up"}));
+    }
+
+    void outputsNameFileRows() {
+        // Points 0..3 were rows 1, 2, 5 and 6 of a file of 8 (the others had a NaN): every
+        // output per point names those rows, and a .npy has a row for each row of the file.
+        QTemporaryDir dir;
+        auto file = [&](const char* name) { return dir.filePath(name).toStdString(); };
+        const std::vector<std::size_t> fileRows = {1, 2, 5, 6};
+        const cs::io::FileRows rows{fileRows, 8};
+        const std::vector<std::int32_t> labels = {0, -1, 1, 0};
+        cs::io::writeLabelsCsv(file("labels.csv"), labels, {}, "p", rows);
+        QCOMPARE(lines(file("labels.csv")),
+                 (std::vector<std::string>{"# p", "index,label,core", "1,0,0", "2,-1,0", "5,1,0",
+                                           "6,0,0"}));
+        cs::io::writeLabelsNpy(file("labels.npy"), labels, rows);
+        const cs::io::NpyArray npyLabels = cs::io::readNpy(file("labels.npy"));
+        QCOMPARE(npyLabels.shape, std::vector<std::size_t>{8});
+        QCOMPARE(npyLabels.values, (std::vector<float>{-2, 0, -1, -2, -2, 1, 0, -2}));
+
+        const std::vector<std::int32_t> neighbours = {1, 0, 3, 2};
+        const std::vector<float> distances = {0.5f, 0.5f, 0.25f, 0.25f};
+        cs::io::writeKnnEdgesCsv(file("knn.csv"), 4, 1, neighbours, distances, "p", rows);
+        QCOMPARE(lines(file("knn.csv")),
+                 (std::vector<std::string>{"# p", "source,target,distance", "1,2,0.5", "2,1,0.5",
+                                           "5,6,0.25", "6,5,0.25"}));
+        cs::io::writeKnnNpy(file("knn.npy"), file("knn_distances.npy"), 4, 1, neighbours, distances,
+                            rows);
+        const cs::io::NpyArray npyIndices = cs::io::readNpy(file("knn.npy"));
+        QCOMPARE(npyIndices.shape, (std::vector<std::size_t>{8, 1}));
+        QCOMPARE(npyIndices.values, (std::vector<float>{-1, 2, 1, -1, -1, 6, 5, -1}));
+        const cs::io::NpyArray npyDistances = cs::io::readNpy(file("knn_distances.npy"));
+        QCOMPARE(npyDistances.shape, (std::vector<std::size_t>{8, 1}));
+        for (std::size_t r = 0; r < 8; ++r) {
+            const auto point = std::find(fileRows.begin(), fileRows.end(), r);
+            if (point == fileRows.end())
+                QVERIFY(std::isnan(npyDistances.values[r]));
+            else
+                QCOMPARE(npyDistances.values[r], distances[std::size_t(point - fileRows.begin())]);
+        }
+
+        const std::vector<float> kDistances = {0.3f, 0.1f, 0.2f, 0.1f};
+        cs::io::writeKDistanceCsv(file("kdist.csv"), kDistances, "p", rows);
+        QCOMPARE(lines(file("kdist.csv")),
+                 (std::vector<std::string>{"# p", "rank,index,distance", "1,2,0.1", "2,6,0.1",
+                                           "3,5,0.2", "4,1,0.3"}));
+        // Without file rows, point i is row i.
+        cs::io::writeKDistanceCsv(file("kdist.csv"), kDistances, "p");
+        QCOMPARE(lines(file("kdist.csv"))[2], std::string("1,1,0.1"));
+        QVERIFY_THROWS_EXCEPTION(
+            cs::Error,
+            cs::io::writeLabelsCsv(file("bad.csv"), std::vector<std::int32_t>(3), {}, "p", rows));
     }
 
     void sizeMismatch() {

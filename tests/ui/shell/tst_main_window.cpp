@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <set>
 
 #include "app/common/register_backends.h"
@@ -16,6 +17,7 @@
 #include "compute/demo/demo_data.h"
 #include "compute/io/point_readers.h"
 #include "compute/io/npy.h"
+#include "compute/io/writers.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/shell/automation.h"
@@ -368,6 +370,64 @@ private slots:
             error.contains(path + QStringLiteral(": not written: it is the input file ") + path),
             qPrintable(error));
         QCOMPARE(bytes(), before);
+    }
+
+    void exportsNameTheFileRows() {
+        // Rows 0, 3 and 7 of the file have a NaN or an infinity and are dropped on reading;
+        // the exports per point name the file's rows, as the CLI's do, and the .npy labels have
+        // a row for each row of the file (kNotRead where dropped).
+        const QString path = m_tmp.filePath(QStringLiteral("nan_rows.csv"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x,y\nnan,0\n0,0\n0.1,0\n0,inf\n5,5\n5.1,5\n5,5.1\nnan,nan\n0,0.1\n5.1,5.1\n");
+        file.close();
+        QVERIFY(openAndWait(*m_window, path, cs::io::DataKind::Points));
+        QCOMPARE(m_window->pointView()->pointCount(), std::size_t(7));
+        const std::vector<qulonglong> rows = {1, 2, 4, 5, 6, 8, 9};
+        auto readLines = [](const QString& name) {
+            QFile f(name);
+            return f.open(QIODevice::ReadOnly)
+                       ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
+                       : QStringList();
+        };
+        for (const QString name : {QStringLiteral("dbscan"), QStringLiteral("knn")}) {
+            const cs::ui::Algorithm* algorithm = m_window->algorithms().find(name);
+            QVERIFY(algorithm);
+            if (name == QLatin1String("dbscan")) {
+                algorithm->setParameter(QStringLiteral("eps"), 0.5);
+                algorithm->setParameter(QStringLiteral("minPts"), std::int64_t(2));
+            } else {
+                algorithm->setParameter(QStringLiteral("k"), std::int64_t(2));
+            }
+            algorithm->run();
+            QTRY_VERIFY_WITH_TIMEOUT(!algorithm->isBusy(), 30000);
+        }
+        const QString labels = m_tmp.filePath(QStringLiteral("nan_rows_labels.csv"));
+        QCOMPARE(m_window->exportTo(labels), QString());
+        const QStringList labelLines = readLines(labels);
+        QCOMPARE(labelLines.size(), 2 + 7);
+        for (std::size_t i = 0; i < rows.size(); ++i)
+            QCOMPARE(labelLines.at(int(i) + 2).split(',').at(0).toULongLong(), rows[i]);
+        const QString npy = m_tmp.filePath(QStringLiteral("nan_rows_dbscan.npy"));
+        QCOMPARE(m_window->exportTo(npy), QString());
+        const cs::io::NpyArray perRow = cs::io::readNpy(npy.toStdString());
+        QCOMPARE(perRow.shape, std::vector<std::size_t>{10});
+        for (std::size_t r = 0; r < 10; ++r) {
+            const bool dropped = std::find(rows.begin(), rows.end(), r) == rows.end();
+            QCOMPARE(perRow.values[r] == float(cs::io::kNotRead), dropped);
+        }
+        const QString edges = m_tmp.filePath(QStringLiteral("nan_rows_knn.csv"));
+        QCOMPARE(m_window->exportTo(edges), QString());
+        const QStringList edgeLines = readLines(edges);
+        QCOMPARE(edgeLines.size(), 2 + 7 * 2);
+        for (int e = 2; e < edgeLines.size(); ++e) {
+            const QStringList cols = edgeLines.at(e).split(',');
+            for (int c = 0; c < 2; ++c)
+                QVERIFY2(
+                    std::find(rows.begin(), rows.end(), cols.at(c).toULongLong()) != rows.end(),
+                    qPrintable(edgeLines.at(e)));
+        }
+        QCOMPARE(edgeLines.last().split(',').at(0).toULongLong(), qulonglong(9));
     }
 
     void helpTexts() {

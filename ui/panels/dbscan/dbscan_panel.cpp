@@ -25,7 +25,6 @@
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/dbscan/dbscan_quantities.h"
-#include "compute/io/npy.h"
 #include "compute/io/writers.h"
 #include "ui/panels/dbscan/k_distance_chart.h"
 #include "ui/panels/parameter_store.h"
@@ -629,13 +628,13 @@ QString DbscanPanel::parameterText() const {
 QString DbscanPanel::exportLabels(const QString& path) const {
     if (!m_run) return tr("no DBSCAN result to export yet");
     const DbscanResult& r = m_run->result;
+    const io::FileRows rows = m_points ? io::fileRowsOf(*m_points) : io::FileRows{};
     try {
         if (QFileInfo(path).suffix().toLower() == QLatin1String("npy"))
-            io::writeNpy(path.toStdString(), std::span<const std::int32_t>(r.labels),
-                         {r.labels.size()});
+            io::writeLabelsNpy(path.toStdString(), r.labels, rows);
         else
             io::writeLabelsCsv(path.toStdString(), r.labels, r.isCore,
-                               parameterText().toStdString());
+                               parameterText().toStdString(), rows);
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }

@@ -258,7 +258,8 @@ QString KnnPanel::exportEdges(const QString& path) const {
     const KnnGraph& g = *m_run->graph;
     try {
         io::writeKnnEdgesCsv(path.toStdString(), g.n, std::size_t(g.k), g.indices, g.distances,
-                             parameterText().toStdString());
+                             parameterText().toStdString(),
+                             m_run->points ? io::fileRowsOf(*m_run->points) : io::FileRows{});
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }
