@@ -269,13 +269,13 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
     constexpr double kSampleEnd = 0.05, kTreesEnd = 0.98;
     const double perTree = (kTreesEnd - kSampleEnd) / double(params.trees);
 
-    std::vector<float> x;
-    std::vector<std::int32_t> sample, exact;
+    std::vector<float> x, exactDist2;
+    std::vector<std::int32_t> sample;
     {
         auto stage = job.stage("exact sample");
         x = recentredCoords(points);
         sample = knnRecallSample(n, params.recallSample, params.seed);
-        exact = exactRows(x, n, dims, sample, params.k, workers, nullptr, &job);
+        exactRows(x, n, dims, sample, params.k, workers, &exactDist2, &job);
         job.checkpoint();
     }
     job.setProgress(kSampleEnd, "exact sample");
@@ -322,7 +322,7 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
         double recall = 0.0;
         {
             auto stage = job.stage("recall");
-            recall = knnRecall(graph, sample, exact);
+            recall = knnRecall(dist2, params.k, sample, exactDist2);
         }
         graph.recallByTree.push_back(recall);
         graph.treesBuilt = tree + 1;

@@ -129,25 +129,23 @@ std::vector<std::int32_t> knnRecallSample(std::size_t n, int recallSample, std::
     return sample;
 }
 
-double knnRecall(const KnnGraph& graph, std::span<const std::int32_t> sample,
-                 std::span<const std::int32_t> exact) {
-    const std::size_t k = std::size_t(std::max(graph.k, 0));
-    if (sample.empty() || k == 0) return 0.0;
-    if (exact.size() != sample.size() * k)
-        throw Error("knnRecall: " + std::to_string(exact.size()) + " exact neighbours for " +
+double knnRecall(std::span<const float> listDist2, int k, std::span<const std::int32_t> sample,
+                 std::span<const float> exactDist2) {
+    if (sample.empty() || k < 1) return 0.0;
+    const auto kk = std::size_t(k);
+    if (exactDist2.size() != sample.size() * kk)
+        throw Error("knnRecall: " + std::to_string(exactDist2.size()) + " exact distances for " +
                     std::to_string(sample.size()) + " sample points of k = " + std::to_string(k));
-    std::size_t found = 0;
-    std::vector<std::int32_t> row(k);
+    std::vector<float> rows(sample.size() * kk);
     for (std::size_t s = 0; s < sample.size(); ++s) {
         const std::size_t p = std::size_t(sample[s]);
-        if (p >= graph.n)
-            throw Error("knnRecall: sample point " + std::to_string(p) + " is not in the graph");
-        std::copy_n(graph.indices.begin() + std::ptrdiff_t(p * k), k, row.begin());
-        std::sort(row.begin(), row.end());
-        for (std::size_t q = 0; q < k; ++q)
-            found += std::binary_search(row.begin(), row.end(), exact[s * k + q]);
+        if (sample[s] < 0 || (p + 1) * kk > listDist2.size())
+            throw Error("knnRecall: sample point " + std::to_string(sample[s]) +
+                        " is not in the graph");
+        std::copy_n(listDist2.begin() + std::ptrdiff_t(p * kk), kk,
+                    rows.begin() + std::ptrdiff_t(s * kk));
     }
-    return double(found) / double(sample.size() * k);
+    return knnRecallOfRows(rows, exactDist2, k);
 }
 
 }  // namespace cs

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -32,8 +34,8 @@ namespace cs {
 //  - a point's list holds the k smallest (squared distance, index) pairs met so far, in that
 //    order, without repeats and never the point itself.
 // After each tree the recall on a fixed sample of points (knnRecallSample) is measured against
-// their exact neighbours under the same order; the build stops once it reaches targetRecall or
-// after `trees` trees.
+// their exact neighbours, counting ties with the exact k-th neighbour as found
+// (knnRecallOfRows); the build stops once it reaches targetRecall or after `trees` trees.
 
 /// kNN graph parameters.
 struct KnnParams {
@@ -109,26 +111,37 @@ inline std::uint64_t knnSortKey(float projection, std::uint32_t index) {
     return (std::uint64_t(bits) << 32) | index;
 }
 
-/// The fraction of the exact neighbours found: rows and exact hold the same number of rows of k
-/// indices each (row r of rows taken as a set); hits / (rows * k) in double. Every backend's
-/// recall goes through this, so the stopping decision is the same everywhere.
-inline double knnRecallOfRows(std::span<const std::int32_t> rows,
-                              std::span<const std::int32_t> exact, int k) {
-    if (k < 1 || rows.size() != exact.size() || rows.empty()) return 0.0;
+/// The sampled recall, ties counted. rowDist2 holds the squared distances (canonicalDist2) of
+/// the graph's lists of the sample points, exactDist2 those of their exact lists: k per row,
+/// row by row, each row ascending. A listed neighbour nearer than the exact k-th neighbour is
+/// one of the exact neighbours, and counts; one at exactly the k-th distance is as near as the
+/// one the index order picked, and counts too, as many of them as the exact list has places at
+/// that distance (so a list that trades a nearer neighbour for a tie is still short one). On
+/// duplicates, where every exact distance is 0, any k of the copies are right. Empty slots
+/// (+inf) never count. Returns hits / (rows * k) in double. Every backend's recall goes through
+/// this, so the stopping decision is the same everywhere.
+inline double knnRecallOfRows(std::span<const float> rowDist2, std::span<const float> exactDist2,
+                              int k) {
+    if (k < 1 || rowDist2.size() != exactDist2.size() || rowDist2.empty()) return 0.0;
+    const auto kk = std::size_t(k);
     std::size_t hits = 0;
-    for (std::size_t r = 0; r < rows.size(); r += std::size_t(k))
-        for (std::size_t a = r; a < r + std::size_t(k); ++a)
-            for (std::size_t b = r; b < r + std::size_t(k); ++b)
-                if (exact[a] == rows[b]) {
-                    ++hits;
-                    break;
-                }
-    return double(hits) / double(rows.size());
+    for (std::size_t r = 0; r + kk <= rowDist2.size(); r += kk) {
+        const float kth = exactDist2[r + kk - 1];
+        std::size_t nearer = 0, tied = 0, places = 0;
+        for (std::size_t q = r; q < r + kk; ++q) {
+            places += exactDist2[q] == kth;
+            if (!(rowDist2[q] <= kth) || rowDist2[q] == std::numeric_limits<float>::infinity())
+                continue;
+            (rowDist2[q] < kth ? nearer : tied) += 1;
+        }
+        hits += nearer + std::min(tied, places);
+    }
+    return double(hits) / double(rowDist2.size());
 }
 
-/// knnRecallOfRows of the graph's rows of the `sample` points against their exact neighbours
-/// (sample.size() * k indices, row by row).
-double knnRecall(const KnnGraph& graph, std::span<const std::int32_t> sample,
-                 std::span<const std::int32_t> exact);
+/// knnRecallOfRows of the graph's lists (listDist2: n x k squared distances, row i point i's)
+/// at the `sample` points against their exact lists' squared distances (sample.size() x k).
+double knnRecall(std::span<const float> listDist2, int k, std::span<const std::int32_t> sample,
+                 std::span<const float> exactDist2);
 
 }  // namespace cs

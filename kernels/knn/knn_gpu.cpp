@@ -152,9 +152,9 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
     DeviceBuffer<std::uint32_t> sampleIds(rows, s);
     sampleIds.copyFromHost(std::span<const std::uint32_t>(
         reinterpret_cast<const std::uint32_t*>(sample.data()), rows));
-    std::vector<std::int32_t> exact(rows * std::size_t(k));
-    std::vector<std::int32_t> found(rows * std::size_t(k));
-    DeviceBuffer<std::int32_t> sampleRows(rows * std::size_t(k), s);
+    std::vector<float> exact(rows * std::size_t(k));
+    std::vector<float> found(rows * std::size_t(k));
+    DeviceBuffer<float> sampleRows(rows * std::size_t(k), s);
 
     for (int t = 0; t < params.trees; ++t) {
         job.checkpoint();
@@ -205,7 +205,8 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
                                                       partialIndex.data(), s);
                             });
             launchKnnMergePartial(partialDist.data(), partialIndex.data(), rows, chunks, k, s);
-            partialIndex.copyToHost(exact);
+            // The merged lists are chunk 0's, the first rows * k entries.
+            partialDist.copyToHost(std::span<float>(exact));
             ctx.synchronize();
         }
         {
@@ -224,7 +225,7 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
         }
         {
             ScopedGpuStage stage(ctx, job, "recall");
-            launchKnnGatherRows(index.data(), k, sampleIds.data(), rows, sampleRows.data(), s);
+            launchKnnGatherRows(dist2.data(), k, sampleIds.data(), rows, sampleRows.data(), s);
             sampleRows.copyToHost(found);
             ctx.synchronize();
         }

@@ -170,11 +170,11 @@ __global__ void identityKernel(std::uint32_t n, std::uint32_t* order) {
     if (p < n) order[p] = p;
 }
 
-__global__ void gatherRowsKernel(const std::int32_t* index, int k, const std::uint32_t* rows,
-                                 std::size_t count, std::int32_t* out) {
+__global__ void gatherRowsKernel(const float* dist2, int k, const std::uint32_t* rows,
+                                 std::size_t count, float* out) {
     const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s < count * std::size_t(k))
-        out[s] = index[std::size_t(rows[s / std::size_t(k)]) * std::size_t(k) + s % std::size_t(k)];
+        out[s] = dist2[std::size_t(rows[s / std::size_t(k)]) * std::size_t(k) + s % std::size_t(k)];
 }
 
 __global__ void gatherSoaKernel(const float* coords, int dims, int dPad, const std::uint32_t* ids,
@@ -434,10 +434,10 @@ void launchKnnIdentity(std::size_t n, std::uint32_t* order, cudaStream_t stream)
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchKnnGatherRows(const std::int32_t* index, int k, const std::uint32_t* rows,
-                         std::size_t count, std::int32_t* out, cudaStream_t stream) {
+void launchKnnGatherRows(const float* dist2, int k, const std::uint32_t* rows, std::size_t count,
+                         float* out, cudaStream_t stream) {
     if (count == 0) return;
-    gatherRowsKernel<<<blocksFor(count * std::size_t(k)), kThreads, 0, stream>>>(index, k, rows,
+    gatherRowsKernel<<<blocksFor(count * std::size_t(k)), kThreads, 0, stream>>>(dist2, k, rows,
                                                                                  count, out);
     CS_CUDA_CHECK_LAUNCH();
 }

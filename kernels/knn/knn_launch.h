@@ -37,9 +37,10 @@ void launchKnnPositions(const std::uint32_t* order, std::size_t n, std::uint32_t
                         cudaStream_t stream);
 /// order[p] = p (a tree without levels).
 void launchKnnIdentity(std::size_t n, std::uint32_t* order, cudaStream_t stream);
-/// out[r k + c] = index[rows[r] k + c]: the lists of some points.
-void launchKnnGatherRows(const std::int32_t* index, int k, const std::uint32_t* rows,
-                         std::size_t count, std::int32_t* out, cudaStream_t stream);
+/// out[r k + c] = dist2[rows[r] k + c]: the lists' squared distances of some points (what the
+/// recall compares).
+void launchKnnGatherRows(const float* dist2, int k, const std::uint32_t* rows, std::size_t count,
+                         float* out, cudaStream_t stream);
 
 /// Structure of arrays: soa[j * stride + p] = coords[ids[p] * dims + j] for p < count, j < dims;
 /// rows dims .. dPad - 1 and columns count .. stride - 1 zero.

@@ -4,11 +4,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "compute/core/geometry.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/knn/knn_graph.h"
 
@@ -67,6 +69,33 @@ inline std::vector<std::int32_t> oracleRows(const KnnGraph& oracle,
     for (auto s : sample)
         for (std::size_t q = 0; q < kk; ++q)
             rows.push_back(oracle.indices[std::size_t(s) * kk + q]);
+    return rows;
+}
+
+/// The squared distances (canonicalDist2) of every listed pair of a graph, n x k as its indices:
+/// what a backend keeps with its lists and measures the recall with (+inf for an empty slot).
+inline std::vector<float> listDist2(const KnnGraph& g, const std::vector<float>& x,
+                                    std::size_t dims) {
+    std::vector<float> d2(g.indices.size(), std::numeric_limits<float>::infinity());
+    const std::size_t kk = std::size_t(g.k);
+    for (std::size_t e = 0; e < g.indices.size(); ++e) {
+        const auto j = g.indices[e];
+        if (j >= 0 && std::size_t(j) < g.n)
+            d2[e] =
+                canonicalDist2(x.data() + (e / kk) * dims, x.data() + std::size_t(j) * dims, dims);
+    }
+    return d2;
+}
+
+/// The rows of the listed points (sample.size() x k) of per-pair values laid out n x k.
+inline std::vector<float> sampleRows(const std::vector<float>& lists, int k,
+                                     const std::vector<std::int32_t>& sample) {
+    const std::size_t kk = std::size_t(k);
+    std::vector<float> rows;
+    rows.reserve(sample.size() * kk);
+    for (auto s : sample)
+        rows.insert(rows.end(), lists.begin() + std::ptrdiff_t(std::size_t(s) * kk),
+                    lists.begin() + std::ptrdiff_t((std::size_t(s) + 1) * kk));
     return rows;
 }
 

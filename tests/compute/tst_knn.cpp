@@ -272,11 +272,55 @@ private slots:
         const auto e = cs::edgeIndexPairs(cs::knnEdges(std::make_shared<const cs::KnnGraph>(g)));
         const std::vector<std::uint32_t> expected{0, 1, 0, 2, 1, 0, 1, 3, 2, 3, 2, 1, 3, 2, 3, 0};
         QCOMPARE(e, expected);
-        // Rows as sets: point 1 found {0, 3} of exact {3, 2}: one; point 3 found both of {0, 2}.
-        const std::vector<std::int32_t> sample{1, 3}, exact{3, 2, 0, 2};
-        QCOMPARE(cs::knnRecall(g, sample, exact), 0.75);
-        QCOMPARE(cs::knnRecall(g, std::vector<std::int32_t>{0}, std::vector<std::int32_t>{2, 1}),
-                 1.0);
+    }
+
+    void recallCountsTies_data() {
+        // One sample row of k = 3: the squared distances of the graph's list and of the exact
+        // list, and the recall.
+        QTest::addColumn<std::vector<float>>("found");
+        QTest::addColumn<std::vector<float>>("exact");
+        QTest::addColumn<double>("recall");
+        constexpr float inf = std::numeric_limits<float>::infinity();
+        QTest::newRow("all found")
+            << std::vector<float>{1, 2, 3} << std::vector<float>{1, 2, 3} << 1.0;
+        QTest::newRow("one farther")
+            << std::vector<float>{1, 2, 4} << std::vector<float>{1, 2, 3} << 2.0 / 3;
+        QTest::newRow("duplicates: any copies")
+            << std::vector<float>{0, 0, 0} << std::vector<float>{0, 0, 0} << 1.0;
+        QTest::newRow("a tie at the k-th")
+            << std::vector<float>{1, 2, 2} << std::vector<float>{1, 2, 2} << 1.0;
+        QTest::newRow("a nearer one traded for a tie")
+            << std::vector<float>{0, 1, 1} << std::vector<float>{0, 0, 1} << 2.0 / 3;
+        QTest::newRow("an empty slot")
+            << std::vector<float>{0, 0, inf} << std::vector<float>{0, 0, 0} << 2.0 / 3;
+        QTest::newRow("nothing near")
+            << std::vector<float>{5, 6, 7} << std::vector<float>{1, 2, 3} << 0.0;
+    }
+    void recallCountsTies() {
+        QFETCH(std::vector<float>, found);
+        QFETCH(std::vector<float>, exact);
+        QFETCH(double, recall);
+        QCOMPARE(cs::knnRecallOfRows(found, exact, 3), recall);
+        // knnRecall picks the sample's rows out of the whole graph's lists.
+        std::vector<float> lists(3, 9.0f);
+        lists.insert(lists.end(), found.begin(), found.end());
+        QCOMPARE(cs::knnRecall(lists, 3, std::vector<std::int32_t>{1}, exact), recall);
+    }
+
+    void recallOnCopies() {
+        // 4,000 points on 4 spots, a thousand copies each: every list of copies is exact (all
+        // at distance 0), whichever copies the leaves hold, so one tree reaches the target;
+        // counting only the lowest-index copies the exact search picks gave about 1 / 16.
+        std::vector<float> c;
+        for (int i = 0; i < 4000; ++i)
+            c.insert(c.end(), {float(i % 4), float(i % 4) * 0.5f, 1.0f});
+        const cs::PointSet points = cs::PointSet::fromCoords(3, std::move(c));
+        const cs::KnnParams params{.k = 10, .trees = 8, .leafSize = 64, .targetRecall = 0.95};
+        const auto g = build(points, params);
+        QCOMPARE(g.treesBuilt, 1);
+        QCOMPARE(g.recallByTree, std::vector<double>{1.0});
+        for (float d : g.distances)
+            QCOMPARE(d, 0.0f);
     }
 
     void exactRowsMatchOracle_data() {
@@ -461,7 +505,8 @@ private slots:
         QCOMPARE(full.treesBuilt, maxTrees);
         QCOMPARE(full.recallByTree.size(), std::size_t(maxTrees));
         const auto sample = cs::knnRecallSample(points.n, params.recallSample, params.seed);
-        const auto sampleExact = cs::test::oracleRows(oracle, sample);
+        const auto sampleExact =
+            cs::test::sampleRows(cs::test::listDist2(oracle, x, points.dims), k, sample);
         double previous = -1.0;
         cs::KnnGraph before;
         for (int trees : {1, 2, 4, maxTrees}) {
@@ -473,7 +518,8 @@ private slots:
             QVERIFY(std::equal(g.recallByTree.begin(), g.recallByTree.end(),
                                full.recallByTree.begin()));
             // The reported recall is the oracle's on the sample.
-            QCOMPARE(g.recall(), cs::knnRecall(g, sample, sampleExact));
+            QCOMPARE(g.recall(),
+                     cs::knnRecall(cs::test::listDist2(g, x, points.dims), k, sample, sampleExact));
             // The whole graph's recall never falls, and no neighbour gets farther.
             const double recall = cs::test::oracleRecall(g, oracle);
             QVERIFY2(recall >= previous,
