@@ -21,10 +21,11 @@
 namespace cs::cli {
 
 nlohmann::json kshapeSummary(const KShapeResult& r) {
-    std::vector<std::size_t> sizes(std::size_t(std::max(r.k, 0)), 0);
-    for (const auto label : r.labels)
-        if (label >= 0 && std::size_t(label) < sizes.size()) ++sizes[std::size_t(label)];
-    return {{"iterations", r.iterations}, {"converged", r.converged}, {"cluster_sizes", sizes}};
+    const KShapeClusterSizes c = kshapeClusterSizes(r);
+    return {{"iterations", r.iterations},
+            {"converged", r.converged},
+            {"cluster_sizes", c.sizes},
+            {"empty_clusters", c.empty}};
 }
 
 nlohmann::json agreementJson(const ClusterAgreement& a) {
@@ -122,6 +123,8 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
                      << " series of length " << s.length << ", " << r.iterations << " iterations"
                      << (r.converged ? " (converged)" : " (not converged)") << ", sizes "
                      << summary["cluster_sizes"].dump();
+                if (const std::size_t empty = summary["empty_clusters"]; empty > 0)
+                    line << " (" << empty << " empty)";
                 if (labelled)
                     line << "; RI " << agreement.randIndex << ", ARI "
                          << agreement.adjustedRandIndex << ", NMI "

@@ -23,6 +23,15 @@ std::string num(std::size_t v) {
 
 }  // namespace
 
+KShapeClusterSizes kshapeClusterSizes(const KShapeResult& result) {
+    KShapeClusterSizes c;
+    c.sizes.assign(std::size_t(std::max(result.k, 0)), 0);
+    for (const std::int32_t label : result.labels)
+        if (label >= 0 && std::size_t(label) < c.sizes.size()) ++c.sizes[std::size_t(label)];
+    c.empty = std::size_t(std::count(c.sizes.begin(), c.sizes.end(), std::size_t(0)));
+    return c;
+}
+
 void validateKShape(const SeriesSet& series, const KShapeParams& params) {
     if (params.k < 1) throw Error("k-Shape needs k >= 1 clusters, got " + std::to_string(params.k));
     if (params.maxIterations < 1)

@@ -30,6 +30,15 @@ namespace cs {
 //    (kshape-python's rule), then z-normalised; an empty cluster's centroid is zeros; (2) every
 //    series goes to the centroid of smallest SBD (ties: the lower cluster);
 //  - it stops when no label changed in an iteration, or after maxIterations.
+// Empty clusters are kept, not removed or re-seeded: a k far above the set's natural count
+// leaves some clusters without members, with zero centroids (at convergence; without it, a
+// cluster emptied by the last assignment still shows the centroid of its former members). A
+// zero centroid's SBD to every series is 1, so a series joins it again only when no centroid
+// correlates positively with it at any shift. This is kshape-python's rule before April 2023
+// (`_extract_shape` returned zeros for an empty cluster); since then, KShapeClusteringCPU
+// included, it takes a random series drawn with NumPy's global generator, which is not
+// reproduced here. The results say how many clusters are empty (kshapeClusterSizes: the CLI's
+// `empty_clusters`, the panel's statistics), since `converged` alone reads as success.
 // Backends agree within float rounding (FFT and eigen solver orders differ): the same labels
 // except where two SBDs are within rounding of each other, centroids within a stated tolerance.
 
@@ -60,6 +69,14 @@ struct KShapeResult {
         return {centroids.data() + std::size_t(c) * length, length};
     }
 };
+
+/// Series per cluster by the final labels, and how many of the k clusters have none.
+struct KShapeClusterSizes {
+    std::vector<std::size_t> sizes;  ///< k entries
+    std::size_t empty = 0;           ///< clusters of size 0
+};
+/// @code auto [sizes, empty] = cs::kshapeClusterSizes(result); @endcode
+KShapeClusterSizes kshapeClusterSizes(const KShapeResult& result);
 
 /// Throws cs::Error when k < 1, maxIterations < 1, or the set cannot be clustered with them
 /// (fewer than k series, length < 2, channel out of range, no series).

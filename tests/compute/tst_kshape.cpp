@@ -426,6 +426,9 @@ private slots:
             QCOMPARE(r.distances[i], 1.0f);
             QCOMPARE(r.shifts[i], -11);
         }
+        const auto counted = cs::kshapeClusterSizes(r);
+        QCOMPARE(counted.sizes, (std::vector<std::size_t>{7, 0, 0}));
+        QCOMPARE(counted.empty, std::size_t(2));
         // Many clusters for few series: whatever empties, sizes add up, labels stay in range,
         // and at convergence (the last shapes came from the final labels) an empty cluster's
         // centroid is zeros.
@@ -435,6 +438,11 @@ private slots:
             const auto all = run(g, {.k = 10, .seed = seed});
             for (auto l : all.labels)
                 QVERIFY(l >= 0 && l < 10);
+            const auto counted = cs::kshapeClusterSizes(all);
+            QCOMPARE(std::accumulate(counted.sizes.begin(), counted.sizes.end(), std::size_t(0)),
+                     g.n);
+            QCOMPARE(counted.empty, std::size_t(std::count(counted.sizes.begin(),
+                                                           counted.sizes.end(), std::size_t(0))));
             if (!all.converged) continue;
             for (int j = 0; j < 10; ++j)
                 if (std::count(all.labels.begin(), all.labels.end(), j) == 0) {

@@ -489,6 +489,32 @@ private slots:
         }
     }
 
+    void emptyClustersAreSaid() {
+        // Constant series are all zeros once z-normalised: every SBD is 1, all go to cluster 0,
+        // and the other two clusters stay empty; the statistics say so, with the sizes.
+        const QString path = m_tmp.filePath(QStringLiteral("constant.ts"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Text));
+        f.write(
+            "@problemName constant\n@univariate true\n@equalLength true\n@seriesLength 12\n"
+            "@classLabel false\n@data\n");
+        for (int i = 0; i < 7; ++i)
+            f.write(QByteArray(QStringList(12, QString::number(i)).join(',').toUtf8() + '\n'));
+        f.close();
+        m_window->openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 7, 30000);
+        const cs::ui::Algorithm* kshape = m_window->algorithms().find(QStringLiteral("kshape"));
+        kshape->setParameter(QStringLiteral("k"), std::int64_t(3));
+        kshape->run();
+        QTRY_VERIFY_WITH_TIMEOUT(!kshape->isBusy() && panel()->lastRun(), 60000);
+        const auto run = panel()->lastRun();
+        QCOMPARE(run->sizes, (std::vector<std::size_t>{7, 0, 0}));
+        QCOMPARE(run->emptyClusters, std::size_t(2));
+        const QString text = panel()->statisticsLabel()->text();
+        QVERIFY2(text.contains(QLatin1String("2 of the 3 clusters are empty")), qPrintable(text));
+        QCOMPARE(text, KShapePanel::statisticsText(*run));
+    }
+
     void cleanupTestCase() { m_window.reset(); }
 };
 

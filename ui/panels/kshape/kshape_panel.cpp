@@ -142,9 +142,9 @@ KShapeRun KShapePanel::compute(std::shared_ptr<const SeriesSet> series, const KS
     job.checkpoint();
     // The device copy is the backend's, not the result's value; the view draws from the host.
     result->device.reset();
-    run.sizes.assign(std::size_t(std::max(result->k, 0)), 0);
-    for (const std::int32_t label : result->labels)
-        if (label >= 0 && std::size_t(label) < run.sizes.size()) ++run.sizes[std::size_t(label)];
+    auto [sizes, empty] = kshapeClusterSizes(*result);
+    run.sizes = std::move(sizes);
+    run.emptyClusters = empty;
     const SeriesSet& s = *series;
     if (s.classCount() > 0 && s.labels.size() == s.n) {
         const auto stage = job.stage("agreement");
@@ -212,8 +212,10 @@ QString KShapePanel::statisticsText(const KShapeRun& run) {
     for (std::size_t c = 0; c < run.sizes.size(); ++c)
         sizes << tr("%1: %2").arg(c).arg(count(run.sizes[c]));
     lines << tr("Cluster sizes: %1").arg(sizes.join(QStringLiteral(", ")));
-    const auto empty = std::count(run.sizes.begin(), run.sizes.end(), std::size_t(0));
-    if (empty > 0) lines << tr("%1 empty clusters (zero centroids)").arg(empty);
+    if (run.emptyClusters > 0)
+        lines << tr("%1 of the %2 clusters are empty: kept with zero centroids, not re-seeded")
+                     .arg(run.emptyClusters)
+                     .arg(r.k);
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -24,6 +24,7 @@ struct KShapeRun {
     std::shared_ptr<const SeriesSet> series;  ///< the set that was clustered
     std::shared_ptr<const KShapeResult> result;
     std::vector<std::size_t> sizes;  ///< series per cluster, k entries
+    std::size_t emptyClusters = 0;   ///< clusters without series
     bool hasAgreement = false;       ///< the set has class labels to compare with
     ClusterAgreement agreement;      ///< against the class labels (when hasAgreement)
 };
