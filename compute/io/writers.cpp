@@ -44,7 +44,23 @@ public:
         m_buffer.append(text, ec == std::errc() ? end : text);
     }
     void put(char c) { m_buffer += c; }
-    void text(std::string_view value) { m_buffer += value; }
+    // Every text field of every writer goes through here. RFC 4180: a field holding a comma,
+    // a quote or a line break is quoted, its quotes doubled; so is one with a blank at an end,
+    // which readers that trim fields would lose.
+    void field(std::string_view value) {
+        const bool quote = value.find_first_of(",\"\r\n") != std::string_view::npos ||
+                           (!value.empty() && (isBlank(value.front()) || isBlank(value.back())));
+        if (!quote) {
+            m_buffer += value;
+            return;
+        }
+        m_buffer += '"';
+        for (char c : value) {
+            if (c == '"') m_buffer += '"';
+            m_buffer += c;
+        }
+        m_buffer += '"';
+    }
     void endRow() {
         m_buffer += '\n';
         if (m_buffer.size() >= kFlushAt) flush();
@@ -56,6 +72,7 @@ public:
 
 private:
     static constexpr std::size_t kFlushAt = std::size_t(1) << 20;
+    static bool isBlank(char c) { return c == ' ' || c == '\t'; }
     void flush() {
         m_out.write(m_buffer);
         m_buffer.clear();
@@ -242,14 +259,14 @@ void writePredictionsCsv(const std::filesystem::path& file, std::span<const std:
     auto name = [&](std::int32_t label) {
         if (label < 0) return;
         if (std::size_t(label) < classNames.size())
-            out.text(classNames[std::size_t(label)]);
+            out.field(classNames[std::size_t(label)]);
         else
             out.number(label);
     };
     for (std::size_t i = 0; i < predicted.size(); ++i) {
         out.number(i);
         out.put(',');
-        out.text(!isTest.empty() && isTest[i] ? "test" : "train");
+        out.field(!isTest.empty() && isTest[i] ? "test" : "train");
         out.put(',');
         name(labels.empty() ? -1 : labels[i]);
         out.put(',');

@@ -13,8 +13,9 @@ namespace cs::io {
 
 // The CSV exports of every algorithm, shared by the CLI and the GUI. Each file starts with one
 // `# ` line giving the parameters (e.g. "# dbscan eps=0.5 minPts=10 backend=cuda"), then the
-// column names, then one row per item; it is written through AtomicOutput (whole or not at
-// all) and every failure throws cs::Error naming the file.
+// column names, then one row per item, lines ending in \n; text fields are quoted as RFC 4180
+// says (a class name with a comma, a quote or a line break). Each is written through
+// AtomicOutput (whole or not at all) and every failure throws cs::Error naming the file.
 
 /// How the outputs per point name a point: by its row in the file it was read from, so that
 /// they line up with the file when rows with NaN/Inf were dropped on reading.

@@ -13,6 +13,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <sys/resource.h>
@@ -50,6 +51,41 @@ std::vector<std::string_view> fields(std::string_view line) {
         if (comma == std::string_view::npos) return out;
         at = comma + 1;
     }
+}
+
+// An RFC 4180 reader, written from the RFC alone: records of fields separated by commas and
+// ended by a line break; a quoted field may hold commas, line breaks and doubled quotes.
+std::vector<std::vector<std::string>> readRfc4180(std::string_view text) {
+    std::vector<std::vector<std::string>> records(1);
+    std::string field;
+    bool quoted = false, fieldStarted = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c != '"')
+                field += c;
+            else if (i + 1 < text.size() && text[i + 1] == '"')
+                field += text[++i];
+            else
+                quoted = false;
+        } else if (c == '"' && !fieldStarted) {
+            quoted = fieldStarted = true;
+        } else if (c == ',') {
+            records.back().push_back(std::exchange(field, {}));
+            fieldStarted = false;
+        } else if (c == '\n') {
+            records.back().push_back(std::exchange(field, {}));
+            records.emplace_back();
+            fieldStarted = false;
+        } else {
+            field += c;
+            fieldStarted = true;
+        }
+    }
+    if (quoted) qFatal("an unclosed quote");
+    if (fieldStarted || !records.back().empty()) records.back().push_back(field);
+    if (records.back().empty()) records.pop_back();
+    return records;
 }
 
 template <typename T>
@@ -236,6 +272,32 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(
             cs::Error,
             cs::io::writeLabelsCsv(file("bad.csv"), std::vector<std::int32_t>(3), {}, "p", rows));
+    }
+
+    void predictionsQuoteClassNames() {
+        // Class names with commas, quotes, line breaks and blanks at an end come back whole
+        // through an RFC 4180 reader, one record per series.
+        QTemporaryDir dir;
+        const std::filesystem::path file = dir.filePath("predictions.csv").toStdString();
+        const std::vector<std::string> names = {"a,b",      "say \"hi\"", "two\nlines", "cr\r\nlf",
+                                                " padded ", "plain",      "\"",         ","};
+        std::vector<std::int32_t> labels, predicted;
+        for (std::size_t c = 0; c < names.size(); ++c) {
+            labels.push_back(std::int32_t(c));
+            predicted.push_back(std::int32_t((c + 1) % names.size()));
+        }
+        cs::io::writePredictionsCsv(file, {}, labels, predicted, names, "rocket file=x,y.ts");
+        std::string text = contents(file);
+        const std::size_t comment = text.find('\n');
+        QCOMPARE(text.substr(0, comment), std::string("# rocket file=x,y.ts"));
+        const auto records = readRfc4180(std::string_view(text).substr(comment + 1));
+        QCOMPARE(records.size(), names.size() + 1);
+        QCOMPARE(records[0], (std::vector<std::string>{"index", "split", "label", "predicted"}));
+        for (std::size_t c = 0; c < names.size(); ++c)
+            QCOMPARE(records[c + 1], (std::vector<std::string>{std::to_string(c), "train", names[c],
+                                                               names[(c + 1) % names.size()]}));
+        // Plain names are not quoted.
+        QVERIFY(text.find("\n5,train,plain,\"\"\"\"\n") != std::string::npos);
     }
 
     void sizeMismatch() {
