@@ -92,62 +92,33 @@ std::vector<std::size_t> validateRidgeInput(std::span<const float> features, std
     return rows;
 }
 
-RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, std::size_t p,
-                              std::span<const std::int32_t> labels, int classes,
-                              const RidgeParams& params, JobControl& job) {
-    const std::vector<std::size_t> rows =
-        validateRidgeInput(features, n, p, labels, classes, params);
-    const std::vector<double> alphas = ridgeAlphas(params);
-    job.checkpoint();
+namespace {
 
-    const std::size_t nt = rows.size();
-    const Eigen::Index rN = Eigen::Index(nt), cN = Eigen::Index(classes);
-    RidgeModel model;
-    model.features = p;
-    model.classes = classes;
-    model.alphas = alphas;
-    model.mean.assign(p, 0.0);
-    model.scale.assign(p, 0.0);
+// The standardised, centred training rows and their targets.
+struct Training {
+    Matrix xs;                         // nt x p
+    Matrix y;                          // nt x classes, +1 / -1
+    Matrix yc;                         // y centred per column
+    std::vector<std::int32_t> labels;  // per training row
+};
 
-    // Standardised training rows (population sd; a constant column becomes 0) and centred
-    // one-vs-rest targets.
-    Matrix xs(rN, Eigen::Index(p));
-    Matrix y = Matrix::Constant(rN, cN, -1.0);
-    Vector yMean(cN);
-    {
-        auto stage = job.stage("standardise");
-        // Row by row (the features are row-major): means, then squared deviations.
-        std::vector<double> sum(p, 0.0), sq(p, 0.0);
-        for (std::size_t r = 0; r < nt; ++r) {
-            const float* x = features.data() + rows[r] * p;
-            for (std::size_t j = 0; j < p; ++j)
-                sum[j] += double(x[j]);
-        }
-        for (std::size_t j = 0; j < p; ++j)
-            model.mean[j] = sum[j] / double(nt);
-        for (std::size_t r = 0; r < nt; ++r) {
-            const float* x = features.data() + rows[r] * p;
-            for (std::size_t j = 0; j < p; ++j) {
-                const double d = double(x[j]) - model.mean[j];
-                sq[j] += d * d;
-            }
-        }
-        for (std::size_t j = 0; j < p; ++j) {
-            const double sd = std::sqrt(sq[j] / double(nt));
-            model.scale[j] = sd > 0.0 ? 1.0 / sd : 0.0;
-        }
-        for (std::size_t r = 0; r < nt; ++r) {
-            const float* x = features.data() + rows[r] * p;
-            for (std::size_t j = 0; j < p; ++j)
-                xs(Eigen::Index(r), Eigen::Index(j)) =
-                    (double(x[j]) - model.mean[j]) * model.scale[j];
-        }
-        for (std::size_t r = 0; r < nt; ++r)
-            y(Eigen::Index(r), labels[rows[r]]) = 1.0;
-        yMean = y.colwise().mean().transpose();
-        job.checkpoint();
-    }
-    const Matrix yc = y.rowwise() - yMean.transpose();
+void storeWeights(RidgeModel& model, const Matrix& w) {
+    const std::size_t p = model.features;
+    const int classes = model.classes;
+    model.weights.resize(p * std::size_t(classes));
+    for (std::size_t j = 0; j < p; ++j)
+        for (int k = 0; k < classes; ++k)
+            model.weights[j * std::size_t(classes) + std::size_t(k)] =
+                w(Eigen::Index(j), Eigen::Index(k));
+}
+
+// The fit from the n x n Gram matrix on the complement of the constant vector.
+void fitGram(const Training& t, const std::vector<double>& alphas, RidgeModel& model,
+             JobControl& job) {
+    const Matrix& xs = t.xs;
+    const std::size_t nt = std::size_t(xs.rows());
+    const Eigen::Index rN = xs.rows();
+    const int classes = model.classes;
 
     // K = Xs Xs^T, row blocks on their own threads (Eigen itself is single-threaded here).
     Matrix gram(rN, rN);
@@ -199,7 +170,7 @@ RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, st
     }
 
     // Exact leave-one-out per alpha: C = G^-1 Yc, residual_i = C_i / (G^-1)_ii.
-    const Matrix qtY = q.transpose() * yc;
+    const Matrix qtY = q.transpose() * t.yc;
     const Matrix q2 = q.cwiseAbs2();
     auto looResiduals = [&](double alpha, Matrix* dual) {
         const Vector w = (eig.array() + alpha).inverse().matrix();
@@ -225,10 +196,10 @@ RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, st
             }
         }
         model.alpha = alphas[best];
-        const Matrix loo = y - bestResidual;
+        const Matrix loo = t.y - bestResidual;
         std::size_t correct = 0;
         for (std::size_t r = 0; r < nt; ++r)
-            correct += argmax(loo.row(Eigen::Index(r)), classes) == labels[rows[r]];
+            correct += argmax(loo.row(Eigen::Index(r)), classes) == t.labels[r];
         model.looAccuracy = double(correct) / double(nt);
         job.checkpoint();
     }
@@ -237,14 +208,75 @@ RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, st
         auto stage = job.stage("weights");
         Matrix dual;
         looResiduals(model.alpha, &dual);
-        const Matrix w = xs.transpose() * dual;  // p x classes
-        model.weights.resize(p * std::size_t(classes));
-        for (std::size_t j = 0; j < p; ++j)
-            for (int k = 0; k < classes; ++k)
-                model.weights[j * std::size_t(classes) + std::size_t(k)] =
-                    w(Eigen::Index(j), Eigen::Index(k));
-        model.intercept.assign(yMean.data(), yMean.data() + classes);
+        storeWeights(model, xs.transpose() * dual);
     }
+}
+
+}  // namespace
+
+RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, std::size_t p,
+                              std::span<const std::int32_t> labels, int classes,
+                              const RidgeParams& params, JobControl& job) {
+    const std::vector<std::size_t> rows =
+        validateRidgeInput(features, n, p, labels, classes, params);
+    const std::vector<double> alphas = ridgeAlphas(params);
+    job.checkpoint();
+
+    const std::size_t nt = rows.size();
+    const Eigen::Index rN = Eigen::Index(nt), cN = Eigen::Index(classes);
+    RidgeModel model;
+    model.features = p;
+    model.classes = classes;
+    model.alphas = alphas;
+    model.mean.assign(p, 0.0);
+    model.scale.assign(p, 0.0);
+
+    // Standardised training rows (population sd; a constant column becomes 0) and centred
+    // one-vs-rest targets.
+    Training t;
+    t.xs.resize(rN, Eigen::Index(p));
+    t.y = Matrix::Constant(rN, cN, -1.0);
+    Vector yMean(cN);
+    {
+        auto stage = job.stage("standardise");
+        // Row by row (the features are row-major): means, then squared deviations.
+        std::vector<double> sum(p, 0.0), sq(p, 0.0);
+        for (std::size_t r = 0; r < nt; ++r) {
+            const float* x = features.data() + rows[r] * p;
+            for (std::size_t j = 0; j < p; ++j)
+                sum[j] += double(x[j]);
+        }
+        for (std::size_t j = 0; j < p; ++j)
+            model.mean[j] = sum[j] / double(nt);
+        for (std::size_t r = 0; r < nt; ++r) {
+            const float* x = features.data() + rows[r] * p;
+            for (std::size_t j = 0; j < p; ++j) {
+                const double d = double(x[j]) - model.mean[j];
+                sq[j] += d * d;
+            }
+        }
+        for (std::size_t j = 0; j < p; ++j) {
+            const double sd = std::sqrt(sq[j] / double(nt));
+            model.scale[j] = sd > 0.0 ? 1.0 / sd : 0.0;
+        }
+        for (std::size_t r = 0; r < nt; ++r) {
+            const float* x = features.data() + rows[r] * p;
+            for (std::size_t j = 0; j < p; ++j)
+                t.xs(Eigen::Index(r), Eigen::Index(j)) =
+                    (double(x[j]) - model.mean[j]) * model.scale[j];
+        }
+        t.labels.resize(nt);
+        for (std::size_t r = 0; r < nt; ++r) {
+            t.labels[r] = labels[rows[r]];
+            t.y(Eigen::Index(r), t.labels[r]) = 1.0;
+        }
+        yMean = t.y.colwise().mean().transpose();
+        job.checkpoint();
+    }
+    t.yc = t.y.rowwise() - yMean.transpose();
+
+    fitGram(t, alphas, model, job);
+    model.intercept.assign(yMean.data(), yMean.data() + classes);
     return model;
 }
 
