@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The ridge classifier ROCKET pairs with, as scikit-learn's RidgeClassifierCV fits it (the
 // "eigen" mode of _RidgeGCV: Golub, Heath, Wahba 1979, exact leave-one-out from one
-// eigendecomposition of the Gram matrix), in double with Eigen.
+// eigendecomposition of the Gram or the covariance matrix, whichever is smaller), in double
+// with Eigen.
 #include "compute/rocket/ridge.h"
 
 #include <algorithm>
@@ -112,7 +113,7 @@ void storeWeights(RidgeModel& model, const Matrix& w) {
                 w(Eigen::Index(j), Eigen::Index(k));
 }
 
-// The fit from the n x n Gram matrix on the complement of the constant vector.
+// The Gram path (ridge.h): the n x n Gram matrix on the complement of the constant vector.
 void fitGram(const Training& t, const std::vector<double>& alphas, RidgeModel& model,
              JobControl& job) {
     const Matrix& xs = t.xs;
@@ -212,7 +213,121 @@ void fitGram(const Training& t, const std::vector<double>& alphas, RidgeModel& m
     }
 }
 
+// The covariance path (ridge.h): the p x p matrix X^T X, all its eigenpairs.
+void fitCovariance(const Training& t, const std::vector<double>& alphas, RidgeModel& model,
+                   JobControl& job) {
+    const Matrix& xs = t.xs;
+    const std::size_t nt = std::size_t(xs.rows()), p = std::size_t(xs.cols());
+    const Eigen::Index pN = xs.cols(), cN = Eigen::Index(model.classes);
+    const Eigen::Index aN = Eigen::Index(alphas.size());
+
+    // Only the lower triangle: the eigensolver reads no more. Fixed column blocks, so that the
+    // rounding does not depend on the thread count.
+    Matrix cov = Matrix::Zero(pN, pN);
+    Matrix xty;
+    {
+        auto stage = job.stage("covariance");
+        constexpr std::size_t kColumns = 32;
+        parallelFor((p + kColumns - 1) / kColumns, &job, {}, [&](std::size_t b, unsigned) {
+            const Eigen::Index j = Eigen::Index(b * kColumns);
+            const Eigen::Index w = std::min<Eigen::Index>(Eigen::Index(kColumns), pN - j);
+            cov.block(j, j, pN - j, w).noalias() =
+                xs.rightCols(pN - j).transpose() * xs.middleCols(j, w);
+        });
+        xty.noalias() = xs.transpose() * t.yc;
+        job.checkpoint();
+    }
+
+    Eigen::SelfAdjointEigenSolver<Matrix> solver;
+    Vector eig;
+    {
+        auto stage = job.stage("eigen");
+        solver.compute(cov);
+        if (solver.info() != Eigen::Success)
+            throw Error("the ridge classifier's eigendecomposition did not converge");
+        cov = Matrix();
+        eig = solver.eigenvalues().cwiseMax(0.0);  // X^T X is positive semi-definite
+        job.checkpoint();
+    }
+    const Matrix& v = solver.eigenvectors();
+
+    Matrix weights;  // p x (classes alphas): the weights of every alpha, side by side
+    std::size_t best = 0;
+    {
+        auto stage = job.stage("alpha");
+        // The shrink factors 1 / (s^2 + alpha) and the weights of every alpha side by side, so
+        // that a block of rows meets them all in two products.
+        Matrix shrink(pN, aN);
+        weights.resize(pN, cN * aN);
+        const Matrix vty = v.transpose() * xty;
+        for (Eigen::Index a = 0; a < aN; ++a) {
+            shrink.col(a) = (eig.array() + alphas[std::size_t(a)]).inverse().matrix();
+            weights.middleCols(a * cN, cN).noalias() = v * (shrink.col(a).asDiagonal() * vty);
+        }
+        // Row blocks on their own threads, each with its own sums, added up in block order
+        // below so that the thread count changes nothing. X V is never held whole.
+        constexpr std::size_t kRows = 256;
+        const std::size_t blocks = (nt + kRows - 1) / kRows;
+        std::vector<double> squares(blocks * alphas.size(), 0.0);
+        std::vector<std::size_t> hits(blocks * alphas.size(), 0);
+        const double keep = 1.0 - 1.0 / double(nt);  // 1 - the intercept's hat
+        parallelFor(blocks, &job, {}, [&](std::size_t b, unsigned) {
+            const Eigen::Index r0 = Eigen::Index(b * kRows);
+            const Eigen::Index len = std::min<Eigen::Index>(Eigen::Index(kRows), xs.rows() - r0);
+            const auto xb = xs.middleRows(r0, len);
+            Matrix xv = xb * v;
+            const Matrix hat = xv.cwiseAbs2() * shrink;  // len x alphas
+            xv = Matrix();
+            const Matrix fit = xb * weights;  // len x (classes alphas)
+            Eigen::RowVectorXd loo(cN);
+            for (Eigen::Index a = 0; a < aN; ++a) {
+                double sum = 0.0;
+                std::size_t correct = 0;
+                for (Eigen::Index r = 0; r < len; ++r) {
+                    const double d = keep - hat(r, a);
+                    for (Eigen::Index k = 0; k < cN; ++k) {
+                        const double e = (t.yc(r0 + r, k) - fit(r, a * cN + k)) / d;
+                        sum += e * e;
+                        loo(k) = t.y(r0 + r, k) - e;
+                    }
+                    correct += argmax(loo, model.classes) == t.labels[std::size_t(r0 + r)];
+                }
+                squares[b * alphas.size() + std::size_t(a)] = sum;
+                hits[b * alphas.size() + std::size_t(a)] = correct;
+            }
+        });
+        double bestError = std::numeric_limits<double>::infinity();
+        for (std::size_t a = 0; a < alphas.size(); ++a) {
+            double sum = 0.0;
+            for (std::size_t b = 0; b < blocks; ++b)
+                sum += squares[b * alphas.size() + a];
+            const double err = sum / double(nt * std::size_t(cN));
+            model.looError.push_back(err);
+            if (err < bestError) {  // the first (smallest-listed) on ties
+                bestError = err;
+                best = a;
+            }
+        }
+        model.alpha = alphas[best];
+        std::size_t correct = 0;
+        for (std::size_t b = 0; b < blocks; ++b)
+            correct += hits[b * alphas.size() + best];
+        model.looAccuracy = double(correct) / double(nt);
+        job.checkpoint();
+    }
+
+    {
+        auto stage = job.stage("weights");
+        storeWeights(model, weights.middleCols(Eigen::Index(best) * cN, cN));
+    }
+}
+
 }  // namespace
+
+RidgeSolver ridgeSolverFor(std::size_t trainRows, std::size_t p, RidgeSolver requested) {
+    if (requested != RidgeSolver::Automatic) return requested;
+    return trainRows <= p ? RidgeSolver::Gram : RidgeSolver::Covariance;
+}
 
 RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, std::size_t p,
                               std::span<const std::int32_t> labels, int classes,
@@ -275,7 +390,10 @@ RidgeModel fitRidgeClassifier(std::span<const float> features, std::size_t n, st
     }
     t.yc = t.y.rowwise() - yMean.transpose();
 
-    fitGram(t, alphas, model, job);
+    if (ridgeSolverFor(nt, p, params.solver) == RidgeSolver::Gram)
+        fitGram(t, alphas, model, job);
+    else
+        fitCovariance(t, alphas, model, job);
     model.intercept.assign(yMean.data(), yMean.data() + classes);
     return model;
 }

@@ -33,6 +33,10 @@
 #include "tests/common/rocket_oracle.h"
 #include "tests/common/test_paths.h"
 
+#ifdef __linux__
+#include <sys/resource.h>
+#endif
+
 namespace {
 
 using cs::test::errorOf;
@@ -161,6 +165,48 @@ std::pair<std::vector<double>, double> ridgeFit(const Mat& z, const std::vector<
         b -= zm[j] * w[j];
     return {w, b};
 }
+
+std::vector<std::string> stageNames(const cs::JobControl& job) {
+    std::vector<std::string> names;
+    for (const auto& t : job.timings())
+        names.push_back(t.name);
+    return names;
+}
+
+// The first way two ridge models of the same data differ beyond rounding (the two paths are
+// equal in exact arithmetic), or empty.
+QString ridgeDifference(const cs::RidgeModel& a, const cs::RidgeModel& b) {
+    if (a.alpha != b.alpha) return QString("alpha %1 vs %2").arg(a.alpha).arg(b.alpha);
+    if (a.looError.size() != b.looError.size()) return "looError sizes differ";
+    for (std::size_t i = 0; i < a.looError.size(); ++i)
+        if (!(std::abs(a.looError[i] - b.looError[i]) <= 1e-9 * a.looError[i]))
+            return QString("alpha %1: LOO error %2 vs %3")
+                .arg(a.alphas[i])
+                .arg(a.looError[i], 0, 'g', 17)
+                .arg(b.looError[i], 0, 'g', 17);
+    if (a.looAccuracy != b.looAccuracy)
+        return QString("LOO accuracy %1 vs %2").arg(a.looAccuracy).arg(b.looAccuracy);
+    if (a.intercept != b.intercept || a.mean != b.mean || a.scale != b.scale)
+        return "intercepts or standardisation differ";
+    if (a.weights.size() != b.weights.size()) return "weight counts differ";
+    double largest = 0.0, worst = 0.0;
+    for (std::size_t e = 0; e < a.weights.size(); ++e) {
+        largest = std::max(largest, std::abs(a.weights[e]));
+        worst = std::max(worst, std::abs(a.weights[e] - b.weights[e]));
+    }
+    if (!(worst <= 1e-8 * largest))
+        return QString("weights differ by %1 (largest %2)").arg(worst).arg(largest);
+    return {};
+}
+
+#ifdef __linux__
+// The process's peak resident memory so far.
+std::size_t peakResidentBytes() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return std::size_t(usage.ru_maxrss) * 1024;
+}
+#endif
 
 struct Accuracy {
     double test = 0.0, loo = 0.0, alpha = 0.0, seconds = 0.0;
@@ -495,15 +541,24 @@ private slots:
         QTest::addColumn<qulonglong>("n");
         QTest::addColumn<qulonglong>("p");
         QTest::addColumn<int>("classes");
-        QTest::newRow("p < n, 3 classes") << 18ull << 5ull << 3;
-        QTest::newRow("p > n, 3 classes") << 15ull << 40ull << 3;
-        QTest::newRow("p > n, 2 classes") << 12ull << 30ull << 2;
-        QTest::newRow("p = 1") << 10ull << 1ull << 2;
+        QTest::addColumn<int>("solver");
+        const int automatic = int(cs::RidgeSolver::Automatic), gram = int(cs::RidgeSolver::Gram),
+                  covariance = int(cs::RidgeSolver::Covariance);
+        QTest::newRow("p < n, 3 classes") << 18ull << 5ull << 3 << automatic;
+        QTest::newRow("p < n, 3 classes, Gram") << 18ull << 5ull << 3 << gram;
+        QTest::newRow("p > n, 3 classes") << 15ull << 40ull << 3 << automatic;
+        QTest::newRow("p > n, 3 classes, covariance") << 15ull << 40ull << 3 << covariance;
+        QTest::newRow("p > n, 2 classes") << 12ull << 30ull << 2 << automatic;
+        QTest::newRow("n = p + 1, 2 classes") << 13ull << 12ull << 2 << automatic;
+        QTest::newRow("n = p + 1, 2 classes, Gram") << 13ull << 12ull << 2 << gram;
+        QTest::newRow("p = 1") << 10ull << 1ull << 2 << automatic;
+        QTest::newRow("p = 1, Gram") << 10ull << 1ull << 2 << gram;
     }
     void ridgeMatchesBruteForce() {
         QFETCH(qulonglong, n);
         QFETCH(qulonglong, p);
         QFETCH(int, classes);
+        QFETCH(int, solver);
         cs::Random rng(n * 131 + p);
         std::vector<float> x(n * p);
         std::vector<std::int32_t> labels(n + 2);
@@ -526,7 +581,11 @@ private slots:
         const std::vector<double> alphas{1e-3, 0.1, 1.0, 10.0, 1e3};
         cs::JobControl job;
         const auto model =
-            cs::fitRidgeClassifier(all, n + 2, p, labels, classes, {.alphas = alphas}, job);
+            cs::fitRidgeClassifier(all, n + 2, p, labels, classes,
+                                   {.alphas = alphas, .solver = cs::RidgeSolver(solver)}, job);
+        const bool viaGram =
+            cs::ridgeSolverFor(n, p, cs::RidgeSolver(solver)) == cs::RidgeSolver::Gram;
+        QCOMPARE(stageNames(job)[1], std::string(viaGram ? "gram" : "covariance"));
         QCOMPARE(model.features, std::size_t(p));
         QCOMPARE(model.alphas, alphas);
         QCOMPARE(model.looError.size(), alphas.size());
@@ -629,11 +688,18 @@ private slots:
         QVERIFY(std::abs(model.alphas[1] - std::pow(10.0, -3.0 + 6.0 / 9.0)) < 1e-15);
         QCOMPARE(model.looAccuracy, 1.0);
         QCOMPARE(cs::ridgePredict(model, x, 8), labels);
-        std::vector<std::string> stages;
-        for (const auto& t : job.timings())
-            stages.push_back(t.name);
-        QCOMPARE(stages,
+        // 8 rows of 1 feature: the covariance path; the Gram path when asked.
+        QCOMPARE(stageNames(job), (std::vector<std::string>{"standardise", "covariance", "eigen",
+                                                            "alpha", "weights"}));
+        cs::JobControl gramJob;
+        cs::fitRidgeClassifier(x, 8, 1, labels, 2, {.solver = cs::RidgeSolver::Gram}, gramJob);
+        QCOMPARE(stageNames(gramJob),
                  (std::vector<std::string>{"standardise", "gram", "eigen", "alpha", "weights"}));
+        QCOMPARE(cs::ridgeSolverFor(8, 8, cs::RidgeSolver::Automatic), cs::RidgeSolver::Gram);
+        QCOMPARE(cs::ridgeSolverFor(9, 8, cs::RidgeSolver::Automatic), cs::RidgeSolver::Covariance);
+        QCOMPARE(cs::ridgeSolverFor(9, 8, cs::RidgeSolver::Gram), cs::RidgeSolver::Gram);
+        QCOMPARE(cs::ridgeSolverFor(2, 8, cs::RidgeSolver::Covariance),
+                 cs::RidgeSolver::Covariance);
         // Ties go to the lower class.
         cs::RidgeModel tie;
         tie.features = 1;
@@ -695,6 +761,211 @@ private slots:
         const std::string what =
             errorOf([&] { cs::fitRidgeClassifier(x, n, 2, labels, classes, params, job); });
         QVERIFY2(what.find(message.toStdString()) != std::string::npos, what.c_str());
+    }
+
+    // The Gram and the covariance paths on the same data, around n = p where either applies:
+    // rows forced down each path give the same model up to rounding, and the automatic choice
+    // is the forced path of the smaller side, bit for bit.
+    void ridgePathsAgree_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("kernels");
+        // Generated: 160 training rows of 4 classes (and 80 test rows).
+        QTest::newRow("generated, p = n - 20") << "generated" << 70;
+        QTest::newRow("generated, p = n - 2") << "generated" << 79;
+        QTest::newRow("generated, p = n") << "generated" << 80;
+        QTest::newRow("generated, p = n + 20") << "generated" << 90;
+        // GunPoint: 50 training rows of 2 classes; BasicMotions: 40 of 4, 6 channels.
+        QTest::newRow("GunPoint, p = n - 2") << "GunPoint" << 24;
+        QTest::newRow("GunPoint, p = n + 10") << "GunPoint" << 30;
+        QTest::newRow("BasicMotions, p = n - 10") << "BasicMotions" << 15;
+        QTest::newRow("BasicMotions, p = n + 2") << "BasicMotions" << 21;
+    }
+    void ridgePathsAgree() {
+        QFETCH(QString, kind);
+        QFETCH(int, kernels);
+        cs::SeriesSet s;
+        std::vector<std::int32_t> train;
+        if (kind == "generated") {
+            s = cs::demo::makeShapeSeries(240, 64, 1, 13);
+            train.assign(s.labels.begin(), s.labels.end());
+            std::fill(train.begin() + 160, train.end(), -1);
+        } else {
+            s = ucr(kind.toUtf8().constData());
+            for (std::size_t i = 0; i < s.n; ++i)
+                train.push_back(s.isTest[i] ? -1 : s.labels[i]);
+        }
+        const std::size_t nt =
+            std::size_t(std::count_if(train.begin(), train.end(), [](int l) { return l >= 0; }));
+        const auto k = cs::makeRocketKernels({.kernels = kernels, .seed = 5}, s.length, s.channels);
+        const auto f = transform(s, k);
+        const int classes = int(s.classCount());
+        auto fit = [&](cs::RidgeSolver solver, std::vector<std::string>* stages) {
+            cs::JobControl job;
+            auto m = cs::fitRidgeClassifier(f.values, f.n, f.columns(), train, classes,
+                                            {.solver = solver}, job);
+            if (stages) *stages = stageNames(job);
+            return m;
+        };
+        std::vector<std::string> gramStages, covarianceStages, automaticStages;
+        const auto gram = fit(cs::RidgeSolver::Gram, &gramStages);
+        const auto covariance = fit(cs::RidgeSolver::Covariance, &covarianceStages);
+        const auto automatic = fit(cs::RidgeSolver::Automatic, &automaticStages);
+        QCOMPARE(gramStages[1], std::string("gram"));
+        QCOMPARE(covarianceStages[1], std::string("covariance"));
+        const QString diff = ridgeDifference(gram, covariance);
+        QVERIFY2(
+            diff.isEmpty(),
+            qPrintable(
+                QString("n %1, p %2: Gram vs covariance: %3").arg(nt).arg(f.columns()).arg(diff)));
+        QCOMPARE(cs::ridgePredict(gram, f.values, f.n),
+                 cs::ridgePredict(covariance, f.values, f.n));
+        const auto& expected = nt <= f.columns() ? gram : covariance;
+        QCOMPARE(automaticStages, nt <= f.columns() ? gramStages : covarianceStages);
+        QCOMPARE(automatic.looError, expected.looError);
+        QCOMPARE(automatic.weights, expected.weights);
+        QCOMPARE(automatic.alpha, expected.alpha);
+    }
+
+    // Many short series, few kernels: the covariance path, in little time and memory (the Gram
+    // matrix alone would be 18,000^2 doubles, 2.6 GB), against a direct solve of the normal
+    // equations and the leave-one-out formula evaluated with an explicit inverse.
+    void ridgeManySeries() {
+        const auto s = cs::demo::makeShapeSeries(20'000, 64, 1, 21);
+        const auto k = cs::makeRocketKernels({.kernels = 50, .seed = 3}, 64, 1);
+        const auto f = transform(s, k);
+        const std::size_t n = 18'000, p = f.columns();  // the rest are test rows
+        const int classes = int(s.classCount());
+        std::vector<std::int32_t> train(s.labels.begin(), s.labels.end());
+        std::fill(train.begin() + std::ptrdiff_t(n), train.end(), -1);
+#ifdef __linux__
+        const std::size_t peakBefore = peakResidentBytes();
+#endif
+        const auto start = std::chrono::steady_clock::now();
+        // Stopped as soon as a Gram stage starts: it would run for hours, if memory allowed.
+        bool tookGram = false;
+        cs::JobControl* self = nullptr;
+        cs::JobControl job([&](double, std::string_view stage) {
+            if (stage == "gram") {
+                tookGram = true;
+                self->cancel();
+            }
+        });
+        self = &job;
+        cs::RidgeModel model;
+        try {
+            model = cs::fitRidgeClassifier(f.values, f.n, p, train, classes, {}, job);
+        } catch (const cs::Cancelled&) {
+        }
+        QVERIFY2(!tookGram, "18,000 rows of 100 features took the Gram path");
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+#ifdef __linux__
+        const std::size_t grown = peakResidentBytes() - peakBefore;
+        qInfo("20,000 series, 50 kernels: fitted in %.2f s, peak memory grew by %zu MiB", seconds,
+              grown >> 20);
+        QVERIFY2(grown < (std::size_t(512) << 20), qPrintable(QString("grew by %1").arg(grown)));
+#else
+        qInfo("20,000 series, 50 kernels: fitted in %.2f s", seconds);
+#endif
+        QCOMPARE(stageNames(job)[1], std::string("covariance"));
+
+        // Standardised training rows and centred targets, by hand.
+        std::vector<std::vector<double>> z(n, std::vector<double>(p));
+        for (std::size_t j = 0; j < p; ++j) {
+            double mean = 0.0, sq = 0.0;
+            for (std::size_t i = 0; i < n; ++i)
+                mean += f.values[i * p + j];
+            mean /= double(n);
+            for (std::size_t i = 0; i < n; ++i)
+                sq += (f.values[i * p + j] - mean) * (f.values[i * p + j] - mean);
+            const double scale = sq > 0 ? 1.0 / std::sqrt(sq / double(n)) : 0.0;
+            for (std::size_t i = 0; i < n; ++i)
+                z[i][j] = (f.values[i * p + j] - mean) * scale;
+        }
+        std::vector<std::vector<double>> yc(std::size_t(classes), std::vector<double>(n, 0.0));
+        for (int c = 0; c < classes; ++c) {
+            double mean = 0.0;
+            for (std::size_t i = 0; i < n; ++i)
+                mean += (train[i] == c ? 1.0 : -1.0) / double(n);
+            for (std::size_t i = 0; i < n; ++i)
+                yc[std::size_t(c)][i] = (train[i] == c ? 1.0 : -1.0) - mean;
+        }
+        Mat gram(p, std::vector<double>(p, 0.0));
+        for (const auto& row : z)
+            for (std::size_t j = 0; j < p; ++j)
+                for (std::size_t l = 0; l <= j; ++l)
+                    gram[j][l] += row[j] * row[l];
+        for (std::size_t j = 0; j < p; ++j)
+            for (std::size_t l = 0; l < j; ++l)
+                gram[l][j] = gram[j][l];
+        // At the chosen alpha and at the smallest (where rounding bites most).
+        for (const std::size_t a :
+             {std::size_t(std::find(model.alphas.begin(), model.alphas.end(), model.alpha) -
+                          model.alphas.begin()),
+              std::size_t(0)}) {
+            const double alpha = model.alphas[a];
+            Mat system = gram;
+            for (std::size_t j = 0; j < p; ++j)
+                system[j][j] += alpha;
+            Mat inverse(p);
+            for (std::size_t j = 0; j < p; ++j) {
+                std::vector<double> e(p, 0.0);
+                e[j] = 1.0;
+                inverse[j] = solve(system, e);  // column j; the inverse is symmetric
+            }
+            std::vector<std::vector<double>> w;  // per class
+            for (int c = 0; c < classes; ++c) {
+                std::vector<double> rhs(p, 0.0);
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t j = 0; j < p; ++j)
+                        rhs[j] += z[i][j] * yc[std::size_t(c)][i];
+                w.push_back(solve(system, rhs));
+            }
+            if (alpha == model.alpha) {
+                double largest = 0.0, worst = 0.0;
+                for (std::size_t j = 0; j < p; ++j)
+                    for (int c = 0; c < classes; ++c) {
+                        const double v = w[std::size_t(c)][j];
+                        largest = std::max(largest, std::abs(v));
+                        worst = std::max(worst,
+                                         std::abs(v - model.weights[j * std::size_t(classes) + c]));
+                    }
+                QVERIFY2(worst <= 1e-8 * largest,
+                         qPrintable(QString("weights differ by %1").arg(worst)));
+            }
+            double squares = 0.0;
+            for (std::size_t i = 0; i < n; ++i) {
+                double hat = 0.0;
+                for (std::size_t j = 0; j < p; ++j) {
+                    double mz = 0.0;
+                    for (std::size_t l = 0; l < p; ++l)
+                        mz += inverse[j][l] * z[i][l];
+                    hat += z[i][j] * mz;
+                }
+                for (int c = 0; c < classes; ++c) {
+                    double fit = 0.0;
+                    for (std::size_t j = 0; j < p; ++j)
+                        fit += z[i][j] * w[std::size_t(c)][j];
+                    const double e = (yc[std::size_t(c)][i] - fit) / (1.0 - 1.0 / double(n) - hat);
+                    squares += e * e;
+                }
+            }
+            const double expected = squares / double(n * std::size_t(classes));
+            QVERIFY2(std::abs(model.looError[a] - expected) <= 1e-9 * expected,
+                     qPrintable(QString("alpha %1: LOO error %2 vs %3")
+                                    .arg(alpha)
+                                    .arg(model.looError[a], 0, 'g', 17)
+                                    .arg(expected, 0, 'g', 17)));
+        }
+        // And it classifies the held-out series.
+        const auto predicted = cs::ridgePredict(model, f.values, f.n);
+        std::size_t right = 0;
+        for (std::size_t i = n; i < f.n; ++i)
+            right += predicted[i] == s.labels[i];
+        const double accuracy = double(right) / double(f.n - n);
+        qInfo("test accuracy %.4f, LOO accuracy %.4f, alpha %g", accuracy, model.looAccuracy,
+              model.alpha);
+        QVERIFY2(accuracy >= 0.9, qPrintable(QString("accuracy %1").arg(accuracy)));
     }
 
     // ---- published accuracies -----------------------------------------------------------------
@@ -819,23 +1090,29 @@ private slots:
 
     void cancellation_data() {
         QTest::addColumn<QString>("atStage");
-        QTest::newRow("before") << "";
-        QTest::newRow("normalise") << "normalise";
-        QTest::newRow("transform") << "transform";
-        QTest::newRow("ridge gram") << "gram";
-        QTest::newRow("ridge alpha") << "alpha";
+        QTest::addColumn<int>("kernels");  // 200 series: > 100 kernels take the Gram path
+        QTest::newRow("before") << "" << 3000;
+        QTest::newRow("normalise") << "normalise" << 3000;
+        QTest::newRow("transform") << "transform" << 3000;
+        QTest::newRow("ridge gram") << "gram" << 3000;
+        QTest::newRow("ridge alpha") << "alpha" << 3000;
+        QTest::newRow("ridge covariance") << "covariance" << 60;
+        QTest::newRow("ridge eigen, covariance path") << "eigen" << 60;
+        QTest::newRow("ridge alpha, covariance path") << "alpha" << 60;
     }
     void cancellation() {
         QFETCH(QString, atStage);
+        QFETCH(int, kernels);
         const auto s = cs::demo::makeShapeSeries(200, 100, 2, 3);
-        const auto k = cs::makeRocketKernels({.kernels = 3000, .seed = 1}, 100, 2);
+        const auto k = cs::makeRocketKernels({.kernels = kernels, .seed = 1}, 100, 2);
         cs::JobControl* self = nullptr;
         cs::JobControl job([&](double, std::string_view stage) {
             if (!atStage.isEmpty() && stage == atStage.toStdString()) self->cancel();
         });
         self = &job;
         if (atStage.isEmpty()) job.cancel();
-        const bool ridge = atStage == "gram" || atStage == "alpha";
+        const bool ridge = atStage == "gram" || atStage == "covariance" || atStage == "eigen" ||
+                           atStage == "alpha";
         if (!ridge) {
             QVERIFY_THROWS_EXCEPTION(cs::Cancelled, cs::rocketTransformCpu(s, k, job, 2));
             return;
