@@ -35,67 +35,40 @@ std::int32_t argmaxRow(const std::vector<double>& m, std::size_t rows, std::size
     return best;
 }
 
-}  // namespace
+// The standardised training rows on the device, the targets on the host (nt x classes,
+// column-major).
+struct Training {
+    std::size_t nt = 0, p = 0;
+    DeviceBuffer<double> z;  // nt x p, column-major
+    std::vector<double> y, yc;
+    std::vector<std::int32_t> labels;  // per training row
+};
 
-RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
-                        std::span<const std::int32_t> labels, int classes,
-                        const RidgeParams& params, JobControl& job) {
-    (void)n;
-    const std::vector<std::size_t> trainRows = ridgeTrainingRows(labels, classes);
-    const std::vector<double> alphas = ridgeAlphas(params);
-    const std::size_t nt = trainRows.size();
-    const std::size_t m = nt - 1;  // the complement of the constant vector
-    const std::size_t c = std::size_t(classes);
-    const std::size_t bytes = (nt * p + 3 * nt * nt + p * c + 4 * nt * c + 2 * p) * sizeof(double) +
-                              (std::size_t(64) << 20);
-    DeviceScope scope(ctx.device());
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
-        throw Error("the ridge classifier on " + std::to_string(nt) + " rows of " +
-                    std::to_string(p) + " features needs about " + mib(bytes) +
-                    " of GPU memory, but only " + mib(free) + " are free");
-    keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
+// p x classes column-major weights into the model's row-major ones.
+void storeWeights(RidgeModel& model, const std::vector<double>& w) {
+    const std::size_t p = model.features, c = std::size_t(model.classes);
+    model.weights.resize(p * c);
+    for (std::size_t j = 0; j < p; ++j)
+        for (std::size_t k = 0; k < c; ++k)
+            model.weights[j * c + k] = w[j + k * p];
+}
+
+// The fit from the Gram matrix on the complement of the constant vector.
+void fitGram(StreamHandles& ctx, Training& t, const std::vector<double>& alphas, RidgeModel& model,
+             JobControl& job) {
     const cudaStream_t s = ctx.stream();
     const cublasHandle_t blas = ctx.cublas();
+    const std::size_t nt = t.nt, p = t.p, m = nt - 1;  // the complement of the constant vector
+    const std::size_t c = std::size_t(model.classes);
+    const int classes = model.classes;
     const int ntI = int(nt), mI = int(m), pI = int(p), cI = classes;
-
-    RidgeModel model;
-    model.features = p;
-    model.classes = classes;
-    model.alphas = alphas;
-
-    // Targets +1 / -1, centred; nt x classes column-major.
-    std::vector<double> y(nt * c, -1.0), yMean(c, 0.0), yc(nt * c);
-    for (std::size_t r = 0; r < nt; ++r)
-        y[r + std::size_t(labels[trainRows[r]]) * nt] = 1.0;
-    for (std::size_t k = 0; k < c; ++k) {
-        for (std::size_t r = 0; r < nt; ++r)
-            yMean[k] += y[r + k * nt];
-        yMean[k] /= double(nt);
-        for (std::size_t r = 0; r < nt; ++r)
-            yc[r + k * nt] = y[r + k * nt] - yMean[k];
-    }
-
-    DeviceBuffer<double> mean(p, s), scale(p, s), z(nt * p, s);
-    {
-        ScopedGpuStage stage(ctx, job, "standardise");
-        std::vector<std::uint32_t> rows32(trainRows.begin(), trainRows.end());
-        DeviceBuffer<std::uint32_t> rows(nt, s);
-        rows.copyFromHost(rows32);
-        launchRidgeColumnStats(features, p, rows.data(), nt, mean.data(), scale.data(), s);
-        launchRidgeStandardise(features, p, rows.data(), nt, mean.data(), scale.data(), z.data(),
-                               s);
-        model.mean = mean.toHost();
-        model.scale = scale.toHost();
-    }
-    job.checkpoint();
 
     DeviceBuffer<double> gram(nt * nt, s);
     {
         ScopedGpuStage stage(ctx, job, "gram");
         const double one = 1.0, zero = 0.0;
-        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, ntI, ntI, pI, &one, z.data(),
-                                    ntI, z.data(), ntI, &zero, gram.data(), ntI));
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, ntI, ntI, pI, &one, t.z.data(),
+                                    ntI, t.z.data(), ntI, &zero, gram.data(), ntI));
     }
     job.checkpoint();
 
@@ -161,7 +134,7 @@ RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n
     DeviceBuffer<double> w(std::max<std::size_t>(m, 1), s),
         shrunk(std::max<std::size_t>(m, 1) * c, s);
     DeviceBuffer<double> dual(nt * c, s), diag(nt, s);
-    ycDev.copyFromHost(yc);
+    ycDev.copyFromHost(t.yc);
     const double one = 1.0, zero = 0.0;
     auto looFor = [&](double alpha, std::vector<double>& cHost, std::vector<double>& dHost) {
         if (m == 0) {
@@ -209,10 +182,10 @@ RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n
         model.alpha = alphas[best];
         std::vector<double> loo(nt * c);
         for (std::size_t e = 0; e < nt * c; ++e)
-            loo[e] = y[e] - bestResidual[e];
+            loo[e] = t.y[e] - bestResidual[e];
         std::size_t correct = 0;
         for (std::size_t r = 0; r < nt; ++r)
-            correct += argmaxRow(loo, nt, r, classes) == labels[trainRows[r]];
+            correct += argmaxRow(loo, nt, r, classes) == t.labels[r];
         model.looAccuracy = double(correct) / double(nt);
     }
     job.checkpoint();
@@ -221,15 +194,75 @@ RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n
         std::vector<double> cHost, dHost;
         looFor(model.alpha, cHost, dHost);
         DeviceBuffer<double> weights(p * c, s);
-        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, pI, cI, ntI, &one, z.data(),
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, pI, cI, ntI, &one, t.z.data(),
                                     ntI, dual.data(), ntI, &zero, weights.data(), pI));
-        const std::vector<double> wHost = weights.toHost();
-        model.weights.resize(p * c);
-        for (std::size_t j = 0; j < p; ++j)
-            for (std::size_t k = 0; k < c; ++k)
-                model.weights[j * c + k] = wHost[j + k * p];
-        model.intercept = yMean;
+        storeWeights(model, weights.toHost());
     }
+}
+
+}  // namespace
+
+RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
+                        std::span<const std::int32_t> labels, int classes,
+                        const RidgeParams& params, JobControl& job) {
+    (void)n;
+    const std::vector<std::size_t> trainRows = ridgeTrainingRows(labels, classes);
+    const std::vector<double> alphas = ridgeAlphas(params);
+    const std::size_t nt = trainRows.size();
+    const std::size_t c = std::size_t(classes);
+    DeviceScope scope(ctx.device());
+    const cudaStream_t s = ctx.stream();
+    const std::size_t free = ctx.freeMemory();
+    const std::size_t bytes = (nt * p + 3 * nt * nt + p * c + 4 * nt * c + 2 * p) * sizeof(double) +
+                              (std::size_t(64) << 20);
+    if (bytes > free)
+        throw Error("the ridge classifier on " + std::to_string(nt) + " rows of " +
+                    std::to_string(p) + " features needs about " + mib(bytes) +
+                    " of GPU memory, but only " + mib(free) + " are free");
+    keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
+
+    RidgeModel model;
+    model.features = p;
+    model.classes = classes;
+    model.alphas = alphas;
+
+    // Targets +1 / -1, centred; nt x classes column-major.
+    Training t;
+    t.nt = nt;
+    t.p = p;
+    t.y.assign(nt * c, -1.0);
+    t.yc.resize(nt * c);
+    t.labels.resize(nt);
+    std::vector<double> yMean(c, 0.0);
+    for (std::size_t r = 0; r < nt; ++r) {
+        t.labels[r] = labels[trainRows[r]];
+        t.y[r + std::size_t(t.labels[r]) * nt] = 1.0;
+    }
+    for (std::size_t k = 0; k < c; ++k) {
+        for (std::size_t r = 0; r < nt; ++r)
+            yMean[k] += t.y[r + k * nt];
+        yMean[k] /= double(nt);
+        for (std::size_t r = 0; r < nt; ++r)
+            t.yc[r + k * nt] = t.y[r + k * nt] - yMean[k];
+    }
+
+    DeviceBuffer<double> mean(p, s), scale(p, s);
+    t.z = DeviceBuffer<double>(nt * p, s);
+    {
+        ScopedGpuStage stage(ctx, job, "standardise");
+        std::vector<std::uint32_t> rows32(trainRows.begin(), trainRows.end());
+        DeviceBuffer<std::uint32_t> rows(nt, s);
+        rows.copyFromHost(rows32);
+        launchRidgeColumnStats(features, p, rows.data(), nt, mean.data(), scale.data(), s);
+        launchRidgeStandardise(features, p, rows.data(), nt, mean.data(), scale.data(), t.z.data(),
+                               s);
+        model.mean = mean.toHost();
+        model.scale = scale.toHost();
+    }
+    job.checkpoint();
+
+    fitGram(ctx, t, alphas, model, job);
+    model.intercept = yMean;
     return model;
 }
 
