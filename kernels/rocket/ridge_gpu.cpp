@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The GPU ridge classifier: fitRidgeClassifier's steps (compute/rocket/ridge.cpp explains the
 // maths) with cuBLAS and cuSOLVER on column-major double matrices. The small per-alpha results
-// (n x classes) come back to the host, where the errors and accuracies are summed.
+// (n x classes, and the covariance path's hat diagonal) come back to the host, where the errors
+// and accuracies are summed.
 #include "kernels/rocket/ridge_gpu.h"
 
 #include <cublas_v2.h>
@@ -35,8 +36,11 @@ std::int32_t argmaxRow(const std::vector<double>& m, std::size_t rows, std::size
     return best;
 }
 
-// The standardised training rows on the device, the targets on the host (nt x classes,
-// column-major).
+// The covariance path's batches of X V rows take at least this much device memory.
+constexpr std::size_t kBatchBytes = std::size_t(128) << 20;
+
+// What both paths work on: the standardised training rows on the device, the targets on the
+// host (nt x classes, column-major).
 struct Training {
     std::size_t nt = 0, p = 0;
     DeviceBuffer<double> z;  // nt x p, column-major
@@ -53,7 +57,15 @@ void storeWeights(RidgeModel& model, const std::vector<double>& w) {
             model.weights[j * c + k] = w[j + k * p];
 }
 
-// The fit from the Gram matrix on the complement of the constant vector.
+// The device memory the covariance path takes besides the eigensolver's workspace and its
+// batch of X V rows.
+std::size_t covarianceFixedBytes(std::size_t nt, std::size_t p, std::size_t c, std::size_t a) {
+    return (nt * p + p * p + 3 * p + 2 * p * c + p * a + 2 * p * c * a + nt * c + nt * a +
+            nt * c * a) *
+           sizeof(double);
+}
+
+// The Gram path of compute/rocket/ridge.h.
 void fitGram(StreamHandles& ctx, Training& t, const std::vector<double>& alphas, RidgeModel& model,
              JobControl& job) {
     const cudaStream_t s = ctx.stream();
@@ -200,6 +212,125 @@ void fitGram(StreamHandles& ctx, Training& t, const std::vector<double>& alphas,
     }
 }
 
+// The covariance path's device memory, sized before anything else is allocated.
+struct CovarianceSpace {
+    DeviceBuffer<double> cov;  // p x p: X^T X, then its eigenvectors V
+    DeviceBuffer<double> eig;  // p
+    int lwork = 0;             // syevd's workspace, in doubles
+    std::size_t batch = 0;     // rows of X V at a time
+};
+
+// The covariance path of compute/rocket/ridge.h.
+void fitCovariance(StreamHandles& ctx, Training& t, const std::vector<double>& alphas,
+                   CovarianceSpace& space, RidgeModel& model, JobControl& job) {
+    const cudaStream_t s = ctx.stream();
+    const cublasHandle_t blas = ctx.cublas();
+    const std::size_t nt = t.nt, p = t.p, c = std::size_t(model.classes), na = alphas.size();
+    const int ntI = int(nt), pI = int(p), cI = model.classes, aI = int(na);
+    const double one = 1.0, zero = 0.0;
+    DeviceBuffer<double>& cov = space.cov;  // becomes V
+    DeviceBuffer<double>& eig = space.eig;
+    const std::size_t batch = space.batch;
+
+    DeviceBuffer<double> ycDev(nt * c, s), xty(p * c, s);
+    ycDev.copyFromHost(t.yc);
+    {
+        ScopedGpuStage stage(ctx, job, "covariance");
+        // The lower triangle, which is all syevd reads.
+        CS_CUBLAS_CHECK(cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, pI, ntI, &one,
+                                    t.z.data(), ntI, &zero, cov.data(), pI));
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, pI, cI, ntI, &one, t.z.data(),
+                                    ntI, ycDev.data(), ntI, &zero, xty.data(), pI));
+    }
+    job.checkpoint();
+
+    {
+        ScopedGpuStage stage(ctx, job, "eigen");
+        DeviceBuffer<double> work(std::size_t(std::max(space.lwork, 1)), s);
+        DeviceBuffer<int> info(1, s);
+        CS_CUSOLVER_CHECK(cusolverDnDsyevd(ctx.cusolver(), CUSOLVER_EIG_MODE_VECTOR,
+                                           CUBLAS_FILL_MODE_LOWER, pI, cov.data(), pI, eig.data(),
+                                           work.data(), space.lwork, info.data()));
+        if (info.toHost()[0] != 0)
+            throw Error("the ridge classifier's eigendecomposition did not converge");
+        stage.finish();
+    }
+    job.checkpoint();
+    const double* v = cov.data();
+
+    // Every alpha side by side: the shrink factors 1 / (s^2 + alpha) (p x alphas) and the
+    // weights (p x classes alphas), so that the fit and the hat diagonal of all alphas take one
+    // product each.
+    DeviceBuffer<double> weights(p * c * na, s);
+    std::size_t best = 0;
+    {
+        ScopedGpuStage stage(ctx, job, "alpha");
+        DeviceBuffer<double> vty(p * c, s), shrink(p * na, s), shrunk(p * c * na, s);
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, pI, cI, pI, &one, v, pI,
+                                    xty.data(), pI, &zero, vty.data(), pI));
+        for (std::size_t a = 0; a < na; ++a)
+            launchRidgeShrink(eig.data(), p, alphas[a], vty.data(), cI, shrink.data() + a * p,
+                              shrunk.data() + a * p * c, s);
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, pI, cI * aI, pI, &one, v, pI,
+                                    shrunk.data(), pI, &zero, weights.data(), pI));
+        DeviceBuffer<double> fit(nt * c * na, s), hat(nt * na, s);
+        CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, ntI, cI * aI, pI, &one,
+                                    t.z.data(), ntI, weights.data(), pI, &zero, fit.data(), ntI));
+        {
+            DeviceBuffer<double> xv(batch * p, s);
+            for (std::size_t r0 = 0; r0 < nt; r0 += batch) {
+                if (r0 > 0) {  // a cancel is seen between batches
+                    ctx.synchronize();
+                    job.checkpoint();
+                }
+                const std::size_t len = std::min(batch, nt - r0);
+                const int lenI = int(len);
+                CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, lenI, pI, pI, &one,
+                                            t.z.data() + r0, ntI, v, pI, &zero, xv.data(), lenI));
+                launchRidgeSquare(xv.data(), len * p, xv.data(), s);
+                CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, lenI, aI, pI, &one,
+                                            xv.data(), lenI, shrink.data(), pI, &zero,
+                                            hat.data() + r0, ntI));
+            }
+        }
+        const std::vector<double> fitHost = fit.toHost(), hatHost = hat.toHost();
+        const double keep = 1.0 - 1.0 / double(nt);  // 1 - the intercept's hat
+        double bestError = std::numeric_limits<double>::infinity();
+        std::vector<std::size_t> hits(na, 0);
+        std::vector<double> loo(c);
+        for (std::size_t a = 0; a < na; ++a) {
+            double sum = 0.0;
+            for (std::size_t r = 0; r < nt; ++r) {
+                const double d = keep - hatHost[r + a * nt];
+                std::int32_t predicted = 0;
+                for (std::size_t k = 0; k < c; ++k) {
+                    const double e = (t.yc[r + k * nt] - fitHost[r + (a * c + k) * nt]) / d;
+                    sum += e * e;
+                    loo[k] = t.y[r + k * nt] - e;
+                    if (loo[k] > loo[std::size_t(predicted)]) predicted = std::int32_t(k);
+                }
+                hits[a] += predicted == t.labels[r];
+            }
+            const double err = sum / double(nt * c);
+            model.looError.push_back(err);
+            if (err < bestError) {  // the first listed on ties, as on the host
+                bestError = err;
+                best = a;
+            }
+        }
+        model.alpha = alphas[best];
+        model.looAccuracy = double(hits[best]) / double(nt);
+    }
+    job.checkpoint();
+    {
+        ScopedGpuStage stage(ctx, job, "weights");
+        std::vector<double> w(p * c);
+        weights.copyToHost(w, best * p * c);
+        ctx.synchronize();
+        storeWeights(model, w);
+    }
+}
+
 }  // namespace
 
 RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
@@ -210,15 +341,38 @@ RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n
     const std::vector<double> alphas = ridgeAlphas(params);
     const std::size_t nt = trainRows.size();
     const std::size_t c = std::size_t(classes);
+    const bool gram = ridgeSolverFor(nt, p, params.solver) == RidgeSolver::Gram;
     DeviceScope scope(ctx.device());
     const cudaStream_t s = ctx.stream();
     const std::size_t free = ctx.freeMemory();
-    const std::size_t bytes = (nt * p + 3 * nt * nt + p * c + 4 * nt * c + 2 * p) * sizeof(double) +
-                              (std::size_t(64) << 20);
-    if (bytes > free)
-        throw Error("the ridge classifier on " + std::to_string(nt) + " rows of " +
-                    std::to_string(p) + " features needs about " + mib(bytes) +
-                    " of GPU memory, but only " + mib(free) + " are free");
+    const std::size_t margin = std::size_t(64) << 20;
+    auto tooLarge = [&](std::size_t bytes) {
+        return Error("the ridge classifier on " + std::to_string(nt) + " rows of " +
+                     std::to_string(p) + " features needs about " + mib(bytes) +
+                     " of GPU memory, but only " + mib(free) + " are free");
+    };
+    std::size_t bytes = 0;
+    CovarianceSpace space;
+    if (gram) {
+        bytes = (nt * p + 3 * nt * nt + p * c + 4 * nt * c + 2 * p) * sizeof(double) + margin;
+    } else {
+        // X V (as large as X) is never held whole: it is squared and summed a batch of rows at
+        // a time, in as much memory as the eigensolver's workspace took (at least kBatchBytes).
+        const std::size_t fixed = covarianceFixedBytes(nt, p, c, alphas.size()) + margin;
+        if (fixed + p * p * sizeof(double) > free) throw tooLarge(fixed + p * p * sizeof(double));
+        space.cov = DeviceBuffer<double>(p * p, s);
+        space.eig = DeviceBuffer<double>(p, s);
+        CS_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(
+            ctx.cusolver(), CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, int(p),
+            space.cov.data(), int(p), space.eig.data(), &space.lwork));
+        const std::size_t work = std::size_t(std::max(space.lwork, 1)) * sizeof(double);
+        const std::size_t row = p * sizeof(double);
+        const std::size_t fewest = std::min<std::size_t>(nt, 1024);  // or the GEMMs crawl
+        const std::size_t room = free > fixed ? free - fixed : 0;
+        space.batch = std::clamp(std::min(std::max(work, kBatchBytes), room) / row, fewest, nt);
+        bytes = fixed + std::max(work, space.batch * row);
+    }
+    if (bytes > free) throw tooLarge(bytes);
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
 
     RidgeModel model;
@@ -261,7 +415,10 @@ RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n
     }
     job.checkpoint();
 
-    fitGram(ctx, t, alphas, model, job);
+    if (gram)
+        fitGram(ctx, t, alphas, model, job);
+    else
+        fitCovariance(ctx, t, alphas, space, model, job);
     model.intercept = yMean;
     return model;
 }

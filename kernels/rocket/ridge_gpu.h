@@ -2,11 +2,12 @@
 #pragma once
 
 // The ridge classifier of compute/rocket/ridge.h on the GPU, in double: the standardised
-// training rows, their Gram matrix (cuBLAS), the eigendecomposition on the complement of the
-// constant vector (cuSOLVER syevd), the exact leave-one-out error per alpha and the weights
-// (cuBLAS). The same model as fitRidgeClassifier up to double rounding. Host-only header.
-// Stages as the CPU's: "standardise", "gram", "eigen", "alpha", "weights" (plus "upload" when
-// the features are not on the device yet).
+// training rows; on the Gram path (ridgeSolverFor, as on the host) their Gram matrix (cuBLAS)
+// and its eigendecomposition on the complement of the constant vector (cuSOLVER syevd), on the
+// covariance path X^T X (cuBLAS syrk) and its eigendecomposition; then the exact leave-one-out
+// error per alpha and the weights (cuBLAS). The same model as fitRidgeClassifier up to double
+// rounding. Host-only header. Stages as the CPU's: "standardise", "gram" or "covariance",
+// "eigen", "alpha", "weights" (plus "upload" when the features are not on the device yet).
 
 #include <cstdint>
 #include <span>
@@ -20,6 +21,8 @@ class StreamHandles;
 
 /// Fits on the rows of features (n x p floats on ctx's device) whose label is >= 0; throws
 /// cs::Error as fitRidgeClassifier does, and when the matrices do not fit in device memory.
+/// Device memory: O(n p + min(n, p)^2) doubles; the covariance path computes X V in batches of
+/// rows when the whole would not fit.
 RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
                         std::span<const std::int32_t> labels, int classes,
                         const RidgeParams& params, JobControl& job);

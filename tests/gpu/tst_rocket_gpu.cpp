@@ -3,6 +3,8 @@
 // since both follow compute/rocket/rocket.h's float sums exactly. Real UCR/UEA sets cover
 // univariate, multivariate and variable-length data; generated series cover long ones (read from
 // global memory instead of shared) and odd kernel counts.
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -16,6 +18,7 @@
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
 #include "compute/core/random.h"
+#include "compute/demo/shape_series.h"
 #include "compute/io/series_readers.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
@@ -82,6 +85,68 @@ SeriesSet generated(std::size_t n, std::size_t channels, std::size_t length, std
                     float(std::sin(f * double(t) + double(c)) + 0.3 * rng.normal());
     }
     return s;
+}
+
+// The first way two ridge models of the same data differ beyond double rounding, or empty:
+// the alpha, the leave-one-out accuracy, the leave-one-out errors within 1e-9 (1 + error), the
+// intercepts within 1e-12, the weights within 1e-8 of the largest.
+std::string ridgeDifference(const cs::RidgeModel& a, const cs::RidgeModel& b) {
+    std::ostringstream out;
+    out.precision(17);
+    if (a.alpha != b.alpha) {
+        out << "alpha " << a.alpha << " vs " << b.alpha;
+        return out.str();
+    }
+    if (a.looAccuracy != b.looAccuracy) {
+        out << "LOO accuracy " << a.looAccuracy << " vs " << b.looAccuracy;
+        return out.str();
+    }
+    if (a.looError.size() != b.looError.size()) return "looError sizes differ";
+    for (std::size_t i = 0; i < a.looError.size(); ++i)
+        if (!(std::abs(a.looError[i] - b.looError[i]) <= 1e-9 * (1.0 + a.looError[i]))) {
+            out << "alpha " << a.alphas[i] << ": LOO error " << a.looError[i] << " vs "
+                << b.looError[i];
+            return out.str();
+        }
+    if (a.intercept.size() != b.intercept.size()) return "intercept counts differ";
+    for (std::size_t k = 0; k < a.intercept.size(); ++k)
+        if (!(std::abs(a.intercept[k] - b.intercept[k]) <= 1e-12)) return "intercepts differ";
+    if (a.weights.size() != b.weights.size()) return "weight counts differ";
+    double largest = 0.0, worst = 0.0;
+    for (std::size_t e = 0; e < a.weights.size(); ++e) {
+        largest = std::max(largest, std::abs(a.weights[e]));
+        worst = std::max(worst, std::abs(a.weights[e] - b.weights[e]));
+    }
+    if (!(worst <= 1e-8 * largest)) {
+        out << "weights differ by " << worst << " (largest " << largest << ")";
+        return out.str();
+    }
+    return {};
+}
+
+// The stage that says which path a fit took: "gram" or "covariance".
+std::string ridgePath(const cs::JobControl& job) {
+    for (const auto& t : job.timings())
+        if (t.name == "gram" || t.name == "covariance") return t.name;
+    return "none";
+}
+
+// n generated series of 4 classes, the first `train` labelled.
+struct LabelledFeatures {
+    RocketFeatures features;
+    std::vector<std::int32_t> train;
+    int classes = 0;
+};
+LabelledFeatures shapeFeatures(std::size_t n, std::size_t train, int kernels) {
+    const SeriesSet s = cs::demo::makeShapeSeries(n, 64, 1, 13);
+    LabelledFeatures out;
+    cs::JobControl job;
+    out.features = g_backend->rocketTransform(
+        s, cs::makeRocketKernels({.kernels = kernels, .seed = 5}, 64, 1), job);
+    out.train.assign(s.labels.begin(), s.labels.end());
+    std::fill(out.train.begin() + std::ptrdiff_t(train), out.train.end(), -1);
+    out.classes = int(s.classCount());
+    return out;
 }
 
 }  // namespace
@@ -175,19 +240,8 @@ CS_TEST(ridgeMatchesCpu) {
                                                           int(s.classCount()), {}, cpuJob);
         const cs::RidgeModel gpu = g_backend->ridgeFit(f, train, int(s.classCount()), {}, gpuJob);
         const std::string name = file;
-        CS_CHECK_MSG(cpu.alpha == gpu.alpha, name + ": alpha " + std::to_string(cpu.alpha) +
-                                                 " vs " + std::to_string(gpu.alpha));
-        CS_CHECK_EQ(cpu.looAccuracy, gpu.looAccuracy);
-        CS_CHECK_EQ(cpu.looError.size(), gpu.looError.size());
-        for (std::size_t a = 0; a < cpu.looError.size() && a < gpu.looError.size(); ++a)
-            CS_CHECK_NEAR(gpu.looError[a], cpu.looError[a], 1e-9 * (1.0 + cpu.looError[a]));
-        double largest = 0.0, worst = 0.0;
-        for (std::size_t e = 0; e < cpu.weights.size() && e < gpu.weights.size(); ++e) {
-            largest = std::max(largest, std::abs(cpu.weights[e]));
-            worst = std::max(worst, std::abs(cpu.weights[e] - gpu.weights[e]));
-        }
-        CS_CHECK_MSG(cpu.weights.size() == gpu.weights.size() && worst <= 1e-8 * largest,
-                     name + ": weights differ by " + std::to_string(worst));
+        const std::string diff = ridgeDifference(cpu, gpu);
+        CS_CHECK_MSG(diff.empty(), name + ": " + diff);
         CS_CHECK(cs::ridgePredict(cpu, f.values, f.n) == cs::ridgePredict(gpu, f.values, f.n));
         bool gpuStages = false;
         for (const auto& t : gpuJob.timings())
@@ -211,6 +265,76 @@ CS_TEST(ridgeMatchesCpu) {
     for (std::size_t a = 0; a < cpu.looError.size() && a < gpu.looError.size(); ++a)
         CS_CHECK_NEAR(gpu.looError[a], cpu.looError[a], 1e-9 * (1.0 + cpu.looError[a]));
     CS_CHECK_EQ(cpu.looAccuracy, gpu.looAccuracy);
+}
+
+// Around n = p, where both paths apply: each path forced on the GPU against the same path on the
+// CPU and against the other path; the automatic choice as on the CPU.
+CS_TEST(ridgePathsAgree) {
+    const std::size_t train = 160;
+    for (int kernels : {70, 79, 80, 90}) {  // p = n - 20, n - 2, n, n + 20
+        const LabelledFeatures d = shapeFeatures(240, train, kernels);
+        const RocketFeatures& f = d.features;
+        const std::string name =
+            "n " + std::to_string(train) + ", p " + std::to_string(f.columns());
+        cs::RidgeModel cpu[2], gpu[2];
+        const cs::RidgeSolver solvers[2] = {cs::RidgeSolver::Gram, cs::RidgeSolver::Covariance};
+        for (int i = 0; i < 2; ++i) {
+            cs::JobControl cpuJob, gpuJob;
+            cpu[i] = cs::fitRidgeClassifier(f.values, f.n, f.columns(), d.train, d.classes,
+                                            {.solver = solvers[i]}, cpuJob);
+            gpu[i] = g_backend->ridgeFit(f, d.train, d.classes, {.solver = solvers[i]}, gpuJob);
+            CS_CHECK_EQ(ridgePath(gpuJob), std::string(i == 0 ? "gram" : "covariance"));
+            const std::string diff = ridgeDifference(cpu[i], gpu[i]);
+            CS_CHECK_MSG(diff.empty(), name + ", " + ridgePath(gpuJob) + ": CPU vs GPU: " + diff);
+            CS_CHECK(cs::ridgePredict(cpu[i], f.values, f.n) ==
+                     cs::ridgePredict(gpu[i], f.values, f.n));
+        }
+        const std::string diff = ridgeDifference(gpu[0], gpu[1]);
+        CS_CHECK_MSG(diff.empty(), name + ": GPU Gram vs covariance: " + diff);
+        cs::JobControl cpuJob, gpuJob;
+        cs::fitRidgeClassifier(f.values, f.n, f.columns(), d.train, d.classes, {}, cpuJob);
+        g_backend->ridgeFit(f, d.train, d.classes, {}, gpuJob);
+        CS_CHECK_EQ(ridgePath(gpuJob), ridgePath(cpuJob));
+        CS_CHECK_EQ(ridgePath(gpuJob), std::string(train <= f.columns() ? "gram" : "covariance"));
+    }
+}
+
+// Many series: the covariance path (the Gram matrix of 18,000 or 90,000 rows would take 2.6 or
+// 65 GB), GPU against CPU. 90,000 rows of 1,000 features take X V in several batches.
+CS_TEST(ridgeManySeries) {
+    struct Case {
+        std::size_t n, train;
+        int kernels;
+    };
+    for (const Case& c : {Case{20'000, 18'000, 50}, Case{100'000, 90'000, 500}}) {
+        const LabelledFeatures d = shapeFeatures(c.n, c.train, c.kernels);
+        const RocketFeatures& f = d.features;
+        const std::string name =
+            "n " + std::to_string(c.train) + ", p " + std::to_string(f.columns());
+        cs::JobControl cpuJob, gpuJob;
+        auto start = std::chrono::steady_clock::now();
+        const cs::RidgeModel cpu =
+            cs::fitRidgeClassifier(f.values, f.n, f.columns(), d.train, d.classes, {}, cpuJob);
+        const double cpuSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        start = std::chrono::steady_clock::now();
+        const cs::RidgeModel gpu = g_backend->ridgeFit(f, d.train, d.classes, {}, gpuJob);
+        const double gpuSeconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        cs::test::info(name + ": CPU " + std::to_string(cpuSeconds) + " s, GPU " +
+                       std::to_string(gpuSeconds) + " s");
+        CS_CHECK_EQ(ridgePath(gpuJob), std::string("covariance"));
+        const std::string diff = ridgeDifference(cpu, gpu);
+        CS_CHECK_MSG(diff.empty(), name + ": CPU vs GPU: " + diff);
+        const auto predicted = cs::ridgePredict(gpu, f.values, f.n);
+        CS_CHECK(cs::ridgePredict(cpu, f.values, f.n) == predicted);
+        std::size_t right = 0;
+        for (std::size_t i = c.train; i < f.n; ++i)
+            right += predicted[i] == std::int32_t(i % 4);  // makeShapeSeries: class i % 4
+        CS_CHECK_MSG(double(right) >= 0.9 * double(f.n - c.train),
+                     name + ": " + std::to_string(right) + " of " + std::to_string(f.n - c.train) +
+                         " test series right");
+    }
 }
 
 CS_TEST(errorsAreClear) {
