@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Every CUDA job, run with parameters that keep an H200 busy for seconds, stops within 100 ms
 // of JobControl::cancel(), so that live parameter changes never wait behind a stale job: the
-// host code checkpoints between kernel batches. Each case starts the job on a thread, cancels after 300 ms and measures the
-// time from cancel() to the cs::Cancelled leaving the job. The mirror of
+// host code checkpoints between kernel batches. Each case starts the job on a thread, cancels after
+// 300 ms and measures the time from cancel() to the cs::Cancelled leaving the job. The mirror of
 // tests/compute/tst_cancellation.cpp.
 #include <chrono>
 #include <cstdio>
