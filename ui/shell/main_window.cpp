@@ -745,9 +745,8 @@ void MainWindow::updateViewActions() {
 }
 
 void MainWindow::chooseUpAxis() {
-    const auto points = m_pointView->pointSet();
-    if (!points) return;
-    const auto axis = PointCloudView::suggestedUpAxis(*points);
+    if (!m_pointView->pointSet()) return;
+    const auto axis = m_pointView->suggestedUpAxis();
     if (axis == PointCloudView::UpAxis::MinusY)
         logInfo(
             tr("Up axis: −Y, as the points lie in front of a camera at the origin (a "

@@ -24,6 +24,12 @@
 namespace cs::ui {
 namespace {
 
+// suggestedUpAxis's rule on the z range of a cloud.
+PointCloudView::UpAxis upAxisForDepth(float lo, float hi) {
+    const bool inFrontOfCamera = lo > 0.0f && lo >= 0.2f * (hi - lo);
+    return inFrontOfCamera ? PointCloudView::UpAxis::MinusY : PointCloudView::UpAxis::PlusY;
+}
+
 // Desktop-GL enums that GLES headers do not define.
 constexpr GLenum kProgramPointSize = 0x8642;  // GL_PROGRAM_POINT_SIZE
 constexpr GLenum kPointSprite = 0x8861;       // GL_POINT_SPRITE (compatibility profiles)
@@ -101,6 +107,7 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_lo = m_hi = {};
     m_centre = {0.0, 0.0, 0.0};
     m_planar = false;
+    m_suggestedUp = UpAxis::PlusY;
     m_devicePositions.reset();
     m_awaitDevicePositions = false;
     m_deviceWait.stop();
@@ -144,6 +151,7 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
         m_lo = QVector3D(viewLo[0], viewLo[1], viewLo[2]);
         m_hi = QVector3D(viewHi[0], viewHi[1], viewHi[2]);
         m_planar = p.dims < 3 || hi[2] == lo[2];
+        if (p.dims >= 3) m_suggestedUp = upAxisForDepth(lo[2], hi[2]);
         m_colourOptions = PointColouring::options(p);
         m_pointSize = defaultPointSize(p.n);
     }
@@ -341,8 +349,7 @@ PointCloudView::UpAxis PointCloudView::suggestedUpAxis(const PointSet& points) {
         lo = std::min(lo, z);
         hi = std::max(hi, z);
     }
-    const bool inFrontOfCamera = lo > 0.0f && lo >= 0.2f * (hi - lo);
-    return inFrontOfCamera ? UpAxis::MinusY : UpAxis::PlusY;
+    return upAxisForDepth(lo, hi);
 }
 
 QMatrix4x4 PointCloudView::model() const {

@@ -175,6 +175,8 @@ public:
     /// fifth of the cloud's depth away: PCL's and depth sensors' camera frame, y down), which
     /// also puts the eye on the sensor's side; +Y otherwise.
     static UpAxis suggestedUpAxis(const PointSet& points);
+    /// suggestedUpAxis of the points shown, from the bounds setPointSet found (no second pass).
+    UpAxis suggestedUpAxis() const { return m_suggestedUp; }
 
     const OrbitCamera& camera() const { return m_camera; }
     /// Default orientation, framing the data.
@@ -292,6 +294,7 @@ private:
     std::array<double, 3> m_centre{};  // data coordinates minus this = view space
     bool m_planar = false;
     UpAxis m_upAxis = UpAxis::PlusY;
+    UpAxis m_suggestedUp = UpAxis::PlusY;  // for the points shown
     OrbitCamera m_camera;
     float m_pointSize = 3.0f;
 
