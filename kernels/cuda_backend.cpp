@@ -173,11 +173,8 @@ std::shared_ptr<const DeviceResident> CudaBackend::keepResident(
         return nullptr;
     try {
         DeviceScope scope(m_device);
-        auto copy = std::make_shared<DevicePoints>();
+        auto copy = std::make_shared<DevicePoints>(uploadRecentred(*m_context, *points, job));
         copy->context = m_context;
-        copy->coords = uploadRecentred(*m_context, *points, job);
-        copy->n = points->n;
-        copy->dims = points->dims;
         // Finished before anyone else (the GUI thread's interop) reads it.
         m_context->synchronize();
         m_resident = std::make_unique<Resident>(Resident{points, copy});
@@ -221,14 +218,14 @@ std::shared_ptr<const DeviceResident> CudaBackend::keepSeriesResident(
     }
 }
 
-const float* CudaBackend::residentCoords(const PointSet& points) {
+const DevicePoints* CudaBackend::residentCoords(const PointSet& points) {
     if (!m_resident) return nullptr;
     const std::shared_ptr<const PointSet> of = m_resident->of.lock();
     if (!of) {
         m_resident.reset();
         return nullptr;
     }
-    return of.get() == &points ? m_resident->points->coords.data() : nullptr;
+    return of.get() == &points ? m_resident->points.get() : nullptr;
 }
 
 BackendInfo CudaBackend::info() const {

@@ -12,6 +12,7 @@
 namespace cs::kernels {
 
 class StreamHandles;
+struct DevicePoints;
 
 /// The CUDA implementation of cs::Backend, on one device (the first usable one).
 /// It owns the StreamHandles (stream, cuBLAS and cuSOLVER handles) its algorithms run on.
@@ -72,7 +73,7 @@ public:
 private:
     struct Resident;
     /// The resident coordinates of points, or nullptr (then frees a copy whose set is gone).
-    const float* residentCoords(const PointSet& points);
+    const DevicePoints* residentCoords(const PointSet& points);
 
     int m_device;
     std::string m_deviceName;

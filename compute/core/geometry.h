@@ -13,10 +13,37 @@
 
 namespace cs {
 
-/// Float32 coordinates re-centred on the bounding-box midpoint (computed in double, so every
-/// backend gets identical values regardless of summation order); row-major N x d. Re-centring
-/// keeps the float distance tests precise on clouds far from the origin (georeferenced scans).
-std::vector<float> recentredCoords(const PointSet& points);
+/// The power of two every point method multiplies re-centred coordinates by, so that squared
+/// distances neither overflow nor underflow float32: 1 when the cloud's widest extent (largest
+/// hi - lo over the dimensions, in double) lies in [2^-32, 2^32], which holds every cloud in
+/// ordinary units, so their values do not change at all; otherwise 2^-e with the widest extent
+/// in [2^(e-1), 2^e), which brings it into [0.5, 1). Within that range a squared coordinate
+/// difference that is not zero is at least (2^-32 2^-24)^2 = 2^-112 and a sum of d of them at
+/// most d 2^64: float holds both. Multiplying by a power of two is exact in float, so a test
+/// on scaled values against a scaled eps is the same test, and a scaled distance divided by the
+/// scale is the same distance, bit for bit.
+double distanceScale(double widestExtent);
+
+/// A point set's coordinates as every point method measures them.
+struct RecentredCoords {
+    /// float((x - centre) * scale) rounded once from double, row-major N x d, with the centre
+    /// the bounding-box midpoint (computed in double, so every backend gets identical values
+    /// regardless of summation order). Re-centring keeps the float distance tests precise on
+    /// clouds far from the origin (georeferenced scans).
+    std::vector<float> coords;
+    double scale = 1.0;  ///< distanceScale(): distances here are the data's times scale
+};
+RecentredCoords recentredCoords(const PointSet& points);
+
+/// A distance in the data's units (eps) in the recentred frame: eps * scale, exact as float
+/// unless it leaves float's range (then 0 or infinity, which no data distance can reach
+/// either).
+inline float toRecentred(float distance, double scale) {
+    return static_cast<float>(double(distance) * scale);
+}
+
+/// Distances measured in the recentred frame back to the data's units, in place (exact).
+void fromRecentred(std::vector<float>& distances, double scale);
 
 /// The canonical squared distance: sum over j of (a_j - b_j)^2, accumulated in float in
 /// dimension order without fused multiply-add (CUDA: __fmul_rn/__fadd_rn). Every backend's

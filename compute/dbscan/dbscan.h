@@ -22,8 +22,9 @@ namespace cs {
 //    nearest core point (ties: the lowest index); with `star` (DBSCAN*) border points are noise;
 //  - noise is -1; cluster ids are canonical: numbered 0, 1, ... in the order of the smallest
 //    point index each cluster contains (border points included).
-// Distances are tested on recentredCoords() with canonicalDist2() <= epsSquared(eps), so the
-// float rounding is the same everywhere.
+// Distances are tested on recentredCoords() with canonicalDist2() <= epsSquared(toRecentred(eps,
+// scale)) (compute/core/geometry.h), so the float rounding is the same everywhere and the result
+// the same at any scale of the data.
 
 /// How DBSCAN finds neighbours.
 enum class DbscanPath {

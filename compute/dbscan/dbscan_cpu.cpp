@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Exact CPU DBSCAN. Every eps decision is canonicalDist2(recentred a, b) <= epsSquared(eps), so
-// the labels are byte-identical to any other backend that follows dbscan.h. Search structures
+// Exact CPU DBSCAN. Every eps decision is canonicalDist2(recentred a, b) <= epsSquared(eps in the
+// recentred frame), so the labels are byte-identical to any other backend that follows
+// dbscan.h. Search structures
 // (grid cells, cell bounding boxes, nanoflann's kd-tree) only ever propose candidates or rule
 // them out with bounds that are provably conservative in float arithmetic; see the notes at
 // cellBounds() and kdRadius().
@@ -1061,12 +1062,13 @@ DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobCo
     Work w;
     w.n = points.n;
     w.d = points.dims;
-    w.eps2 = epsSquared(params.eps);
     w.minPts = params.minPts;
     std::vector<float> recentred;
     {
         auto s = job.stage("recentre");
-        recentred = recentredCoords(points);
+        RecentredCoords frame = recentredCoords(points);
+        recentred = std::move(frame.coords);
+        w.eps2 = epsSquared(toRecentred(params.eps, frame.scale));
     }
     job.checkpoint();
 
@@ -1110,14 +1112,16 @@ KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int
     threads = int(workersFor(threads));
     job.checkpoint();
     const std::size_t n = points.n, d = points.dims;
-    std::vector<float> x;
+    RecentredCoords frame;
     {
         auto s = job.stage("recentre");
-        x = recentredCoords(points);
+        frame = recentredCoords(points);
     }
+    const std::vector<float>& x = frame.coords;
     KDistanceResult result;
     result.perPoint = withKdDim(
         d, [&](auto dim) { return kDistances<decltype(dim)::value>(x, n, d, k, threads, job); });
+    fromRecentred(result.perPoint, frame.scale);
     {
         auto s = job.stage("sort");
         result.sorted = result.perPoint;

@@ -271,9 +271,12 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
 
     std::vector<float> x, exactDist2;
     std::vector<std::int32_t> sample;
+    double scale = 1.0;
     {
         auto stage = job.stage("exact sample");
-        x = recentredCoords(points);
+        RecentredCoords frame = recentredCoords(points);
+        x = std::move(frame.coords);
+        scale = frame.scale;
         sample = knnRecallSample(n, params.recallSample, params.seed);
         exactRows(x, n, dims, sample, params.k, workers, &exactDist2, &job);
         job.checkpoint();
@@ -336,6 +339,7 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
         graph.distances.resize(n * k);
         for (std::size_t i = 0; i < n * k; ++i)
             graph.distances[i] = std::sqrt(dist2[i]);
+        fromRecentred(graph.distances, scale);
     }
     job.setProgress(1.0, "finish");
     return graph;

@@ -20,7 +20,8 @@ namespace cs {
 // exactly, and each point keeps the k nearest it has met in any tree so far. More trees, higher
 // recall. Every backend builds the same trees and keeps the same lists, so for the same input
 // and parameters the graphs are identical, index for index and bit for bit:
-//  - coordinates are recentredCoords() (compute/core/geometry.h);
+//  - coordinates are recentredCoords() (compute/core/geometry.h), distances reported in the
+//    data's units (fromRecentred);
 //  - tree t has `levels` = knnLevels(n, leafSize) random directions, one per level, from
 //    knnTreeDirections(seed, t, levels, dims) (standard normal, drawn on the host);
 //  - the projection of point i on direction q is knnProjection(): float, dimension order,

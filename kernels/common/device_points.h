@@ -28,21 +28,32 @@ struct DevicePoints final : cs::DeviceResident {
     DeviceBuffer<float> coords;              ///< n x dims, row-major
     std::size_t n = 0;
     std::size_t dims = 0;
+    double scale = 1.0;  ///< recentredCoords()'s scale: distances here are the data's times it
     std::string backend() const override { return "cuda"; }
 };
 
 /// recentredCoords() of points on ctx's device: the raw coordinates uploaded through pinned
 /// staging (stage "upload"; the PointSet is read in place, no host copy), then recentreDevice
-/// (stage "recentre").
-DeviceBuffer<float> uploadRecentred(StreamHandles& ctx, const PointSet& points, JobControl& job);
+/// (stage "recentre"). The context is left unset.
+DevicePoints uploadRecentred(StreamHandles& ctx, const PointSet& points, JobControl& job);
 
-/// Re-centres n x dims row-major coordinates on ctx's device in place, as recentredCoords().
-/// @code cs::kernels::recentreDevice(ctx, dCoords.data(), n, 3); @endcode
-void recentreDevice(StreamHandles& ctx, float* coords, std::size_t n, std::size_t dims);
+/// Re-centres and scales n x dims row-major coordinates on ctx's device in place, as
+/// recentredCoords(), and returns the scale (distanceScale() of the widest extent). Waits for
+/// the bounds, which the scale needs on the host.
+/// @code double scale = cs::kernels::recentreDevice(ctx, dCoords.data(), n, 3); @endcode
+double recentreDevice(StreamHandles& ctx, float* coords, std::size_t n, std::size_t dims);
 
-/// recentreDevice's kernels, asynchronous on stream. words: 3 * dims words of scratch, centre:
-/// dims doubles (left holding the centre).
-void launchRecentre(float* coords, std::size_t n, std::size_t dims, std::uint32_t* words,
-                    double* centre, cudaStream_t stream);
+/// recentreDevice's kernels, asynchronous on stream. launchRecentreBounds: words (3 * dims words
+/// of scratch) left holding each dimension's lowest and highest value as ordered words (lo at
+/// words, hi at words + dims; orderedToFloat reads them), centre (dims doubles) the centre.
+/// launchApplyCentre: coords = float((coords - centre) * scale).
+void launchRecentreBounds(const float* coords, std::size_t n, std::size_t dims,
+                          std::uint32_t* words, double* centre, cudaStream_t stream);
+void launchApplyCentre(float* coords, std::size_t n, std::size_t dims, const double* centre,
+                       double scale, cudaStream_t stream);
+
+/// The float an ordered word of launchRecentreBounds or launchPointBounds stands for (the
+/// inverse of the kernels' order-preserving map, ordered_float.cuh).
+float orderedToFloat(std::uint32_t ordered);
 
 }  // namespace cs::kernels

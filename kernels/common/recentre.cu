@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // recentredCoords() (compute/core/geometry.h) on the device, bit for bit: per-dimension float
 // min / max (exact in any order), the centre 0.5 (lo + hi) in double, and
-// float(double(x) - centre) rounded to nearest, written with explicit _rn intrinsics so that
+// float((double(x) - centre) * scale) rounded to nearest (the scale, a power of two, chosen on
+// the host from the bounds), written with explicit _rn intrinsics so that
 // nvcc cannot contract or reorder them. The host loop keeps the first of equal extremes, which
 // matters only for the sign of a zero centre (a dimension of zeros only, -0 first or not): when
 // lo == hi the centre is the first non-NaN value itself, as 0.5 (v + v) = v on the host.
@@ -105,19 +106,19 @@ __global__ void centreKernel(const float* x, std::size_t dims, const std::uint32
 
 __global__ void __launch_bounds__(kThreads)
     applyCentreKernel(float* x, std::size_t n, std::size_t dims, std::size_t span,
-                      const double* centre) {
+                      const double* centre, double scale) {
     const std::size_t t = blockIdx.x * std::size_t(kThreads) + threadIdx.x;
     if (t >= span) return;
     const double c = centre[t % dims];
     const std::size_t total = n * dims;
     for (std::size_t e = t; e < total; e += span)
-        x[e] = __double2float_rn(__dsub_rn(double(x[e]), c));
+        x[e] = __double2float_rn(__dmul_rn(__dsub_rn(double(x[e]), c), scale));
 }
 
 }  // namespace
 
-void launchRecentre(float* coords, std::size_t n, std::size_t dims, std::uint32_t* words,
-                    double* centre, cudaStream_t stream) {
+void launchRecentreBounds(const float* coords, std::size_t n, std::size_t dims,
+                          std::uint32_t* words, double* centre, cudaStream_t stream) {
     if (n == 0 || dims == 0) return;
     std::uint32_t* lo = words;
     std::uint32_t* hi = words + dims;
@@ -130,7 +131,13 @@ void launchRecentre(float* coords, std::size_t n, std::size_t dims, std::uint32_
     CS_CUDA_CHECK_LAUNCH();
     centreKernel<<<dimBlocks, kThreads, 0, stream>>>(coords, dims, lo, hi, first, centre);
     CS_CUDA_CHECK_LAUNCH();
-    applyCentreKernel<<<w.blocks, kThreads, 0, stream>>>(coords, n, dims, w.span, centre);
+}
+
+void launchApplyCentre(float* coords, std::size_t n, std::size_t dims, const double* centre,
+                       double scale, cudaStream_t stream) {
+    if (n == 0 || dims == 0) return;
+    const Walk w = walkFor(n, dims);
+    applyCentreKernel<<<w.blocks, kThreads, 0, stream>>>(coords, n, dims, w.span, centre, scale);
     CS_CUDA_CHECK_LAUNCH();
 }
 

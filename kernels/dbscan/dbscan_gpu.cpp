@@ -572,7 +572,8 @@ std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path) 
 }
 
 DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::size_t n,
-                                std::size_t dims, const DbscanParams& params, JobControl& job) {
+                                std::size_t dims, const DbscanParams& params, JobControl& job,
+                                double scale) {
     validateDbscanParams(params);
     checkShape(n, dims, "DBSCAN");
     const DbscanPath path = resolveDbscanPathCuda(params.path, n, dims);
@@ -589,7 +590,7 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
     out.isCore = DeviceBuffer<std::uint8_t>(n, s);
     if (n == 0) return out;
 
-    const float eps2 = epsSquared(params.eps);
+    const float eps2 = epsSquared(toRecentred(params.eps, scale));
     Forest f;
     f.core = DeviceBuffer<std::uint8_t>(n, s);
     f.parent = DeviceBuffer<std::uint32_t>(n, s);
@@ -606,7 +607,8 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 }
 
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
-                        JobControl& job, DbscanDeviceResult* keepOnDevice, const float* recentred) {
+                        JobControl& job, DbscanDeviceResult* keepOnDevice,
+                        const DevicePoints* resident) {
     validateDbscanParams(params);
     checkShape(points.n, points.dims, "DBSCAN");
     if (points.coords.size() != points.n * points.dims)
@@ -635,11 +637,12 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
         reserveOnHugePages(result.isCore, n);
         result.isCore.resize(n);
     });
-    DeviceBuffer<float> coords =
-        recentred ? DeviceBuffer<float>() : uploadRecentred(ctx, points, job);
+    DevicePoints uploaded;
+    if (!resident) uploaded = uploadRecentred(ctx, points, job);
+    const DevicePoints& coords = resident ? *resident : uploaded;
     DbscanDeviceResult device =
-        dbscanDevice(ctx, recentred ? recentred : coords.data(), n, points.dims, params, job);
-    coords.reset();
+        dbscanDevice(ctx, coords.coords.data(), n, points.dims, params, job, coords.scale);
+    uploaded.coords.reset();
     const cudaStream_t s = ctx.stream();
     std::array<std::uint32_t, 4> counts{};
     {
@@ -747,7 +750,7 @@ DeviceBuffer<float> kDistanceDevice(StreamHandles& ctx, const float* coords, std
 }
 
 KDistanceResult kDistanceCuda(StreamHandles& ctx, const PointSet& points, int k, JobControl& job,
-                              DbscanPath path, const float* recentred) {
+                              DbscanPath path, const DevicePoints* resident) {
     checkShape(points.n, points.dims, "k-distance");
     if (points.coords.size() != points.n * points.dims)
         throw Error("point set holds " + std::to_string(points.coords.size()) +
@@ -759,12 +762,13 @@ KDistanceResult kDistanceCuda(StreamHandles& ctx, const PointSet& points, int k,
     DeviceScope scope(ctx.device());
     job.checkpoint();
     ensureFits(ctx, points.coords.size() * 4, "k-distance", points.n);
-    DeviceBuffer<float> coords =
-        recentred ? DeviceBuffer<float>() : uploadRecentred(ctx, points, job);
+    DevicePoints uploaded;
+    if (!resident) uploaded = uploadRecentred(ctx, points, job);
+    const DevicePoints& coords = resident ? *resident : uploaded;
     const cudaStream_t s = ctx.stream();
-    DeviceBuffer<float> values = kDistanceDevice(ctx, recentred ? recentred : coords.data(),
-                                                 points.n, points.dims, k, job, path);
-    coords.reset();
+    DeviceBuffer<float> values =
+        kDistanceDevice(ctx, coords.coords.data(), points.n, points.dims, k, job, path);
+    uploaded.coords.reset();
     KDistanceResult result;
     {
         ScopedGpuStage stage(ctx, job, "sort");
@@ -776,6 +780,8 @@ KDistanceResult kDistanceCuda(StreamHandles& ctx, const PointSet& points, int k,
         result.sorted.resize(points.n);
         copyToHostStaged(result.perPoint.data(), values.data(), values.bytes(), ctx.device(), s);
         copyToHostStaged(result.sorted.data(), sorted.data(), sorted.bytes(), ctx.device(), s);
+        fromRecentred(result.perPoint, coords.scale);
+        fromRecentred(result.sorted, coords.scale);
         stage.finish();
     }
     job.setProgress(1.0, "sort");

@@ -65,7 +65,8 @@ std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path);
 
 /// DBSCAN from device-resident points: coords are recentredCoords() values (or any finite
 /// float32 coordinates; the eps tests are canonicalDist2 on exactly these values), row-major
-/// n x dims, on ctx's device. Throws cs::Error on bad parameters, non-finite coordinates, too
+/// n x dims, on ctx's device, and scale is their recentredCoords() scale (params.eps is in the
+/// data's units). Throws cs::Error on bad parameters, non-finite coordinates, too
 /// many points (>= 2^31 - 1) or too little free device memory; cs::Cancelled when the job is
 /// cancelled (checked between kernel batches).
 /// @code
@@ -73,7 +74,8 @@ std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path);
 /// // r.labels.data(): int32 labels on the device, ready for interop
 /// @endcode
 DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::size_t n,
-                                std::size_t dims, const DbscanParams& params, JobControl& job);
+                                std::size_t dims, const DbscanParams& params, JobControl& job,
+                                double scale = 1.0);
 
 /// recentredCoords() on the device, in place and bit for bit: coords holds n x dims row-major
 /// float32 values on ctx's device; ordered on ctx's stream. NaN-free inputs give exactly the
@@ -82,15 +84,16 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 /// dbscanDevice, statistics on the device, download. Labels, core flags and stats are
 /// byte-identical to dbscanCpu. Stages as dbscanDevice's plus "upload", "recentre", "stats"
 /// and "download". With keepOnDevice, the device labels and core flags are moved there instead of
-/// being freed. With recentred (uploadRecentred() of these very points, on ctx's device), the
+/// being freed. With resident (uploadRecentred() of these very points, on ctx's device), the
 /// upload and recentring are skipped.
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr,
-                        const float* recentred = nullptr);
+                        const DevicePoints* resident = nullptr);
 
 /// k-distance of device-resident points (as dbscanDevice takes them): per point, the distance
-/// to its k-th nearest point counting itself, in input order. path: Auto (grid for d <= 3, all
+/// to its k-th nearest point counting itself, in input order, in the coordinates' units (the
+/// recentred frame's: divide by the scale for the data's). path: Auto (grid for d <= 3, all
 /// pairs above), Grid or Brute. Throws cs::Error when k < 1, k > n, k > kKDistanceMaxK, on
 /// non-finite coordinates or too little device memory.
 /// @code DeviceBuffer<float> kd = cs::kernels::kDistanceDevice(ctx, dCoords, n, 3, 10, job);
@@ -100,9 +103,10 @@ DeviceBuffer<float> kDistanceDevice(StreamHandles& ctx, const float* coords, std
                                     DbscanPath path = DbscanPath::Auto);
 
 /// The k-distance curve of a host point set, bit-identical to kDistanceCpu (values and order).
-/// recentred as for dbscanCuda.
+/// resident as for dbscanCuda.
 /// @code cs::KDistanceResult r = cs::kernels::kDistanceCuda(ctx, points, 10, job); @endcode
 KDistanceResult kDistanceCuda(StreamHandles& ctx, const PointSet& points, int k, JobControl& job,
-                              DbscanPath path = DbscanPath::Auto, const float* recentred = nullptr);
+                              DbscanPath path = DbscanPath::Auto,
+                              const DevicePoints* resident = nullptr);
 
 }  // namespace cs::kernels

@@ -73,8 +73,8 @@ void launchPointBounds(const float* coords, std::size_t n, int dims, std::uint32
                        cudaStream_t stream);
 /// Sets out (7 words) to the empty box and "all finite".
 void initPointBounds(std::uint32_t* out, cudaStream_t stream);
-/// Decodes an ordered-float word written by launchPointBounds.
-float orderedToFloat(std::uint32_t bits);
+// Ordered-float words written by launchPointBounds decode with orderedToFloat
+// (kernels/common/device_points.h).
 
 /// Cell key and identity index per input point.
 void launchGridKeys(const float* coords, std::size_t n, const GridGeometry& geo,

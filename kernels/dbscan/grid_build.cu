@@ -3,8 +3,6 @@
 // exact cell boxes and clique flags, columns and their hash table. Also the CUB wrappers
 // (scans, float sort) that the host orchestration uses.
 
-#include <cstring>
-
 #include "kernels/common/cuda_error.h"
 #include "kernels/dbscan/dbscan_device.cuh"
 #include "kernels/dbscan/dbscan_launch.h"
@@ -270,13 +268,6 @@ struct BoxLaunch {
 };
 
 }  // namespace
-
-float orderedToFloat(std::uint32_t o) {
-    const std::uint32_t u = (o & 0x80000000u) ? (o & 0x7FFFFFFFu) : ~o;
-    float f;
-    std::memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 void initPointBounds(std::uint32_t* out, cudaStream_t stream) {
     initBoundsKernel<<<1, 32, 0, stream>>>(out);

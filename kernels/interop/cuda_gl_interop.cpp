@@ -135,7 +135,7 @@ public:
                             std::to_string(m_bytes / (3 * sizeof(float))) + " points");
         DeviceScope scope(m_device->device());
         writeMapped([&](void* out, cudaStream_t s) {
-            launchPackPositions(points.coords.data(), points.n, points.dims,
+            launchPackPositions(points.coords.data(), points.n, points.dims, 1.0 / points.scale,
                                 static_cast<float*>(out), s);
         });
     }

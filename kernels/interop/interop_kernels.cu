@@ -34,11 +34,13 @@ __global__ void paintCategoriesKernel(const std::int32_t* __restrict__ labels,
 }
 
 __global__ void packPositionsKernel(const float* __restrict__ coords, std::size_t n,
-                                    std::size_t dims, float* __restrict__ out) {
+                                    std::size_t dims, double unscale, float* __restrict__ out) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
          i += std::size_t(gridDim.x) * blockDim.x)
         for (std::size_t j = 0; j < 3; ++j)
-            out[3 * i + j] = j < dims ? coords[i * dims + j] : 0.0f;
+            out[3 * i + j] =
+                j < dims ? __double2float_rn(__dmul_rn(double(coords[i * dims + j]), unscale))
+                         : 0.0f;
 }
 
 // Word 2 (i k + c) = i, the next word = neighbour c of i: GL_LINES pairs.
@@ -145,10 +147,10 @@ void launchPaintCategories(const std::int32_t* labels, const std::uint8_t* isCor
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, float* out,
-                         cudaStream_t stream) {
+void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, double unscale,
+                         float* out, cudaStream_t stream) {
     if (n == 0) return;
-    packPositionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, out);
+    packPositionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, unscale, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

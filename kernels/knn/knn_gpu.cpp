@@ -76,7 +76,7 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
 
 KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
-                      const float* recentred) {
+                      const DevicePoints* resident) {
     validateKnnParams(params);
     const std::size_t n = points.n;
     const std::size_t dims = points.dims;
@@ -86,7 +86,7 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
     DeviceScope scope(ctx.device());
     job.checkpoint();
     // Sizes first, so that a problem far too big is refused before the coordinates are read.
-    const std::size_t bytes = knnDeviceBytes(n, dims, params) + (recentred ? 0 : n * dims * 4);
+    const std::size_t bytes = knnDeviceBytes(n, dims, params) + (resident ? 0 : n * dims * 4);
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
         throw Error("the kNN graph of " + std::to_string(n) + " points needs about " + mib(bytes) +
@@ -125,9 +125,10 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
         ~Abandon() { flag.store(true, std::memory_order_relaxed); }
     } abandonOnExit{abandoned};
 
-    DeviceBuffer<float> uploaded =
-        recentred ? DeviceBuffer<float>() : uploadRecentred(ctx, points, job);
-    const float* coords = recentred ? recentred : uploaded.data();
+    DevicePoints uploaded;
+    if (!resident) uploaded = uploadRecentred(ctx, points, job);
+    const float* coords = resident ? resident->coords.data() : uploaded.coords.data();
+    const double scale = resident ? resident->scale : uploaded.scale;
     job.checkpoint();
 
     // Every tree has the same leaves (ranges of its point order).
@@ -240,6 +241,7 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
         allocated.get();
         copyToHostStaged(graph.indices.data(), index.data(), index.bytes(), ctx.device(), s);
         copyToHostStaged(graph.distances.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
+        fromRecentred(graph.distances, scale);
     }
     if (keepIndices) *keepIndices = std::move(index);
     job.setProgress(1.0, "finish");

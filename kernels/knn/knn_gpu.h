@@ -22,6 +22,7 @@
 #include "compute/core/point_set.h"
 #include "compute/knn/knn_graph.h"
 #include "kernels/common/device_buffer.h"
+#include "kernels/common/device_points.h"
 #include "kernels/common/device_quantities.h"
 
 namespace cs::kernels {
@@ -44,13 +45,13 @@ struct KnnDeviceGraph final : DeviceEdges {
 std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& params);
 
 /// The kNN graph of a host point set, identical to knnGraphCpu. With keepIndices, the device
-/// neighbour indices are moved there. With recentred (uploadRecentred() of these very points, on
+/// neighbour indices are moved there. With resident (uploadRecentred() of these very points, on
 /// ctx's device), the upload is skipped. Throws cs::Error on bad parameters or input, too many
 /// points (>= 2^31 - 1) or too little free device memory; cs::Cancelled when the job is
 /// cancelled (checked between trees and levels).
 /// @code cs::KnnGraph g = cs::kernels::knnGraphCuda(ctx, points, {.k = 10}, job); @endcode
 KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices = nullptr,
-                      const float* recentred = nullptr);
+                      const DevicePoints* resident = nullptr);
 
 }  // namespace cs::kernels

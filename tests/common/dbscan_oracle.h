@@ -23,8 +23,9 @@ struct DbscanOracle {
 
 inline DbscanOracle oracleDbscan(const PointSet& points, float eps, int minPts, bool star) {
     const std::size_t n = points.n, d = points.dims;
-    const std::vector<float> x = recentredCoords(points);
-    const float eps2 = epsSquared(eps);
+    const RecentredCoords frame = recentredCoords(points);
+    const std::vector<float>& x = frame.coords;
+    const float eps2 = epsSquared(toRecentred(eps, frame.scale));
     auto within = [&](std::size_t a, std::size_t b) {
         return canonicalDist2(&x[a * d], &x[b * d], d) <= eps2;
     };

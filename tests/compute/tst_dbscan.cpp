@@ -19,6 +19,7 @@
 
 #include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
+#include "compute/core/random.h"
 #include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_cpu.h"
@@ -34,7 +35,8 @@ using Oracle = cs::test::DbscanOracle;
 
 std::vector<float> oracleKDistance(const cs::PointSet& points, int k) {
     const std::size_t n = points.n, d = points.dims;
-    const std::vector<float> x = cs::recentredCoords(points);
+    const cs::RecentredCoords frame = cs::recentredCoords(points);
+    const std::vector<float>& x = frame.coords;
     std::vector<float> out(n), all(n);
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t j = 0; j < n; ++j)
@@ -42,6 +44,7 @@ std::vector<float> oracleKDistance(const cs::PointSet& points, int k) {
         std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
         out[i] = std::sqrt(all[std::size_t(k - 1)]);
     }
+    cs::fromRecentred(out, frame.scale);
     return out;
 }
 
@@ -483,6 +486,67 @@ private slots:
         if (k == 1)
             for (float v : expected)
                 QCOMPARE(v, 0.0f);
+    }
+
+    // The same cloud at any scale gives the same answer (issue: squared distances overflowed
+    // float at 1e30 and underflowed at 1e-30, giving one cluster of everything). A random
+    // subset of the integer lattice: pair distances are near square roots of integers, so
+    // eps = 1.5 is far from every one of them and rounding the scaled coordinates cannot move a
+    // pair across it; jittered by up to 0.02, so that no two distances to a border point's core
+    // neighbours tie (rounding could break such a tie either way). Powers of two scale floats
+    // exactly: there the k-distances scale exactly too.
+    void sameAnswerAtAnyScale_data() {
+        QTest::addColumn<int>("path");
+        for (auto [name, path] : {std::pair{"auto", cs::DbscanPath::Auto},
+                                  {"grid", cs::DbscanPath::Grid},
+                                  {"brute", cs::DbscanPath::Brute},
+                                  {"kdtree", cs::DbscanPath::KdTree}})
+            QTest::newRow(name) << int(path);
+    }
+    void sameAnswerAtAnyScale() {
+        QFETCH(int, path);
+        cs::Random rng(5);
+        std::vector<float> lattice;
+        for (int x = 0; x < 14; ++x)
+            for (int y = 0; y < 14; ++y)
+                for (int z = 0; z < 6; ++z)
+                    if (rng.uniform(0, 1) < 0.25)
+                        for (int c : {x, y, z})
+                            lattice.push_back(float(c + rng.uniform(-0.02, 0.02)));
+        const cs::PointSet unit = cs::PointSet::fromCoords(3, lattice);
+        const cs::DbscanParams params{1.5f, 4, false, cs::DbscanPath(path)};
+        cs::JobControl job;
+        const cs::DbscanResult want = cs::dbscanCpu(unit, params, job, 2);
+        const cs::KDistanceResult wantK = cs::kDistanceCpu(unit, 4, job, 2);
+        QVERIFY2(want.clusterCount > 3, qPrintable(QString::number(want.clusterCount)));
+        QVERIFY(std::count(want.labels.begin(), want.labels.end(), -1) > 0);
+        for (double scale :
+             {1e-30, 1e-20, 1e-12, 1e12, 1e20, 1e30, 0x1p-100, 0x1p-60, 0x1p60, 0x1p100, 0x1p120}) {
+            cs::PointSet scaled = unit;
+            for (float& v : scaled.coords)
+                v = float(double(v) * scale);
+            cs::DbscanParams p = params;
+            p.eps = float(double(params.eps) * scale);
+            const cs::DbscanResult got = cs::dbscanCpu(scaled, p, job, 2);
+            QVERIFY2(got.labels == want.labels && got.isCore == want.isCore,
+                     qPrintable(QString("scale %1: %2 clusters, %3 at scale 1")
+                                    .arg(scale)
+                                    .arg(got.clusterCount)
+                                    .arg(want.clusterCount)));
+            const cs::KDistanceResult k = cs::kDistanceCpu(scaled, 4, job, 2);
+            int exponent = 0;
+            const bool exact = std::frexp(scale, &exponent) == 0.5;  // a power of two
+            for (std::size_t i = 0; i < unit.n; ++i) {
+                const double expected = double(wantK.perPoint[i]) * scale;
+                const double error = std::abs(double(k.perPoint[i]) - expected);
+                if (exact ? error != 0.0 : !(error <= 1e-5 * expected))
+                    QFAIL(qPrintable(QString("scale %1 point %2: k-distance %3, expected %4")
+                                         .arg(scale)
+                                         .arg(i)
+                                         .arg(double(k.perPoint[i]))
+                                         .arg(expected)));
+            }
+        }
     }
 
     void kDistanceAgreesWithCore() {

@@ -339,7 +339,7 @@ private slots:
         QFETCH(qulonglong, d);
         QFETCH(int, k);
         const auto points = makePoints(kind, n, d, 21);
-        const auto x = cs::recentredCoords(points);
+        const auto x = cs::recentredCoords(points).coords;
         const auto oracle = oracleKnnGraph(x, n, d, k);
         const auto rows = cs::knnRecallSample(n, 50, 1);
         for (int threads : {1, 3}) {
@@ -375,7 +375,7 @@ private slots:
         QFETCH(qulonglong, d);
         QFETCH(int, levels);
         const auto points = makePoints(kind, n, d, 5);
-        const auto x = cs::recentredCoords(points);
+        const auto x = cs::recentredCoords(points).coords;
         const auto dirs = cs::knnTreeDirections(9, 2, levels, d);
         const auto order = cs::knnTreeOrderCpu(x, n, d, dirs, levels, 3);
         QCOMPARE(cs::knnTreeOrderCpu(x, n, d, dirs, levels, 1), order);
@@ -436,7 +436,7 @@ private slots:
         QFETCH(int, leafSize);
         const auto points = makePoints(kind, n, d, 31);
         QVERIFY(points.n <= std::size_t(leafSize));
-        const auto x = cs::recentredCoords(points);
+        const auto x = cs::recentredCoords(points).coords;
         const auto oracle = oracleKnnGraph(x, points.n, points.dims, k);
         const cs::KnnParams params{.k = k, .trees = 3, .leafSize = leafSize};
         const auto g = build(points, params);
@@ -491,7 +491,7 @@ private slots:
         QFETCH(int, leafSize);
         QFETCH(double, minRecall);
         const auto points = makePoints(kind, n, d, 17);
-        const auto x = cs::recentredCoords(points);
+        const auto x = cs::recentredCoords(points).coords;
         const auto oracle = oracleKnnGraph(x, points.n, points.dims, k);
         const int maxTrees = 8;
         cs::KnnParams params{.k = k,
@@ -570,7 +570,7 @@ private slots:
         params.seed = 2;
         const auto b = build(points, params);
         QVERIFY(a.indices != b.indices);
-        QVERIFY2(checkKnnGraph(b, cs::recentredCoords(points), 3).empty(), "invariants");
+        QVERIFY2(checkKnnGraph(b, cs::recentredCoords(points).coords, 3).empty(), "invariants");
     }
 
     void targetRecallStops() {
@@ -684,17 +684,34 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(cs::Error, build(points, {}));
     }
 
-    void hugeCoordinates() {
-        // Squared distances overflow to +inf: still a valid, ordered graph (index order among
-        // infinite distances), never the empty-slot sentinel.
-        auto points = makePoints("uniform", 300, 2, 3);
-        for (auto& v : points.coords)
-            v *= 3e38f;
-        const auto x = cs::recentredCoords(points);
-        const auto oracle = oracleKnnGraph(x, points.n, 2, 5);
-        const auto g = build(points, {.k = 5, .trees = 1, .leafSize = 512});
-        QVERIFY(graphDifference(g, oracle).isEmpty());
-        QVERIFY(checkKnnGraph(g, x, 2).empty());
+    // The same cloud at any scale gives the same graph (squared distances overflowed float at
+    // 3e38 and underflowed at 1e-30 before coordinates were scaled into range): at powers of
+    // two, where scaling is exact, index for index and distance for distance times the scale;
+    // at powers of ten the coordinates round, so the distances agree to float precision.
+    void sameGraphAtAnyScale() {
+        const auto unit = makePoints("uniform", 600, 3, 3);
+        const cs::KnnParams params{.k = 5, .trees = 2, .leafSize = 64};
+        const auto want = build(unit, params);
+        for (double scale : {0x1p-100, 0x1p-90, 0x1p100, 0x1p126, 1e-30, 1e30, 3e38 / 2}) {
+            cs::PointSet scaled = unit;
+            for (float& v : scaled.coords)
+                v = float(double(v) * scale);
+            const auto got = build(scaled, params);
+            int exponent = 0;
+            const bool exact = std::frexp(scale, &exponent) == 0.5;  // a power of two
+            if (exact) QCOMPARE(got.indices, want.indices);
+            for (std::size_t s = 0; s < want.distances.size(); ++s) {
+                const double expected = double(want.distances[s]) * scale;
+                const double error = std::abs(double(got.distances[s]) - expected);
+                if (exact ? error != 0.0 : !(error <= 1e-5 * expected))
+                    QFAIL(qPrintable(QString("scale %1 slot %2: distance %3, expected %4")
+                                         .arg(scale)
+                                         .arg(s)
+                                         .arg(double(got.distances[s]))
+                                         .arg(expected)));
+            }
+            QCOMPARE(got.treesBuilt, want.treesBuilt);
+        }
     }
 
     void cancellation_data() {

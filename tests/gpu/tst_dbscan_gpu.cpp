@@ -154,7 +154,8 @@ std::string dataName(const char* kind, std::size_t n, std::size_t d, std::uint64
 
 // k-distance on the host, straight from the definition (small n).
 std::vector<float> naiveKDistance(const PointSet& points, int k) {
-    const std::vector<float> x = recentredCoords(points);
+    const cs::RecentredCoords frame = recentredCoords(points);
+    const std::vector<float>& x = frame.coords;
     const std::size_t n = points.n, d = points.dims;
     std::vector<float> out(n), all(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -163,6 +164,7 @@ std::vector<float> naiveKDistance(const PointSet& points, int k) {
         std::nth_element(all.begin(), all.begin() + (k - 1), all.end());
         out[i] = std::sqrt(all[std::size_t(k - 1)]);
     }
+    cs::fromRecentred(out, frame.scale);
     return out;
 }
 
@@ -310,6 +312,26 @@ CS_TEST(exactDistanceLattice) {
                             expectSame(pts,
                                        {.eps = eps, .minPts = minPts, .star = star, .path = path},
                                        name);
+        }
+    }
+}
+
+// Clouds far outside float's comfortable range (squared distances would overflow at 1e30 and
+// underflow at 1e-30 without the recentred frame's scale): the same labels and k-distances as
+// the CPU, bit for bit, with eps and the data scaled together.
+CS_TEST(extremeScales) {
+    for (double scale : {1e-30, 0x1p-100, 1e-12, 1e20, 0x1p100, 1e30}) {
+        for (int d : {2, 3, 5}) {
+            PointSet pts = cs::makeBlobPoints(4000, std::size_t(d), 71);
+            for (float& v : pts.coords)
+                v = float(double(v) * scale);
+            std::ostringstream name;
+            name << "blobs(d=" << d << ") x " << scale;
+            const float eps = float(0.6 * scale);
+            for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute})
+                if (d <= 3 || path == DbscanPath::Brute)
+                    expectSame(pts, {.eps = eps, .minPts = 6, .path = path}, name.str());
+            expectSameKDistance(pts, 6, DbscanPath::Auto, name.str());
         }
     }
 }
@@ -475,13 +497,16 @@ CS_TEST(deviceRecentringIsExact) {
                 x[i * c.d + 2] = -17.25f;
         }
         const PointSet pts = PointSet::fromCoords(c.d, x);
-        const std::vector<float> want = recentredCoords(pts);
+        const cs::RecentredCoords want = recentredCoords(pts);
         cs::kernels::DeviceBuffer<float> d(x.size(), context().stream());
         d.copyFromHost(x);
-        cs::kernels::recentreDevice(context(), d.data(), c.n, c.d);
+        const double scale = cs::kernels::recentreDevice(context(), d.data(), c.n, c.d);
         const std::vector<float> got = d.toHost();
         std::size_t where = 0;
-        CS_CHECK_MSG(sameBits(want, got, where),
+        CS_CHECK_MSG(scale == want.scale, "recentre seed=" + std::to_string(c.seed) + ": scale " +
+                                              std::to_string(scale) + ", host " +
+                                              std::to_string(want.scale));
+        CS_CHECK_MSG(sameBits(want.coords, got, where),
                      "recentre n=" + std::to_string(c.n) + " d=" + std::to_string(c.d) + " seed=" +
                          std::to_string(c.seed) + " differs at " + std::to_string(where));
     }
@@ -506,7 +531,7 @@ CS_TEST(deviceEntryAndTimings) {
         CS_CHECK_MSG(std::find(names.begin(), names.end(), stage) != names.end(),
                      std::string("missing stage ") + stage);
 
-    const std::vector<float> x = recentredCoords(pts);
+    const std::vector<float> x = recentredCoords(pts).coords;
     cs::kernels::DeviceBuffer<float> d(x.size(), context().stream());
     d.copyFromHost(x);
     cs::JobControl devJob;
@@ -528,7 +553,7 @@ CS_TEST(residentPoints) {
     const auto copy = g_backend->keepResident(a, keep);
     const auto* onDevice = dynamic_cast<const cs::kernels::DevicePoints*>(copy.get());
     CS_CHECK(onDevice && onDevice->n == a->n && onDevice->dims == 3);
-    CS_CHECK(onDevice && onDevice->coords.toHost() == recentredCoords(*a));
+    CS_CHECK(onDevice && onDevice->coords.toHost() == recentredCoords(*a).coords);
     cs::JobControl cpuJob;
     const DbscanResult cpuA = cs::dbscanCpu(*a, p, cpuJob, 0);
     cs::JobControl job;

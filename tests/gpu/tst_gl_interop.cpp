@@ -285,7 +285,7 @@ private slots:
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->positionPath(), UploadPath::Interop);
         const auto written = view->readPositionBuffer();
-        const std::vector<float> recentred = cs::recentredCoords(*points);
+        const std::vector<float> recentred = cs::recentredCoords(*points).coords;
         QCOMPARE(written.size(), points->n * 3);
         for (std::size_t i = 0; i < points->n; ++i)
             for (std::size_t j = 0; j < 3; ++j)
@@ -478,7 +478,7 @@ private slots:
         window->openDemoPoints(120'000);  // reload: another size, the buffers are re-registered
         QVERIFY(settled());
         QCOMPARE(view.positionPath(), UploadPath::Interop);
-        QCOMPARE(view.readPositionBuffer(), cs::recentredCoords(*view.pointSet()));
+        QCOMPARE(view.readPositionBuffer(), cs::recentredCoords(*view.pointSet()).coords);
         panel.setEps(0.8);
         panel.run();
         checkBothPaths("after a reload");

@@ -72,7 +72,8 @@ KnnGraph expectSame(const PointSet& pts, const KnnParams& p, const std::string& 
     KnnGraph gpu = g_backend->knnGraph(pts, p, gpuJob);
     const std::string diff = firstDifference(cpu, gpu);
     CS_CHECK_MSG(diff.empty(), describe(data, p) + ": " + diff);
-    const std::string invalid = cs::test::checkKnnGraph(gpu, cs::recentredCoords(pts), pts.dims);
+    const std::string invalid =
+        cs::test::checkKnnGraph(gpu, cs::recentredCoords(pts).coords, pts.dims);
     CS_CHECK_MSG(invalid.empty(), describe(data, p) + ": " + invalid);
     return gpu;
 }
@@ -88,7 +89,7 @@ CS_TEST(singleLeafIsExact) {
             const KnnParams p{.k = k, .trees = 1, .leafSize = 1024};
             const KnnGraph gpu = expectSame(pts, p, "blobs d=" + std::to_string(dims));
             const KnnGraph exact =
-                cs::test::oracleKnnGraph(cs::recentredCoords(pts), pts.n, pts.dims, k);
+                cs::test::oracleKnnGraph(cs::recentredCoords(pts).coords, pts.n, pts.dims, k);
             CS_CHECK_MSG(
                 gpu.indices == exact.indices,
                 "not the exact graph: d=" + std::to_string(dims) + " k=" + std::to_string(k));
@@ -131,6 +132,23 @@ CS_TEST(tiesAndOffsets) {
     for (std::size_t i = 0; i < far.n; ++i)
         far.coords[3 * i] += 4.0e6f;
     expectSame(far, {.k = 10, .trees = 2, .leafSize = 256, .targetRecall = 0.0}, "offset");
+}
+
+// Clouds at 1e-30 and 1e30 (squared distances out of float's range without the recentred
+// frame's scale): the same graph as the CPU, and finite distances.
+CS_TEST(extremeScales) {
+    for (double scale : {1e-30, 0x1p-100, 0x1p100, 1e30}) {
+        PointSet pts = cs::makeBlobPoints(20'000, 3, 9);
+        for (float& v : pts.coords)
+            v = float(double(v) * scale);
+        std::ostringstream name;
+        name << "blobs x " << scale;
+        const KnnGraph g = expectSame(
+            pts, {.k = 10, .trees = 2, .leafSize = 256, .targetRecall = 0.0}, name.str());
+        CS_CHECK_MSG(std::all_of(g.distances.begin(), g.distances.end(),
+                                 [](float v) { return std::isfinite(v); }),
+                     name.str() + ": a distance is not finite");
+    }
 }
 
 // The stopping rule: the same number of trees on both backends, and the target reached.
