@@ -76,15 +76,18 @@ struct TimedRuns {
 
 // Runs once(job) warmup times untimed, then repeat times timed, printing a JSON line per timed
 // run: config, once's fields, run, stages_ms, total_ms, and with a rate name, `items` per second.
-TimedRuns runTimed(const nlohmann::json& config, int warmup, int repeat,
+// need: the run's memory, for refusing what cannot fit and explaining running out of it.
+TimedRuns runTimed(const nlohmann::json& config, int warmup, int repeat, const MemoryNeed& need,
                    const std::function<nlohmann::json(JobControl&)>& once,
                    const char* rate = nullptr, double items = 0.0) {
     checkRepeat(repeat, warmup);
+    const std::string method = config.value("algorithm", std::string("the benchmark"));
+    checkMemoryFits(method, need);
     TimedRuns runs;
     for (int run = 0; run < warmup + repeat; ++run) {
         JobControl job;
         const auto start = std::chrono::steady_clock::now();
-        nlohmann::json fields = once(job);
+        nlohmann::json fields = explainingOutOfMemory(method, need, job, [&] { return once(job); });
         const double totalMs = millisecondsSince(start);
         if (run < warmup) continue;
         const nlohmann::json stageMs = stageMilliseconds(job.timings());
@@ -188,9 +191,12 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
                                            {"min_pts", params.minPts},
                                            {"star", params.star}};
             const TimedRuns runs =
-                runTimed(config, o->runs.warmup, o->runs.repeat, [&](JobControl& job) {
-                    return dbscanCounts(backend->dbscan(points, params, job));
-                });
+                runTimed(config, o->runs.warmup, o->runs.repeat,
+                         dbscanDescriptor().memoryNeed({.items = points.n, .dims = points.dims},
+                                                       dbscanValues(params)),
+                         [&](JobControl& job) {
+                             return dbscanCounts(backend->dbscan(points, params, job));
+                         });
             nlohmann::json summary = medianSummary(config, runs, o->runs.warmup, generateMs);
             if (!o->dump.empty()) summary["dump"] = o->dump;
             printJson(summary);
@@ -242,9 +248,12 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             else
                 config.update({{"input", o->input}, {"dropped_nan", points.droppedNonFinite}});
             const TimedRuns runs =
-                runTimed(config, o->runs.warmup, o->runs.repeat, [&](JobControl& job) {
-                    return knnSummary(backend->knnGraph(points, params, job));
-                });
+                runTimed(config, o->runs.warmup, o->runs.repeat,
+                         knnDescriptor().memoryNeed({.items = points.n, .dims = points.dims},
+                                                    knnValues(params)),
+                         [&](JobControl& job) {
+                             return knnSummary(backend->knnGraph(points, params, job));
+                         });
             nlohmann::json summary = medianSummary(config, runs, o->runs.warmup, generateMs);
             summary.update({{"recall", medianOf(runs, "recall")},
                             {"trees_built", medianOf(runs, "trees_built")},
@@ -309,6 +318,9 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
             if (!o->input.empty()) config["input"] = o->input;
             const TimedRuns runs = runTimed(
                 config, o->runs.warmup, o->runs.repeat,
+                rocketDescriptor().memoryNeed(
+                    {.items = series.n, .length = series.length, .channels = series.channels},
+                    rocketValues(params)),
                 [&](JobControl& job) {
                     const RocketFeatures f = backend->rocketTransform(series, kernels, job);
                     nlohmann::json fields = nlohmann::json::object();
@@ -375,6 +387,9 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
             if (!o->input.empty()) config["input"] = o->input;
             const TimedRuns runs = runTimed(
                 config, o->runs.warmup, o->runs.repeat,
+                kshapeDescriptor().memoryNeed(
+                    {.items = series.n, .length = series.length, .channels = series.channels},
+                    kshapeValues(params)),
                 [&](JobControl& job) {
                     const KShapeResult r = backend->kshape(series, params, job);
                     nlohmann::json fields = kshapeSummary(r);

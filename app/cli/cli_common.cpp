@@ -5,9 +5,11 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <system_error>
 
 #include "compute/core/error.h"
+#include "compute/core/memory.h"
 #include "compute/io/atomic_output.h"
 
 namespace cs::cli {
@@ -15,6 +17,11 @@ namespace cs::cli {
 int runReportingErrors(const std::function<int()>& body) {
     try {
         return body();
+    } catch (const std::bad_alloc&) {
+        // The methods and readers explain their own (runOnFile, loadDataset); this is the rest.
+        std::cerr << "clusterscope-cli: out of memory: the data or the parameters need more "
+                     "memory than the "
+                  << formatBytes(double(availableMemoryBytes())) << " available now\n";
     } catch (const std::exception& e) {
         std::cerr << "clusterscope-cli: " << e.what() << '\n';
     } catch (...) {

@@ -5,9 +5,13 @@
 #include <functional>
 #include <initializer_list>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/core/memory.h"
 #include "compute/core/point_set.h"
 
 namespace cs::cli {
@@ -19,6 +23,24 @@ inline constexpr int kExitError = 2;  ///< bad input, bad parameters, a failed j
 /// Runs a subcommand body; any exception becomes "clusterscope-cli: <what>" on stderr and
 /// kExitError, so every subcommand reports errors the same way.
 int runReportingErrors(const std::function<int()>& body);
+
+/// Runs a method's job on the data read from `file`: refuses up front a run that cannot fit this
+/// machine's memory (checkMemoryFits), turns running out of memory into a sentence saying what,
+/// how much and what to change (explainingOutOfMemory), and puts the file's name in front of
+/// every cs::Error, since parameters and sizes are judged against that file. cs::Cancelled
+/// passes through unchanged.
+template <class Body>
+auto runOnFile(const std::string& file, std::string_view method, const MemoryNeed& need,
+               const JobControl& job, Body&& body) -> decltype(body()) {
+    try {
+        checkMemoryFits(method, need);
+        return explainingOutOfMemory(method, need, job, body);
+    } catch (const Cancelled&) {
+        throw;
+    } catch (const Error& e) {
+        throw Error(file + ": " + e.what());
+    }
+}
 
 /// Checks every output path given (empty ones are options not used) with
 /// io::checkOutputTarget once the inputs are read, so that an output naming an input is refused

@@ -111,15 +111,19 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
             // And the ranges these points allow (MinPts <= n).
             const DataShape shape{.items = points.n, .dims = points.dims};
             DbscanParams params;
+            ParameterValues values;
             try {
-                params = dbscanParams(o->options->values(&shape));
+                values = o->options->values(&shape);
+                params = dbscanParams(values);
             } catch (const Error& e) {
                 throw Error(o->file + ": " + e.what());
             }
             warnDbscanCost(points, params, backend->name());
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
-            const DbscanResult r = backend->dbscan(points, params, job);
+            const DbscanResult r =
+                runOnFile(o->file, "DBSCAN", dbscanDescriptor().memoryNeed(shape, values), job,
+                          [&] { return backend->dbscan(points, params, job); });
             const double totalMs = millisecondsSince(start);
             if (!o->out.empty()) {
                 const std::string header = "dbscan eps=" + shortest(params.eps) +
@@ -185,7 +189,10 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
             if (std::size_t(o->k) <= points.n) warnKdistCost(points, o->k);
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
-            const KDistanceResult r = backend->kDistance(points, o->k, job);
+            const KDistanceResult r =
+                runOnFile(o->file, "k-distance",
+                          kDistanceMemoryNeed({.items = points.n, .dims = points.dims}), job,
+                          [&] { return backend->kDistance(points, o->k, job); });
             const double totalMs = millisecondsSince(start);
             if (!o->out.empty())
                 io::writeKDistanceCsv(o->out, r.perPoint,

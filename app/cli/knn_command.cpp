@@ -92,23 +92,20 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
             checkOutputs({o->out, npy ? distancesPath(o->out) : std::string()});
             // The values checked against the declared ranges and these points (k < n).
             const DataShape shape{.items = points.n, .dims = points.dims};
+            ParameterValues values;
             try {
-                o->params = knnParams(o->options->values(&shape));
+                values = o->options->values(&shape);
+                o->params = knnParams(values);
             } catch (const Error& e) {
                 throw Error(o->file + ": " + e.what());
             }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
-            KnnGraph g;
-            try {
-                validateKnnInput(points, o->params);
-                g = backend->knnGraph(points, o->params, job);
-            } catch (const Cancelled&) {
-                throw;
-            } catch (const Error& e) {
-                // The parameters and the set size are judged against this file: name it.
-                throw Error(o->file + ": " + e.what());
-            }
+            const KnnGraph g = runOnFile(o->file, "the kNN graph",
+                                         knnDescriptor().memoryNeed(shape, values), job, [&] {
+                                             validateKnnInput(points, o->params);
+                                             return backend->knnGraph(points, o->params, job);
+                                         });
             const double totalMs = millisecondsSince(start);
             if (csv) {
                 std::ostringstream header;

@@ -62,22 +62,20 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
                                   .length = s.length,
                                   .channels = s.channels,
                                   .classes = int(s.classCount())};
+            ParameterValues values;
             try {
-                o->params = kshapeParams(o->options->values(&shape));
+                values = o->options->values(&shape);
+                o->params = kshapeParams(values);
             } catch (const Error& e) {
                 throw Error(o->file + ": " + e.what());
             }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
-            KShapeResult r;
-            try {
-                validateKShape(s, o->params);
-                r = backend->kshape(s, o->params, job);
-            } catch (const Cancelled&) {
-                throw;
-            } catch (const Error& e) {
-                throw Error(o->file + ": " + e.what());
-            }
+            const KShapeResult r = runOnFile(
+                o->file, "k-Shape", kshapeDescriptor().memoryNeed(shape, values), job, [&] {
+                    validateKShape(s, o->params);
+                    return backend->kshape(s, o->params, job);
+                });
             const double totalMs = millisecondsSince(start);
             const bool labelled = !s.labels.empty() && std::any_of(s.labels.begin(), s.labels.end(),
                                                                    [](auto l) { return l >= 0; });

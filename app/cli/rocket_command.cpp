@@ -110,7 +110,8 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
-            o->params = rocketParams(o->options->values());
+            const ParameterValues values = o->options->values();
+            o->params = rocketParams(values);
             const auto backend = backendRegistry().get(o->backend);
             const SeriesSet s = loadSeriesSplit(o->file, o->test);
             checkOutputs({o->features, o->predictions});
@@ -135,7 +136,8 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             RocketFeatures f;
             RidgeModel model;
             std::vector<std::int32_t> predicted;
-            try {
+            const DataShape shape{.items = s.n, .length = s.length, .channels = s.channels};
+            runOnFile(o->file, "ROCKET", rocketDescriptor().memoryNeed(shape, values), job, [&] {
                 {
                     auto stage = job.stage("kernels");
                     kernels = makeRocketKernels(o->params, s.length, s.channels);
@@ -144,11 +146,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                 model = backend->ridgeFit(f, train, int(s.classCount()), {}, job);
                 auto stage = job.stage("predict");
                 predicted = ridgePredict(model, f.values, f.n);
-            } catch (const Cancelled&) {
-                throw;
-            } catch (const Error& e) {
-                throw Error(o->file + ": " + e.what());
-            }
+            });
             const double totalMs = millisecondsSince(start);
             std::size_t tests = 0, correct = 0;
             for (std::size_t i = 0; i < s.n; ++i)

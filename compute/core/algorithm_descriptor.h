@@ -16,6 +16,8 @@
 #include <variant>
 #include <vector>
 
+#include "compute/core/memory.h"
+
 namespace cs {
 
 /// What the loaded data looks like, as far as parameter ranges care (MinPts ≤ n, k < n, the
@@ -118,11 +120,18 @@ struct AlgorithmDescriptor {
     InputKind input = InputKind::Points;
     std::vector<ParameterSpec> parameters;
     std::vector<ExportSpec> exports;
+    /// The host memory one run needs on this data with these values, about (the input
+    /// included), what dominates it and what to change (nullptr: not estimated).
+    std::function<MemoryNeed(const DataShape&, const ParameterValues&)> memory;
 
     /// The parameter with this name, or nullptr.
     const ParameterSpec* parameter(std::string_view parameterName) const;
     /// Every parameter at its default.
     ParameterValues defaults() const;
+    /// memory(data, values), or an empty need when the method has no estimate.
+    MemoryNeed memoryNeed(const DataShape& data, const ParameterValues& values) const {
+        return memory ? memory(data, values) : MemoryNeed{};
+    }
     /// The problems of a full set of values for this data (nullptr: no data loaded), one
     /// sentence each, empty when the values can run.
     std::vector<std::string> check(const ParameterValues& values, const DataShape* data) const;

@@ -29,7 +29,16 @@ std::vector<StageTiming> JobControl::timings() const {
 
 JobControl::Stage::Stage(JobControl& job, std::string name)
     : m_job(job), m_name(std::move(name)), m_start(std::chrono::steady_clock::now()) {
+    {
+        const std::lock_guard lock(m_job.m_mutex);
+        m_job.m_lastStage = m_name;
+    }
     m_job.setProgress(m_job.m_lastFraction, m_name);
+}
+
+std::string JobControl::lastStage() const {
+    const std::lock_guard lock(m_mutex);
+    return m_lastStage;
 }
 
 JobControl::Stage::~Stage() {

@@ -63,6 +63,8 @@ public:
     };
     /// @code auto s = job.stage("sort"); @endcode
     [[nodiscard]] Stage stage(std::string name) { return Stage(*this, std::move(name)); }
+    /// The stage begun last (empty before the first): where a failure happened, for messages.
+    std::string lastStage() const;
 
 private:
     ProgressFn m_progress;
@@ -70,6 +72,7 @@ private:
     double m_lastFraction = 0.0;
     mutable std::mutex m_mutex;
     std::vector<StageTiming> m_timings;
+    std::string m_lastStage;
 };
 
 }  // namespace cs

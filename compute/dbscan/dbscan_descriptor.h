@@ -16,5 +16,8 @@ const AlgorithmDescriptor& dbscanDescriptor();
 DbscanParams dbscanParams(const ParameterValues& values);
 /// The values of p.
 ParameterValues dbscanValues(const DbscanParams& p);
+/// The host memory of a k-distance curve on points of this shape, about (kd-tree, curve, the
+/// coordinates twice), for the same checks and messages as a method's.
+MemoryNeed kDistanceMemoryNeed(const DataShape& data);
 
 }  // namespace cs

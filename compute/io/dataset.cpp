@@ -3,9 +3,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <new>
 #include <string>
+#include <system_error>
 
 #include "compute/core/error.h"
+#include "compute/core/memory.h"
 #include "compute/io/point_readers.h"
 #include "compute/io/series_readers.h"
 
@@ -34,8 +37,21 @@ DataKind guessKind(const std::filesystem::path& file) {
 
 Dataset loadDataset(const std::filesystem::path& file, DataKind kind) {
     if (kind == DataKind::Auto) kind = guessKind(file);
-    if (kind == DataKind::Series) return readSeriesWithSplit(file);
-    return readPoints(file);
+    try {
+        if (kind == DataKind::Series) return readSeriesWithSplit(file);
+        return readPoints(file);
+    } catch (const std::bad_alloc&) {
+        // Text takes a few bytes per value, binary four: the values need about the file's size.
+        std::error_code ec;
+        const auto bytes = std::filesystem::file_size(file, ec);
+        throw InputError(
+            file.string(),
+            "not enough memory to read it" +
+                (ec ? std::string() : " (a file of " + formatBytes(double(bytes)) + ")") + ", " +
+                formatBytes(double(availableMemoryBytes())) +
+                " are available now; read a part of it (fewer rows) or use a "
+                "machine with more memory");
+    }
 }
 
 std::string_view toString(DataKind kind) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compute/kshape/kshape_descriptor.h"
 
+#include <algorithm>
 #include <string>
 
 namespace cs {
@@ -60,6 +61,18 @@ const AlgorithmDescriptor& kshapeDescriptor() {
                     "below the number of channels (" + std::to_string(data->channels) + ")"};
             }};
         d.parameters = {k, iterations, seed, channel};
+        // The input and its z-normalised copy (n x m floats each), the series' spectra while
+        // they fit 1 GiB (m + 1 complex floats each), and every cluster's aligned members,
+        // raw and z-normalised (count x m doubles twice, all clusters at once at worst).
+        d.memory = [](const DataShape& data, const ParameterValues&) {
+            const double n = double(data.items), m = double(data.length);
+            const double channels = double(std::max<std::size_t>(data.channels, 1));
+            const double spectra = std::min(n * (m + 1.0) * 8.0, double(std::size_t(1) << 30));
+            return MemoryNeed{n * m * (4.0 * channels + 4.0 + 16.0) + spectra,
+                              "the aligned members of every cluster (series x length doubles, "
+                              "twice)",
+                              "use fewer or shorter series"};
+        };
         d.exports = {
             {"labels", "k-Shape labels as CSV (index,label,distance,shift)", "_kshape.csv"},
             {"centroids", "k-Shape centroids as a k × m float32 NumPy array",

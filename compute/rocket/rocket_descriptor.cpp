@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "compute/rocket/rocket_descriptor.h"
 
+#include <algorithm>
+
 namespace cs {
 
 const AlgorithmDescriptor& rocketDescriptor() {
@@ -24,6 +26,25 @@ const AlgorithmDescriptor& rocketDescriptor() {
                                   "MAX)"};
         const ParameterSpec seed = seedParameter(defaults.seed, "seed of the random kernels");
         d.parameters = {kernels, seed};
+        // The series (n x channels x m floats), the features (n x 2K floats), and the ridge
+        // fit on the smaller side (compute/rocket/ridge.h): the standardised features in
+        // double (n x 2K) and a min(n, 2K)^2 matrix with its eigenvectors. Every series is
+        // counted as a training one (the upper bound).
+        d.memory = [](const DataShape& data, const ParameterValues& values) {
+            const double n = double(data.items);
+            const double series =
+                n * double(std::max<std::size_t>(data.channels, 1)) * double(data.length) * 4.0;
+            const double p = 2.0 * double(values.integer("kernels"));
+            const double side = std::min(n, p);
+            const double features = n * p * 4.0, standardised = n * p * 8.0;
+            const double square = 2.0 * side * side * 8.0;
+            return MemoryNeed{series + features + standardised + square,
+                              square > standardised
+                                  ? "the ridge fit's min(series, features)^2 matrix (doubles, "
+                                    "twice)"
+                                  : "the features (series x 2 x kernels), in float and in double",
+                              "use fewer kernels or fewer series"};
+        };
         d.exports = {
             {"features", "ROCKET features as an n × 2K float32 NumPy array", "_rocket.npy"},
             {"predictions", "ROCKET predictions as CSV (index,split,label,predicted)",

@@ -2,7 +2,7 @@
 # Runs clusterscope-cli once and checks its exit code, stdout and stderr (Qt-free, so it also
 # runs in builds without the GUI).
 #   cmake -DCLI=<exe> -DARGS="a|b|c" [-DWRITE_FILE=<path> -DWRITE_TEXT=<text>] [-DFIFO=<path>]
-#         [-DSTDOUT_FILE=<path>] -DEXPECT_RC=<n|timeout> [-DTIMEOUT=<s>] [-DEXPECT_STDOUT=<regex>]
+#         [-DSTDOUT_FILE=<path>] [-DADDRESS_SPACE_MB=<n>] -DEXPECT_RC=<n|timeout> [-DTIMEOUT=<s>] [-DEXPECT_STDOUT=<regex>]
 #         [-DEXPECT_STDERR=<regex>] [-DEXPECT_JSON=<check|check...>] -P check_cli.cmake
 # FIFO makes a named pipe first (nothing ever writes to it). TIMEOUT ends the run after that
 # many seconds; EXPECT_RC timeout then says the run must still have been going. STDOUT_FILE
@@ -34,7 +34,13 @@ if(DEFINED STDOUT_FILE)
     set(stdout_args OUTPUT_FILE "${STDOUT_FILE}")
 endif()
 string(REPLACE "|" ";" arg_list "${ARGS}")
-execute_process(COMMAND "${CLI}" ${arg_list} RESULT_VARIABLE rc ${stdout_args} ERROR_VARIABLE err
+set(command "${CLI}" ${arg_list})
+if(DEFINED ADDRESS_SPACE_MB)
+    # ulimit -v: allocations past it fail (std::bad_alloc) long before the machine is full.
+    math(EXPR kib "${ADDRESS_SPACE_MB} * 1024")
+    set(command /bin/sh -c "ulimit -v ${kib} && exec \"$0\" \"$@\"" ${command})
+endif()
+execute_process(COMMAND ${command} RESULT_VARIABLE rc ${stdout_args} ERROR_VARIABLE err
     ${timeout_args})
 message(STATUS "exit ${rc}\nstdout: ${out}\nstderr: ${err}")
 if(EXPECT_RC STREQUAL "timeout")

@@ -5,17 +5,23 @@
 
 #include <atomic>
 #include <cmath>
+#include <new>
 #include <thread>
 
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
+#include "compute/core/memory.h"
 #include "compute/core/point_set.h"
 #include "compute/core/series_matrix.h"
 #include "compute/core/series_set.h"
+#include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/io/dataset.h"
 #include "compute/io/text_input.h"
+#include "compute/knn/knn_descriptor.h"
+#include "compute/kshape/kshape_descriptor.h"
+#include "compute/rocket/rocket_descriptor.h"
 
 namespace {
 
@@ -170,6 +176,76 @@ private slots:
         canceller.join();
         QVERIFY(cancelled);
         QVERIFY(job.isCancelled());
+    }
+
+    // Running out of memory says what, how much and what to change, with the stage it
+    // happened in, instead of a bare "std::bad_alloc".
+    void outOfMemoryIsExplained() {
+        const cs::MemoryNeed need{3.2e9, "the spectra (n x m complex floats)",
+                                  "use fewer or shorter series"};
+        cs::JobControl job;
+        try {
+            cs::explainingOutOfMemory("k-Shape", need, job, [&]() -> int {
+                auto stage = job.stage("shapes");
+                throw std::bad_alloc();
+            });
+            QFAIL("no error");
+        } catch (const cs::Error& e) {
+            const QString text = QString::fromUtf8(e.what());
+            for (const char* part : {"k-Shape ran out of memory", "stage \"shapes\"",
+                                     "about 3.2 GB", "the spectra", "use fewer or shorter series"})
+                QVERIFY2(text.contains(QString::fromUtf8(part)), qPrintable(text));
+        }
+        QCOMPARE(job.lastStage(), std::string("shapes"));
+        // Without an estimate the message still names the method.
+        cs::JobControl bare;
+        QVERIFY_THROWS_EXCEPTION(
+            cs::Error, cs::explainingOutOfMemory("DBSCAN", {}, bare,
+                                                 [&]() -> int { throw std::bad_alloc(); }));
+        QCOMPARE(cs::formatBytes(999), std::string("999 bytes"));
+        QCOMPARE(cs::formatBytes(6.4e9), std::string("6.4 GB"));
+        QCOMPARE(cs::formatBytes(1.5e12), std::string("1.5 TB"));
+    }
+
+    // A run that cannot fit the machine at all is refused before it starts, with the amount.
+    void memoryCheckRefusesTheImpossible() {
+        if (cs::totalMemoryBytes() == 0) QSKIP("no /proc/meminfo here");
+        QVERIFY(cs::availableMemoryBytes() > 0);
+        QVERIFY(cs::availableMemoryBytes() <= cs::totalMemoryBytes());
+        cs::checkMemoryFits("DBSCAN", {1e6, "x", "y"});  // fits
+        try {
+            cs::checkMemoryFits("ROCKET", {1e18, "the features", "use fewer kernels"});
+            QFAIL("not refused");
+        } catch (const cs::Error& e) {
+            const QString text = QString::fromUtf8(e.what());
+            QVERIFY2(text.contains("ROCKET needs about 1000.0 PB") &&
+                         text.contains("more than the") && text.contains("use fewer kernels"),
+                     qPrintable(text));
+        }
+    }
+
+    // Every method's estimate grows with its data and its parameters, and is in the range a
+    // measurement gives (peak resident memory of clusterscope-cli, README "Limits").
+    void methodMemoryEstimates() {
+        const cs::DataShape cloud{.items = 1'000'000, .dims = 3};
+        const double dbscan =
+            cs::dbscanDescriptor().memoryNeed(cloud, cs::dbscanDescriptor().defaults()).bytes;
+        QVERIFY2(dbscan > 50e6 && dbscan < 200e6, qPrintable(QString::number(dbscan)));
+        cs::ParameterValues knn = cs::knnDescriptor().defaults();
+        const double k10 = cs::knnDescriptor().memoryNeed(cloud, knn).bytes;
+        knn.set("k", std::int64_t(64));
+        QVERIFY(cs::knnDescriptor().memoryNeed(cloud, knn).bytes > 3 * k10);
+        const cs::DataShape series{.items = 20'000, .length = 20'000, .channels = 1};
+        const double kshape =
+            cs::kshapeDescriptor().memoryNeed(series, cs::kshapeDescriptor().defaults()).bytes;
+        QVERIFY2(kshape > 8e9 && kshape < 20e9, qPrintable(QString::number(kshape)));
+        cs::ParameterValues rocket = cs::rocketDescriptor().defaults();
+        const cs::DataShape crop{.items = 16'800, .length = 46, .channels = 1};
+        const double r10k = cs::rocketDescriptor().memoryNeed(crop, rocket).bytes;
+        rocket.set("kernels", std::int64_t(100));
+        QVERIFY(cs::rocketDescriptor().memoryNeed(crop, rocket).bytes < r10k / 50);
+        QVERIFY(!cs::rocketDescriptor().memoryNeed(crop, rocket).advice.empty());
+        QVERIFY(cs::kDistanceMemoryNeed(cloud).bytes > 20e6);
     }
 
     void registryPrefersFirstAvailableAndKeepsReasons() {

@@ -11,6 +11,7 @@
 #include <new>
 
 #include "compute/core/error.h"
+#include "compute/core/memory.h"
 
 namespace cs::ui {
 namespace {
@@ -20,10 +21,12 @@ namespace {
 constexpr qint64 kProgressIntervalMs = 50;
 
 QString messageOf(const std::exception& e) {
+    // Methods explain their own (explainingOutOfMemory); this is for anything else.
     if (dynamic_cast<const std::bad_alloc*>(&e))
         return QObject::tr(
-            "out of memory: the data or the parameters need more memory than is "
-            "available");
+                   "out of memory: the data or the parameters need more memory than the %1 "
+                   "available now")
+            .arg(QString::fromStdString(formatBytes(double(availableMemoryBytes()))));
     return QString::fromUtf8(e.what());
 }
 

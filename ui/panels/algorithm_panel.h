@@ -144,6 +144,25 @@ protected:
     JobRunner& runner() const { return m_runner; }
     LiveRun& live() { return m_live; }
 
+    /// runner().submit<T>(kind(), fn) for a run on data of this shape with the current
+    /// parameters: a run that cannot fit this machine's memory is refused here (refuse()), and
+    /// a std::bad_alloc in fn becomes a message saying what, how much and what to change
+    /// (explainingOutOfMemory, the descriptor's estimate).
+    template <class T, class Fn>
+    void submitMethodRun(const DataShape& shape, Fn fn) {
+        const MemoryNeed need = descriptor().memoryNeed(shape, parameterValues());
+        try {
+            checkMemoryFits(descriptor().title, need);
+        } catch (const Error& e) {
+            refuse(QString::fromUtf8(e.what()));
+            return;
+        }
+        runner().submit<T>(kind(), [fn = std::move(fn), need, title = descriptor().title](
+                                       Backend& backend, JobControl& job) {
+            return explainingOutOfMemory(title, need, job, [&] { return fn(backend, job); });
+        });
+    }
+
 private:
     void onFinished(const JobOutcome& outcome);
     void onFailed(const JobOutcome& outcome);

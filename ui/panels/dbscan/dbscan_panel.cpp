@@ -383,36 +383,41 @@ void DbscanPanel::submitRun() {
     const bool paintOnDevice = m_view.mayPaintOnDevice();
     // The previous run travels with the job: matching (and host painting) happen on the worker,
     // so the GUI only swaps buffers when the result arrives.
-    runner().submit<DbscanRun>(kind(), [points = m_points, p, prev = m_run, vis, noiseRgba,
-                                        paintOnDevice](Backend& backend, JobControl& job) {
-        DbscanRun run;
-        run.params = p;
-        run.result = backend.dbscan(*points, p, job);
-        job.checkpoint();
-        {
-            const auto match = job.stage("match colours");
-            // The previous run's clusters overlap the new ones where their labels live (on the
-            // GPU after a CUDA run).
-            std::vector<ClusterOverlap> overlap;
-            if (prev && prev->result.labels.size() == run.result.labels.size())
-                overlap = backend.clusterOverlap(prev->result, run.result, job);
-            run.sizes = clusterSizes(run.result.labels, run.result.clusterCount);
-            run.slotOf = matchClusterSlots(
-                overlap, prev ? std::span<const int>(prev->slotOf) : std::span<const int>(),
-                run.sizes);
-            const int maxSlot =
-                run.slotOf.empty() ? -1 : *std::max_element(run.slotOf.begin(), run.slotOf.end());
-            run.slotColours.resize(std::size_t(maxSlot + 1));
-            for (int s = 0; s <= maxSlot; ++s)
-                run.slotColours[std::size_t(s)] = ColourMaps::packRgba(ColourMaps::categorical(s));
-        }
-        if (!(paintOnDevice && run.result.device)) {
-            const auto paint = job.stage("paint colours");
-            run.rgba = paintCategories(run.result.labels, run.result.isCore,
-                                       clusterPaint(run.slotOf, run.slotColours, noiseRgba, vis));
-        }
-        return run;
-    });
+    submitMethodRun<DbscanRun>(
+        {.items = m_points->n, .dims = m_points->dims},
+        [points = m_points, p, prev = m_run, vis, noiseRgba, paintOnDevice](Backend& backend,
+                                                                            JobControl& job) {
+            DbscanRun run;
+            run.params = p;
+            run.result = backend.dbscan(*points, p, job);
+            job.checkpoint();
+            {
+                const auto match = job.stage("match colours");
+                // The previous run's clusters overlap the new ones where their labels live (on the
+                // GPU after a CUDA run).
+                std::vector<ClusterOverlap> overlap;
+                if (prev && prev->result.labels.size() == run.result.labels.size())
+                    overlap = backend.clusterOverlap(prev->result, run.result, job);
+                run.sizes = clusterSizes(run.result.labels, run.result.clusterCount);
+                run.slotOf = matchClusterSlots(
+                    overlap, prev ? std::span<const int>(prev->slotOf) : std::span<const int>(),
+                    run.sizes);
+                const int maxSlot = run.slotOf.empty()
+                                        ? -1
+                                        : *std::max_element(run.slotOf.begin(), run.slotOf.end());
+                run.slotColours.resize(std::size_t(maxSlot + 1));
+                for (int s = 0; s <= maxSlot; ++s)
+                    run.slotColours[std::size_t(s)] =
+                        ColourMaps::packRgba(ColourMaps::categorical(s));
+            }
+            if (!(paintOnDevice && run.result.device)) {
+                const auto paint = job.stage("paint colours");
+                run.rgba =
+                    paintCategories(run.result.labels, run.result.isCore,
+                                    clusterPaint(run.slotOf, run.slotColours, noiseRgba, vis));
+            }
+            return run;
+        });
 }
 
 void DbscanPanel::submitKDistance() {
@@ -439,27 +444,29 @@ void DbscanPanel::submitKDistance() {
     }
     m_kdistConfirm->hide();
     m_kdistK = k;
-    runner().submit<KDistanceSummary>(
-        kKDist, [points = m_points, k](Backend& backend, JobControl& job) {
-            const KDistanceResult r = backend.kDistance(*points, k, job);
-            job.checkpoint();
-            KDistanceSummary s;
-            s.n = r.sorted.size();
-            s.k = k;
-            if (s.n == 0) return s;
-            const KDistanceKnee knee = kDistanceKnee(r.sorted);
-            s.knee = QPointF(double(knee.index), double(knee.distance));
-            // The curve is monotonic, so each bucket's first and last values keep its shape.
-            const std::size_t buckets = std::min(kCurveBuckets, s.n);
-            s.curve.reserve(2 * buckets);
-            for (std::size_t b = 0; b < buckets; ++b) {
-                const std::size_t first = b * s.n / buckets;
-                const std::size_t last = std::max(first, (b + 1) * s.n / buckets - 1);
-                s.curve.emplace_back(double(first), double(r.sorted[first]));
-                if (last != first) s.curve.emplace_back(double(last), double(r.sorted[last]));
-            }
-            return s;
-        });
+    runner().submit<KDistanceSummary>(kKDist, [points = m_points, k](Backend& backend,
+                                                                     JobControl& job) {
+        const KDistanceResult r = explainingOutOfMemory(
+            "The k-distance curve", kDistanceMemoryNeed({.items = points->n, .dims = points->dims}),
+            job, [&] { return backend.kDistance(*points, k, job); });
+        job.checkpoint();
+        KDistanceSummary s;
+        s.n = r.sorted.size();
+        s.k = k;
+        if (s.n == 0) return s;
+        const KDistanceKnee knee = kDistanceKnee(r.sorted);
+        s.knee = QPointF(double(knee.index), double(knee.distance));
+        // The curve is monotonic, so each bucket's first and last values keep its shape.
+        const std::size_t buckets = std::min(kCurveBuckets, s.n);
+        s.curve.reserve(2 * buckets);
+        for (std::size_t b = 0; b < buckets; ++b) {
+            const std::size_t first = b * s.n / buckets;
+            const std::size_t last = std::max(first, (b + 1) * s.n / buckets - 1);
+            s.curve.emplace_back(double(first), double(r.sorted[first]));
+            if (last != first) s.curve.emplace_back(double(last), double(r.sorted[last]));
+        }
+        return s;
+    });
 }
 
 ClusterVisibility DbscanPanel::visibility() const {

@@ -159,33 +159,34 @@ void KnnPanel::submitRun() {
     // A CUDA graph is written into the element buffer on the GPU when the view can: no index
     // array on the host then.
     const bool onDevice = m_view.mayPaintOnDevice();
-    runner().submit<KnnRun>(kind(), [points = m_points, p, onDevice](Backend& backend,
-                                                                     JobControl& job) {
-        KnnRun run;
-        run.params = p;
-        run.points = points;
-        auto graph = std::make_shared<KnnGraph>(backend.knnGraph(*points, p, job));
-        job.checkpoint();
-        const auto k = std::size_t(std::max(graph->k, 0));
-        if (k > 0 && graph->n > 0 && graph->distances.size() == graph->n * k) {
-            double sum = 0.0;
-            float largest = 0.0f;
-            for (std::size_t i = 0; i < graph->n; ++i) {
-                const float d = graph->distances[i * k + k - 1];
-                sum += double(d);
-                largest = std::max(largest, d);
+    submitMethodRun<KnnRun>(
+        {.items = m_points->n, .dims = m_points->dims},
+        [points = m_points, p, onDevice](Backend& backend, JobControl& job) {
+            KnnRun run;
+            run.params = p;
+            run.points = points;
+            auto graph = std::make_shared<KnnGraph>(backend.knnGraph(*points, p, job));
+            job.checkpoint();
+            const auto k = std::size_t(std::max(graph->k, 0));
+            if (k > 0 && graph->n > 0 && graph->distances.size() == graph->n * k) {
+                double sum = 0.0;
+                float largest = 0.0f;
+                for (std::size_t i = 0; i < graph->n; ++i) {
+                    const float d = graph->distances[i * k + k - 1];
+                    sum += double(d);
+                    largest = std::max(largest, d);
+                }
+                run.meanKthDistance = sum / double(graph->n);
+                run.maxKthDistance = double(largest);
             }
-            run.meanKthDistance = sum / double(graph->n);
-            run.maxKthDistance = double(largest);
-        }
-        if (!(onDevice && graph->device)) {
-            const auto stage = job.stage("edge indices");
-            run.edgeIndices =
-                std::make_shared<const std::vector<std::uint32_t>>(edgeIndexPairs(knnEdges(graph)));
-        }
-        run.graph = std::move(graph);
-        return run;
-    });
+            if (!(onDevice && graph->device)) {
+                const auto stage = job.stage("edge indices");
+                run.edgeIndices = std::make_shared<const std::vector<std::uint32_t>>(
+                    edgeIndexPairs(knnEdges(graph)));
+            }
+            run.graph = std::move(graph);
+            return run;
+        });
 }
 
 void KnnPanel::showOutcome(const JobOutcome& outcome) {

@@ -128,9 +128,11 @@ void KShapePanel::submitRun() {
         refuse(QString::fromUtf8(e.what()));
         return;
     }
-    runner().submit<KShapeRun>(kind(), [series = m_series, p](Backend& backend, JobControl& job) {
-        return compute(series, p, backend, job);
-    });
+    submitMethodRun<KShapeRun>(
+        {.items = m_series->n, .length = m_series->length, .channels = m_series->channels},
+        [series = m_series, p](Backend& backend, JobControl& job) {
+            return compute(series, p, backend, job);
+        });
 }
 
 KShapeRun KShapePanel::compute(std::shared_ptr<const SeriesSet> series, const KShapeParams& params,

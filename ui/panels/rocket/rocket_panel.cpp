@@ -128,9 +128,11 @@ void RocketPanel::submitRun() {
         refuse(problem);
         return;
     }
-    runner().submit<RocketRun>(kind(), [series = m_series, p](Backend& backend, JobControl& job) {
-        return compute(series, p, backend, job);
-    });
+    submitMethodRun<RocketRun>(
+        {.items = m_series->n, .length = m_series->length, .channels = m_series->channels},
+        [series = m_series, p](Backend& backend, JobControl& job) {
+            return compute(series, p, backend, job);
+        });
 }
 
 RocketRun RocketPanel::compute(std::shared_ptr<const SeriesSet> series, const RocketParams& params,
