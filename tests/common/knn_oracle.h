@@ -20,11 +20,12 @@ namespace cs::test {
 // definitions in compute/knn/knn_graph.h without the backends' code, so it can referee them.
 
 /// The exact kNN graph by brute force, O(n^2 d): for every point the k smallest
-/// (canonicalDist2, index) pairs over all other points, from x = recentred coords (row-major
-/// n x dims). distances are the float sqrt of canonicalDist2; treesBuilt and recallByTree stay
-/// empty. Needs k < n.
-inline KnnGraph oracleKnnGraph(const std::vector<float>& x, std::size_t n, std::size_t dims,
+/// (canonicalDist2, index) pairs over all other points, from the recentred coords (row-major
+/// n x dims). distances are the float sqrt of canonicalDist2 in the data's units
+/// (fromRecentred); treesBuilt and recallByTree stay empty. Needs k < n.
+inline KnnGraph oracleKnnGraph(const RecentredCoords& frame, std::size_t n, std::size_t dims,
                                int k) {
+    const std::vector<float>& x = frame.coords;
     KnnGraph g;
     g.n = n;
     g.k = k;
@@ -56,6 +57,7 @@ inline KnnGraph oracleKnnGraph(const std::vector<float>& x, std::size_t n, std::
             g.distances[i * kk + q] = std::sqrt(best[q]);
         }
     }
+    fromRecentred(g.distances, frame.scale);
     return g;
 }
 
@@ -120,7 +122,9 @@ inline double oracleRecall(const KnnGraph& graph, const KnnGraph& oracle) {
 /// index in [0, n) and not the point itself, no repeats in a row, rows strictly increasing in
 /// (canonicalDist2, index), and distances exactly the float sqrt of canonicalDist2 of the pair.
 /// Returns a description of the first violation, or an empty string.
-inline std::string checkKnnGraph(const KnnGraph& g, const std::vector<float>& x, std::size_t dims) {
+inline std::string checkKnnGraph(const KnnGraph& g, const RecentredCoords& frame,
+                                 std::size_t dims) {
+    const std::vector<float>& x = frame.coords;
     const std::size_t n = g.n, kk = std::size_t(g.k);
     if (g.k < 1) return "k = " + std::to_string(g.k);
     if (x.size() != n * dims) return "coords do not match n";
@@ -139,7 +143,9 @@ inline std::string checkKnnGraph(const KnnGraph& g, const std::vector<float>& x,
             if (j < 0 || std::size_t(j) >= n) return slot + " is out of range";
             if (std::size_t(j) == i) return slot + " is the point itself";
             const float d2 = canonicalDist2(&x[i * dims], &x[std::size_t(j) * dims], dims);
-            if (g.distances[i * kk + q] != std::sqrt(d2))
+            std::vector<float> distance{std::sqrt(d2)};
+            fromRecentred(distance, frame.scale);
+            if (g.distances[i * kk + q] != distance[0])
                 return slot + " has distance " + std::to_string(g.distances[i * kk + q]) +
                        ", expected sqrt(" + std::to_string(d2) + ")";
             if (q > 0 && !(previous < d2 || (previous == d2 && previousIndex < j)))

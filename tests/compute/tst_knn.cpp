@@ -339,8 +339,9 @@ private slots:
         QFETCH(qulonglong, d);
         QFETCH(int, k);
         const auto points = makePoints(kind, n, d, 21);
-        const auto x = cs::recentredCoords(points).coords;
-        const auto oracle = oracleKnnGraph(x, n, d, k);
+        const auto frame = cs::recentredCoords(points);
+        const auto& x = frame.coords;
+        const auto oracle = oracleKnnGraph(frame, n, d, k);
         const auto rows = cs::knnRecallSample(n, 50, 1);
         for (int threads : {1, 3}) {
             std::vector<float> dist2;
@@ -436,12 +437,13 @@ private slots:
         QFETCH(int, leafSize);
         const auto points = makePoints(kind, n, d, 31);
         QVERIFY(points.n <= std::size_t(leafSize));
-        const auto x = cs::recentredCoords(points).coords;
-        const auto oracle = oracleKnnGraph(x, points.n, points.dims, k);
+        const auto frame = cs::recentredCoords(points);
+        const auto& x = frame.coords;
+        const auto oracle = oracleKnnGraph(frame, points.n, points.dims, k);
         const cs::KnnParams params{.k = k, .trees = 3, .leafSize = leafSize};
         const auto g = build(points, params);
-        QVERIFY2(checkKnnGraph(g, x, points.dims).empty(),
-                 checkKnnGraph(g, x, points.dims).c_str());
+        QVERIFY2(checkKnnGraph(g, frame, points.dims).empty(),
+                 checkKnnGraph(g, frame, points.dims).c_str());
         QVERIFY2(graphDifference(g, oracle).isEmpty(), qPrintable(graphDifference(g, oracle)));
         // Exact after one tree: the build stops there (recall 1 >= 0.95).
         QCOMPARE(g.treesBuilt, 1);
@@ -491,8 +493,9 @@ private slots:
         QFETCH(int, leafSize);
         QFETCH(double, minRecall);
         const auto points = makePoints(kind, n, d, 17);
-        const auto x = cs::recentredCoords(points).coords;
-        const auto oracle = oracleKnnGraph(x, points.n, points.dims, k);
+        const auto frame = cs::recentredCoords(points);
+        const auto& x = frame.coords;
+        const auto oracle = oracleKnnGraph(frame, points.n, points.dims, k);
         const int maxTrees = 8;
         cs::KnnParams params{.k = k,
                              .trees = maxTrees,
@@ -512,7 +515,7 @@ private slots:
         for (int trees : {1, 2, 4, maxTrees}) {
             params.trees = trees;
             const auto g = trees == maxTrees ? full : build(points, params);
-            const std::string bad = checkKnnGraph(g, x, points.dims);
+            const std::string bad = checkKnnGraph(g, frame, points.dims);
             QVERIFY2(bad.empty(), bad.c_str());
             // The same first trees as the longer build.
             QVERIFY(std::equal(g.recallByTree.begin(), g.recallByTree.end(),
@@ -570,7 +573,7 @@ private slots:
         params.seed = 2;
         const auto b = build(points, params);
         QVERIFY(a.indices != b.indices);
-        QVERIFY2(checkKnnGraph(b, cs::recentredCoords(points).coords, 3).empty(), "invariants");
+        QVERIFY2(checkKnnGraph(b, cs::recentredCoords(points), 3).empty(), "invariants");
     }
 
     void targetRecallStops() {

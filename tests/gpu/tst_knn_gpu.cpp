@@ -72,8 +72,7 @@ KnnGraph expectSame(const PointSet& pts, const KnnParams& p, const std::string& 
     KnnGraph gpu = g_backend->knnGraph(pts, p, gpuJob);
     const std::string diff = firstDifference(cpu, gpu);
     CS_CHECK_MSG(diff.empty(), describe(data, p) + ": " + diff);
-    const std::string invalid =
-        cs::test::checkKnnGraph(gpu, cs::recentredCoords(pts).coords, pts.dims);
+    const std::string invalid = cs::test::checkKnnGraph(gpu, cs::recentredCoords(pts), pts.dims);
     CS_CHECK_MSG(invalid.empty(), describe(data, p) + ": " + invalid);
     return gpu;
 }
@@ -89,7 +88,7 @@ CS_TEST(singleLeafIsExact) {
             const KnnParams p{.k = k, .trees = 1, .leafSize = 1024};
             const KnnGraph gpu = expectSame(pts, p, "blobs d=" + std::to_string(dims));
             const KnnGraph exact =
-                cs::test::oracleKnnGraph(cs::recentredCoords(pts).coords, pts.n, pts.dims, k);
+                cs::test::oracleKnnGraph(cs::recentredCoords(pts), pts.n, pts.dims, k);
             CS_CHECK_MSG(
                 gpu.indices == exact.indices,
                 "not the exact graph: d=" + std::to_string(dims) + " k=" + std::to_string(k));
