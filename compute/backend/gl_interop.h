@@ -38,9 +38,10 @@ public:
     /// fails.
     virtual void paintCategories(const DeviceResident& categories, const CategoryPaint& paint) = 0;
     /// Fills the buffer with bytes() / 12 xyz float positions: the first three columns of a
-    /// Backend::keepResident copy of the same backend (recentred coordinates; missing columns 0).
+    /// Backend::keepResident copy of the same backend (recentred coordinates; missing columns 0)
+    /// at `scale` (the view's distanceScale(), a power of two) instead of the copy's own.
     /// Throws cs::Error when the points do not fit, cs::DeviceError when the device fails.
-    virtual void writePositions(const DeviceResident& points) = 0;
+    virtual void writePositions(const DeviceResident& points, double scale) = 0;
     /// Fills the buffer (a pixel buffer of order.size() x length floats) with seriesMatrix():
     /// channel `channel` of series order[r] of a Backend::keepSeriesResident copy, z-normalised
     /// per row, NaN past each series' length. Throws cs::Error when the sizes do not fit,

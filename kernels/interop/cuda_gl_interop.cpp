@@ -126,7 +126,7 @@ public:
         });
     }
 
-    void writePositions(const cs::DeviceResident& data) override {
+    void writePositions(const cs::DeviceResident& data, double scale) override {
         const DevicePoints& points = onThisDevice<DevicePoints>(data, "points");
         if (points.n * 3 * sizeof(float) != m_bytes ||
             points.coords.size() != points.n * points.dims)
@@ -135,7 +135,7 @@ public:
                             std::to_string(m_bytes / (3 * sizeof(float))) + " points");
         DeviceScope scope(m_device->device());
         writeMapped([&](void* out, cudaStream_t s) {
-            launchPackPositions(points.coords.data(), points.n, points.dims, 1.0 / points.scale,
+            launchPackPositions(points.coords.data(), points.n, points.dims, scale / points.scale,
                                 static_cast<float*>(out), s);
         });
     }

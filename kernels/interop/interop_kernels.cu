@@ -34,12 +34,12 @@ __global__ void paintCategoriesKernel(const std::int32_t* __restrict__ labels,
 }
 
 __global__ void packPositionsKernel(const float* __restrict__ coords, std::size_t n,
-                                    std::size_t dims, double unscale, float* __restrict__ out) {
+                                    std::size_t dims, double rescale, float* __restrict__ out) {
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
          i += std::size_t(gridDim.x) * blockDim.x)
         for (std::size_t j = 0; j < 3; ++j)
             out[3 * i + j] =
-                j < dims ? __double2float_rn(__dmul_rn(double(coords[i * dims + j]), unscale))
+                j < dims ? __double2float_rn(__dmul_rn(double(coords[i * dims + j]), rescale))
                          : 0.0f;
 }
 
@@ -147,10 +147,10 @@ void launchPaintCategories(const std::int32_t* labels, const std::uint8_t* isCor
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, double unscale,
+void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, double rescale,
                          float* out, cudaStream_t stream) {
     if (n == 0) return;
-    packPositionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, unscale, out);
+    packPositionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, rescale, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -27,10 +27,10 @@ void launchPaintCategories(const std::int32_t* labels, const std::uint8_t* prima
                            const std::uint32_t* categoryRgba, std::size_t clusterCount,
                            CategoryPaintRule rule, std::uint32_t* out, cudaStream_t stream);
 
-/// out[3 i + j] = coords[i * dims + j] * unscale for j < min(dims, 3), 0 for the other j.
-/// unscale: 1 / the recentred frame's scale (a power of two, so exact), for positions in the
-/// data's units as the view's host path writes them.
-void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, double unscale,
+/// out[3 i + j] = coords[i * dims + j] * rescale for j < min(dims, 3), 0 for the other j.
+/// rescale: the view's scale over the copy's (both powers of two, so exact; 1 unless a wider
+/// fourth or later column set the copy's), for positions as the view's host path writes them.
+void launchPackPositions(const float* coords, std::size_t n, std::size_t dims, double rescale,
                          float* out, cudaStream_t stream);
 
 /// cs::edgeIndexPairs on the device: out[2 s] = s / k, out[2 s + 1] = indices[s] for the n k

@@ -11,6 +11,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "ui/panels/number_spin_box.h"
 #include "ui/shell/logger.h"
 
 namespace cs::ui {
@@ -70,7 +71,8 @@ void ParameterStore::configure(QSpinBox* spin, const ParameterSpec& spec) {
 }
 
 void ParameterStore::configure(QDoubleSpinBox* spin, const ParameterSpec& spec) {
-    spin->setDecimals(spec.decimals);
+    // A NumberSpinBox shows significant digits, at any scale, instead of decimals.
+    if (!qobject_cast<NumberSpinBox*>(spin)) spin->setDecimals(spec.decimals);
     spin->setRange(spec.minimum, spec.maximum);
     spin->setKeyboardTracking(false);
     spin->setToolTip(toolTip(spec));

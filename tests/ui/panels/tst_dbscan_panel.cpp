@@ -15,6 +15,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QTextStream>
 #include <QtTest>
 #include <algorithm>
 
@@ -261,6 +262,54 @@ private slots:
             QTRY_VERIFY_WITH_TIMEOUT(!window.dbscanPanel()->isBusy(), 60000);
         }
         QSettings().setValue(QStringLiteral("dbscan/minPts"), QStringLiteral("10"));
+    }
+
+    // A cloud in units of 1e-30 or 1e30: the eps box shows and runs such an eps (a box with
+    // fixed decimals turned 3e-31 into its minimum and gave one cluster of everything), the
+    // suggested eps comes from the k-distance curve at that scale, and the labels are those of
+    // the same cloud in units of 1.
+    void cloudsAtAnyScale() {
+        std::vector<float> unit;
+        for (int blob = 0; blob < 3; ++blob)
+            for (int i = 0; i < 400; ++i) {
+                const double a = 0.61803398875 * i * 6.2831853, r = 0.02 * std::sqrt(double(i));
+                unit.insert(unit.end(), {float(blob * 3 + r * std::cos(a)), float(r * std::sin(a)),
+                                         float(0.01 * (i % 7))});
+            }
+        const auto reference = cs::PointSet::fromCoords(3, unit);
+        cs::JobControl job;
+        const cs::DbscanResult want =
+            cs::backendRegistry().get("cpu")->dbscan(reference, {.eps = 0.25f, .minPts = 5}, job);
+        QCOMPARE(want.clusterCount, 3);
+        for (double scale : {1e-30, 1e30}) {
+            const QString path = m_tmp.filePath(QStringLiteral("scaled_%1.csv").arg(scale));
+            {
+                QFile file(path);
+                QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                QTextStream out(&file);
+                out << "x,y,z\n";
+                for (std::size_t i = 0; i < unit.size(); i += 3)
+                    out << QString::number(unit[i] * scale, 'g', 9) << ','
+                        << QString::number(unit[i + 1] * scale, 'g', 9) << ','
+                        << QString::number(unit[i + 2] * scale, 'g', 9) << '\n';
+            }
+            m_window->openFile(path);
+            QTRY_VERIFY_WITH_TIMEOUT(
+                m_window->pointView()->pointCount() == 1200 && m_window->isSettled(), 60000);
+            const double suggested = panel()->suggestedEps();
+            QVERIFY2(suggested > 0.01 * scale && suggested < 10 * scale,
+                     qPrintable(QString::number(suggested)));
+            const double eps = 0.25 * scale;
+            panel()->setMinPts(5);
+            panel()->epsSpin()->setValue(eps);
+            QCOMPARE(panel()->epsSpin()->value(), eps);
+            QVERIFY2(panel()->epsSpin()->text().contains(QLatin1Char('e')),
+                     qPrintable(panel()->epsSpin()->text()));
+            QTRY_VERIFY_WITH_TIMEOUT(settled() && panel()->lastRun()->params.eps == float(eps) &&
+                                         panel()->lastRun()->params.minPts == 5,
+                                     60000);
+            QCOMPARE(panel()->lastRun()->result.labels, want.labels);
+        }
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -390,7 +390,7 @@ private slots:
                        ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
                        : QStringList();
         };
-        for (const QString name : {QStringLiteral("dbscan"), QStringLiteral("knn")}) {
+        for (const QString& name : {QStringLiteral("dbscan"), QStringLiteral("knn")}) {
             const cs::ui::Algorithm* algorithm = m_window->algorithms().find(name);
             QVERIFY(algorithm);
             if (name == QLatin1String("dbscan")) {

@@ -27,6 +27,7 @@
 #include "compute/dbscan/dbscan_quantities.h"
 #include "compute/io/writers.h"
 #include "ui/panels/dbscan/k_distance_chart.h"
+#include "ui/panels/number_spin_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
@@ -107,12 +108,11 @@ void DbscanPanel::buildUi() {
     m_epsSlider = new QSlider(Qt::Horizontal);
     m_epsSlider->setRange(0, kSliderSteps);
     m_epsSlider->setToolTip(tr("Neighbourhood radius (log scale)"));
-    m_epsSpin = new QDoubleSpinBox;
+    m_epsSpin = new NumberSpinBox;
     ParameterStore::configure(m_epsSpin, parameterSpec(d, "eps"));
-    // The declared range starts at 0; the spin box starts at its smallest step, and setPointSet
-    // narrows the slider to the scales of the data.
+    // The declared range starts at 0; setPointSet narrows the spin box and the slider to the
+    // scales of the data (which may be 1e-30 or 1e30).
     m_epsSpin->setRange(1e-4, 1e9);
-    m_epsSpin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
     // The slider takes what the spin box leaves; neither may widen the dock. The spin box's own
     // hint is sized for its 1e9 maximum, far wider than any eps typed.
     m_epsSlider->setMinimumWidth(40);
@@ -248,13 +248,12 @@ void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     const double diag = diag2 > 0 ? std::sqrt(diag2) : 1.0;
     m_epsMin = diag * 1e-4;
     m_epsMax = diag * 0.25;
-    // Enough decimals to show the smallest eps the slider reaches.
-    m_epsSpin->setDecimals(std::clamp(int(std::ceil(-std::log10(m_epsMin))) + 2, 2, 9));
-    m_epsSpin->setRange(std::pow(10.0, -m_epsSpin->decimals()), m_epsMax * 40.0);
+    // Down to a thousandth of the slider's smallest eps, up to 40 times its largest.
+    m_epsSpin->setRange(m_epsMin * 1e-3, m_epsMax * 40.0);
     {
         // A starting eps for the controls only: no run happens until the knee is known.
         const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
-        m_eps = diag * 0.01;
+        m_eps = NumberSpinBox::shown(diag * 0.01);
         m_epsSpin->setValue(m_eps);
         m_epsSlider->setValue(sliderPosition(m_eps));
         m_chart->setEps(m_eps);
@@ -293,11 +292,11 @@ void DbscanPanel::applyEps(double eps, Source source) {
     if (source != Source::Code) m_epsChosen = true;
     {
         const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
-        if (source != Source::Spin) m_epsSpin->setValue(eps);
+        if (source != Source::Spin) m_epsSpin->setValue(NumberSpinBox::shown(eps));
         if (source != Source::Slider) m_epsSlider->setValue(sliderPosition(eps));
     }
     if (source != Source::Chart) m_chart->setEps(m_epsSpin->value());
-    m_eps = m_epsSpin->value();  // the spin box rounds to its decimals; run what it shows
+    m_eps = m_epsSpin->value();  // what the spin box shows: what runs
     parametersChanged();
 }
 
@@ -501,7 +500,7 @@ void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
             // The knee only presets eps: loading data keeps its own colouring until the user
             // (or the automation) asks for clusters.
             const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
-            m_epsSpin->setValue(m_suggestedEps);
+            m_epsSpin->setValue(NumberSpinBox::shown(m_suggestedEps));
             m_eps = m_epsSpin->value();
             m_epsSlider->setValue(sliderPosition(m_eps));
             m_chart->setEps(m_eps);

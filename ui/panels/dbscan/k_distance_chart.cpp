@@ -86,16 +86,22 @@ void KDistanceChart::changeEvent(QEvent* event) {
 
 void KDistanceChart::setCurve(std::vector<QPointF> curve, std::size_t n, int k, QPointF knee) {
     m_curvePoints = std::move(curve);
-    m_curve->replace(QList<QPointF>(m_curvePoints.begin(), m_curvePoints.end()));
-    m_knee->replace(QList<QPointF>{knee});
     m_xMax = std::max(1.0, double(n) - 1.0);
     // The top of the curve is the noise: show the whole curve only when it is not much larger
     // than the interesting range around the knee, else the knee would sit flat on the axis.
     double top = m_curvePoints.empty() ? 1.0 : m_curvePoints.back().y();
-    const double interesting = std::max(knee.y() * 4.0, 1e-12);
+    const double interesting = knee.y() > 0.0 ? knee.y() * 4.0 : top;
     m_yMax = std::max(std::min(top, interesting), knee.y() * 1.5);
-    if (!(m_yMax > 0.0)) m_yMax = 1.0;
+    if (!(m_yMax > 0.0) || !std::isfinite(m_yMax)) m_yMax = 1.0;
+    m_unit = m_yMax >= 1e-3 && m_yMax < 1e6 ? 1.0 : std::pow(10.0, std::floor(std::log10(m_yMax)));
+    QList<QPointF> shown;
+    shown.reserve(qsizetype(m_curvePoints.size()));
+    for (const QPointF& p : m_curvePoints)
+        shown.append({p.x(), p.y() / m_unit});
+    m_curve->replace(shown);
+    m_knee->replace(QList<QPointF>{{knee.x(), knee.y() / m_unit}});
     m_x->setTitleText(tr("points sorted by %1-distance").arg(k));
+    m_y->setTitleText(m_unit == 1.0 ? QString() : tr("× %1").arg(QString::number(m_unit, 'g', 3)));
     updateRanges();
     updateEpsLine();
 }
@@ -114,7 +120,7 @@ void KDistanceChart::setEps(double eps) {
 
 void KDistanceChart::updateRanges() {
     m_x->setRange(0.0, m_xMax);
-    m_y->setRange(0.0, m_yMax * 1.05);
+    m_y->setRange(0.0, m_yMax * 1.05 / m_unit);
 }
 
 void KDistanceChart::updateEpsLine() {
@@ -123,17 +129,17 @@ void KDistanceChart::updateEpsLine() {
         return;
     }
     // Clamped to the axis so that a large eps still shows (at the top edge).
-    const double y = std::min(m_eps, m_yMax * 1.05);
+    const double y = std::min(m_eps, m_yMax * 1.05) / m_unit;
     m_epsLine->replace(QList<QPointF>{{0.0, y}, {m_xMax, y}});
 }
 
 double KDistanceChart::epsAt(const QPoint& position) const {
     const QPointF value = chart()->mapToValue(mapToScene(position), m_curve);
-    return std::clamp(value.y(), m_yMax * 1e-4, m_yMax * 1.05);
+    return std::clamp(value.y() * m_unit, m_yMax * 1e-4, m_yMax * 1.05);
 }
 
 int KDistanceChart::epsLineY() const {
-    const QPointF scene = chart()->mapToPosition(QPointF(m_xMax / 2, m_eps), m_curve);
+    const QPointF scene = chart()->mapToPosition(QPointF(m_xMax / 2, m_eps / m_unit), m_curve);
     return mapFromScene(scene).y();
 }
 

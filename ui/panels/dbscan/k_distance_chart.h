@@ -57,7 +57,10 @@ private:
     std::vector<QPointF> m_curvePoints;
     double m_eps = 0.0;
     double m_xMax = 1.0;
-    double m_yMax = 1.0;
+    double m_yMax = 1.0;  // in the data's units
+    // The series and the y axis hold distances divided by this (a power of ten, 1 for data in
+    // ordinary units): QtCharts cannot show a range of 1e-30, nor label 1e30 compactly.
+    double m_unit = 1.0;
     bool m_dragging = false;
 };
 

@@ -17,6 +17,7 @@
 
 #include "compute/backend/gl_interop.h"
 #include "compute/core/error.h"
+#include "compute/core/geometry.h"
 #include "ui/shell/logger.h"
 #include "ui/views/colour_maps.h"
 #include "ui/views/glsl_source.h"
@@ -106,6 +107,7 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_legend = {};
     m_lo = m_hi = {};
     m_centre = {0.0, 0.0, 0.0};
+    m_scale = 1.0;
     m_planar = false;
     m_suggestedUp = UpAxis::PlusY;
     m_devicePositions.reset();
@@ -141,12 +143,19 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
         // The view draws around the box's midpoint, the centre recentredCoords() uses, so that
         // float32 keeps its precision on clouds far from the origin (georeferenced scans) and
         // the device copy of the algorithms is exactly what the view draws.
+        // And at the scale the algorithms use (distanceScale): a cloud in units of 1e30 or
+        // 1e-30 is drawn near 1, where the camera's float matrices work.
         float viewLo[3] = {0, 0, 0};
         float viewHi[3] = {0, 0, 0};
+        double widest = 0.0;
         for (std::size_t j = 0; j < used; ++j) {
             m_centre[j] = 0.5 * (double(lo[j]) + double(hi[j]));
-            viewLo[j] = float(double(lo[j]) - m_centre[j]);
-            viewHi[j] = float(double(hi[j]) - m_centre[j]);
+            widest = std::max(widest, double(hi[j]) - double(lo[j]));
+        }
+        m_scale = distanceScale(widest);
+        for (std::size_t j = 0; j < used; ++j) {
+            viewLo[j] = float((double(lo[j]) - m_centre[j]) * m_scale);
+            viewHi[j] = float((double(hi[j]) - m_centre[j]) * m_scale);
         }
         m_lo = QVector3D(viewLo[0], viewLo[1], viewLo[2]);
         m_hi = QVector3D(viewHi[0], viewHi[1], viewHi[2]);
@@ -407,9 +416,9 @@ void PointCloudView::zoom(float factor, QPointF pixel) {
 }
 
 QPointF PointCloudView::project(const QVector3D& world) const {
-    const QVector3D view(float(double(world.x()) - m_centre[0]),
-                         float(double(world.y()) - m_centre[1]),
-                         float(double(world.z()) - m_centre[2]));
+    const QVector3D view(float((double(world.x()) - m_centre[0]) * m_scale),
+                         float((double(world.y()) - m_centre[1]) * m_scale),
+                         float((double(world.z()) - m_centre[2]) * m_scale));
     const QVector3D ndc = modelViewProjection().map(view);
     return {(ndc.x() + 1.0) * 0.5 * width(), (1.0 - ndc.y()) * 0.5 * height()};
 }
@@ -714,7 +723,8 @@ void PointCloudView::uploadPositionsFromHost(std::size_t n) {
         const float* in = m_points->coords.data();
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t j = 0; j < 3; ++j)
-                out[i * 3 + j] = j < used ? float(double(in[i * dims + j]) - m_centre[j]) : 0.0f;
+                out[i * 3 + j] =
+                    j < used ? float((double(in[i * dims + j]) - m_centre[j]) * m_scale) : 0.0f;
         if (staging.empty())
             glUnmapBuffer(GL_ARRAY_BUFFER);
         else
@@ -740,7 +750,7 @@ bool PointCloudView::writePositionsOnDevice(std::size_t n) {
     glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
     if (!m_interop.write(
             m_positionLink, m_positions.bufferId(), bytes,
-            [&](GlBufferLink& link) { link.writePositions(*m_devicePositions); },
+            [&](GlBufferLink& link) { link.writePositions(*m_devicePositions, m_scale); },
             tr("the positions")))
         return false;
     m_positionCount = n;

@@ -145,11 +145,15 @@ public:
     void expectDevicePositions(int timeoutMs = kDevicePositionsWaitMs);
     static constexpr int kDevicePositionsWaitMs = 3000;
     /// The position buffer as the GPU holds it: xyz per point, in the view's recentred space
-    /// (data coordinates minus viewCentre()); empty before GL is initialised.
+    /// ((data coordinates minus viewCentre()) times viewScale()); empty before GL is
+    /// initialised.
     std::vector<float> readPositionBuffer();
     /// The midpoint of the data's bounding box, which the view subtracts before drawing (the
     /// centre recentredCoords() uses, first three dimensions).
     std::array<double, 3> viewCentre() const { return m_centre; }
+    /// The power of two the view multiplies recentred coordinates by (distanceScale() of the
+    /// first three dimensions' widest extent; 1 for any cloud in ordinary units).
+    double viewScale() const { return m_scale; }
     /// The per-point colours as last set on the host (empty when they were painted on the GPU:
     /// use readColourBuffer()).
     std::span<const std::uint32_t> colours() const { return m_colours; }
@@ -291,7 +295,8 @@ private:
 
     QVector3D m_lo;  // bounding box of the drawn positions (view space)
     QVector3D m_hi;
-    std::array<double, 3> m_centre{};  // data coordinates minus this = view space
+    std::array<double, 3> m_centre{};  // (data coordinates minus this) times m_scale = view space
+    double m_scale = 1.0;
     bool m_planar = false;
     UpAxis m_upAxis = UpAxis::PlusY;
     UpAxis m_suggestedUp = UpAxis::PlusY;  // for the points shown

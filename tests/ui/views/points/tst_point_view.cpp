@@ -322,7 +322,7 @@ private slots:
                 if (calls.fail) throw cs::DeviceError("stand-in device fault");
                 ++calls.paints;
             }
-            void writePositions(const cs::DeviceResident&) override {}
+            void writePositions(const cs::DeviceResident&, double) override {}
             void writeSeriesMatrix(const cs::DeviceResident&, std::span<const std::uint32_t>,
                                    std::size_t) override {}
             void writeColumnZScores(const cs::DeviceResident&, std::span<const std::uint32_t>,
@@ -599,6 +599,43 @@ private slots:
                                     .arg(describe(image.pixelColor(px)))));
         }
         QCOMPARE(pixels.size(), std::size_t(4));
+    }
+
+    void cloudsAtAnyScaleAreDrawn() {
+        // The same cloud in units of 1, 1e30 and 1e-30: the view draws it at the algorithms'
+        // power-of-two scale, so each point lands on the same pixel (the camera's float
+        // matrices overflowed at 1e30 and underflowed at 1e-30, leaving the view empty).
+        const std::vector<float> unit{0, 0, 0, 1, 0, 0, 0, 2, 0, 1, 2, 1, 0.5f, 1, 0.5f};
+        std::vector<QPoint> where;
+        for (double scale : {1.0, 1e30, 1e-30}) {
+            std::vector<float> c(unit.size());
+            for (std::size_t i = 0; i < c.size(); ++i)
+                c[i] = float(double(unit[i]) * scale);
+            auto points = makePoints(3, c);
+            auto view = makeView(points, QSize(300, 300));
+            QVERIFY(view);
+            QVERIFY(view->setColourBy(QStringLiteral("uniform")));
+            view->setPointSize(6);
+            QVERIFY(waitDrawn(*view));
+            int exponent = 0;
+            QCOMPARE(std::frexp(view->viewScale(), &exponent), 0.5);  // a power of two
+            const QImage image = view->grabFramebuffer();
+            for (std::size_t i = 0; i < points->n; ++i) {
+                const auto p = points->point(i);
+                const QPoint px = view->project(QVector3D(p[0], p[1], p[2])).toPoint();
+                QVERIFY2(near(image.pixelColor(px), view->uniformColour(), 10),
+                         qPrintable(QStringLiteral("scale %1, point %2 at %3,%4: %5")
+                                        .arg(scale)
+                                        .arg(i)
+                                        .arg(px.x())
+                                        .arg(px.y())
+                                        .arg(describe(image.pixelColor(px)))));
+                if (scale == 1.0)
+                    where.push_back(px);
+                else
+                    QVERIFY((px - where[i]).manhattanLength() <= 1);
+            }
+        }
     }
 
     void devicePositionsThatNeverComeAreUploaded() {

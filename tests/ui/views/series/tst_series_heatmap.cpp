@@ -166,7 +166,7 @@ private slots:
             std::uint32_t glBuffer() const override { return id; }
             std::size_t bytes() const override { return size; }
             void paintCategories(const cs::DeviceResident&, const cs::CategoryPaint&) override {}
-            void writePositions(const cs::DeviceResident&) override {}
+            void writePositions(const cs::DeviceResident&, double) override {}
             void writeSeriesMatrix(const cs::DeviceResident&, std::span<const std::uint32_t>,
                                    std::size_t) override {}
             void writeEdgeIndices(const cs::DeviceResident&) override {}
