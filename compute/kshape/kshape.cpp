@@ -86,6 +86,19 @@ void zNormaliseInPlace(std::span<float> v) {
         x = float((double(x) - mean) / sd);
 }
 
+KShapeShapeSolver kshapeShapeSolverFor(std::size_t count, std::size_t m) {
+    if (m <= kKShapeDenseSide) return KShapeShapeSolver::Length;
+    if (count <= kKShapeDenseSide) return KShapeShapeSolver::Gram;
+    return KShapeShapeSolver::Power;
+}
+
+std::vector<double> kshapePowerStart(std::size_t side) {
+    std::vector<double> ramp(side);
+    for (std::size_t a = 0; a < side; ++a)
+        ramp[a] = double(a) + 1.0 - double(side + 1) / 2.0 + 0.25;
+    return ramp;
+}
+
 std::size_t kshapeFftSize(std::size_t m) {
     const std::size_t target = m < 1 ? 1 : 2 * m - 1;
     for (std::size_t n = target;; ++n) {

@@ -27,8 +27,10 @@ namespace cs {
 //    z-normalised (a constant one becomes zeros), S = sum of a a^T, M = P S P with
 //    P = I - 11^T / m; the centroid c is M's unit eigenvector of the largest eigenvalue, negated
 //    when sum ||a - c|| >= sum ||a + c|| over the aligned (not z-normalised) members
-//    (kshape-python's rule), then z-normalised; an empty cluster's centroid is zeros; (2) every
-//    series goes to the centroid of smallest SBD (ties: the lower cluster);
+//    (kshape-python's rule), then z-normalised; an empty cluster's centroid is zeros, and so is
+//    the centroid of a cluster whose aligned members are all constant (M = 0: no direction is
+//    preferred, so there is no shape); (2) every series goes to the centroid of smallest SBD
+//    (ties: the lower cluster);
 //  - it stops when no label changed in an iteration, or after maxIterations.
 // Empty clusters are kept, not removed or re-seeded: a k far above the set's natural count
 // leaves some clusters without members, with zero centroids (at convergence; without it, a
@@ -41,6 +43,51 @@ namespace cs {
 // `empty_clusters`, the panel's statistics), since `converged` alone reads as success.
 // Backends agree within float rounding (FFT and eigen solver orders differ): the same labels
 // except where two SBDs are within rounding of each other, centroids within a stated tolerance.
+//
+// The shape without M (both backends; kshapeShapeSolverFor): the aligned members z-normalised are
+// the rows of Y (count x m), and every row has mean zero, so S = Y^T Y maps the constants to zero
+// and P S P = S. Its dominant eigenvector is therefore reachable three ways, all exact up to
+// rounding: from S itself (m x m), from the Gram Y Y^T (count x count: v = Y^T u / ||Y^T u|| for
+// its dominant u; the two share their non-zero eigenvalues), or by power iteration that never
+// forms either (S v = Y^T (Y v): two products with Y, O(count m) memory). A long series takes
+// the last, so memory grows with n m, never with m^2.
+
+/// How the shape of a cluster of `count` members of length m is computed.
+enum class KShapeShapeSolver {
+    Length,  ///< M = P S P (m x m) formed and solved densely: short series, as before
+    Gram,    ///< the Gram Y Y^T (count x count) formed and solved densely; v = Y^T u normalised
+    Power,   ///< power iteration on S v = Y^T (Y v), never forming S (rule below)
+};
+
+/// Largest side of a matrix the shape step forms on its main path (8 MiB of doubles).
+inline constexpr std::size_t kKShapeDenseSide = 1024;
+/// Largest side formed when the power iteration fails its check: the smaller of count and m
+/// (S or the Gram) is then solved densely; beyond it the iteration goes on to
+/// kKShapePowerCapSteps and its vector is kept (below).
+inline constexpr std::size_t kKShapeFallbackSide = 4096;
+/// Power steps between two convergence checks (and cancellation checkpoints).
+inline constexpr int kKShapePowerCheckEvery = 16;
+/// Settled: ||v_new - v_old||^2 at most this at a check.
+inline constexpr double kKShapePowerSettled = 1e-20;
+/// Passed: settled, l = v^T S v > 0 and ||S v - l v|| <= this * l.
+inline constexpr double kKShapePowerResidual = 1e-7;
+/// Power steps on the matrix-free path before the fallback.
+inline constexpr int kKShapePowerSteps = 2048;
+/// Power steps in all when the fallback does not fit: the vector is then kept whatever the
+/// check says. A power iteration only crawls when the top eigenvalues nearly tie, and then its
+/// vector already scores nearly the top value of v^T S v, the quantity the shape maximises
+/// (the Rayleigh quotient never decreases along the iteration).
+inline constexpr int kKShapePowerCapSteps = 8192;
+
+/// Length when m <= kKShapeDenseSide (the results of short series stay what they were), else
+/// Gram when count <= kKShapeDenseSide, else Power. The CPU solves Length and Gram with Eigen;
+/// the GPU forms the same matrix and runs the power iteration on it (cuSOLVER when that fails).
+/// @code if (cs::kshapeShapeSolverFor(40, 20000) == cs::KShapeShapeSolver::Gram) { ... } @endcode
+KShapeShapeSolver kshapeShapeSolverFor(std::size_t count, std::size_t m);
+
+/// The power iteration's start (side doubles, not normalised): a ramp, never constant (P's null
+/// space) and rarely orthogonal to the top eigenvector.
+std::vector<double> kshapePowerStart(std::size_t side);
 
 /// k-Shape parameters.
 struct KShapeParams {

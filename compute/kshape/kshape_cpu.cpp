@@ -142,63 +142,178 @@ void bestCorrelation(const FftPlans& plans, const fftwf_complex* cs, const fftwf
     bestShift(real, m, plans.size(), double(plans.size()) * norms, ncc, shift);
 }
 
-// One cluster's new centroid (kshape.h, iteration step 1) into c (m floats). members: series
-// indices in index order; shifts: each series' alignment to the current centroid (ignored when
-// `aligned` is false).
-void extractShape(const std::vector<float>& x, std::size_t m,
-                  const std::vector<std::size_t>& members, const std::vector<std::int32_t>& shifts,
-                  bool aligned, float* c, const JobControl& job) {
-    if (members.empty()) {
-        std::fill(c, c + m, 0.0f);
-        return;
-    }
-    const Eigen::Index mm = Eigen::Index(m), count = Eigen::Index(members.size());
-    Eigen::MatrixXd a(count, mm);  // aligned members
-    Eigen::MatrixXd y(count, mm);  // aligned members z-normalised
-    for (Eigen::Index r = 0; r < count; ++r) {
-        if (r % 256 == 255) job.checkpoint();
-        const std::size_t i = members[std::size_t(r)];
-        const std::span<const float> xi(x.data() + i * m, m);
-        const std::vector<float> s =
-            aligned ? shiftZeroFilled(xi, shifts[i]) : std::vector<float>(xi.begin(), xi.end());
-        double sum = 0.0;
-        for (Eigen::Index t = 0; t < mm; ++t) {
-            a(r, t) = double(s[std::size_t(t)]);
-            sum += a(r, t);
-        }
-        const double mean = sum / double(m);
-        double sq = 0.0;
-        for (Eigen::Index t = 0; t < mm; ++t)
-            sq += (a(r, t) - mean) * (a(r, t) - mean);
-        const double sd = std::sqrt(sq / double(m));
-        for (Eigen::Index t = 0; t < mm; ++t)
-            y(r, t) = sd > 0.0 ? (a(r, t) - mean) / sd : 0.0;
-    }
-    Eigen::MatrixXd s = Eigen::MatrixXd::Zero(mm, mm);
-    s.selfadjointView<Eigen::Lower>().rankUpdate(y.transpose());
-    s = s.selfadjointView<Eigen::Lower>();
-    // M = P S P with P = I - 11^T/m: subtract row and column means, add back the grand mean.
-    const Eigen::VectorXd rowMean = s.rowwise().mean();
-    const Eigen::RowVectorXd colMean = s.colwise().mean();
-    const double grand = rowMean.mean();
-    Eigen::MatrixXd mat = s;
-    mat.colwise() -= rowMean;
-    mat.rowwise() -= colMean;
-    mat.array() += grand;
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(mat);
+// The dominant unit eigenvector of the symmetric matrix a (lower triangle read) and its
+// eigenvalue, by Eigen's dense solver.
+double denseTop(const Eigen::MatrixXd& a, Eigen::VectorXd& u) {
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(a);
     if (solver.info() != Eigen::Success)
         throw Error("the k-Shape centroid's eigensolver did not converge");
-    Eigen::VectorXd v = solver.eigenvectors().col(mm - 1);  // eigenvalues ascend
+    const Eigen::Index last = a.rows() - 1;  // eigenvalues ascend
+    u = solver.eigenvectors().col(last);
+    return solver.eigenvalues()(last);
+}
+
+// S's dominant unit eigenvector from the smaller side of Y, formed and solved densely: S = Y^T Y
+// itself when m <= count, else the Gram Y Y^T, whose dominant u gives v = Y^T u / ||Y^T u||
+// (kshape.h). Memory: min(count, m)^2 doubles.
+void smallerSideTop(const Eigen::MatrixXd& y, Eigen::VectorXd& v) {
+    const Eigen::Index count = y.rows(), m = y.cols();
+    if (m <= count) {
+        Eigen::MatrixXd s = Eigen::MatrixXd::Zero(m, m);
+        s.selfadjointView<Eigen::Lower>().rankUpdate(y.transpose());
+        denseTop(s, v);
+        return;
+    }
+    Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(count, count);
+    gram.selfadjointView<Eigen::Lower>().rankUpdate(y);
+    Eigen::VectorXd u;
+    denseTop(gram, u);
+    v.noalias() = y.transpose() * u;
+    const double norm = v.norm();
+    if (norm > 0.0) v /= norm;
+}
+
+// Power iteration on S v = Y^T (Y v) (kshape.h's rule), from v as it is, for up to `steps` more
+// steps (counted in `done`). True when it passes the check. Memory: count + 2 m doubles.
+bool powerIterate(const Eigen::MatrixXd& y, Eigen::VectorXd& v, int steps, int& done,
+                  const JobControl& job) {
+    Eigen::VectorXd t(y.rows()), w(y.cols());
+    bool settled = false;
+    for (int step = 0; step < steps && !settled; step += kKShapePowerCheckEvery) {
+        double change = 0.0;
+        for (int q = 0; q < kKShapePowerCheckEvery; ++q) {
+            t.noalias() = y * v;
+            w.noalias() = y.transpose() * t;
+            const double norm = w.norm();
+            if (norm > 0.0)
+                w /= norm;
+            else
+                w.setZero();
+            change = (w - v).squaredNorm();
+            v.swap(w);
+        }
+        done += kKShapePowerCheckEvery;
+        settled = change <= kKShapePowerSettled;
+        job.checkpoint();
+    }
+    t.noalias() = y * v;
+    w.noalias() = y.transpose() * t;
+    const double lambda = v.dot(w);
+    return settled && lambda > 0.0 && (w - lambda * v).norm() <= kKShapePowerResidual * lambda;
+}
+
+// One cluster's new centroid (kshape.h, iteration step 1) into c (m floats). alignedRow(r, out)
+// writes member r aligned (m floats, not z-normalised). Memory: the z-normalised members
+// (count x m doubles) and at most min(count, m)^2 doubles more: never m^2 for a long series.
+template <class AlignedRow>
+KShapeShapeInfo shapeOf(std::size_t countIn, std::size_t m, AlignedRow&& alignedRow,
+                        KShapeShapeSolver solver, std::size_t fallbackSide, float* c,
+                        const JobControl& job) {
+    KShapeShapeInfo info;
+    info.solver = solver;
+    if (countIn == 0) {
+        std::fill(c, c + m, 0.0f);
+        return info;
+    }
+    const Eigen::Index mm = Eigen::Index(m), count = Eigen::Index(countIn);
+    Eigen::MatrixXd y(count, mm);  // aligned members z-normalised
+    std::vector<float> row(m);
+    bool varying = false;
+    for (Eigen::Index r = 0; r < count; ++r) {
+        if (r % 256 == 255) job.checkpoint();
+        alignedRow(std::size_t(r), row.data());
+        double sum = 0.0;
+        for (std::size_t t = 0; t < m; ++t)
+            sum += double(row[t]);
+        const double mean = sum / double(m);
+        double sq = 0.0;
+        for (std::size_t t = 0; t < m; ++t)
+            sq += (double(row[t]) - mean) * (double(row[t]) - mean);
+        const double sd = std::sqrt(sq / double(m));
+        varying = varying || sd > 0.0;
+        for (Eigen::Index t = 0; t < mm; ++t)
+            y(r, t) = sd > 0.0 ? (double(row[std::size_t(t)]) - mean) / sd : 0.0;
+    }
+    if (!varying) {  // M = 0 (kshape.h)
+        std::fill(c, c + m, 0.0f);
+        return info;
+    }
+    Eigen::VectorXd v;
+    switch (solver) {
+        case KShapeShapeSolver::Length: {
+            // As before this change, operation for operation: the results of short series
+            // stay bit for bit what they were.
+            Eigen::MatrixXd s = Eigen::MatrixXd::Zero(mm, mm);
+            s.selfadjointView<Eigen::Lower>().rankUpdate(y.transpose());
+            s = s.selfadjointView<Eigen::Lower>();
+            // M = P S P with P = I - 11^T/m: subtract row and column means, add back the grand
+            // mean.
+            const Eigen::VectorXd rowMean = s.rowwise().mean();
+            const Eigen::RowVectorXd colMean = s.colwise().mean();
+            const double grand = rowMean.mean();
+            Eigen::MatrixXd mat = s;
+            mat.colwise() -= rowMean;
+            mat.rowwise() -= colMean;
+            mat.array() += grand;
+            denseTop(mat, v);
+            break;
+        }
+        case KShapeShapeSolver::Gram:
+            smallerSideTop(y, v);
+            break;
+        case KShapeShapeSolver::Power: {
+            const std::vector<double> start = kshapePowerStart(m);
+            v = Eigen::Map<const Eigen::VectorXd>(start.data(), mm);
+            v.normalize();
+            info.powerPassed = powerIterate(y, v, kKShapePowerSteps, info.powerSteps, job);
+            if (info.powerPassed) break;
+            if (std::min(countIn, m) <= fallbackSide) {
+                info.fallback = true;
+                smallerSideTop(y, v);
+            } else {
+                // Too large to solve densely: more steps, then the vector is kept (kshape.h).
+                info.powerPassed = powerIterate(y, v, kKShapePowerCapSteps - info.powerSteps,
+                                                info.powerSteps, job);
+            }
+            break;
+        }
+    }
     double minus = 0.0, plus = 0.0;
     for (Eigen::Index r = 0; r < count; ++r) {
-        minus += (a.row(r).transpose() - v).norm();
-        plus += (a.row(r).transpose() + v).norm();
+        alignedRow(std::size_t(r), row.data());
+        double dm = 0.0, dp = 0.0;
+        for (Eigen::Index t = 0; t < mm; ++t) {
+            const double a = double(row[std::size_t(t)]);
+            dm += (a - v(t)) * (a - v(t));
+            dp += (a + v(t)) * (a + v(t));
+        }
+        minus += std::sqrt(dm);
+        plus += std::sqrt(dp);
     }
     if (minus >= plus) v = -v;
     const double mean = v.mean();
     const double sd = std::sqrt((v.array() - mean).square().mean());
     for (Eigen::Index t = 0; t < mm; ++t)
         c[t] = sd > 0.0 ? float((v(t) - mean) / sd) : 0.0f;
+    return info;
+}
+
+// One cluster's new centroid from x (n x m) into c. members: series indices in index order;
+// shifts: each series' alignment to the current centroid (ignored when `aligned` is false).
+void extractShape(const std::vector<float>& x, std::size_t m,
+                  const std::vector<std::size_t>& members, const std::vector<std::int32_t>& shifts,
+                  bool aligned, float* c, const JobControl& job) {
+    const auto alignedRow = [&](std::size_t r, float* out) {
+        const std::size_t i = members[r];
+        const float* xi = x.data() + i * m;
+        const std::ptrdiff_t shift = aligned ? shifts[i] : 0, mm = std::ptrdiff_t(m);
+        for (std::ptrdiff_t t = 0; t < mm; ++t) {
+            const std::ptrdiff_t from = t - shift;
+            out[t] = from >= 0 && from < mm ? xi[from] : 0.0f;
+        }
+    };
+    shapeOf(members.size(), m, alignedRow, kshapeShapeSolverFor(members.size(), m),
+            kKShapeFallbackSide, c, job);
 }
 
 // Series per parallelFor chunk: each is a few FFTs per cluster, so a worker looks at the
@@ -209,6 +324,18 @@ std::size_t blocksOf(std::size_t n) {
 }
 
 }  // namespace
+
+KShapeShapeInfo kshapeShapeCpu(std::span<const float> aligned, std::size_t count, std::size_t m,
+                               KShapeShapeSolver solver, std::span<float> centroid,
+                               const JobControl& job, std::size_t fallbackSide) {
+    if (aligned.size() != count * m || centroid.size() != m)
+        throw Error("kshapeShapeCpu: " + std::to_string(aligned.size()) + " aligned values and " +
+                    std::to_string(centroid.size()) + " centroid values for " +
+                    std::to_string(count) + " members of length " + std::to_string(m));
+    return shapeOf(
+        count, m, [&](std::size_t r, float* out) { std::copy_n(aligned.data() + r * m, m, out); },
+        solver, fallbackSide, centroid.data(), job);
+}
 
 double sbdFft(std::span<const float> x, std::span<const float> y, int* shift) {
     if (x.size() != y.size() || x.empty())

@@ -10,9 +10,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -74,6 +77,83 @@ double nccAt(const std::vector<float>& x, const std::vector<float>& y, int s) {
 cs::KShapeResult run(const cs::SeriesSet& s, cs::KShapeParams p, int threads = 2) {
     cs::JobControl job;
     return cs::kshapeCpu(s, p, job, threads);
+}
+
+// Cluster j's members as the next shape step sees them: the rows of x (n x m) labelled j, in
+// index order, each shifted by its shift when `aligned` (count x m floats).
+std::vector<float> membersOf(const std::vector<float>& x, std::size_t m,
+                             const std::vector<std::int32_t>& labels,
+                             const std::vector<std::int32_t>& shifts, int j, bool aligned,
+                             std::size_t& count) {
+    std::vector<float> rows;
+    count = 0;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (labels[i] != j) continue;
+        const std::span<const float> xi(x.data() + i * m, m);
+        const auto row =
+            aligned ? cs::shiftZeroFilled(xi, shifts[i]) : std::vector<float>(xi.begin(), xi.end());
+        rows.insert(rows.end(), row.begin(), row.end());
+        ++count;
+    }
+    return rows;
+}
+
+std::vector<float> shapeBy(cs::KShapeShapeSolver solver, const std::vector<float>& rows,
+                           std::size_t count, std::size_t m, cs::KShapeShapeInfo* info = nullptr,
+                           std::size_t fallbackSide = cs::kKShapeFallbackSide) {
+    std::vector<float> c(m);
+    cs::JobControl job;
+    const auto i = cs::kshapeShapeCpu(rows, count, m, solver, c, job, fallbackSide);
+    if (info) *info = i;
+    return c;
+}
+
+double maxAbsDiff(std::span<const float> a, std::span<const float> b) {
+    double worst = 0.0;
+    for (std::size_t t = 0; t < a.size(); ++t)
+        worst = std::max(worst, double(std::abs(a[t] - b[t])));
+    return worst;
+}
+
+// v^T S v / v^T v for S = Y^T Y, Y the rows z-normalised: the quantity a shape maximises.
+double rayleighQuotient(const std::vector<float>& rows, std::size_t count, std::size_t m,
+                        std::span<const float> v) {
+    double num = 0.0, vv = 0.0;
+    for (std::size_t t = 0; t < m; ++t)
+        vv += double(v[t]) * double(v[t]);
+    for (std::size_t r = 0; r < count; ++r) {
+        std::vector<float> y(rows.begin() + std::ptrdiff_t(r * m),
+                             rows.begin() + std::ptrdiff_t((r + 1) * m));
+        cs::zNormaliseInPlace(y);
+        double dot = 0.0;
+        for (std::size_t t = 0; t < m; ++t)
+            dot += double(y[t]) * double(v[t]);
+        num += dot * dot;
+    }
+    return num / vv;
+}
+
+// The highest RSS of this process (kB) since the last resetPeakRss(), or -1 where Linux does not
+// report it.
+long peakRssKb() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+long currentRssKb() {
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+bool resetPeakRss() {
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";  // Linux >= 4.0: the peak RSS becomes the current one
+    clear.close();
+    return bool(clear);
 }
 
 }  // namespace
@@ -426,6 +506,9 @@ private slots:
             QCOMPARE(r.distances[i], 1.0f);
             QCOMPARE(r.shifts[i], -11);
         }
+        // Cluster 0's members are all constant: M = 0, no shape, zeros (kshape.h).
+        const auto c0 = r.centroid(0);
+        QVERIFY(std::all_of(c0.begin(), c0.end(), [](float v) { return v == 0.0f; }));
         const auto counted = cs::kshapeClusterSizes(r);
         QCOMPARE(counted.sizes, (std::vector<std::size_t>{7, 0, 0}));
         QCOMPARE(counted.empty, std::size_t(2));
@@ -461,8 +544,8 @@ private slots:
         QCOMPARE(r0.labels.size(), s.n);
         QVERIFY(r0.labels != r3.labels || r0.centroids != r3.centroids);
         // Variable length (zeros after the true end): every other series cut to 40 of 64
-        // samples; one iteration against the oracle. (PLAID's length 1344 makes the m x m
-        // eigenproblem too slow for a unit test.)
+        // samples; one iteration against the oracle. (PLAID's length 1344 makes the oracle's
+        // m x m products and eigenproblem too slow for a unit test.)
         auto v = cs::demo::makeShapeSeries(40, 64, 1, 6);
         for (std::size_t i = 1; i < v.n; i += 2) {
             v.lengths[i] = 40;
@@ -532,6 +615,195 @@ private slots:
         other.n -= 1;
         QVERIFY(!errorOf([&] { cs::kshapeGroups(other, r, 2); }).empty());
         QVERIFY(!cs::kshapeGroups(s, nullptr, 0));
+    }
+
+    // ---- the shape without M (kshapeShapeSolverFor) ------------------------------------------
+
+    void shapeSolverChoice() {
+        using S = cs::KShapeShapeSolver;
+        QCOMPARE(cs::kshapeShapeSolverFor(1, 2), S::Length);
+        QCOMPARE(cs::kshapeShapeSolverFor(100000, 1024), S::Length);
+        QCOMPARE(cs::kshapeShapeSolverFor(1, 1025), S::Gram);
+        QCOMPARE(cs::kshapeShapeSolverFor(1024, 1000000), S::Gram);
+        QCOMPARE(cs::kshapeShapeSolverFor(1025, 1025), S::Power);
+        const auto ramp = cs::kshapePowerStart(4);
+        QCOMPARE(ramp, (std::vector<double>{-1.25, -0.25, 0.75, 1.75}));
+        std::vector<float> c(8);
+        cs::JobControl job;
+        QVERIFY_THROWS_EXCEPTION(cs::Error,
+                                 cs::kshapeShapeCpu(std::vector<float>(15), 2, 8, S::Gram, c, job));
+    }
+
+    // Every path gives the shape of the old m x m path (Length) on the members of real series:
+    // the clusters of the first iteration (random labels, not aligned) and of the second
+    // (aligned to the first's centroids); and kshapeCpu's centroids are the path's it chose.
+    void shapePathsMatchDenseOnUcr_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("k");
+        QTest::newRow("ArrowHead (251: Length)") << "ArrowHead" << 3;
+        QTest::newRow("ACSF1 (1460: Gram)") << "ACSF1" << 2;
+    }
+    void shapePathsMatchDenseOnUcr() {
+        QFETCH(QString, name);
+        QFETCH(int, k);
+        const std::string set = name.toStdString();
+        const auto file = cs::test::sharedData("ucr/" + set + "/" + set + "_TRAIN.ts");
+        if (!std::filesystem::exists(file))
+            CS_QSKIP_MISSING_DATA(QString::fromStdString("missing " + file.string()));
+        const auto s = cs::io::readSeriesWithSplit(file);
+        const std::size_t m = s.length;
+        const auto x = cs::kshapeInput(s, 0);
+        constexpr std::uint64_t kSeed = 5;
+        std::vector<std::int32_t> labels(s.n), shifts(s.n, 0);
+        cs::Random random{kSeed};
+        for (auto& l : labels)
+            l = std::int32_t(random.below(std::uint64_t(k)));
+        std::vector<float> centroids(std::size_t(k) * m, 0.0f);
+        for (int it = 1; it <= 2; ++it) {
+            const auto r = run(s, {.k = k, .maxIterations = it, .seed = kSeed});
+            if (r.iterations < it) break;
+            for (int j = 0; j < k; ++j) {
+                const std::span<const float> cur(centroids.data() + std::size_t(j) * m, m);
+                const bool aligned =
+                    std::any_of(cur.begin(), cur.end(), [](float v) { return v != 0.0f; });
+                std::size_t count = 0;
+                const auto rows = membersOf(x, m, labels, shifts, j, aligned, count);
+                const auto dense = shapeBy(cs::KShapeShapeSolver::Length, rows, count, m);
+                const auto gram = shapeBy(cs::KShapeShapeSolver::Gram, rows, count, m);
+                cs::KShapeShapeInfo info;
+                const auto power = shapeBy(cs::KShapeShapeSolver::Power, rows, count, m, &info);
+                const double dGram = maxAbsDiff(gram, dense), dPower = maxAbsDiff(power, dense);
+                const double dRun = maxAbsDiff(r.centroid(j), dense);
+                qInfo(
+                    "%s k=%d seed %llu iteration %d cluster %d (%zu x %zu): max |diff| to the "
+                    "m x m path: Gram %.2e, power %.2e (%d steps%s), kshapeCpu %.2e",
+                    qPrintable(name), k, (unsigned long long)kSeed, it, j, count, m, dGram, dPower,
+                    info.powerSteps, info.fallback ? ", fallback" : "", dRun);
+                QVERIFY2(
+                    dGram <= 1e-4 && dPower <= 1e-4 && dRun <= 1e-4,
+                    qPrintable(QString("%1 iteration %2 cluster %3").arg(name).arg(it).arg(j)));
+                if (m <= cs::kKShapeDenseSide)  // the path kshapeCpu takes: the same bits
+                    QVERIFY(std::equal(dense.begin(), dense.end(), r.centroid(j).begin()));
+            }
+            labels = r.labels;
+            shifts = r.shifts;
+            centroids = r.centroids;
+        }
+    }
+
+    // Long series, where the m x m path would need m^2 doubles (3.2 GB at 20,000): the power
+    // iteration against the exact solve of the smaller side (the Gram), and kshapeCpu's
+    // centroids (the Gram path) against both.
+    void longSeriesShapes() {
+        constexpr std::size_t kN = 40, kM = 20000;
+        constexpr int kK = 2;
+        constexpr std::uint64_t kSeed = 11;
+        const auto s = cs::demo::makeShapeSeries(kN, kM, 1, kSeed);
+        const auto x = cs::kshapeInput(s, 0);
+        std::vector<std::int32_t> labels(kN), shifts(kN, 0);
+        cs::Random random{kSeed};
+        for (auto& l : labels)
+            l = std::int32_t(random.below(kK));
+        for (int it = 1; it <= 2; ++it) {
+            const auto r = run(s, {.k = kK, .maxIterations = it, .seed = kSeed});
+            if (r.iterations < it) break;
+            for (int j = 0; j < kK; ++j) {
+                std::size_t count = 0;
+                const auto rows = membersOf(x, kM, labels, shifts, j, it > 1, count);
+                QCOMPARE(cs::kshapeShapeSolverFor(count, kM), cs::KShapeShapeSolver::Gram);
+                const auto gram = shapeBy(cs::KShapeShapeSolver::Gram, rows, count, kM);
+                cs::KShapeShapeInfo info;
+                const auto power = shapeBy(cs::KShapeShapeSolver::Power, rows, count, kM, &info);
+                const double dPower = maxAbsDiff(power, gram);
+                const double dRun = maxAbsDiff(r.centroid(j), gram);
+                qInfo(
+                    "generated %zu x %zu seed %llu iteration %d cluster %d (%zu members): max "
+                    "|diff| to the Gram: power %.2e (%d steps), kshapeCpu %.2e",
+                    kN, kM, (unsigned long long)kSeed, it, j, count, dPower, info.powerSteps, dRun);
+                QVERIFY(info.powerPassed && !info.fallback);
+                QVERIFY2(dPower <= 1e-4 && dRun <= 1e-4,
+                         qPrintable(QString("seed %1 iteration %2 cluster %3: %4, %5")
+                                        .arg(kSeed)
+                                        .arg(it)
+                                        .arg(j)
+                                        .arg(dPower)
+                                        .arg(dRun)));
+            }
+            labels = r.labels;
+            shifts = r.shifts;
+        }
+    }
+
+    // The power iteration's two ways out when it crawls (top eigenvalues within 2e-5 of each
+    // other): the dense solve of the smaller side, or, where that side is too large, more steps
+    // and the vector kept, which scores the top value of v^T S v all the same.
+    void powerFallbackAndCap() {
+        constexpr std::size_t kM = 64;
+        std::vector<double> a(kM), b(kM);
+        for (std::size_t t = 0; t < kM; ++t) {
+            a[t] = std::sin(2.0 * M_PI * double(t) / double(kM));
+            b[t] = std::cos(2.0 * M_PI * double(t) / double(kM)) + 1e-5 * a[t];
+        }
+        std::vector<float> rows;
+        for (const auto* v : {&a, &b})
+            for (double e : *v)
+                rows.push_back(float(e));
+        const auto dense = shapeBy(cs::KShapeShapeSolver::Length, rows, 2, kM);
+        cs::KShapeShapeInfo info;
+        const auto fellBack = shapeBy(cs::KShapeShapeSolver::Power, rows, 2, kM, &info);
+        QVERIFY(!info.powerPassed && info.fallback);
+        QCOMPARE(info.powerSteps, cs::kKShapePowerSteps);
+        QVERIFY2(maxAbsDiff(fellBack, dense) <= 1e-4,
+                 qPrintable(QString::number(maxAbsDiff(fellBack, dense))));
+        const auto kept = shapeBy(cs::KShapeShapeSolver::Power, rows, 2, kM, &info, 0);
+        QVERIFY(!info.powerPassed && !info.fallback);
+        QCOMPARE(info.powerSteps, cs::kKShapePowerCapSteps);
+        const double top = rayleighQuotient(rows, 2, kM, dense);
+        const double got = rayleighQuotient(rows, 2, kM, kept);
+        qInfo(
+            "near tie: v^T S v / v^T v = %.9g kept after %d steps (max |diff| to the top "
+            "vector %.3g), %.9g at the top",
+            got, info.powerSteps, maxAbsDiff(kept, dense), top);
+        QVERIFY(got >= (1.0 - 1e-4) * top && got <= top * (1.0 + 1e-9));
+    }
+
+    void constantMembersHaveNoShape() {
+        // Constant rows z-normalise to zeros: M = 0 on every path, so the centroid is zeros.
+        std::vector<float> rows(3 * 1100, 0.0f);
+        std::fill(rows.begin() + 1100, rows.begin() + 2200, 3.0f);
+        for (auto solver : {cs::KShapeShapeSolver::Length, cs::KShapeShapeSolver::Gram,
+                            cs::KShapeShapeSolver::Power}) {
+            const auto c = shapeBy(solver, rows, 3, 1100);
+            QVERIFY(std::all_of(c.begin(), c.end(), [](float v) { return v == 0.0f; }));
+        }
+    }
+
+    // 20 series of 100,000 samples: the m x m path needed 80 GB (bad_alloc); now the memory is
+    // O(n m): the peak RSS over the run stays far below a single m x m matrix.
+    void longSeriesRun() {
+        constexpr std::size_t kN = 20, kM = 100000;
+        const auto s = cs::demo::makeShapeSeries(kN, kM, 1, 3);
+        const long before = currentRssKb();
+        const bool reset = resetPeakRss();
+        const auto r = run(s, {.k = 2, .maxIterations = 20, .seed = 3});
+        const long peak = peakRssKb();
+        QCOMPARE(r.labels.size(), kN);
+        QCOMPARE(r.centroids.size(), 2 * kM);
+        for (int j = 0; j < 2; ++j) {
+            const auto c = r.centroid(j);
+            const double mean = std::accumulate(c.begin(), c.end(), 0.0) / double(kM);
+            QVERIFY(std::abs(mean) < 1e-4);
+        }
+        const auto a = cs::clusterAgreement(r.labels, s.labels);
+        qInfo(
+            "generated %zu x %zu, k = 2: %d iterations%s, RI %.3f; RSS %ld kB before, peak "
+            "%ld kB during the run (%s)",
+            kN, kM, r.iterations, r.converged ? "" : " (not converged)", a.randIndex, before, peak,
+            reset ? "reset before it" : "peak of the whole process");
+        if (!reset || before < 0 || peak < 0) QSKIP("no peak RSS from /proc on this system");
+        // The series (8 MB), the members in double (16 MB), the spectra (16 MB), the FFT
+        // arrays: well under 512 MiB; one m x m matrix would be 80 GB.
+        QVERIFY2(peak - before < 512 * 1024, qPrintable(QString("%1 kB").arg(peak - before)));
     }
 
     // ---- UCR sets against kshape-python's published means -------------------------------------
