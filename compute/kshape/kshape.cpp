@@ -44,6 +44,10 @@ void validateKShape(const SeriesSet& series, const KShapeParams& params) {
     if (series.length < 2)
         throw Error("k-Shape needs series of length 2 or more, the set's length is " +
                     num(series.length));
+    if (series.length > kKShapeMaxLength)
+        throw Error("k-Shape supports series of up to " + num(kKShapeMaxLength) +
+                    " samples (its FFTs and shifts use 32-bit sizes), the set's length is " +
+                    num(series.length));
     if (params.channel >= series.channels)
         throw Error("channel " + num(params.channel) + " is out of range: the series have " +
                     num(series.channels) + " channel(s)");

@@ -125,8 +125,14 @@ struct KShapeClusterSizes {
 /// @code auto [sizes, empty] = cs::kshapeClusterSizes(result); @endcode
 KShapeClusterSizes kshapeClusterSizes(const KShapeResult& result);
 
+/// Longest series k-Shape takes: 2^29 samples, so that the FFT length (about 2 m) and every
+/// shift fit the 32-bit sizes of FFTW, cuFFT and cuBLAS. Memory runs out long before on most
+/// machines (README: k-Shape's memory).
+inline constexpr std::size_t kKShapeMaxLength = std::size_t(1) << 29;
+
 /// Throws cs::Error when k < 1, maxIterations < 1, or the set cannot be clustered with them
-/// (fewer than k series, length < 2, channel out of range, no series).
+/// (fewer than k series, length < 2 or above kKShapeMaxLength, channel out of range, no
+/// series).
 void validateKShape(const SeriesSet& series, const KShapeParams& params);
 
 /// The clustered series: n x m floats as described above.

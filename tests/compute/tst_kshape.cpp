@@ -950,6 +950,18 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(cs::Error, cs::validateKShape(s, p));
     }
 
+    void lengthLimit() {
+        // Refused before any value is read: the set need not hold its 2^29 + 1 samples.
+        cs::SeriesSet s;
+        s.n = 2;
+        s.channels = 1;
+        s.length = cs::kKShapeMaxLength + 1;
+        const std::string what = errorOf([&] { cs::validateKShape(s, {.k = 2}); });
+        QVERIFY2(
+            what.find("k-Shape supports series of up to 536870912 samples") != std::string::npos,
+            what.c_str());
+    }
+
     void stagesAndProgress() {
         const auto s = cs::demo::makeShapeSeries(100, 32, 1, 3);
         double last = 0.0;
