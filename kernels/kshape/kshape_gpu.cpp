@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Host orchestration of k-Shape on the GPU: sizes, the iteration loop, the per-cluster shape
-// extraction (power iteration with a cuSOLVER fallback), the batched assignment, stages and
-// cancellation. Kernels in kshape_kernels.cu.
+// extraction (kshapeShapeSolverFor's path: power iteration on M or the Gram, or matrix-free on
+// the members, with cuSOLVER fallbacks), the batched assignment, stages and cancellation.
+// Kernels in kshape_kernels.cu.
 #include "kernels/kshape/kshape_gpu.h"
 
 #include <cublas_v2.h>
@@ -24,13 +25,12 @@
 namespace cs::kernels {
 namespace {
 
-// Power iteration: steps between convergence checks, the convergence threshold on the squared
-// change of the unit vector, and the eigen check ||M v - l v|| <= tolerance * l.
-constexpr int kStepsPerCheck = 16;
-constexpr double kConverged = 1e-20;
-constexpr double kResidualTolerance = 1e-7;
 // Cross-correlations held at once (series x centroids x FFT length floats).
 constexpr std::size_t kCrossCorrelationBytes = std::size_t(512) << 20;
+// Work queued between two host waits in the shape step (cancellation checks): device memory
+// read by the power iteration (about 10 ms on an H200), flops of the Gram (some 20 ms).
+constexpr std::size_t kBytesPerWait = std::size_t(32) << 30;
+constexpr double kGramFlopsPerWait = 1e12;
 
 std::size_t fftLengthFor(std::size_t m) {
     std::size_t length = 1;
@@ -43,70 +43,204 @@ std::string mib(std::size_t bytes) {
     return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
 }
 
-// The power iteration's device scratch and start vector, made once per run: the start is a ramp,
-// never in P's null space (the constants) and rarely orthogonal to the top eigenvector.
-struct PowerScratch {
-    DeviceBuffer<double> start, w, delta;
-    PowerScratch(std::size_t m, cudaStream_t s) : start(m, s), w(m, s), delta(2, s) {
-        std::vector<double> ramp(m);
-        for (std::size_t a = 0; a < m; ++a)
-            ramp[a] = double(a) + 1.0 - double(m + 1) / 2.0 + 0.25;
-        start.copyFromHost(ramp);
-    }
-};
-
-// The unit eigenvector of M's largest eigenvalue into v (m doubles on the device). Checks for
-// cancellation where it waits for the GPU anyway: up to max(m, 256) power steps take tens of ms
-// at m = 1024.
-void dominantEigenvector(StreamHandles& ctx, JobControl& job, double* mMatrix, std::size_t m,
-                         double* v, PowerScratch& scratch) {
+// The power iteration of compute/kshape/kshape.h on w = A v (apply(v, w), side doubles) from the
+// unit vector v, for up to `steps` more steps (counted in `done`); true when it passes the
+// check, computed on the device (v may be as long as a series). stepBytes: the device memory
+// one step reads. Checks for cancellation where it waits for the GPU anyway.
+template <class Apply>
+bool powerIterate(StreamHandles& ctx, JobControl& job, const Apply& apply, std::size_t side,
+                  std::size_t stepBytes, double* v, double* w, DeviceBuffer<double>& delta,
+                  int steps, int& done) {
     const cudaStream_t s = ctx.stream();
     const cublasHandle_t blas = ctx.cublas();
-    const int mI = int(m);
-    const double one = 1.0, zero = 0.0;
-    DeviceBuffer<double>& w = scratch.w;
-    DeviceBuffer<double>& delta = scratch.delta;
-    launchKShapeNormalise(scratch.start.data(), v, m, delta.data(), s);  // v = start / |start|
-    const int maxSteps = std::max(int(m), 256);
-    bool converged = false;
-    for (int step = 0; step < maxSteps && !converged; step += kStepsPerCheck) {
-        for (int q = 0; q < kStepsPerCheck; ++q) {
-            CS_CUBLAS_CHECK(cublasDgemv(blas, CUBLAS_OP_N, mI, mI, &one, mMatrix, mI, v, 1, &zero,
-                                        w.data(), 1));
-            launchKShapeNormalise(w.data(), v, m, delta.data(), s);
+    // Steps between two waits: all of a check's steps, unless they read more than
+    // kBytesPerWait (matrix-free on many long members), so that a cancel still lands in time.
+    const int waitEvery = int(std::clamp<std::size_t>(
+        kBytesPerWait / std::max<std::size_t>(stepBytes, 1), 1, kKShapePowerCheckEvery));
+    bool settled = false;
+    for (int step = 0; step < steps && !settled; step += kKShapePowerCheckEvery) {
+        for (int q = 0; q < kKShapePowerCheckEvery; ++q) {
+            apply(v, w);
+            launchKShapeNormalise(w, v, side, delta.data(), s);
+            if ((q + 1) % waitEvery == 0 && q + 1 < kKShapePowerCheckEvery) {
+                ctx.synchronize();
+                job.checkpoint();
+            }
         }
-        converged = delta.toHost()[0] <= kConverged;
+        done += kKShapePowerCheckEvery;
+        settled = delta.toHost()[0] <= kKShapePowerSettled;
         job.checkpoint();
     }
-    // The check: l = v^T M v > 0 and M v close to l v.
-    CS_CUBLAS_CHECK(
-        cublasDgemv(blas, CUBLAS_OP_N, mI, mI, &one, mMatrix, mI, v, 1, &zero, w.data(), 1));
-    const std::vector<double> mv = w.toHost();
-    std::vector<double> vHost(m);
-    CS_CUDA_CHECK(cudaMemcpyAsync(vHost.data(), v, m * sizeof(double), cudaMemcpyDeviceToHost, s));
-    ctx.synchronize();
-    double lambda = 0.0;
-    for (std::size_t a = 0; a < m; ++a)
-        lambda += vHost[a] * mv[a];
-    double residual = 0.0;
-    for (std::size_t a = 0; a < m; ++a)
-        residual += (mv[a] - lambda * vHost[a]) * (mv[a] - lambda * vHost[a]);
-    if (converged && lambda > 0.0 && std::sqrt(residual) <= kResidualTolerance * lambda) return;
-    job.checkpoint();
-    // Fallback: every eigenpair, the last (largest) vector.
-    DeviceBuffer<double> eig(m, s);
+    // The check: l = v^T A v > 0 and ||A v - l v|| <= tolerance * l (w becomes A v - l v).
+    apply(v, w);
+    const int sideI = int(side);
+    double lambda = 0.0, residual = 0.0;
+    CS_CUBLAS_CHECK(cublasDdot(blas, sideI, v, 1, w, 1, &lambda));
+    const double minusLambda = -lambda;
+    CS_CUBLAS_CHECK(cublasDaxpy(blas, sideI, &minusLambda, v, 1, w, 1));
+    CS_CUBLAS_CHECK(cublasDnrm2(blas, sideI, w, 1, &residual));
+    return settled && lambda > 0.0 && residual <= kKShapePowerResidual * lambda;
+}
+
+// The unit eigenvector of the largest eigenvalue of the symmetric side x side matrix a (lower
+// triangle read, then overwritten) into out (side doubles), by cuSOLVER: every eigenpair, the
+// last (largest) vector.
+void solveTop(StreamHandles& ctx, double* a, std::size_t side, double* out) {
+    const cudaStream_t s = ctx.stream();
+    const int sideI = int(side);
+    DeviceBuffer<double> eig(side, s);
     int lwork = 0;
     CS_CUSOLVER_CHECK(cusolverDnDsyevd_bufferSize(ctx.cusolver(), CUSOLVER_EIG_MODE_VECTOR,
-                                                  CUBLAS_FILL_MODE_LOWER, mI, mMatrix, mI,
+                                                  CUBLAS_FILL_MODE_LOWER, sideI, a, sideI,
                                                   eig.data(), &lwork));
     DeviceBuffer<double> work(std::size_t(std::max(lwork, 1)), s);
     DeviceBuffer<int> info(1, s);
     CS_CUSOLVER_CHECK(cusolverDnDsyevd(ctx.cusolver(), CUSOLVER_EIG_MODE_VECTOR,
-                                       CUBLAS_FILL_MODE_LOWER, mI, mMatrix, mI, eig.data(),
+                                       CUBLAS_FILL_MODE_LOWER, sideI, a, sideI, eig.data(),
                                        work.data(), lwork, info.data()));
     if (info.toHost()[0] != 0) throw Error("k-Shape: the eigensolver did not converge");
-    CS_CUDA_CHECK(
-        cudaMemcpyAsync(v, mMatrix + (m - 1) * m, m * sizeof(double), cudaMemcpyDeviceToDevice, s));
+    CS_CUDA_CHECK(cudaMemcpyAsync(out, a + (side - 1) * side, side * sizeof(double),
+                                  cudaMemcpyDeviceToDevice, s));
+}
+
+// Dense matrices of the shape step: side^2 doubles and syevd's workspace (LAPACK's
+// 1 + 6 side + 2 side^2 doubles), with the eigenvalues.
+std::size_t denseBytes(std::size_t side) {
+    return (3 * side * side + 8 * side + 1) * sizeof(double);
+}
+
+// The device scratch of the shape step, made once per run.
+struct ShapeScratch {
+    std::size_t denseSide;                 // the Length or Gram matrix's largest side
+    DeviceBuffer<double> dense;            // denseSide^2: M (Length) or the Gram
+    DeviceBuffer<double> centre;           // m + 1: launchKShapeCentre's
+    DeviceBuffer<double> v, w;             // m: the shape, and A v
+    DeviceBuffer<double> t, u;             // n: Z^T v; min(n, kKShapeDenseSide): the Gram's u
+    DeviceBuffer<double> delta, signSums;  // 2 each
+    DeviceBuffer<unsigned> varying;        // 1: some aligned member is not constant
+    ShapeScratch(std::size_t n, std::size_t m, cudaStream_t s)
+        : denseSide(m <= kKShapeDenseSide ? m : std::min(n, kKShapeDenseSide)),
+          dense(denseSide * denseSide, s),
+          centre(m + 1, s),
+          v(m, s),
+          w(m, s),
+          t(n, s),
+          u(std::min(n, kKShapeDenseSide), s),
+          delta(2, s),
+          signSums(2, s),
+          varying(1, s) {}
+};
+
+// The unit vector of the largest eigenvalue of S = Z Z^T into scratch.v (m doubles), for the
+// count members z-normalised in z (column-major m x count), by kshapeShapeSolverFor's path
+// (kshape.h): Length and Gram form their matrix (at most kKShapeDenseSide square) and power
+// iterate on it, as Times-C does, with cuSOLVER on the same matrix when the check fails; Power
+// never forms a matrix: S v = Z (Z^T v), two gemv over the members, so memory stays O(count m);
+// when it fails, cuSOLVER on the smaller side up to kKShapeFallbackSide, else more steps and
+// the vector is kept, as on the CPU.
+void dominantEigenvector(StreamHandles& ctx, JobControl& job, const double* z, std::size_t count,
+                         std::size_t m, ShapeScratch& scratch) {
+    const cudaStream_t s = ctx.stream();
+    const cublasHandle_t blas = ctx.cublas();
+    const int mI = int(m), countI = int(count);
+    const double one = 1.0, zero = 0.0;
+    double* v = scratch.v.data();
+    double* w = scratch.w.data();
+    double* d = scratch.dense.data();
+    // A unit ramp (kshapePowerStart) into `into`, side doubles, using `tmp`.
+    auto start = [&](double* into, double* tmp, std::size_t side) {
+        launchKShapeRamp(tmp, side, s);
+        launchKShapeNormalise(tmp, into, side, scratch.delta.data(), s);
+    };
+    const auto fullApply = [&](const double* x, double* y) {  // M, m x m in full
+        CS_CUBLAS_CHECK(cublasDgemv(blas, CUBLAS_OP_N, mI, mI, &one, d, mI, x, 1, &zero, y, 1));
+    };
+    const auto lowerApply = [&](const double* x, double* y) {  // the Gram's lower triangle
+        CS_CUBLAS_CHECK(
+            cublasDsymv(blas, CUBLAS_FILL_MODE_LOWER, countI, &one, d, countI, x, 1, &zero, y, 1));
+    };
+    // into (count x count, lower triangle) = Z^T Z, summed over slices of the samples so that
+    // the host can look for a cancel between them (a long series makes one product seconds).
+    auto gram = [&](double* into) {
+        const std::size_t slice = std::clamp<std::size_t>(
+            std::size_t(kGramFlopsPerWait / (double(count) * double(count))), 1, m);
+        for (std::size_t first = 0; first < m; first += slice) {
+            const double beta = first == 0 ? 0.0 : 1.0;
+            CS_CUBLAS_CHECK(cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_T, countI,
+                                        int(std::min(slice, m - first)), &one, z + first, mI, &beta,
+                                        into, countI));
+            if (first + slice < m) {
+                ctx.synchronize();
+                job.checkpoint();
+            }
+        }
+    };
+    // v = Z u / ||Z u|| (u: count doubles): S's vector from the Gram's.
+    auto fromGram = [&](const double* u) {
+        CS_CUBLAS_CHECK(cublasDgemv(blas, CUBLAS_OP_N, mI, countI, &one, z, mI, u, 1, &zero, w, 1));
+        launchKShapeNormalise(w, v, m, scratch.delta.data(), s);
+    };
+    int done = 0;
+    switch (kshapeShapeSolverFor(count, m)) {
+        case KShapeShapeSolver::Length: {
+            // M = P Z Z^T P in full (the centring reads whole rows), as before.
+            CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, mI, mI, countI, &one, z, mI,
+                                        z, mI, &zero, d, mI));
+            launchKShapeCentre(d, m, scratch.centre.data(), s);
+            start(v, w, m);
+            if (!powerIterate(ctx, job, fullApply, m, m * m * sizeof(double), v, w, scratch.delta,
+                              std::max(int(m), 256), done)) {
+                job.checkpoint();
+                solveTop(ctx, d, m, v);
+            }
+            return;
+        }
+        case KShapeShapeSolver::Gram: {
+            gram(d);  // the lower triangle: all that symv and syevd read
+            double* u = scratch.u.data();
+            start(u, scratch.t.data(), count);
+            if (!powerIterate(ctx, job, lowerApply, count, count * count * sizeof(double), u,
+                              scratch.t.data(), scratch.delta, std::max(int(count), 256), done)) {
+                job.checkpoint();
+                solveTop(ctx, d, count, u);
+            }
+            fromGram(u);
+            return;
+        }
+        case KShapeShapeSolver::Power: {
+            double* t = scratch.t.data();
+            const auto apply = [&](const double* x, double* y) {
+                CS_CUBLAS_CHECK(
+                    cublasDgemv(blas, CUBLAS_OP_T, mI, countI, &one, z, mI, x, 1, &zero, t, 1));
+                CS_CUBLAS_CHECK(
+                    cublasDgemv(blas, CUBLAS_OP_N, mI, countI, &one, z, mI, t, 1, &zero, y, 1));
+            };
+            start(v, w, m);
+            const std::size_t stepBytes = 2 * count * m * sizeof(double);
+            if (powerIterate(ctx, job, apply, m, stepBytes, v, w, scratch.delta, kKShapePowerSteps,
+                             done))
+                return;
+            job.checkpoint();
+            const std::size_t side = std::min(count, m);
+            if (side > kKShapeFallbackSide) {
+                // Too large to solve densely: more steps, then the vector is kept (kshape.h).
+                powerIterate(ctx, job, apply, m, stepBytes, v, w, scratch.delta,
+                             kKShapePowerCapSteps - done, done);
+                return;
+            }
+            DeviceBuffer<double> a(side * side, s);
+            if (m <= count) {
+                CS_CUBLAS_CHECK(cublasDsyrk(blas, CUBLAS_FILL_MODE_LOWER, CUBLAS_OP_N, mI, countI,
+                                            &one, z, mI, &zero, a.data(), mI));
+                solveTop(ctx, a.data(), m, v);
+            } else {
+                gram(a.data());
+                solveTop(ctx, a.data(), count, t);
+                fromGram(t);
+            }
+            return;
+        }
+    }
 }
 
 }  // namespace
@@ -118,17 +252,37 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     job.checkpoint();
     const std::size_t n = series.n, m = series.length, k = std::size_t(params.k);
     const std::size_t length = fftLengthFor(m), bins = length / 2 + 1;
-    const std::size_t bytes = n * m * 4 + n * bins * 8 + 2 * m * m * 8 + n * m * 12 +
-                              kCrossCorrelationBytes * 3 + (std::size_t(64) << 20);
+    // Series per assignment batch: their cross-correlations with every centroid fit the budget.
+    const std::size_t batch = std::clamp<std::size_t>(
+        kCrossCorrelationBytes / std::max<std::size_t>(k * length * sizeof(float), 1), 1, n);
+    // The memory of the run by part: every term grows with n m or with a batch, never with m^2
+    // (the shape step's matrices are at most kKShapeDenseSide square, kKShapeFallbackSide when
+    // the power iteration fails its check on clusters longer and larger than kKShapeDenseSide).
+    const std::size_t seriesBytes = n * (m * 4 + bins * 8 + 8 + 4 * 4);  // x, spectra, norms...
+    const std::size_t membersBytes = n * m * (4 + 8) + n * 8;            // raw, z, Z^T v
+    // Cross spectra and correlations of one batch, cuFFT's work area (about the cross spectra),
+    // the centroids, their spectra and padding, the series' padding while their spectra form.
+    const std::size_t assignBytes = batch * k * (2 * bins * 8 + length * 4) +
+                                    k * (m * 4 + bins * 8 + length * 4 + 8) + batch * length * 4;
+    const std::size_t denseSide = m <= kKShapeDenseSide ? m : std::min(n, kKShapeDenseSide);
+    const std::size_t fallbackSide =
+        m > kKShapeDenseSide && n > kKShapeDenseSide ? std::min({n, m, kKShapeFallbackSide}) : 0;
+    const std::size_t shapeBytes =
+        denseBytes(denseSide) + denseBytes(fallbackSide) + (4 * m + 2 * n + 16) * sizeof(double);
+    const std::size_t bytes =
+        seriesBytes + membersBytes + assignBytes + shapeBytes + (std::size_t(64) << 20);
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
         throw Error("k-Shape on " + std::to_string(n) + " series of length " + std::to_string(m) +
-                    " needs about " + mib(bytes) + " of GPU memory, but only " + mib(free) +
-                    " are free; use fewer series or the CPU backend");
+                    " with k = " + std::to_string(k) + " needs about " + mib(bytes) +
+                    " of GPU memory (the series and their spectra " + mib(seriesBytes) +
+                    ", the members aligned " + mib(membersBytes) + ", the assignment " +
+                    mib(assignBytes) + ", the shapes " + mib(shapeBytes) + "), but only " +
+                    mib(free) + " are free; use fewer or shorter series, a smaller k, or the CPU " +
+                    "backend");
     // Every iteration allocates its per-cluster scratch: keep it mapped between syncs.
     keepPoolWarm(ctx.device(), bytes);
     const cudaStream_t s = ctx.stream();
-    const cublasHandle_t blas = ctx.cublas();
 
     std::vector<float> input;
     {
@@ -146,9 +300,6 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
         x.copyFromHost(input);
     }
     job.checkpoint();
-    // Series per assignment batch: their cross-correlations with every centroid fit the budget.
-    const std::size_t batch = std::clamp<std::size_t>(
-        kCrossCorrelationBytes / std::max<std::size_t>(k * length * sizeof(float), 1), 1, n);
     {
         ScopedGpuStage stage(ctx, job, "spectra");
         launchKShapeNorms(x.data(), n, m, seriesNorms.data(), s);
@@ -183,8 +334,8 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     DeviceBuffer<float> distances(n, s);
     shifts.zero();
     DeviceBuffer<float> raw(n * m, s);
-    DeviceBuffer<double> z(n * m, s), shape(m * m, s), scratch(m + 1, s), v(m, s), signSums(2, s);
-    PowerScratch power(m, s);
+    DeviceBuffer<double> z(n * m, s);
+    ShapeScratch shape(n, m, s);
     DeviceBuffer<cufftComplex> cross(batch * k * bins, s);
     DeviceBuffer<float> cc(batch * k * length, s);
 
@@ -216,19 +367,22 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
                     zeroCentroid[j] = true;
                     continue;
                 }
+                shape.varying.zero();
                 launchKShapeAlign(x.data(), m, members.data() + start[j], count, shifts.data(),
-                                  !zeroCentroid[j], raw.data(), z.data(), s);
-                const double one = 1.0, zero = 0.0;
-                // S = Z Z^T with Z column-major m x count.
-                CS_CUBLAS_CHECK(cublasDgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, int(m), int(m),
-                                            int(count), &one, z.data(), int(m), z.data(), int(m),
-                                            &zero, shape.data(), int(m)));
-                launchKShapeCentre(shape.data(), m, scratch.data(), s);
-                dominantEigenvector(ctx, job, shape.data(), m, v.data(), power);
-                signSums.zero();
-                launchKShapeSignSums(raw.data(), count, m, v.data(), signSums.data(), s);
-                const std::vector<double> sums = signSums.toHost();
-                launchKShapeCentroid(v.data(), m, sums[0] >= sums[1] ? -1.0 : 1.0,
+                                  !zeroCentroid[j], raw.data(), z.data(), shape.varying.data(), s);
+                if (shape.varying.toHost()[0] == 0) {
+                    // Every aligned member constant: M = 0, no shape (kshape.h).
+                    CS_CUDA_CHECK(
+                        cudaMemsetAsync(centroids.data() + j * m, 0, m * sizeof(float), s));
+                    zeroCentroid[j] = true;
+                    continue;
+                }
+                dominantEigenvector(ctx, job, z.data(), count, m, shape);
+                shape.signSums.zero();
+                launchKShapeSignSums(raw.data(), count, m, shape.v.data(), shape.signSums.data(),
+                                     s);
+                const std::vector<double> sums = shape.signSums.toHost();
+                launchKShapeCentroid(shape.v.data(), m, sums[0] >= sums[1] ? -1.0 : 1.0,
                                      centroids.data() + j * m, s);
                 zeroCentroid[j] = false;
                 // signSums.toHost() has waited for the stream: a cancel costs one cluster.

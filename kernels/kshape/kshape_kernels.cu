@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The k-Shape kernels (Times-C's stages): norms, padding for cuFFT, the element-wise cross
 // spectra, the NCC maximum per (series, centroid) and the assignment, the alignment of a
-// cluster's members, the centring P S P, the power iteration's normalisation, the sign rule and
-// the z-normalised centroid. Conventions as compute/kshape/kshape.h.
+// cluster's members, the centring P S P, the power iteration's start and normalisation, the sign
+// rule and the z-normalised centroid. Conventions as compute/kshape/kshape.h.
 #include <cfloat>
 
 #include "kernels/common/cuda_error.h"
@@ -118,7 +118,8 @@ __global__ void assignKernel(const float* cc, std::size_t first, std::size_t k, 
 
 // One block per member: the aligned row, and that row z-normalised into column r of z.
 __global__ void alignKernel(const float* x, std::size_t m, const std::int32_t* members,
-                            const std::int32_t* shifts, bool align, float* raw, double* z) {
+                            const std::int32_t* shifts, bool align, float* raw, double* z,
+                            unsigned* varying) {
     __shared__ double scratch[kThreads / 32];
     const std::size_t r = blockIdx.x;
     const std::int32_t member = members[r];
@@ -142,6 +143,13 @@ __global__ void alignKernel(const float* x, std::size_t m, const std::int32_t* m
     const double sd = sqrt(blockSum(squares, scratch) / double(m));
     for (std::size_t t = threadIdx.x; t < m; t += kThreads)
         z[r * m + t] = sd > 0.0 ? (double(dst[t]) - mean) / sd : 0.0;
+    if (threadIdx.x == 0 && sd > 0.0) *varying = 1u;  // every writer writes the same
+}
+
+// As kshapePowerStart, in the same double operations.
+__global__ void rampKernel(double* out, std::size_t side) {
+    const std::size_t a = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (a < side) out[a] = double(a) + 1.0 - double(side + 1) / 2.0 + 0.25;
 }
 
 __global__ void rowMeansKernel(const double* s, std::size_t m, double* means) {
@@ -262,9 +270,16 @@ void launchKShapeAssign(const float* cc, std::size_t first, std::size_t count, s
 
 void launchKShapeAlign(const float* x, std::size_t m, const std::int32_t* members,
                        std::size_t count, const std::int32_t* shifts, bool align, float* raw,
-                       double* z, cudaStream_t stream) {
+                       double* z, unsigned* varying, cudaStream_t stream) {
     if (count == 0) return;
-    alignKernel<<<unsigned(count), kThreads, 0, stream>>>(x, m, members, shifts, align, raw, z);
+    alignKernel<<<unsigned(count), kThreads, 0, stream>>>(x, m, members, shifts, align, raw, z,
+                                                          varying);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeRamp(double* out, std::size_t side, cudaStream_t stream) {
+    if (side == 0) return;
+    rampKernel<<<blocksFor(side), kThreads, 0, stream>>>(out, side);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -33,10 +33,13 @@ void launchKShapeAssign(const float* cc, std::size_t first, std::size_t count, s
                         std::int32_t* shifts, cudaStream_t stream);
 /// For the members (indices into x, n x m): raw (members x m floats) = the member shifted by
 /// shifts[member] (zero-filled; not shifted when align is false), z (column-major m x members
-/// doubles) = that row z-normalised (a constant row becomes zeros).
+/// doubles) = that row z-normalised (a constant row becomes zeros); *varying = 1 when some row
+/// is not constant (else left as it is).
 void launchKShapeAlign(const float* x, std::size_t m, const std::int32_t* members,
                        std::size_t count, const std::int32_t* shifts, bool align, float* raw,
-                       double* z, cudaStream_t stream);
+                       double* z, unsigned* varying, cudaStream_t stream);
+/// out (side doubles) = kshapePowerStart(side): the power iteration's start, not normalised.
+void launchKShapeRamp(double* out, std::size_t side, cudaStream_t stream);
 /// s (m x m, symmetric) becomes P s P with P = I - 11^T / m; scratch: m + 1 doubles.
 void launchKShapeCentre(double* s, std::size_t m, double* scratch, cudaStream_t stream);
 /// One normalised power step's second half: v = w / ||w||; delta[0] = ||v_new - v_old||^2 and

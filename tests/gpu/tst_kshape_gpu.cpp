@@ -3,7 +3,9 @@
 // eigen solvers round differently, so the checks are: one iteration from the same random labels
 // gives the same centroids (to 1e-4) and the same labels; full runs end in a valid k-Shape
 // fixed point (every series at its nearest centroid by the direct SBD, up to near-ties) that
-// agrees with the class labels as well as the CPU's does.
+// agrees with the class labels as well as the CPU's does. Long series (m > kKShapeDenseSide) take
+// the Gram path and, with large clusters too, the matrix-free power iteration on both backends:
+// one and two iterations against the CPU on generated sets of each.
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
 #include "compute/core/random.h"
+#include "compute/demo/shape_series.h"
 #include "compute/io/series_readers.h"
 #include "compute/kshape/kshape.h"
 #include "compute/kshape/kshape_cpu.h"
@@ -132,6 +135,57 @@ CS_TEST(fullRunsAreFixedPoints) {
     }
     if (found == 0)
         CS_SKIP_MISSING_DATA("no UCR data under " + cs::test::sharedData("ucr").string());
+}
+
+// Long series: the same shapes and labels as the CPU after one and two iterations, with the
+// path the clusters take checked first (kshapeShapeSolverFor: Gram for 40 x 20,000, Power for
+// 2,100 x 1,100 in two clusters).
+CS_TEST(longSeriesMatchCpu) {
+    struct Case {
+        std::size_t n, m;
+        cs::KShapeShapeSolver path;
+    };
+    for (const Case c : {Case{40, 20000, cs::KShapeShapeSolver::Gram},
+                         Case{2100, 1100, cs::KShapeShapeSolver::Power}}) {
+        constexpr std::uint64_t kSeed = 11;
+        const SeriesSet s = cs::demo::makeShapeSeries(c.n, c.m, 1, kSeed);
+        const std::string name = "generated " + std::to_string(c.n) + " x " + std::to_string(c.m) +
+                                 " seed " + std::to_string(kSeed);
+        bool sameSoFar = true;
+        for (int iterations : {1, 2}) {
+            if (!sameSoFar) break;
+            const KShapeParams p{.k = 2, .maxIterations = iterations, .seed = kSeed};
+            cs::JobControl cpuJob, gpuJob;
+            const KShapeResult cpu = cs::kshapeCpu(s, p, cpuJob, 0);
+            const KShapeResult gpu = g_backend->kshape(s, p, gpuJob);
+            const std::string at = name + " iterations=" + std::to_string(iterations);
+            if (iterations == 1) {  // the clusters of the first shapes: the random labels
+                cs::Random random{kSeed};
+                std::vector<std::size_t> sizes(2, 0);
+                for (std::size_t i = 0; i < c.n; ++i)
+                    ++sizes[random.below(2)];
+                for (std::size_t size : sizes)
+                    CS_CHECK_MSG(cs::kshapeShapeSolverFor(size, c.m) == c.path,
+                                 at + ": a cluster of " + std::to_string(size) +
+                                     " does not take the path under test");
+            }
+            CS_CHECK_EQ(gpu.iterations, cpu.iterations);
+            double worst = 0.0;
+            for (std::size_t e = 0; e < cpu.centroids.size(); ++e)
+                worst = std::max(worst, double(std::abs(cpu.centroids[e] - gpu.centroids[e])));
+            cs::test::info(at + ": centroids differ by " + std::to_string(worst) + " at most");
+            CS_CHECK_MSG(worst <= 1e-3, at + ": centroids differ by " + std::to_string(worst));
+            std::size_t differ = 0;
+            for (std::size_t i = 0; i < c.n; ++i)
+                differ += cpu.labels[i] != gpu.labels[i];
+            CS_CHECK_MSG(differ <= c.n / 100,
+                         at + ": " + std::to_string(differ) + " labels differ");
+            sameSoFar = differ == 0;
+            for (std::size_t i = 0; i < c.n; ++i)
+                if (cpu.labels[i] == gpu.labels[i])
+                    CS_CHECK_NEAR(gpu.distances[i], cpu.distances[i], 1e-4);
+        }
+    }
 }
 
 CS_TEST(errorsAndCancellation) {
