@@ -691,35 +691,49 @@ private slots:
         }
     }
 
-    // Long series, where the m x m path would need m^2 doubles (3.2 GB at 20,000): the power
-    // iteration against the exact solve of the smaller side (the Gram), and kshapeCpu's
-    // centroids (the Gram path) against both.
+    // Long series, where the m x m path would need m^2 doubles (3.2 GB at 20,000): kshapeCpu's
+    // centroids and the power iteration against the exact solve of the smaller side (the
+    // Gram), on clusters that take the Gram path (40 x 20,000) and the matrix-free one
+    // (2,100 x 1,100: clusters of 1,074 and 1,026 in the first iteration).
+    void longSeriesShapes_data() {
+        QTest::addColumn<int>("n");
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("iterations");
+        QTest::addColumn<int>("path");
+        QTest::newRow("40 x 20000 (Gram)") << 40 << 20000 << 2 << int(cs::KShapeShapeSolver::Gram);
+        QTest::newRow("2100 x 1100 (Power)")
+            << 2100 << 1100 << 1 << int(cs::KShapeShapeSolver::Power);
+    }
     void longSeriesShapes() {
-        constexpr std::size_t kN = 40, kM = 20000;
+        QFETCH(int, n);
+        QFETCH(int, m);
+        QFETCH(int, iterations);
+        QFETCH(int, path);
         constexpr int kK = 2;
         constexpr std::uint64_t kSeed = 11;
-        const auto s = cs::demo::makeShapeSeries(kN, kM, 1, kSeed);
+        const std::size_t mm = std::size_t(m);
+        const auto s = cs::demo::makeShapeSeries(std::size_t(n), mm, 1, kSeed);
         const auto x = cs::kshapeInput(s, 0);
-        std::vector<std::int32_t> labels(kN), shifts(kN, 0);
+        std::vector<std::int32_t> labels(s.n), shifts(s.n, 0);
         cs::Random random{kSeed};
         for (auto& l : labels)
             l = std::int32_t(random.below(kK));
-        for (int it = 1; it <= 2; ++it) {
+        for (int it = 1; it <= iterations; ++it) {
             const auto r = run(s, {.k = kK, .maxIterations = it, .seed = kSeed});
             if (r.iterations < it) break;
             for (int j = 0; j < kK; ++j) {
                 std::size_t count = 0;
-                const auto rows = membersOf(x, kM, labels, shifts, j, it > 1, count);
-                QCOMPARE(cs::kshapeShapeSolverFor(count, kM), cs::KShapeShapeSolver::Gram);
-                const auto gram = shapeBy(cs::KShapeShapeSolver::Gram, rows, count, kM);
+                const auto rows = membersOf(x, mm, labels, shifts, j, it > 1, count);
+                if (it == 1) QCOMPARE(int(cs::kshapeShapeSolverFor(count, mm)), path);
+                const auto gram = shapeBy(cs::KShapeShapeSolver::Gram, rows, count, mm);
                 cs::KShapeShapeInfo info;
-                const auto power = shapeBy(cs::KShapeShapeSolver::Power, rows, count, kM, &info);
+                const auto power = shapeBy(cs::KShapeShapeSolver::Power, rows, count, mm, &info);
                 const double dPower = maxAbsDiff(power, gram);
                 const double dRun = maxAbsDiff(r.centroid(j), gram);
                 qInfo(
-                    "generated %zu x %zu seed %llu iteration %d cluster %d (%zu members): max "
+                    "generated %d x %d seed %llu iteration %d cluster %d (%zu members): max "
                     "|diff| to the Gram: power %.2e (%d steps), kshapeCpu %.2e",
-                    kN, kM, (unsigned long long)kSeed, it, j, count, dPower, info.powerSteps, dRun);
+                    n, m, (unsigned long long)kSeed, it, j, count, dPower, info.powerSteps, dRun);
                 QVERIFY(info.powerPassed && !info.fallback);
                 QVERIFY2(dPower <= 1e-4 && dRun <= 1e-4,
                          qPrintable(QString("seed %1 iteration %2 cluster %3: %4, %5")
