@@ -241,8 +241,9 @@ KShapeShapeInfo shapeOf(std::size_t countIn, std::size_t m, AlignedRow&& aligned
     Eigen::VectorXd v;
     switch (solver) {
         case KShapeShapeSolver::Length: {
-            // As before this change, operation for operation: the results of short series
-            // stay bit for bit what they were.
+            // M formed and solved as before this change, so short series keep their results
+            // (bit for bit on the UCR sets compared; the sign sums below add in another order,
+            // which can matter only at an exact tie).
             Eigen::MatrixXd s = Eigen::MatrixXd::Zero(mm, mm);
             s.selfadjointView<Eigen::Lower>().rankUpdate(y.transpose());
             s = s.selfadjointView<Eigen::Lower>();
