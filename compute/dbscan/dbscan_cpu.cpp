@@ -10,10 +10,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <mutex>
+#include <numeric>
 #include <span>
 #include <string>
 #include <thread>
@@ -897,106 +899,316 @@ DbscanResult runKdTree(Work& w, bool star, int threads, JobControl& job) {
 
 // ---------------------------------------------------------------------------------------------
 // k-distance
+//
+// Identical rows are searched once, as one distinct point with a count: they are all at
+// distance 0 from each other, so a point repeated k times or more has k-distance 0 without a
+// search, and a search counts each neighbour as often as it occurs. Searching them one by one
+// is quadratic in the size of a clump: nanoflann prunes a subtree only when its bound exceeds
+// the k-th distance so far, and inside a clump both are 0, so each of m copies visited all m
+// (30,000 copies of one point, k = 10: 5.6 s on 2 cores).
 // ---------------------------------------------------------------------------------------------
 
-// Collects candidate indices within nanoflann's radius.
+// splitmix64's finaliser: every input bit reaches every output bit.
+std::uint64_t mixBits(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+// The k-distance tree's squared distances, counted per thread (KDistanceCpuStats::evaluations).
+thread_local std::uint64_t tTreeEvaluations = 0;
+
+// The k-distance tree measures points with canonicalDist2 itself, so every distance its result
+// sets receive is already the canonical one. Its pruning bounds remain nanoflann's own sums,
+// which may round differently: the searches below keep the kdRadius margins for them.
+template <int DIM>
+struct CanonicalL2 : nanoflann::L2_Simple_Adaptor<float, KdAdaptor<DIM>> {
+    using nanoflann::L2_Simple_Adaptor<float, KdAdaptor<DIM>>::L2_Simple_Adaptor;
+    template <class I>
+    float evalMetric(const float* a, I b, std::size_t size) const {
+        ++tTreeEvaluations;
+        return canonicalDist2(a, this->data_source.x + std::size_t(b) * size, size);
+    }
+};
+template <int DIM>
+using KDistanceTree =
+    nanoflann::KDTreeSingleIndexAdaptor<CanonicalL2<DIM>, KdAdaptor<DIM>, DIM, Index>;
+
+// A canonical squared distance to a distinct point, and how often that point occurs.
+struct Counted {
+    float dist2;
+    std::uint32_t count;
+};
+
+// Every point within nanoflann's radius, with its count (counts: null when all are 1).
 struct CollectResultSet {
     using DistanceType = float;  // nanoflann >= 1.5 asks result sets for these two
     void sort() {}
-    std::vector<Index>& out;
+    std::vector<Counted>& out;
+    const std::uint32_t* counts;
     float radius;
+    const JobControl& job;
+    std::size_t total = 0;  // the counts collected, added up
     std::size_t size() const { return out.size(); }
     bool full() const { return true; }
-    bool addPoint(float, Index j) {
-        out.push_back(j);
+    bool addPoint(float dist2, Index j) {
+        if ((out.size() & 4095) == 4095) job.checkpoint();
+        const std::uint32_t c = counts ? counts[j] : 1;
+        out.push_back({dist2, c});
+        total += c;
         return true;
     }
     float worstDist() const { return radius; }
 };
 
-// nanoflann's k-nearest set, looking at the cancel flag every 4096 candidates: it inserts by
-// shifting, so with k in the tens of thousands one search is seconds of work.
-struct CancellableKnnSet : nanoflann::KNNResultSet<float, Index> {
-    CancellableKnnSet(std::size_t capacity, const JobControl& job)
-        : nanoflann::KNNResultSet<float, Index>(capacity), m_job(job) {}
-    bool addPoint(float dist, Index index) {
+// nanoflann's k-nearest set over distinct points with counts: it keeps the nearest entries,
+// sorted, until their counts reach `want`, so with all counts 1 it is nanoflann's KNNResultSet.
+// It inserts by shifting, so with k in the tens of thousands one search is seconds of work: the
+// cancel flag is looked at every 4096 candidates.
+class CountedKnnSet {
+public:
+    using DistanceType = float;  // nanoflann >= 1.5 asks result sets for these two
+    /// `entries` holds want + 1 values; counts: null when every count is 1.
+    CountedKnnSet(std::size_t want, const std::uint32_t* counts, Counted* entries,
+                  const JobControl& job)
+        : m_want(want), m_counts(counts), m_entry(entries), m_job(job) {}
+    void sort() {}
+    std::size_t size() const { return m_size; }
+    /// The counts of the entries kept, added up.
+    std::size_t total() const { return m_total; }
+    bool full() const { return m_total >= m_want; }
+    float worstDist() const { return full() ? m_entry[m_size - 1].dist2 : kInfinity; }
+    bool addPoint(float dist2, Index j) {
         if (++m_offered % 4096 == 0) m_job.checkpoint();
-        return nanoflann::KNNResultSet<float, Index>::addPoint(dist, index);
+        std::size_t i = m_size;
+        for (; i > 0 && m_entry[i - 1].dist2 > dist2; --i)
+            m_entry[i] = m_entry[i - 1];
+        m_entry[i] = {dist2, m_counts ? m_counts[j] : 1};
+        ++m_size;
+        m_total += m_entry[i].count;
+        // Drop the farthest while the others still reach `want`.
+        while (m_total - m_entry[m_size - 1].count >= m_want)
+            m_total -= m_entry[--m_size].count;
+        return true;
+    }
+    /// The k-th smallest distance counting multiplicities (total() >= k).
+    float kth(std::size_t k) const {
+        for (std::size_t i = 0;; ++i) {
+            if (m_entry[i].count >= k) return m_entry[i].dist2;
+            k -= m_entry[i].count;
+        }
     }
 
 private:
+    std::size_t m_want;
+    const std::uint32_t* m_counts;
+    Counted* m_entry;
     const JobControl& m_job;
-    std::size_t m_offered = 0;
+    std::size_t m_size = 0, m_total = 0, m_offered = 0;
 };
 
+// The k-th smallest value of the multiset in which each c[i].dist2 occurs c[i].count times
+// (the counts add up to at least k). Reorders c. unit: every count is 1.
+float kthCounted(std::vector<Counted>& c, std::size_t k, bool unit) {
+    const auto byDist = [](const Counted& a, const Counted& b) { return a.dist2 < b.dist2; };
+    if (unit) {
+        std::nth_element(c.begin(), c.begin() + std::ptrdiff_t(k - 1), c.end(), byDist);
+        return c[k - 1].dist2;
+    }
+    // Quickselect on the counts: each round keeps the part that holds the k-th.
+    std::size_t lo = 0, hi = c.size();
+    for (;;) {
+        if (hi - lo <= 16) {
+            std::sort(c.begin() + std::ptrdiff_t(lo), c.begin() + std::ptrdiff_t(hi), byDist);
+            for (std::size_t i = lo;; ++i) {
+                if (c[i].count >= k) return c[i].dist2;
+                k -= c[i].count;
+            }
+        }
+        const std::size_t mid = lo + (hi - lo) / 2;
+        std::nth_element(c.begin() + std::ptrdiff_t(lo), c.begin() + std::ptrdiff_t(mid),
+                         c.begin() + std::ptrdiff_t(hi), byDist);
+        std::size_t below = 0;  // the counts at positions lo..mid, all <= c[mid].dist2
+        for (std::size_t i = lo; i <= mid; ++i)
+            below += c[i].count;
+        if (below >= k) {
+            hi = mid + 1;
+        } else {
+            k -= below;
+            lo = mid + 1;
+        }
+    }
+}
+
+// A squared radius that holds about k of n points spread evenly over the bounding box of the m
+// distinct points: where the radius search starts before a neighbour's k-distance is known.
+double startRadius2(const std::vector<float>& x, std::size_t m, std::size_t d, std::size_t n,
+                    int k) {
+    double volume = 1.0;
+    int live = 0;
+    for (std::size_t j = 0; j < d; ++j) {
+        float lo = kInfinity, hi = -kInfinity;
+        for (std::size_t i = 0; i < m; ++i) {
+            lo = std::min(lo, x[i * d + j]);
+            hi = std::max(hi, x[i * d + j]);
+        }
+        if (hi > lo) {
+            volume *= double(hi) - double(lo);
+            ++live;
+        }
+    }
+    if (live == 0) return 1e-30;
+    const double side = std::pow(volume * double(k) / double(n), 1.0 / live);
+    const double r2 = 0.25 * side * side;
+    return std::isfinite(r2) && r2 > 1e-30 ? r2 : 1e-30;
+}
+
 template <int DIM>
-std::vector<float> kDistances(const std::vector<float>& x, std::size_t n, std::size_t d, int k,
-                              int threads, JobControl& job) {
-    const KdAdaptor<DIM> adaptor{x.data(), n, d};
-    std::unique_ptr<KdTree<DIM>> tree;
+std::vector<float> kDistances(std::vector<float> x, std::size_t n, std::size_t d, int k,
+                              int threads, JobControl& job, KDistanceCpuStats* stats) {
+    DistinctRows u;
     {
-        auto s = job.stage("kdtree");
-        tree = std::make_unique<KdTree<DIM>>(int(d), adaptor,
-                                             nanoflann::KDTreeSingleIndexAdaptorParams(16));
+        auto s = job.stage("distinct");
+        u = distinctRows(std::move(x), n, d);
     }
     job.checkpoint();
-    std::vector<float> perPoint(n, 0.0f);
-    auto s = job.stage("knn");
-    // nanoflann's k nearest (plus a few spare) by its own rounding, then the canonical k-th
-    // among them; a radius search settles the rare case where a point outside that set could
-    // still be canonically closer (see kdRadius for the margins). Queries go in the tree's leaf
-    // order, so consecutive ones walk the same branches.
-    const std::size_t want = std::min(n, std::size_t(k) + 4);
-    const bool scan = std::size_t(k) * kKDistanceScanShare > n;
-    const double slack = 1.0 + 1e-3 + 4.0 * double(d) * 0x1p-24;
-    const std::vector<Index>& order = kdLeafOrder(*tree);
-    constexpr std::size_t kBlock = 256;
-    const std::size_t blocks = (n + kBlock - 1) / kBlock;
-    parallelChunks(blocks, threads, job, 0.1, 0.95, "knn", [&](std::size_t b) {
-        std::vector<Index> idx(scan ? 0 : want), found;
-        std::vector<float> nano(scan ? 0 : want), canon;
-        for (std::size_t o = b * kBlock; o < std::min(n, (b + 1) * kBlock); ++o) {
-            job.checkpoint();
-            const std::size_t i = order[o];
-            const float* q = x.data() + i * d;
-            if (scan) {
-                // The canonical k-th smallest of all n distances: by definition the value the
-                // tree search below settles on.
-                canon.resize(n);
-                for (std::size_t j = 0; j < n; ++j)
-                    canon[j] = canonicalDist2(q, x.data() + j * d, d);
-                std::nth_element(canon.begin(), canon.begin() + (k - 1), canon.end());
-                perPoint[i] = std::sqrt(canon[std::size_t(k - 1)]);
-                continue;
-            }
-            CancellableKnnSet set(want, job);
-            set.init(idx.data(), nano.data());
-            tree->findNeighbors(set, q, kdSearch(true));
-            const std::size_t got = set.size();
-            canon.resize(got);
-            for (std::size_t m = 0; m < got; ++m)
-                canon[m] = canonicalDist2(q, x.data() + std::size_t(idx[m]) * d, d);
-            std::nth_element(canon.begin(), canon.begin() + (k - 1), canon.end());
-            float value = canon[std::size_t(k - 1)];
-            const double guard = double(value) * slack * slack + 2e-36;
-            if (value > 0.0f && got < n && !(double(nano[got - 1]) > guard)) {
-                found.clear();
-                const float r = float(std::min(guard, double(std::numeric_limits<float>::max())));
-                CollectResultSet collect{found, r};
-                tree->findNeighbors(collect, q, kdSearch(false));
-                canon.resize(found.size());
-                for (std::size_t m = 0; m < found.size(); ++m)
-                    canon[m] = canonicalDist2(q, x.data() + std::size_t(found[m]) * d, d);
-                // The search finds every point canonically below `value`; when fewer than k
-                // are, `value` (reached by the k nearest found before) stands.
-                if (canon.size() >= std::size_t(k)) {
-                    std::nth_element(canon.begin(), canon.begin() + (k - 1), canon.end());
-                    value = std::min(value, canon[std::size_t(k - 1)]);
-                }
-            }
-            perPoint[i] = std::sqrt(value);
+    const std::size_t m = u.count.size();
+    const bool unit = u.of.empty();
+    const auto kk = std::size_t(k);
+    const KDistanceSearch method = kDistanceSearchCpu(n, k);
+    KdAdaptor<DIM> adaptor{u.coords.data(), m, d};
+    std::unique_ptr<KDistanceTree<DIM>> tree;
+    std::vector<Index> distinctAt;  // position in u -> distinct point; empty: the same
+    if (method != KDistanceSearch::Scan) {
+        auto s = job.stage("kdtree");
+        const nanoflann::KDTreeSingleIndexAdaptorParams leaves(16);
+        tree = std::make_unique<KDistanceTree<DIM>>(int(d), adaptor, leaves);
+        // The points in the tree's leaf order, and the tree again on them: its leaves then read
+        // memory in sequence rather than at random. The second build is the cheaper one, and
+        // the searches take 15 % (k = 10, 2M points) to 30 % (k = 5,000, 100,000) less time.
+        distinctAt = kdLeafOrder(*tree);
+        tree.reset();
+        std::vector<float> y(m * d);
+        std::vector<std::uint32_t> c(unit ? 0 : m);
+        for (std::size_t p = 0; p < m; ++p) {
+            std::copy_n(u.coords.data() + std::size_t(distinctAt[p]) * d, d, y.data() + p * d);
+            if (!unit) c[p] = u.count[distinctAt[p]];
         }
-    });
+        u.coords = std::move(y);
+        if (!unit) u.count = std::move(c);
+        adaptor.x = u.coords.data();
+        tree = std::make_unique<KDistanceTree<DIM>>(int(d), adaptor, leaves);
+    }
+    job.checkpoint();
+    const std::uint32_t* counts = unit ? nullptr : u.count.data();
+    std::vector<float> value(m, 0.0f);  // the canonical k-th squared distance per distinct point
+    std::atomic<std::uint64_t> evaluations{0};
+    std::atomic<std::size_t> searched{0};
+    const double radiusStart =
+        method == KDistanceSearch::Radius ? startRadius2(u.coords, m, d, n, k) : 0.0;
+    {
+        auto s = job.stage("knn");
+        // Knn: the k nearest (plus a few spare) as nanoflann finds them; a radius search
+        // settles the rare case where a point outside that set could still be closer, its
+        // bounds rounding differently (see kdRadius for the margins). Radius: every point
+        // within a radius that grows until it holds the k-th, settled the same way. Scan:
+        // every distance. Queries go in the tree's leaf order, so consecutive ones walk the
+        // same branches and have similar k-distances.
+        const std::size_t want = std::min(n, kk + 4);
+        const double slack = 1.0 + 1e-3 + 4.0 * double(d) * 0x1p-24;
+        constexpr float kFloatMax = std::numeric_limits<float>::max();
+        auto guardOf = [&](float v) {
+            return float(std::min(double(v) * slack * slack + 2e-36, double(kFloatMax)));
+        };
+        std::vector<Index> identity;
+        if (!tree) {
+            identity.resize(m);
+            std::iota(identity.begin(), identity.end(), Index(0));
+        }
+        const std::vector<Index>& order = tree ? kdLeafOrder(*tree) : identity;
+        constexpr std::size_t kBlock = 256;
+        const std::size_t blocks = (m + kBlock - 1) / kBlock;
+        parallelChunks(blocks, threads, job, 0.1, 0.95, "knn", [&](std::size_t b) {
+            std::vector<Counted> entries(method == KDistanceSearch::Knn ? want + 1 : 0), found;
+            std::uint64_t scanned = 0;
+            std::size_t queries = 0;
+            const std::uint64_t treeBefore = tTreeEvaluations;
+            float previous = 0.0f;  // the last query's value (Radius)
+            // Collects the points canonically below `radius` (and maybe a few more) into
+            // `found`; returns the total of their counts.
+            auto collect = [&](const float* q, float radius) {
+                found.clear();
+                CollectResultSet set{found, counts, radius, job};
+                tree->findNeighbors(set, q, kdSearch(false));
+                return set.total;
+            };
+            for (std::size_t o = b * kBlock; o < std::min(m, (b + 1) * kBlock); ++o) {
+                job.checkpoint();
+                const std::size_t i = order[o];
+                if (!unit && u.count[i] >= kk) continue;  // itself, k times: 0
+                ++queries;
+                const float* q = u.coords.data() + i * d;
+                float result = kInfinity;
+                if (method == KDistanceSearch::Knn) {
+                    CountedKnnSet set(want, counts, entries.data(), job);
+                    tree->findNeighbors(set, q, kdSearch(true));
+                    if (set.total() >= kk) {
+                        result = set.kth(kk);
+                        const float guard = guardOf(result);
+                        if (result > 0.0f && set.size() < m && !(set.worstDist() > guard)) {
+                            // The search finds every point canonically below `result`; when
+                            // their counts do not reach k, `result` stands.
+                            if (collect(q, guard) >= kk)
+                                result = std::min(result, kthCounted(found, kk, unit));
+                        }
+                    }
+                } else if (method == KDistanceSearch::Radius) {
+                    float radius = float(previous > 0.0f ? double(previous) * 1.1 : radiusStart);
+                    for (;;) {
+                        const std::size_t total = collect(q, radius);
+                        if (total >= kk) {
+                            result = kthCounted(found, kk, unit);
+                            // Every point canonically at or below `result` lies within its
+                            // guard: inside the radius, all such points are in `found`.
+                            const float guard = guardOf(result);
+                            if (found.size() == m || guard <= radius) break;
+                            radius = guard;
+                            continue;
+                        }
+                        if (found.size() == m || radius == kFloatMax) break;
+                        // Too few: grow by the share missing, as if the points spread evenly.
+                        const double missing = total > 0 ? double(kk) / double(total) : 64.0;
+                        const double grow =
+                            std::clamp(1.2 * std::pow(missing, 2.0 / double(d)), 1.5, 16.0);
+                        radius = float(std::min(double(radius) * grow, double(kFloatMax)));
+                    }
+                    previous = result < kInfinity ? result : 0.0f;
+                }
+                if (result == kInfinity) {
+                    // The scan, and the searches' fallback where nanoflann's own sums overflow
+                    // and it cannot rank the farthest points: the k-th of all distances.
+                    found.resize(m);
+                    for (std::size_t j = 0; j < m; ++j)
+                        found[j] = {canonicalDist2(q, u.coords.data() + j * d, d),
+                                    unit ? 1u : u.count[j]};
+                    scanned += m;
+                    result = kthCounted(found, kk, unit);
+                }
+                value[distinctAt.empty() ? i : distinctAt[i]] = result;
+            }
+            evaluations += scanned + (tTreeEvaluations - treeBefore);
+            searched += queries;
+        });
+    }
+    std::vector<float> perPoint(n);
+    for (std::size_t i = 0; i < n; ++i)
+        perPoint[i] = std::sqrt(value[unit ? i : u.of[i]]);
+    if (stats) {
+        stats->distinct = m;
+        stats->searched = searched;
+        stats->evaluations = evaluations;
+        stats->search = method;
+    }
     return perPoint;
 }
 
@@ -1103,7 +1315,80 @@ DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobCo
     return result;
 }
 
-KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int threads) {
+DistinctRows distinctRows(std::vector<float> rows, std::size_t n, std::size_t d) {
+    if (rows.size() != n * d)
+        throw Error("distinctRows: " + std::to_string(rows.size()) + " values for " +
+                    std::to_string(n) + " rows of " + std::to_string(d));
+    if (n >= std::size_t(kNoIndex)) throw Error("distinctRows supports fewer than 2^32 - 1 rows");
+    DistinctRows u;
+    auto row = [&](Index i) { return rows.data() + std::size_t(i) * d; };
+    // Rows sorted by a hash of their bits (-0 read as +0), then by index: equal rows sort
+    // together, the first of them being the lowest index. Sorting 16-byte keys is several times
+    // faster than sorting indices by comparing the rows they point to.
+    std::vector<std::pair<std::uint64_t, Index>> keyed(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t h = 0x9e3779b97f4a7c15ull;
+        for (std::size_t j = 0; j < d; ++j) {
+            const float v = rows[i * d + j];
+            h = mixBits((h ^ (v == 0.0f ? 0u : std::bit_cast<std::uint32_t>(v))) +
+                        0x9e3779b97f4a7c15ull);
+        }
+        keyed[i] = {h, Index(i)};
+    }
+    std::sort(keyed.begin(), keyed.end());
+    // first[i]: the lowest index of the rows equal to row i. Within a run of equal hashes, each
+    // row joins the first earlier row it equals (a different row there is a hash collision).
+    std::vector<Index> first(n);
+    std::size_t distinct = 0;
+    std::vector<Index> leaders;
+    for (std::size_t s = 0; s < n;) {
+        std::size_t e = s + 1;
+        while (e < n && keyed[e].first == keyed[s].first)
+            ++e;
+        leaders.clear();
+        for (std::size_t t = s; t < e; ++t) {
+            const Index i = keyed[t].second;
+            const float* p = row(i);
+            auto same = std::find_if(leaders.begin(), leaders.end(),
+                                     [&](Index l) { return std::equal(p, p + d, row(l)); });
+            if (same == leaders.end()) {
+                leaders.push_back(i);
+                first[i] = i;
+                ++distinct;
+            } else {
+                first[i] = *same;
+            }
+        }
+        s = e;
+    }
+    if (distinct == n) {
+        u.coords = std::move(rows);
+        u.count.assign(n, 1);
+        return u;
+    }
+    u.coords.reserve(distinct * d);
+    u.count.reserve(distinct);
+    u.of.resize(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (first[i] == i) {
+            u.of[i] = std::uint32_t(u.count.size());
+            u.count.push_back(0);
+            u.coords.insert(u.coords.end(), row(Index(i)), row(Index(i)) + d);
+        } else {
+            u.of[i] = u.of[first[i]];
+        }
+        ++u.count[u.of[i]];
+    }
+    return u;
+}
+
+KDistanceSearch kDistanceSearchCpu(std::size_t n, int k) {
+    if (std::size_t(k) * kKDistanceScanShare > n) return KDistanceSearch::Scan;
+    return k >= kKDistanceRadiusFromK ? KDistanceSearch::Radius : KDistanceSearch::Knn;
+}
+
+KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int threads,
+                             KDistanceCpuStats* stats) {
     checkInput(points);
     if (k < 1) throw Error("k-distance needs k >= 1 (got " + std::to_string(k) + ")");
     if (std::size_t(k) > points.n)
@@ -1117,10 +1402,11 @@ KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int
         auto s = job.stage("recentre");
         frame = recentredCoords(points);
     }
-    const std::vector<float>& x = frame.coords;
     KDistanceResult result;
-    result.perPoint = withKdDim(
-        d, [&](auto dim) { return kDistances<decltype(dim)::value>(x, n, d, k, threads, job); });
+    result.perPoint = withKdDim(d, [&](auto dim) {
+        return kDistances<decltype(dim)::value>(std::move(frame.coords), n, d, k, threads, job,
+                                                stats);
+    });
     fromRecentred(result.perPoint, frame.scale);
     {
         auto s = job.stage("sort");

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
+#include <vector>
 
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
@@ -40,18 +42,53 @@ double dbscanNeighbourShare(const PointSet& points, float eps);
 /// Below this many points of d > 3, Auto uses Brute: the tree costs more than it saves.
 inline constexpr std::size_t kDbscanBruteBelow = 2000;
 
-/// kDistanceCpu scans all n points for each query once k * kKDistanceScanShare > n, instead of
-/// searching the kd-tree, whose k-nearest set costs O(k) per insertion.
-inline constexpr std::size_t kKDistanceScanShare = 16;
+/// How kDistanceCpu finds each distinct point's k-th nearest (kDistanceSearchCpu picks it).
+enum class KDistanceSearch {
+    Knn,     ///< nanoflann's k nearest, kept sorted: O(k) per insertion, for small k
+    Radius,  ///< every point within a radius that grows until it holds the k-th: O(1) per point
+    Scan,    ///< every distinct point for each query: for k near n
+};
+
+/// kDistanceCpu scans all points for each query once k * kKDistanceScanShare > n. (Measured on
+/// 20,000 points, 2 cores: the radius search takes 1/6 of the scan's time at k = n/16, 1/2 at
+/// n/4, and about as long from n/2 on.)
+inline constexpr std::size_t kKDistanceScanShare = 2;
+/// Below the scan, kDistanceCpu collects a radius's points instead of a sorted k-nearest set
+/// from this k on (3-D: 2x faster at k = 128; 16-D: the same at k = 64, slower below).
+inline constexpr int kKDistanceRadiusFromK = 64;
+
+/// The search kDistanceCpu runs for k on n points (k <= n).
+KDistanceSearch kDistanceSearchCpu(std::size_t n, int k);
+
+/// Identical rows of a row-major n x d matrix of finite floats collapsed, compared with float ==
+/// (so -0 equals +0: such rows have the same canonicalDist2 to every point).
+struct DistinctRows {
+    std::vector<float> coords;         ///< the distinct rows in order of first appearance, u x d
+    std::vector<std::uint32_t> count;  ///< how often each distinct row occurs (u values)
+    std::vector<std::uint32_t> of;     ///< each input row's distinct row; empty: none repeats
+};
+/// @code cs::DistinctRows u = cs::distinctRows(std::move(x), n, d); @endcode
+DistinctRows distinctRows(std::vector<float> rows, std::size_t n, std::size_t d);
+
+/// What a kDistanceCpu run did: for tests and for calibrating kDistanceCostCpu.
+struct KDistanceCpuStats {
+    std::size_t distinct = 0;       ///< distinct points (identical ones are searched once)
+    std::size_t searched = 0;       ///< distinct points searched (the others occur >= k times)
+    std::uint64_t evaluations = 0;  ///< squared distances computed: tree, rechecks and scans
+    KDistanceSearch search = KDistanceSearch::Knn;  ///< the search run
+};
 
 /// Exact k-distance curve: for each point, the distance to its k-th nearest point counting
 /// itself (k = 1 gives 0), chosen by canonicalDist2 order on recentredCoords() and reported as
 /// the float square root of that canonicalDist2. With k = minPts, core points have
 /// perPoint <= eps and other points perPoint >= eps (sqrt rounds: a value equal to eps can be
-/// either). kd-tree (nanoflann) search for any d.
+/// either). Identical points are searched once, counted as often as they occur; kd-tree
+/// (nanoflann) search for any d (kDistanceSearchCpu). Stages: "recentre", "distinct", "kdtree"
+/// (not for Scan), "knn", "sort". stats, when given, receives what the search did.
 /// Throws cs::Error when k < 1 or k > N, or on non-finite coordinates.
 /// @code cs::KDistanceResult r = cs::kDistanceCpu(points, 10, job); @endcode
-KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int threads = 0);
+KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int threads = 0,
+                             KDistanceCpuStats* stats = nullptr);
 
 /// The knee of a sorted (ascending) k-distance curve, a suggestion for eps.
 struct KDistanceKnee {

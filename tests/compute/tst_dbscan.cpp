@@ -56,11 +56,32 @@ std::vector<float> oracleKDistance(const cs::PointSet& points, int k) {
 //  duplicates n copies of one point;
 //  far        blobs moved by 10^4 (a georeferenced scan: recentring matters);
 //  outlier    blobs plus one point 10^7 away: a huge extent against eps (grid coarsening) and
-//             re-centred coordinates rounded to 1/2 (many exact ties).
+//             re-centred coordinates rounded to 1/2 (many exact ties);
+//  pairs      n / 2 blob points, each twice, shuffled;
+//  repeated   blob points each 1 to 12 times, shuffled;
+//  clump      blobs, a tenth of them copies of one point.
 cs::PointSet makeTestPoints(const QString& kind, std::size_t n, std::size_t d, std::uint64_t seed) {
     cs::Random rng(seed);
     std::vector<float> c(n * d);
-    if (kind == "duplicates") {
+    if (kind == "pairs" || kind == "repeated" || kind == "clump") {
+        const cs::PointSet blobs = makeTestPoints("blobs", n, d, seed + 1);
+        std::vector<std::size_t> source(n);
+        for (std::size_t i = 0, point = 0; i < n; ++point) {
+            const std::size_t times = kind == "pairs"      ? 2
+                                      : kind == "repeated" ? 1 + rng.below(12)
+                                                           : 1;
+            for (std::size_t t = 0; t < times && i < n; ++t)
+                source[i++] = point;
+        }
+        if (kind == "clump")
+            for (std::size_t i = 0; i < n / 10; ++i)
+                source[i] = 0;
+        for (std::size_t i = n; i > 1; --i)
+            std::swap(source[i - 1], source[rng.below(i)]);
+        for (std::size_t i = 0; i < n; ++i)
+            std::copy_n(blobs.coords.begin() + std::ptrdiff_t(source[i] * d), d,
+                        c.begin() + std::ptrdiff_t(i * d));
+    } else if (kind == "duplicates") {
         std::vector<float> p(d);
         for (auto& v : p)
             v = float(rng.uniform(-5, 5));
@@ -454,6 +475,29 @@ private slots:
         QTest::addRow("lattice d=2 k=5") << "lattice" << 2000ull << 2ull << 5 << 8ull;
         QTest::addRow("lattice d=16 k=3") << "lattice" << 1000ull << 16ull << 3 << 9ull;
         QTest::addRow("duplicates k=20") << "duplicates" << 300ull << 3ull << 20 << 10ull;
+        // Radius search (k >= kKDistanceRadiusFromK, k * kKDistanceScanShare <= n).
+        for (std::size_t d : {1, 2, 3, 16, 64})
+            for (int k : {64, 93, 700})
+                QTest::addRow("blobs d=%zu k=%d", d, k)
+                    << "blobs" << 1500ull << qulonglong(d) << k << qulonglong(d * 100 + k);
+        QTest::addRow("quantized d=3 k=80") << "quantized" << 2000ull << 3ull << 80 << 14ull;
+        QTest::addRow("lattice d=2 k=100") << "lattice" << 2000ull << 2ull << 100 << 15ull;
+        QTest::addRow("far d=3 k=70") << "far" << 2000ull << 3ull << 70 << 16ull;
+        // Repeated points: counted, not searched one by one (every search, k below and above
+        // the multiplicities).
+        for (std::size_t d : {1, 3, 16})
+            for (int k : {1, 2, 3, 10, 70, 200})
+                QTest::addRow("pairs d=%zu k=%d", d, k)
+                    << "pairs" << 2000ull << qulonglong(d) << k << qulonglong(d * 10 + k);
+        for (std::size_t d : {2, 3, 64})
+            for (int k : {1, 5, 12, 13, 70, 1200})
+                QTest::addRow("repeated d=%zu k=%d", d, k)
+                    << "repeated" << 2000ull << qulonglong(d) << k << qulonglong(d * 20 + k);
+        for (int k : {10, 200, 400, 401, 2500, 4000})
+            QTest::addRow("clump k=%d", k) << "clump" << 4000ull << 3ull << k << 17ull;
+        QTest::addRow("duplicates k=1") << "duplicates" << 300ull << 3ull << 1 << 18ull;
+        QTest::addRow("duplicates k=N") << "duplicates" << 300ull << 3ull << 300 << 19ull;
+        QTest::addRow("duplicates d=64 k=7") << "duplicates" << 1000ull << 64ull << 7 << 20ull;
         QTest::addRow("far d=3 k=8") << "far" << 2000ull << 3ull << 8 << 11ull;
         QTest::addRow("k=N") << "blobs" << 200ull << 3ull << 200 << 12ull;
         QTest::addRow("n=1 k=1") << "blobs" << 1ull << 3ull << 1 << 13ull;
@@ -547,6 +591,107 @@ private slots:
                                          .arg(expected)));
             }
         }
+    }
+
+    void distinctRows() {
+        // d = 2: rows 0, 2 and 4 are equal (-0 equals +0), so are 1 and 3; row 5 is alone.
+        const std::vector<float> rows = {1, 0, 2, 3, 1, -0.0f, 2, 3, 1, 0, 5, 0};
+        const cs::DistinctRows u = cs::distinctRows(rows, 6, 2);
+        QCOMPARE(u.coords, (std::vector<float>{1, 0, 2, 3, 5, 0}));
+        QCOMPARE(u.count, (std::vector<std::uint32_t>{3, 2, 1}));
+        QCOMPARE(u.of, (std::vector<std::uint32_t>{0, 1, 0, 1, 0, 2}));
+        // Nothing repeats: the rows as they were, and no map.
+        const std::vector<float> plain = {1, 2, 3, 4, 1, 2.0000002f};
+        const cs::DistinctRows v = cs::distinctRows(plain, 3, 2);
+        QCOMPARE(v.coords, plain);
+        QCOMPARE(v.count, (std::vector<std::uint32_t>{1, 1, 1}));
+        QVERIFY(v.of.empty());
+        QVERIFY(cs::distinctRows({}, 0, 3).count.empty());
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::distinctRows(plain, 4, 2));
+        // Many rows, a few values each: every row lands with its equals, first appearance first.
+        cs::Random rng(40);
+        const std::size_t n = 20000, d = 3;
+        std::vector<float> many(n * d);
+        for (auto& v : many)
+            v = float(rng.below(4)) * 0.5f;
+        const cs::DistinctRows w = cs::distinctRows(many, n, d);
+        QCOMPARE(w.count.size(), std::size_t(64));
+        QCOMPARE(std::accumulate(w.count.begin(), w.count.end(), std::size_t(0)), n);
+        QCOMPARE(w.of.size(), n);
+        std::uint32_t next = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            QVERIFY(std::equal(&many[i * d], &many[i * d] + d, &w.coords[w.of[i] * d]));
+            QVERIFY(w.of[i] <= next);
+            if (w.of[i] == next) ++next;
+        }
+    }
+
+    // Repeated points are searched once and counted (issue 15: 30,000 copies of one point cost
+    // 5.6 s at k = 10, each copy visiting all the others): checked by the work done, not time.
+    void kDistanceSearchesRepeatsOnce() {
+        cs::JobControl job;
+        cs::KDistanceCpuStats stats;
+        const auto same = makeTestPoints("duplicates", 20000, 3, 30);
+        auto r = cs::kDistanceCpu(same, 10, job, 2, &stats);
+        QCOMPARE(stats.distinct, std::size_t(1));
+        QCOMPARE(stats.searched, std::size_t(0));
+        QCOMPARE(stats.evaluations, std::uint64_t(0));
+        QVERIFY(std::all_of(r.perPoint.begin(), r.perPoint.end(), [](float v) { return v == 0; }));
+
+        // A clump of 2,000 copies amid 18,000 other points costs what those points cost with
+        // one copy (the same distinct points, so the same tree).
+        const auto clump = makeTestPoints("clump", 20000, 3, 31);
+        const cs::DistinctRows u = cs::distinctRows(clump.coords, clump.n, clump.dims);
+        const auto alone = cs::PointSet::fromCoords(clump.dims, u.coords);
+        QCOMPARE(alone.n, std::size_t(18001));
+        for (int k : {10, 100}) {
+            cs::KDistanceCpuStats withClump, withOne;
+            r = cs::kDistanceCpu(clump, k, job, 2, &withClump);
+            cs::kDistanceCpu(alone, k, job, 2, &withOne);
+            QCOMPARE(withClump.distinct, alone.n);
+            QCOMPARE(withClump.searched, alone.n - 1);
+            QCOMPARE(withClump.search, withOne.search);
+            QVERIFY2(withClump.evaluations <= withOne.evaluations + withOne.evaluations / 10,
+                     qPrintable(QString("k=%1: %2 distances with the clump, %3 with one copy")
+                                    .arg(k)
+                                    .arg(withClump.evaluations)
+                                    .arg(withOne.evaluations)));
+            QCOMPARE(r.perPoint, oracleKDistance(clump, k));
+        }
+
+        // Pairs: half the points searched, none for k <= 2.
+        const auto pairs = makeTestPoints("pairs", 4000, 3, 32);
+        cs::kDistanceCpu(pairs, 3, job, 2, &stats);
+        QCOMPARE(stats.distinct, std::size_t(2000));
+        QCOMPARE(stats.searched, std::size_t(2000));
+        cs::kDistanceCpu(pairs, 2, job, 2, &stats);
+        QCOMPARE(stats.searched, std::size_t(0));
+
+        // -0 and +0 survive recentring when the box is centred on 0; they are one point.
+        const auto zeros = cs::PointSet::fromCoords(1, {-1.0f, 0.0f, -0.0f, 1.0f, 0.0f});
+        r = cs::kDistanceCpu(zeros, 3, job, 1, &stats);
+        QCOMPARE(stats.distinct, std::size_t(3));
+        QCOMPARE(r.perPoint, oracleKDistance(zeros, 3));
+        QCOMPARE(r.perPoint, (std::vector<float>{1, 0, 0, 1, 0}));
+    }
+
+    void kDistanceSearchChoice() {
+        using cs::KDistanceSearch;
+        QCOMPARE(cs::kDistanceSearchCpu(100000, 1), KDistanceSearch::Knn);
+        QCOMPARE(cs::kDistanceSearchCpu(100000, cs::kKDistanceRadiusFromK - 1),
+                 KDistanceSearch::Knn);
+        QCOMPARE(cs::kDistanceSearchCpu(100000, cs::kKDistanceRadiusFromK),
+                 KDistanceSearch::Radius);
+        QCOMPARE(cs::kDistanceSearchCpu(100 * cs::kKDistanceScanShare, 100),
+                 KDistanceSearch::Radius);
+        QCOMPARE(cs::kDistanceSearchCpu(100 * cs::kKDistanceScanShare - 1, 100),
+                 KDistanceSearch::Scan);
+        QCOMPARE(cs::kDistanceSearchCpu(3, 2), KDistanceSearch::Scan);
+        // The rows of kDistanceMatchesOracle reach every search.
+        QCOMPARE(cs::kDistanceSearchCpu(1500, 93), KDistanceSearch::Radius);
+        QCOMPARE(cs::kDistanceSearchCpu(4000, 401), KDistanceSearch::Radius);
+        QCOMPARE(cs::kDistanceSearchCpu(4000, 2500), KDistanceSearch::Scan);
+        QCOMPARE(cs::kDistanceSearchCpu(2000, 1200), KDistanceSearch::Scan);
     }
 
     void kDistanceAgreesWithCore() {
