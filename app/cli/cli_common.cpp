@@ -71,11 +71,9 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 }
 
 bool warnIfCostly(const std::string& what, const std::string& formula, double evaluations) {
-    if (!(evaluations >= kCostWarnEvaluations)) return false;
-    char amount[32];
-    std::snprintf(amount, sizeof amount, "%.1e", evaluations);
-    std::cerr << "clusterscope-cli: " << what << ": about " << formula << " = " << amount
-              << " distance evaluations, this may take minutes" << std::endl;
+    const JobCost cost{evaluations, formula};
+    if (!cost.costly()) return false;
+    std::cerr << "clusterscope-cli: " << what << ": " << cost.text() << std::endl;
     return true;
 }
 

@@ -11,6 +11,7 @@
 
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
+#include "compute/core/job_cost.h"
 #include "compute/core/memory.h"
 #include "compute/core/point_set.h"
 
@@ -62,12 +63,12 @@ std::string standardOutputError();
 /// Wall milliseconds from start to now.
 double millisecondsSince(std::chrono::steady_clock::time_point start);
 
-/// Distance evaluations from which a job warns before it starts: some 10 s of CPU time.
-inline constexpr double kCostWarnEvaluations = 1e10;
+/// Distance evaluations from which a job warns before it starts (the GUI asks from there too).
+inline constexpr double kCostWarnEvaluations = kCostlyEvaluations;
 
 /// Says on stderr, in one line, what a job is about to cost when `evaluations` reaches
-/// kCostWarnEvaluations: "clusterscope-cli: <what>: about <formula> = 2.8e10 distance
-/// evaluations, this may take minutes". Returns whether it warned.
+/// kCostWarnEvaluations: "clusterscope-cli: <what>: " then JobCost::text(), "about <formula> =
+/// 2.8e10 distance evaluations, this may take minutes". Returns whether it warned.
 bool warnIfCostly(const std::string& what, const std::string& formula, double evaluations);
 
 /// n with thousands separators: 167,198.

@@ -58,16 +58,13 @@ void warnDbscanCost(const PointSet& points, const DbscanParams& params,
     }
 }
 
-// kDistanceCpu scans every point for each query once k is a large share of n, else it searches
-// k (+ a few) neighbours per query.
-void warnKdistCost(const PointSet& points, int k) {
-    const double n = double(points.n);
-    const std::string what =
-        "kdist k=" + std::to_string(k) + " on " + groupedCount(points.n) + " points";
-    if (std::size_t(k) * kKDistanceScanShare > points.n)
-        warnIfCostly(what, "N^2 (every point scanned for each query)", n * n);
-    else
-        warnIfCostly(what, "N*k", n * double(k));
+// The CPU's cost (kDistanceCostCpu: the GUI asks first from the same estimate). The CUDA
+// backend takes k up to 256, where a GPU's worth of distances costs seconds.
+void warnKdistCost(const PointSet& points, int k, const std::string& backend) {
+    if (backend != "cpu") return;
+    const JobCost cost = kDistanceCostCpu(points.n, points.dims, k);
+    warnIfCostly("kdist k=" + std::to_string(k) + " on " + groupedCount(points.n) + " points",
+                 cost.formula, cost.evaluations);
 }
 
 }  // namespace
@@ -186,7 +183,7 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
             const auto backend = backendRegistry().get(o->backend);
             const PointSet points = loadPoints(o->file);
             checkOutputs({o->out});
-            if (std::size_t(o->k) <= points.n) warnKdistCost(points, o->k);
+            if (std::size_t(o->k) <= points.n) warnKdistCost(points, o->k, backend->name());
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
             const KDistanceResult r =

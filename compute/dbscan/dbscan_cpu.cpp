@@ -1387,6 +1387,17 @@ KDistanceSearch kDistanceSearchCpu(std::size_t n, int k) {
     return k >= kKDistanceRadiusFromK ? KDistanceSearch::Radius : KDistanceSearch::Knn;
 }
 
+JobCost kDistanceCostCpu(std::size_t n, std::size_t d, int k) {
+    const double nn = double(n);
+    if (kDistanceSearchCpu(n, k) == KDistanceSearch::Scan)
+        return {nn * nn, "N^2 (every point scanned for each query)"};
+    const double perPoint = (3.0 * double(k) + 150.0) * (d <= 3 ? 1.0 : double(d));
+    if (perPoint >= nn)
+        return {nn * nn,
+                "N^2 (the tree prunes little at this k in " + std::to_string(d) + " dimensions)"};
+    return {nn * perPoint, d <= 3 ? "N (3k + 150)" : "N (3k + 150) d"};
+}
+
 KDistanceResult kDistanceCpu(const PointSet& points, int k, JobControl& job, int threads,
                              KDistanceCpuStats* stats) {
     checkInput(points);

@@ -694,6 +694,52 @@ private slots:
         QCOMPARE(cs::kDistanceSearchCpu(2000, 1200), KDistanceSearch::Scan);
     }
 
+    // The estimate the CLI warns with and the GUI asks with, against the work counted.
+    void kDistanceCost() {
+        cs::JobCost cost = cs::kDistanceCostCpu(100'000, 3, 5000);
+        QCOMPARE(cost.formula, std::string("N (3k + 150)"));
+        QCOMPARE(cost.evaluations, 1e5 * 15'150);
+        QVERIFY(!cost.costly());
+        QCOMPARE(cost.text(),
+                 std::string("about N (3k + 150) = 1.5e+09 distance evaluations, this may take "
+                             "minutes"));
+        cost = cs::kDistanceCostCpu(167'198, 3, 167'198);
+        QCOMPARE(cost.formula, std::string("N^2 (every point scanned for each query)"));
+        QVERIFY(cost.costly());
+        QVERIFY(cs::kDistanceCostCpu(167'198, 3, 60'000).costly());
+        QCOMPARE(cs::kDistanceCostCpu(50'000, 16, 10).formula, std::string("N (3k + 150) d"));
+        cost = cs::kDistanceCostCpu(20'000, 64, 1250);
+        QCOMPARE(cost.evaluations, 4e8);
+        QVERIFY(cost.formula.starts_with("N^2"));
+        // In 3-D within a factor 2 of what the searches count (deterministic: the chunks are
+        // fixed); above, never under by more than that.
+        struct Case {
+            const char* kind;
+            std::size_t n, d;
+            int k;
+        };
+        for (const Case c : {Case{"blobs", 20'000, 3, 10}, Case{"blobs", 20'000, 3, 100},
+                             Case{"blobs", 20'000, 3, 2'000}, Case{"blobs", 4'000, 3, 3'000},
+                             Case{"clump", 20'000, 3, 100}, Case{"blobs", 20'000, 2, 300},
+                             Case{"blobs", 5'000, 16, 10}, Case{"blobs", 5'000, 16, 500}}) {
+            const auto points = makeTestPoints(c.kind, c.n, c.d, 50);
+            cs::JobControl job;
+            cs::KDistanceCpuStats stats;
+            cs::kDistanceCpu(points, c.k, job, 2, &stats);
+            const double estimate = cs::kDistanceCostCpu(c.n, c.d, c.k).evaluations;
+            const double ratio = estimate / double(stats.evaluations);
+            qInfo("%s n=%zu d=%zu k=%d: estimate / counted = %.2f", c.kind, c.n, c.d, c.k, ratio);
+            QVERIFY2(ratio > 0.5 && (c.d > 3 || c.kind != QString("blobs") || ratio < 2.0),
+                     qPrintable(QString("%1 n=%2 d=%3 k=%4: estimate %5, counted %6")
+                                    .arg(c.kind)
+                                    .arg(c.n)
+                                    .arg(c.d)
+                                    .arg(c.k)
+                                    .arg(estimate)
+                                    .arg(double(stats.evaluations))));
+        }
+    }
+
     void kDistanceAgreesWithCore() {
         // With k = minPts a point is core exactly when its k-distance is <= eps.
         const auto points = makeTestPoints("quantized", 3000, 3, 21);

@@ -21,6 +21,7 @@
 
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
+#include "compute/dbscan/dbscan_cpu.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
@@ -198,6 +199,26 @@ private slots:
         QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("eps"));
     }
 
+    // MinPts in the thousands on 20,000 points costs seconds (kDistanceCostCpu: not costly): the
+    // curve is computed at once, without asking.
+    void cheapLargeKDistanceIsNotAsked() {
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+        const auto points = m_window->pointView()->pointSet();
+        QVERIFY(!cs::kDistanceCostCpu(points->n, points->dims, 5000).costly());
+        cs::ui::JobRunner& runner = *m_window->jobRunner();
+        QSignalSpy finished(&runner, &cs::ui::JobRunner::finished);
+        panel()->setMinPts(5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::any_of(finished.begin(), finished.end(),
+                        [](const QList<QVariant>& a) {
+                            return a.front().value<cs::ui::JobOutcome>().kind == "kdist";
+                        }),
+            120000);
+        QVERIFY(!panel()->kDistanceConfirmButton()->isVisibleTo(panel()));
+        panel()->setMinPts(8);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && panel()->lastRun()->params.minPts == 8, 60000);
+    }
+
     // A new user typed MinPts 100000 on cturtle (167k points): the k-distance curve for that k
     // takes minutes. It is not started without asking; once asked for, DBSCAN still runs at
     // once beside it (a lane of its own), Cancel stops it and keeps the results on screen, and
@@ -214,6 +235,14 @@ private slots:
         panel()->setMinPts(100000);
         QTRY_VERIFY(panel()->kDistanceConfirmButton()->isVisibleTo(panel()));
         QVERIFY(!runner.isBusy(kdist));  // asked, not started
+        // Why, in the words of the CLI's warning (one estimate for both).
+        const auto turtle = m_window->pointView()->pointSet();
+        const cs::JobCost cost = cs::kDistanceCostCpu(turtle->n, turtle->dims, 100000);
+        QVERIFY(cost.costly());
+        const QString why = QString::fromStdString(cost.text());
+        QVERIFY2(panel()->kDistanceConfirmButton()->toolTip().contains(why),
+                 qPrintable(panel()->kDistanceConfirmButton()->toolTip()));
+        QVERIFY(panel()->statisticsLabel()->text().contains(why));
         QTest::mouseClick(panel()->kDistanceConfirmButton(), Qt::LeftButton);
         QVERIFY(runner.isBusy(kdist));
         QVERIFY(panel()->cancelButton()->isEnabled());

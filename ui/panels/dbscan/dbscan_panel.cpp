@@ -22,6 +22,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/core/job_cost.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/dbscan/dbscan_quantities.h"
@@ -42,8 +43,6 @@ const QString kShowCoreKey = QStringLiteral("dbscan/showCore");
 const QString kShowBorderKey = QStringLiteral("dbscan/showBorder");
 const QString kShowNoiseKey = QStringLiteral("dbscan/showNoise");
 
-// Above this k the k-distance curve is computed only when the user asks for it.
-constexpr int kKDistanceAskAboveK = 2000;
 // The k-distance curve needs a kNN search: let MinPts typing settle first.
 constexpr int kKDistDebounceMs = 300;
 // The chart needs no more points than it has pixels.
@@ -424,21 +423,21 @@ void DbscanPanel::submitKDistance() {
     if (!m_points || m_points->n == 0) return;
     const int k =
         std::clamp(m_minPtsSpin->value(), 1, int(std::min<std::size_t>(m_points->n, 1 << 30)));
-    // Each point's k nearest: the cost grows with n · k, and for k in the thousands a curve
-    // takes minutes. Ask first.
-    if (k > kKDistanceAskAboveK && k != m_kdistConfirmedK) {
+    // A curve that may take minutes (the CPU's estimate, as the CLI warns with it) waits until
+    // the user asks for it.
+    const JobCost cost = kDistanceCostCpu(m_points->n, m_points->dims, k);
+    if (cost.costly() && k != m_kdistConfirmedK) {
         runner().cancel(kKDist);
+        const QString costText =
+            tr("k = %1 on %2 points: %3")
+                .arg(count(k), count(m_points->n), QString::fromStdString(cost.text()));
         m_kdistConfirm->setText(tr("Compute the k-distance curve (k = %1)…").arg(count(k)));
-        m_kdistConfirm->setToolTip(
-            tr("k = %1 on %2 points needs about %3 distance evaluations and may take minutes; "
-               "MinPts itself is used as it is")
-                .arg(count(k), count(m_points->n))
-                .arg(double(k) * double(m_points->n), 0, 'g', 2));
+        m_kdistConfirm->setToolTip(costText + tr("; MinPts itself is used as it is"));
         m_kdistConfirm->show();
         statisticsLabel()->setText(
-            tr("The k-distance curve for k = %1 is expensive: press the button "
-               "under the chart to compute it")
-                .arg(count(k)));
+            tr("The k-distance curve is expensive (%1): press the button under the chart to "
+               "compute it")
+                .arg(costText));
         return;
     }
     m_kdistConfirm->hide();
