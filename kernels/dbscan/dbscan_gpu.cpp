@@ -516,7 +516,8 @@ void runBrute(const StreamHandles& ctx, JobControl& job, const float* coords, st
 
 // Cells holding about k points where the cloud is uniform (volume of the non-flat dimensions
 // over n / k), then refined while a point sees on average more than 8 k points in its own cell
-// (clustered data), so a query scans a few cells of ~k points.
+// (clustered data), so a query scans a few cells of ~k points. A cell of one point repeated
+// counts k per copy, what each copy's search costs there: no refinement can split it.
 void buildKDistanceGrid(const StreamHandles& ctx, const float* coords, std::size_t n,
                         std::size_t dims, int k, GridStore& grid) {
     const Bounds b = pointBounds(ctx, coords, n, dims);
@@ -538,7 +539,7 @@ void buildKDistanceGrid(const StreamHandles& ctx, const float* coords, std::size
         if (attempt == 4 || live == 0) break;
         DeviceBuffer<unsigned long long> sumSq(1, ctx.stream());
         sumSq.zero();
-        launchCellOccupancy(grid.view, sumSq.data(), ctx.stream());
+        launchCellOccupancy(grid.view, unsigned(k), sumSq.data(), ctx.stream());
         const double seen = double(readBack(sumSq, 0, ctx)) / double(n);
         if (seen <= 8.0 * k) break;
         side *= std::pow(2.0 * k / seen, 1.0 / live);

@@ -91,9 +91,12 @@ void launchGridCells(const std::uint64_t* sortedKeys, const std::uint32_t* point
 /// canonicalDist2(hi, lo) <= eps2. lo/hi hold cellCount x 4 words; the call initialises them.
 void launchGridBoxes(const GridView& grid, float eps2, float* lo, float* hi, std::uint8_t* clique,
                      cudaStream_t stream);
-/// sumSq[0] += sum over cells of size^2 (the mean cell size a point sees is sumSq / n);
-/// sumSq must be zeroed before.
-void launchCellOccupancy(const GridView& grid, unsigned long long* sumSq, cudaStream_t stream);
+/// sumSq[0] += sum over cells of size^2 (the mean cell size a point sees is sumSq / n), but
+/// size * min(size, cap) for clique cells: built with eps2 = 0, those hold one point repeated,
+/// and the k-distance search of each copy stops after k of them (cap = k). sumSq must be
+/// zeroed before.
+void launchCellOccupancy(const GridView& grid, unsigned long long cap, unsigned long long* sumSq,
+                         cudaStream_t stream);
 /// Column head flags over cells (1 where the column key changes).
 void launchColumnFlags(const GridView& grid, std::uint32_t* flags, cudaStream_t stream);
 /// columnStart of every column from the scanned flags; columnStart[columnCount] = cellCount;

@@ -174,12 +174,12 @@ __global__ void boxFinishKernel(std::uint32_t cells, float eps2, float* lo, floa
     clique[c] = detail::canonicalDist2<D>(fh, fl) <= eps2 ? 1 : 0;
 }
 
-__global__ void occupancyKernel(GridView g, unsigned long long* sumSq) {
+__global__ void occupancyKernel(GridView g, unsigned long long cap, unsigned long long* sumSq) {
     const std::uint32_t c = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned long long v = 0;
     if (c < g.cellCount) {
         const unsigned long long size = g.cellStart[c + 1] - g.cellStart[c];
-        v = size * size;
+        v = size * (g.cellClique[c] ? min(size, cap) : size);
     }
     for (int off = 16; off > 0; off >>= 1)
         v += __shfl_xor_sync(kFullMask, v, off);
@@ -313,9 +313,10 @@ void launchGridBoxes(const GridView& grid, float eps2, float* lo, float* hi, std
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchCellOccupancy(const GridView& grid, unsigned long long* sumSq, cudaStream_t stream) {
+void launchCellOccupancy(const GridView& grid, unsigned long long cap, unsigned long long* sumSq,
+                         cudaStream_t stream) {
     if (grid.cellCount == 0) return;
-    occupancyKernel<<<blocksFor(grid.cellCount), kThreads, 0, stream>>>(grid, sumSq);
+    occupancyKernel<<<blocksFor(grid.cellCount), kThreads, 0, stream>>>(grid, cap, sumSq);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -3,9 +3,11 @@
 // included), reported as its correctly rounded square root, bit-identical to kDistanceCpu.
 // Each thread keeps its k smallest values sorted (registers for k <= 16, local memory above).
 //  - Grid (d <= 3): rings of cells around the point's cell, cells whose exact box bound cannot
-//    beat the current k-th value skipped, until no unvisited cell can hold a closer point.
+//    beat the current k-th value skipped, until no unvisited cell can hold a closer point or
+//    the k-th is 0 (a point repeated k times stops after k copies, as the CPU counts them).
 //  - Any d: all pairs in the register-tiled layout of dbscan_brute.cu, summing canonicalDist2
-//    itself (dimension order, no FMA), so no recheck is needed.
+//    itself (dimension order, no FMA), so no recheck is needed. Repeated points cost what
+//    others do there: n^2 in any case.
 #include <cfloat>
 
 #include "kernels/common/cuda_error.h"
@@ -99,15 +101,22 @@ struct RingSearch {
     TopK<KMax> top;
     float kth = INFINITY;
 
+    // Only values below kth can change the k-th, so a cell whose box is no closer is skipped,
+    // and the search ends once the k-th is 0: a point repeated k times (a clump of m copies
+    // scanned all m for each copy, m^2 in all).
     __device__ __forceinline__ void visitCells(std::uint32_t column, int zlo, int zhi) {
+        if (kth == 0.0f) return;
         std::uint32_t c0, c1;
         columnCells<D>(g, column, zlo, zhi, c0, c1);
         for (std::uint32_t cc = c0; cc < c1; ++cc) {
-            if (boxMinDist2<D>(x, loadLo(g, cc), loadHi(g, cc)) > kth) continue;
+            if (boxMinDist2<D>(x, loadLo(g, cc), loadHi(g, cc)) >= kth) continue;
             const std::uint32_t qe = g.cellStart[cc + 1];
             for (std::uint32_t q = g.cellStart[cc]; q < qe; ++q) {
                 const float d2 = canonicalDist2<D>(x, loadPos(g, q));
-                if (d2 < kth) kth = top.insert(d2, k);
+                if (d2 < kth) {
+                    kth = top.insert(d2, k);
+                    if (kth == 0.0f) return;
+                }
             }
         }
     }

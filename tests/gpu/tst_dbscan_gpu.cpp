@@ -469,6 +469,50 @@ CS_TEST(kDistanceMatchesCpu) {
 // recentreDevice against recentredCoords bit for bit: far from the origin, negative, d = 1 to
 // 64, constant and all-zero dimensions (the sign of a zero centre follows the first point),
 // more values than one pass of the reduction's threads covers.
+// Repeated points (issue 15): the grid search of a point repeated k times or more stops at
+// k-distance 0, and cells of one repeated point count k per copy when the grid is sized. The
+// same values as the CPU, which counts repeats, on clouds where copies are most of the work.
+PointSet withRepeats(const PointSet& base, std::size_t copies, std::size_t times) {
+    // The first `copies` points repeated `times` times each, then the rest once.
+    std::vector<float> c;
+    const std::size_t d = base.dims;
+    for (std::size_t i = 0; i < base.n; ++i)
+        for (std::size_t t = 0; t < (i < copies ? times : 1); ++t)
+            c.insert(c.end(), base.coords.begin() + std::ptrdiff_t(i * d),
+                     base.coords.begin() + std::ptrdiff_t((i + 1) * d));
+    return PointSet::fromCoords(d, std::move(c));
+}
+
+CS_TEST(kDistanceRepeatedPoints) {
+    for (int d = 1; d <= 3; ++d) {
+        const auto dims = std::size_t(d);
+        const PointSet base = cs::makeBlobPoints(150'000, dims, 700 + std::uint64_t(d));
+        // Pairs: every point twice (300,000 points).
+        const PointSet pairs = withRepeats(base, base.n, 2);
+        for (int k : {1, 2, 3, 10, 64})
+            expectSameKDistance(pairs, k, DbscanPath::Auto,
+                                dataName("pairs", pairs.n, dims, 700 + std::uint64_t(d)));
+        // A clump: one point 30,000 times amid 149,999 others (the grid cannot split it).
+        const PointSet clump = withRepeats(base, 1, 30'000);
+        for (int k : {10, 256})
+            expectSameKDistance(clump, k, DbscanPath::Auto,
+                                dataName("clump", clump.n, dims, 700 + std::uint64_t(d)));
+        // 1,000 points 300 times each: k below and above the multiplicity.
+        const PointSet hundreds = withRepeats(cs::makeBlobPoints(1000, dims, 710), 1000, 300);
+        for (int k : {7, 256})
+            expectSameKDistance(hundreds, k, DbscanPath::Auto,
+                                dataName("300 copies", hundreds.n, dims, 710));
+        // All 300,000 points equal: each search stops after k copies.
+        const PointSet same = PointSet::fromCoords(dims, std::vector<float>(300'000 * dims, 1.5f));
+        for (int k : {1, 7, 256})
+            expectSameKDistance(same, k, DbscanPath::Auto, "300,000 equal points");
+    }
+    // Above 3 dimensions all pairs are computed anyway: repeats change nothing but must agree.
+    const PointSet wide = withRepeats(cs::makeBlobPoints(2000, 16, 720), 500, 4);
+    for (int k : {3, 4, 5, 64})
+        expectSameKDistance(wide, k, DbscanPath::Auto, dataName("repeats", wide.n, 16, 720));
+}
+
 CS_TEST(deviceRecentringIsExact) {
     struct Case {
         std::size_t n, d;
