@@ -438,7 +438,6 @@ private slots:
         const auto points = makePoints(kind, n, d, 31);
         QVERIFY(points.n <= std::size_t(leafSize));
         const auto frame = cs::recentredCoords(points);
-        const auto& x = frame.coords;
         const auto oracle = oracleKnnGraph(frame, points.n, points.dims, k);
         const cs::KnnParams params{.k = k, .trees = 3, .leafSize = leafSize};
         const auto g = build(points, params);
