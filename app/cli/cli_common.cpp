@@ -11,6 +11,7 @@
 #include "compute/core/error.h"
 #include "compute/core/memory.h"
 #include "compute/io/atomic_output.h"
+#include "compute/io/dataset.h"
 
 namespace cs::cli {
 
@@ -28,6 +29,12 @@ int runReportingErrors(const std::function<int()>& body) {
         std::cerr << "clusterscope-cli: unknown error\n";
     }
     return kExitError;
+}
+
+PointSet loadPointCloud(const std::string& file) {
+    io::Dataset data = io::loadDataset(file);
+    if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
+    throw Error(file + ": holds time series, not points; this command needs a point cloud");
 }
 
 void checkOutputs(std::initializer_list<std::string> paths) {

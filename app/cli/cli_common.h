@@ -43,6 +43,10 @@ auto runOnFile(const std::string& file, std::string_view method, const MemoryNee
     }
 }
 
+/// The point cloud in file (any point format; io::loadDataset), or cs::Error when it holds
+/// time series.
+PointSet loadPointCloud(const std::string& file);
+
 /// Checks every output path given (empty ones are options not used) with
 /// io::checkOutputTarget once the inputs are read, so that an output naming an input is refused
 /// before the job rather than after it.

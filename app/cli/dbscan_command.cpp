@@ -28,12 +28,6 @@ std::string shortest(float value) {
     return ec == std::errc() ? std::string(text, end) : std::to_string(value);
 }
 
-PointSet loadPoints(const std::string& file) {
-    io::Dataset data = io::loadDataset(file);
-    if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
-    throw Error(file + ": holds time series, not points; this command needs a point cloud");
-}
-
 // The CPU's neighbour searches cost about n^2 distance evaluations per stage on the brute path
 // and n^2 times the neighbour share on the kd-tree; the grid settles dense cells as wholes.
 // The CUDA backend runs brute wherever it does not run the grid.
@@ -103,7 +97,7 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
         exitCode = runReportingErrors([&] {
             o->options->values();  // the declared ranges, before the file is read
             const auto backend = backendRegistry().get(o->backend);
-            const PointSet points = loadPoints(o->file);
+            const PointSet points = loadPointCloud(o->file);
             checkOutputs({o->out});
             // And the ranges these points allow (MinPts <= n).
             const DataShape shape{.items = points.n, .dims = points.dims};
@@ -181,7 +175,7 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
         exitCode = runReportingErrors([&] {
             if (o->k < 1) throw Error("--k must be at least 1 (got " + std::to_string(o->k) + ")");
             const auto backend = backendRegistry().get(o->backend);
-            const PointSet points = loadPoints(o->file);
+            const PointSet points = loadPointCloud(o->file);
             checkOutputs({o->out});
             if (std::size_t(o->k) <= points.n) warnKdistCost(points, o->k, backend->name());
             JobControl job;

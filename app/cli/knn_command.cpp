@@ -59,12 +59,6 @@ nlohmann::json knnSummary(const KnnGraph& g) {
             {"max_kth_distance", largest}};
 }
 
-PointSet loadPointCloud(const std::string& file) {
-    io::Dataset data = io::loadDataset(file);
-    if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
-    throw Error(file + ": holds time series, not points; this command needs a point cloud");
-}
-
 void addKnnCommand(CLI::App& app, int& exitCode) {
     struct Options {
         std::string file, backend = "auto", out;

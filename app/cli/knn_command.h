@@ -26,8 +26,4 @@ nlohmann::json knnParamsJson(const KnnParams& params);
 /// max_kth_distance (the k-th neighbour's distance over all points).
 nlohmann::json knnSummary(const KnnGraph& graph);
 
-/// The point cloud in `file` (any point format); throws cs::Error naming the file when it
-/// holds time series.
-PointSet loadPointCloud(const std::string& file);
-
 }  // namespace cs::cli
