@@ -59,7 +59,9 @@ std::size_t availableMemoryBytes() {
 }
 
 std::size_t totalMemoryBytes() {
-    return atMostAddressSpace(meminfo("MemTotal") + meminfo("SwapTotal"));
+    // Fixed while the process runs: read once, not at every run a panel submits.
+    static const std::size_t installed = meminfo("MemTotal") + meminfo("SwapTotal");
+    return atMostAddressSpace(installed);
 }
 
 std::string formatBytes(double bytes) {
