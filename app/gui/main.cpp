@@ -12,9 +12,6 @@
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/gl_interop.h"
-#ifdef CS_HAVE_GL_INTEROP
-#include "kernels/interop/cuda_gl_interop.h"
-#endif
 #include "ui/shell/automation.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/theme.h"
@@ -74,9 +71,7 @@ int main(int argc, char** argv) {
     }
 
     cs::app::registerBuiltinBackends();
-#ifdef CS_HAVE_GL_INTEROP
-    cs::setGlInteropFactory(&cs::kernels::createCudaGlInterop);
-#endif
+    cs::app::installGlInterop();
     cs::ui::applyTheme(cs::ui::savedTheme());
     int exitCode = 0;
     {

@@ -22,7 +22,6 @@
 #include "compute/rocket/rocket.h"
 #include "compute/rocket/rocket_quantities.h"
 #include "kernels/cuda_backend.h"
-#include "kernels/interop/cuda_gl_interop.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
 #include "ui/shell/main_window.h"
@@ -127,8 +126,10 @@ private:
 
 private slots:
     void initTestCase() {
-        cs::setGlInteropFactory(&cs::kernels::createCudaGlInterop);
-        m_cuda = cs::kernels::createCudaBackend();
+        // As the app does: the backend and the interop from the plugin (libclusterscope-cuda.so).
+        cs::app::registerBuiltinBackends();
+        cs::app::installGlInterop();
+        m_cuda = cs::backendRegistry().create("cuda");
     }
     void cleanupTestCase() {
         m_cuda.reset();
@@ -420,7 +421,6 @@ private slots:
     void mainWindowKeepsInteropThroughViewSwitchesAndReloads() {
         // The application as a user drives it: CUDA DBSCAN from the panel, colours painted
         // through interop, then other views, other data, and back.
-        cs::app::registerBuiltinBackends();
         auto window = std::make_unique<cs::ui::MainWindow>();
         window->resize(1200, 800);
         window->show();
