@@ -104,9 +104,13 @@ LoadedPlugin loadBackendPlugin(const std::string& path) {
     // RTLD_NODELETE: backends, results and interop objects it made may outlive any handle.
     void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
     if (!handle) {
-        const char* error = dlerror();
-        loaded.whyNot = "CUDA plugin " + path + " cannot be loaded: " +
-                        explainLoadError(error ? error : "unknown error");
+        // The cause first: the status chip shows the start of it.
+        const char* text = dlerror();
+        const std::string error = text ? text : "unknown error";
+        const std::string explained = explainLoadError(error);
+        loaded.whyNot = explained != error
+                            ? explained + ", needed by the CUDA plugin " + path
+                            : "the CUDA plugin " + path + " cannot be loaded: " + error;
         return loaded;
     }
     auto entry = reinterpret_cast<BackendPluginEntry>(dlsym(handle, kBackendPluginEntry));
