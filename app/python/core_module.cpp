@@ -1,0 +1,485 @@
+// SPDX-License-Identifier: MIT
+// clusterscope._core: the engine for Python. The package beside it (app/python/clusterscope/)
+// wraps these functions in scikit-learn-style estimators. Every run goes the way the CLI's
+// subcommands go (app/cli/*_command.cpp): the parameters checked by the algorithm's descriptor
+// against the data's shape, the memory need checked up front, then the backend's entry point.
+// Arrays come in as C-ordered float32 (converted when they are not) and go out without a copy;
+// the GIL is released from the moment the backend is looked up until the result is made.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
+#include "compute/core/algorithm_descriptor.h"
+#include "compute/core/error.h"
+#include "compute/core/memory.h"
+#include "compute/core/parallel.h"
+#include "compute/dbscan/dbscan_descriptor.h"
+#include "compute/knn/knn_descriptor.h"
+#include "compute/kshape/kshape_descriptor.h"
+#include "compute/rocket/ridge.h"
+#include "compute/rocket/rocket_descriptor.h"
+
+namespace py = pybind11;
+
+namespace {
+
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+using IntArray = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
+
+// Hands a vector to NumPy without copying it: the array owns it through a capsule.
+template <class T>
+py::array_t<T> toArray(std::vector<T>&& values, std::vector<py::ssize_t> shape) {
+    auto* owned = new std::vector<T>(std::move(values));
+    py::capsule release(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+    return py::array_t<T>(std::move(shape), owned->data(), release);
+}
+
+// --- parameters --------------------------------------------------------------------------------
+
+// The estimators' keyword names for the descriptors' parameter names (minPts is min_samples).
+using NameMap = std::vector<std::pair<std::string, std::string>>;  // (python, descriptor)
+
+cs::ParameterValue toParameterValue(const py::handle& value, const std::string& name) {
+    PyObject* o = value.ptr();
+    if (PyBool_Check(o)) return value.cast<bool>();
+    if (PyUnicode_Check(o)) return value.cast<std::string>();
+    if (PyIndex_Check(o)) {  // int and NumPy integers
+        const py::int_ index = py::reinterpret_steal<py::int_>(PyNumber_Index(o));
+        int overflow = 0;
+        const long long v = PyLong_AsLongLongAndOverflow(index.ptr(), &overflow);
+        if (overflow != 0)
+            throw cs::Error(name + " = " + std::string(py::str(value)) + " is outside its range");
+        return std::int64_t(v);
+    }
+    if (PyFloat_Check(o) || PyNumber_Check(o)) {
+        const double v = PyFloat_AsDouble(o);
+        if (v == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+        return v;
+    }
+    throw cs::Error(name + " must be a number, a bool or a string, not " +
+                    std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+}
+
+// The descriptor's defaults with the given values, checked the way the CLI checks its options
+// (ParameterOptions::values): against each parameter's range and against what these data allow.
+// A problem becomes cs::Error "<keyword>: <the descriptor's sentence>".
+cs::ParameterValues checkedValues(const cs::AlgorithmDescriptor& algorithm, const NameMap& names,
+                                  const py::dict& given, const cs::DataShape* shape) {
+    cs::ParameterValues values = algorithm.defaults();
+    auto keyword = [&](const std::string& parameter) {
+        for (const auto& [python, name] : names)
+            if (name == parameter) return python;
+        return parameter;
+    };
+    for (const auto& [key, value] : given) {
+        const auto python = key.cast<std::string>();
+        std::string parameter;
+        for (const auto& [p, name] : names)
+            if (p == python) parameter = name;
+        if (parameter.empty() || !algorithm.parameter(parameter))
+            throw cs::Error(algorithm.title + " has no parameter " + python);
+        values.set(parameter, toParameterValue(value, python));
+    }
+    for (const cs::ParameterSpec& p : algorithm.parameters) {
+        const std::string why = p.check(*values.find(p.name), shape, values);
+        if (!why.empty()) throw cs::Error(keyword(p.name) + ": " + why);
+    }
+    return values;
+}
+
+const NameMap kDbscanNames{
+    {"eps", "eps"}, {"min_samples", "minPts"}, {"path", "path"}, {"star", "star"}};
+const NameMap kKnnNames{{"k", "k"},
+                        {"trees", "trees"},
+                        {"leaf_size", "leafSize"},
+                        {"target_recall", "targetRecall"},
+                        {"recall_sample", "recallSample"},
+                        {"seed", "seed"}};
+const NameMap kKShapeNames{
+    {"n_clusters", "k"}, {"max_iter", "maxIterations"}, {"seed", "seed"}, {"channel", "channel"}};
+const NameMap kRocketNames{{"num_kernels", "kernels"}, {"seed", "seed"}};
+
+const std::map<std::string, std::pair<const cs::AlgorithmDescriptor*, const NameMap*>>&
+algorithms() {
+    static const std::map<std::string, std::pair<const cs::AlgorithmDescriptor*, const NameMap*>>
+        table{{"dbscan", {&cs::dbscanDescriptor(), &kDbscanNames}},
+              {"knn", {&cs::knnDescriptor(), &kKnnNames}},
+              {"kshape", {&cs::kshapeDescriptor(), &kKShapeNames}},
+              {"rocket", {&cs::rocketDescriptor(), &kRocketNames}}};
+    return table;
+}
+
+// The descriptor's defaults by keyword, for the package's tests (its signatures repeat them).
+py::dict defaults(const std::string& algorithm) {
+    const auto it = algorithms().find(algorithm);
+    if (it == algorithms().end()) throw cs::Error("no algorithm " + algorithm);
+    const auto& [descriptor, names] = it->second;
+    const cs::ParameterValues values = descriptor->defaults();
+    py::dict out;
+    for (const auto& [python, name] : *names)
+        std::visit([&](const auto& v) { out[py::str(python)] = v; }, *values.find(name));
+    return out;
+}
+
+// --- running -----------------------------------------------------------------------------------
+
+// A backend runs one job at a time (the CUDA backend's stream and handles are its own), and the
+// registry hands every caller the same instance: Python threads that compute at once take turns.
+std::mutex& turnOf(const std::string& backend) {
+    static std::mutex guard;
+    static std::map<std::string, std::unique_ptr<std::mutex>> turns;
+    std::lock_guard lock(guard);
+    auto& turn = turns[backend];
+    if (!turn) turn = std::make_unique<std::mutex>();
+    return *turn;
+}
+
+// body(backend, job) without the GIL, on the registry's backend of that name, after the memory
+// check; running out of memory becomes cs::Error saying what and how much (as in the CLI).
+template <class Body>
+auto run(const std::string& backendName, std::string_view method, const cs::MemoryNeed& need,
+         std::string* usedName, Body&& body) {
+    py::gil_scoped_release release;
+    const std::shared_ptr<cs::Backend> backend = cs::backendRegistry().get(backendName);
+    if (usedName) *usedName = backend->name();
+    std::lock_guard turn(turnOf(backend->name()));
+    cs::JobControl job;
+    cs::checkMemoryFits(method, need);
+    return cs::explainingOutOfMemory(method, need, job, [&] { return body(*backend, job); });
+}
+
+cs::PointSet pointsOf(const FloatArray& x) {
+    if (x.ndim() != 2)
+        throw cs::Error("X must be a 2-D array of points (n_samples, n_features), not " +
+                        std::to_string(x.ndim()) + "-D");
+    const auto n = std::size_t(x.shape(0)), dims = std::size_t(x.shape(1));
+    if (dims == 0 && n > 0) throw cs::Error("X has no features: points need at least one");
+    cs::PointSet points =
+        cs::PointSet::fromCoords(dims, std::vector<float>(x.data(), x.data() + n * dims));
+    points.source = "array";
+    points.validate();  // NaN and infinities are refused, as sklearn does
+    return points;
+}
+
+// (n_series, n_channels, length) C-ordered float32: the SeriesSet layout, every series full length.
+cs::SeriesSet seriesOf(const FloatArray& x) {
+    if (x.ndim() != 3)
+        throw cs::Error("X must be a 3-D array of series (n_series, n_channels, length), not " +
+                        std::to_string(x.ndim()) + "-D");
+    cs::SeriesSet s;
+    s.n = std::size_t(x.shape(0));
+    s.channels = std::size_t(x.shape(1));
+    s.length = std::size_t(x.shape(2));
+    s.values.assign(x.data(), x.data() + s.n * s.channels * s.length);
+    s.lengths.assign(s.n, std::uint32_t(s.length));
+    s.source = "array";
+    s.validate();
+    return s;
+}
+
+cs::DataShape pointShape(const cs::PointSet& p) {
+    return {.items = p.n, .dims = p.dims};
+}
+
+cs::DataShape seriesShape(const cs::SeriesSet& s) {
+    return {.items = s.n, .length = s.length, .channels = s.channels};
+}
+
+py::dict timingsOf(const std::vector<cs::StageTiming>& timings) {
+    py::dict stages;
+    for (const auto& t : timings) {
+        const py::str key(t.name);
+        stages[key] = (stages.contains(key) ? stages[key].cast<double>() : 0.0) + t.milliseconds;
+    }
+    return stages;
+}
+
+// --- the methods -------------------------------------------------------------------------------
+
+py::dict dbscan(const FloatArray& x, const py::dict& params, const std::string& backendName) {
+    const cs::PointSet points = pointsOf(x);
+    const cs::DataShape shape = pointShape(points);
+    const cs::ParameterValues values =
+        checkedValues(cs::dbscanDescriptor(), kDbscanNames, params, &shape);
+    const cs::DbscanParams p = cs::dbscanParams(values);
+    std::string used;
+    std::vector<cs::StageTiming> timings;
+    cs::DbscanResult r =
+        run(backendName, "DBSCAN", cs::dbscanDescriptor().memoryNeed(shape, values), &used,
+            [&](cs::Backend& backend, cs::JobControl& job) {
+                auto result = backend.dbscan(points, p, job);
+                timings = job.timings();
+                return result;
+            });
+    py::dict out;
+    const auto n = py::ssize_t(points.n);
+    out["labels"] = toArray(std::move(r.labels), {n});
+    out["is_core"] = toArray(std::move(r.isCore), {n}).attr("astype")("bool");
+    out["n_clusters"] = r.clusterCount;
+    out["path"] = std::string(cs::toString(r.pathUsed));
+    out["backend"] = used;
+    out["stages_ms"] = timingsOf(timings);
+    return out;
+}
+
+py::dict knnGraph(const FloatArray& x, const py::dict& params, const std::string& backendName) {
+    const cs::PointSet points = pointsOf(x);
+    const cs::DataShape shape = pointShape(points);
+    const cs::ParameterValues values =
+        checkedValues(cs::knnDescriptor(), kKnnNames, params, &shape);
+    const cs::KnnParams p = cs::knnParams(values);
+    std::string used;
+    std::vector<cs::StageTiming> timings;
+    cs::KnnGraph g =
+        run(backendName, "the kNN graph", cs::knnDescriptor().memoryNeed(shape, values), &used,
+            [&](cs::Backend& backend, cs::JobControl& job) {
+                cs::validateKnnInput(points, p);
+                auto graph = backend.knnGraph(points, p, job);
+                timings = job.timings();
+                return graph;
+            });
+    py::dict out;
+    const std::vector<py::ssize_t> shape2{py::ssize_t(g.n), py::ssize_t(g.k)};
+    out["recall"] = g.recall();
+    out["indices"] = toArray(std::move(g.indices), shape2);
+    out["distances"] = toArray(std::move(g.distances), shape2);
+    out["trees_built"] = g.treesBuilt;
+    out["recall_by_tree"] = g.recallByTree;
+    out["backend"] = used;
+    out["stages_ms"] = timingsOf(timings);
+    return out;
+}
+
+py::dict kshape(const FloatArray& x, const py::dict& params, const std::string& backendName) {
+    const cs::SeriesSet series = seriesOf(x);
+    const cs::DataShape shape = seriesShape(series);
+    const cs::ParameterValues values =
+        checkedValues(cs::kshapeDescriptor(), kKShapeNames, params, &shape);
+    const cs::KShapeParams p = cs::kshapeParams(values);
+    std::string used;
+    std::vector<cs::StageTiming> timings;
+    cs::KShapeResult r =
+        run(backendName, "k-Shape", cs::kshapeDescriptor().memoryNeed(shape, values), &used,
+            [&](cs::Backend& backend, cs::JobControl& job) {
+                cs::validateKShape(series, p);
+                auto result = backend.kshape(series, p, job);
+                timings = job.timings();
+                return result;
+            });
+    const cs::KShapeClusterSizes sizes = cs::kshapeClusterSizes(r);
+    py::dict out;
+    const auto n = py::ssize_t(series.n);
+    out["labels"] = toArray(std::move(r.labels), {n});
+    out["centroids"] = toArray(std::move(r.centroids), {py::ssize_t(r.k), py::ssize_t(r.length)});
+    out["distances"] = toArray(std::move(r.distances), {n});
+    out["shifts"] = toArray(std::move(r.shifts), {n});
+    out["iterations"] = r.iterations;
+    out["converged"] = r.converged;
+    out["cluster_sizes"] = sizes.sizes;
+    out["empty_clusters"] = sizes.empty;
+    out["backend"] = used;
+    out["stages_ms"] = timingsOf(timings);
+    return out;
+}
+
+// The SBD (compute/kshape/kshape.h) of every series' clustered channel, z-normalised as k-Shape
+// takes it (kshapeInput), to every centroid, computed directly (sbdDirect): n x k distances.
+py::array_t<double> kshapeDistances(const FloatArray& x, const FloatArray& centroids,
+                                    std::size_t channel) {
+    const cs::SeriesSet series = seriesOf(x);
+    if (centroids.ndim() != 2 || std::size_t(centroids.shape(1)) != series.length)
+        throw cs::Error("the series have length " + std::to_string(series.length) +
+                        ", the centroids were found on series of length " +
+                        std::to_string(centroids.ndim() == 2 ? centroids.shape(1) : 0));
+    if (channel >= series.channels)
+        throw cs::Error("channel " + std::to_string(channel) + " is not below the " +
+                        std::to_string(series.channels) + " channel(s) of the series");
+    const std::size_t k = std::size_t(centroids.shape(0)), m = series.length;
+    const std::vector<float> c(centroids.data(), centroids.data() + k * m);
+    std::vector<double> d(series.n * k);
+    {
+        py::gil_scoped_release release;
+        const std::vector<float> input = cs::kshapeInput(series, channel);
+        cs::parallelFor(series.n, nullptr, {}, [&](std::size_t i, unsigned) {
+            const std::span<const float> s(input.data() + i * m, m);
+            for (std::size_t j = 0; j < k; ++j)
+                d[i * k + j] = cs::sbdDirect(std::span<const float>(c.data() + j * m, m), s);
+        });
+    }
+    return toArray(std::move(d), {py::ssize_t(series.n), py::ssize_t(k)});
+}
+
+// ROCKET: the kernels drawn once at fit (for the training set's length and channels) and used for
+// every transform after, as the CLI uses one set for its training and test halves.
+struct PyRocketKernels {
+    cs::RocketKernels kernels;
+    cs::ParameterValues values;
+};
+
+PyRocketKernels rocketKernels(const py::dict& params, std::size_t length, std::size_t channels) {
+    const cs::ParameterValues values =
+        checkedValues(cs::rocketDescriptor(), kRocketNames, params, nullptr);
+    const cs::RocketParams p = cs::rocketParams(values);
+    py::gil_scoped_release release;
+    return {cs::makeRocketKernels(p, length, channels), values};
+}
+
+cs::MemoryNeed rocketNeed(const cs::SeriesSet& series, const PyRocketKernels& k) {
+    return cs::rocketDescriptor().memoryNeed(seriesShape(series), k.values);
+}
+
+py::array_t<float> rocketTransform(const FloatArray& x, const PyRocketKernels& k,
+                                   const std::string& backendName) {
+    const cs::SeriesSet series = seriesOf(x);
+    cs::RocketFeatures f = run(backendName, "ROCKET", rocketNeed(series, k), nullptr,
+                               [&](cs::Backend& backend, cs::JobControl& job) {
+                                   return backend.rocketTransform(series, k.kernels, job);
+                               });
+    const auto columns = py::ssize_t(f.columns());
+    return toArray(std::move(f.values), {py::ssize_t(f.n), columns});
+}
+
+// Transform and ridge fit in one run, so that a backend fits from the features it left on its
+// device (RocketFeatures::device) as the CLI's run does.
+cs::RidgeModel rocketFit(const FloatArray& x, const IntArray& labels, int classes,
+                         const PyRocketKernels& k, std::vector<double> alphas,
+                         const std::string& backendName) {
+    const cs::SeriesSet series = seriesOf(x);
+    if (labels.ndim() != 1 || std::size_t(labels.shape(0)) != series.n)
+        throw cs::Error("y must hold one label per series (" + std::to_string(series.n) + ")");
+    const std::vector<std::int32_t> train(labels.data(), labels.data() + series.n);
+    cs::RidgeParams ridge;
+    ridge.alphas = std::move(alphas);
+    return run(backendName, "ROCKET", rocketNeed(series, k), nullptr,
+               [&](cs::Backend& backend, cs::JobControl& job) {
+                   const cs::RocketFeatures f = backend.rocketTransform(series, k.kernels, job);
+                   return backend.ridgeFit(f, train, classes, ridge, job);
+               });
+}
+
+std::pair<py::array_t<std::int32_t>, py::array_t<double>> rocketPredict(
+    const FloatArray& x, const PyRocketKernels& k, const cs::RidgeModel& model,
+    const std::string& backendName) {
+    const cs::SeriesSet series = seriesOf(x);
+    std::vector<std::int32_t> predicted;
+    std::vector<double> scores;
+    run(backendName, "ROCKET", rocketNeed(series, k), nullptr,
+        [&](cs::Backend& backend, cs::JobControl& job) {
+            const cs::RocketFeatures f = backend.rocketTransform(series, k.kernels, job);
+            auto stage = job.stage("predict");
+            predicted = cs::ridgePredict(model, f.values, f.n);
+            scores = cs::ridgeScores(model, f.values, f.n);
+            return 0;
+        });
+    const auto n = py::ssize_t(series.n);
+    return {toArray(std::move(predicted), {n}), toArray(std::move(scores), {n, model.classes})};
+}
+
+py::list backendStatuses() {
+    std::vector<cs::BackendStatus> statuses;
+    {
+        py::gil_scoped_release release;
+        statuses = cs::backendRegistry().statuses();
+    }
+    py::list out;
+    for (const auto& s : statuses) {
+        py::dict d;
+        d["name"] = s.name;
+        d["available"] = s.available;
+        d["detail"] = s.detail;
+        d["versions"] = s.versions;
+        out.append(d);
+    }
+    return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+    m.doc() =
+        "Clusterscope's engine (DBSCAN, kNN graphs, k-Shape, ROCKET); use the estimators "
+        "of the clusterscope package";
+    m.attr("__version__") = CS_VERSION;
+    m.attr("ROCKET_VARIANTS") = py::make_tuple("rocket");
+
+    // Engine errors keep the engine's sentence. Registered base first: the translator registered
+    // last is tried first, so the derived classes are matched before cs::Error.
+    static py::exception<cs::Error> error(m, "Error", PyExc_ValueError);
+    static py::exception<cs::BackendUnavailable> unavailable(m, "BackendUnavailable",
+                                                             PyExc_RuntimeError);
+    static py::exception<cs::DeviceError> device(m, "DeviceError", PyExc_RuntimeError);
+    py::register_exception_translator([](std::exception_ptr p) {
+        try {
+            if (p) std::rethrow_exception(p);
+        } catch (const cs::BackendUnavailable& e) {
+            unavailable(e.what());
+        } catch (const cs::DeviceError& e) {
+            device(e.what());
+        } catch (const cs::Cancelled& e) {
+            PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
+        } catch (const cs::Error& e) {
+            error(e.what());
+        }
+    });
+
+    cs::app::registerBuiltinBackends();
+    // Devices go before the interpreter unloads the module (BackendRegistry::releaseAll).
+    py::module_::import("atexit").attr("register")(
+        py::cpp_function([] { cs::backendRegistry().releaseAll(); }));
+
+    m.def("backends", &backendStatuses,
+          "Every backend of this build, best first: name, available, detail (why not), versions");
+    m.def("backend_names", [] { return cs::backendRegistry().names(); });
+    m.def("defaults", &defaults, py::arg("algorithm"),
+          "The engine's default parameters of 'dbscan', 'knn', 'kshape' or 'rocket'");
+    m.def("dbscan", &dbscan, py::arg("X"), py::arg("params"), py::arg("backend"));
+    m.def("knn_graph", &knnGraph, py::arg("X"), py::arg("params"), py::arg("backend"));
+    m.def("kshape", &kshape, py::arg("X"), py::arg("params"), py::arg("backend"));
+    m.def("kshape_distances", &kshapeDistances, py::arg("X"), py::arg("centroids"),
+          py::arg("channel"));
+
+    py::class_<PyRocketKernels>(m, "RocketKernels")
+        .def_property_readonly("count", [](const PyRocketKernels& k) { return k.kernels.count(); })
+        .def_property_readonly("length", [](const PyRocketKernels& k) { return k.kernels.length; })
+        .def_property_readonly("channels",
+                               [](const PyRocketKernels& k) { return k.kernels.channels; })
+        .def_property_readonly("lengths",
+                               [](const PyRocketKernels& k) { return k.kernels.lengths; })
+        .def_property_readonly("dilations",
+                               [](const PyRocketKernels& k) { return k.kernels.dilations; })
+        .def_property_readonly("biases", [](const PyRocketKernels& k) { return k.kernels.biases; })
+        .def_property_readonly("paddings",
+                               [](const PyRocketKernels& k) { return k.kernels.paddings; });
+    py::class_<cs::RidgeModel>(m, "RidgeModel")
+        .def_readonly("alpha", &cs::RidgeModel::alpha)
+        .def_readonly("alphas", &cs::RidgeModel::alphas)
+        .def_readonly("loo_error", &cs::RidgeModel::looError)
+        .def_readonly("loo_accuracy", &cs::RidgeModel::looAccuracy)
+        .def_readonly("classes", &cs::RidgeModel::classes)
+        .def_readonly("features", &cs::RidgeModel::features)
+        .def_property_readonly(
+            "weights",
+            [](const cs::RidgeModel& r) {
+                std::vector<double> w = r.weights;
+                return toArray(std::move(w), {py::ssize_t(r.features), py::ssize_t(r.classes)});
+            })
+        .def_readonly("intercept", &cs::RidgeModel::intercept);
+    m.def("rocket_kernels", &rocketKernels, py::arg("params"), py::arg("length"),
+          py::arg("channels"));
+    m.def("rocket_transform", &rocketTransform, py::arg("X"), py::arg("kernels"),
+          py::arg("backend"));
+    m.def("rocket_fit", &rocketFit, py::arg("X"), py::arg("labels"), py::arg("classes"),
+          py::arg("kernels"), py::arg("alphas"), py::arg("backend"));
+    m.def("rocket_predict", &rocketPredict, py::arg("X"), py::arg("kernels"), py::arg("model"),
+          py::arg("backend"));
+}
