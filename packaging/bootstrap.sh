@@ -32,6 +32,7 @@ packages=(
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev libgl-dev
     libfftw3-dev libeigen3-dev libnanoflann-dev libcli11-dev nlohmann-json3-dev liblzf-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core
+    python3-dev python3-numpy python3-sklearn pybind11-dev
 )
 missing=()
 for p in "${packages[@]}"; do
