@@ -459,7 +459,21 @@ PYBIND11_MODULE(_core, m) {
                                [](const PyRocketKernels& k) { return k.kernels.dilations; })
         .def_property_readonly("biases", [](const PyRocketKernels& k) { return k.kernels.biases; })
         .def_property_readonly("paddings",
-                               [](const PyRocketKernels& k) { return k.kernels.paddings; });
+                               [](const PyRocketKernels& k) { return k.kernels.paddings; })
+        // Pickled as what drew them: the kernels depend on the count, seed, length and
+        // channels only (makeRocketKernels), so unpickling draws the same set again.
+        .def(py::pickle(
+            [](const PyRocketKernels& k) {
+                return py::make_tuple(k.values.integer("kernels"), k.values.integer("seed"),
+                                      k.kernels.length, k.kernels.channels);
+            },
+            [](const py::tuple& t) {
+                if (t.size() != 4) throw cs::Error("not a pickled RocketKernels");
+                py::dict params;
+                params["num_kernels"] = t[0];
+                params["seed"] = t[1];
+                return rocketKernels(params, t[2].cast<std::size_t>(), t[3].cast<std::size_t>());
+            }));
     py::class_<cs::RidgeModel>(m, "RidgeModel")
         .def_readonly("alpha", &cs::RidgeModel::alpha)
         .def_readonly("alphas", &cs::RidgeModel::alphas)
@@ -473,7 +487,31 @@ PYBIND11_MODULE(_core, m) {
                 std::vector<double> w = r.weights;
                 return toArray(std::move(w), {py::ssize_t(r.features), py::ssize_t(r.classes)});
             })
-        .def_readonly("intercept", &cs::RidgeModel::intercept);
+        .def_readonly("intercept", &cs::RidgeModel::intercept)
+        .def(py::pickle(
+            [](const cs::RidgeModel& r) {
+                return py::make_tuple(r.features, r.classes, r.mean, r.scale, r.weights,
+                                      r.intercept, r.alpha, r.alphas, r.looError, r.looAccuracy);
+            },
+            [](const py::tuple& t) {
+                if (t.size() != 10) throw cs::Error("not a pickled RidgeModel");
+                cs::RidgeModel r;
+                r.features = t[0].cast<std::size_t>();
+                r.classes = t[1].cast<int>();
+                r.mean = t[2].cast<std::vector<double>>();
+                r.scale = t[3].cast<std::vector<double>>();
+                r.weights = t[4].cast<std::vector<double>>();
+                r.intercept = t[5].cast<std::vector<double>>();
+                r.alpha = t[6].cast<double>();
+                r.alphas = t[7].cast<std::vector<double>>();
+                r.looError = t[8].cast<std::vector<double>>();
+                r.looAccuracy = t[9].cast<double>();
+                if (r.mean.size() != r.features || r.scale.size() != r.features ||
+                    r.weights.size() != r.features * std::size_t(r.classes) ||
+                    r.intercept.size() != std::size_t(r.classes))
+                    throw cs::Error("a pickled RidgeModel with inconsistent sizes");
+                return r;
+            }));
     m.def("rocket_kernels", &rocketKernels, py::arg("params"), py::arg("length"),
           py::arg("channels"));
     m.def("rocket_transform", &rocketTransform, py::arg("X"), py::arg("kernels"),

@@ -4,6 +4,7 @@ defaults and messages, NumPy arrays in and out, and the GIL released while compu
 
 import inspect
 import os
+import pickle
 import sys
 import threading
 import time
@@ -235,6 +236,27 @@ class TestResults(unittest.TestCase):
             cs.Rocket(num_kernels=200, seed=2, backend="cpu").fit_transform(X), features)
         with self.assertRaisesRegex(cs.Error, "length"):
             r.transform(X[:, :50])
+
+    def test_fitted_estimators_pickle(self):
+        X, y = shapes(40, 48)
+        fitted = [cs.Rocket(num_kernels=100, seed=6, backend="cpu").fit(X, y),
+                  cs.KShape(n_clusters=3, backend="cpu").fit(X),
+                  cs.DBSCAN(eps=0.5, min_samples=3, backend="cpu").fit(X),
+                  cs.KNNGraph(k=4, backend="cpu").fit(X)]
+        for estimator in fitted:
+            with self.subTest(estimator=type(estimator).__name__):
+                copy = pickle.loads(pickle.dumps(estimator))
+                self.assertEqual(copy.get_params(), estimator.get_params())
+                if isinstance(estimator, cs.Rocket):
+                    np.testing.assert_array_equal(copy.transform(X), estimator.transform(X))
+                    np.testing.assert_array_equal(copy.decision_function(X),
+                                                  estimator.decision_function(X))
+                elif isinstance(estimator, cs.KShape):
+                    np.testing.assert_array_equal(copy.transform(X), estimator.transform(X))
+                result = "indices_" if isinstance(estimator, cs.KNNGraph) else "labels_"
+                if hasattr(estimator, result):
+                    np.testing.assert_array_equal(getattr(copy, result),
+                                                  getattr(estimator, result))
 
 
 class TestGil(unittest.TestCase):
