@@ -9,10 +9,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -146,16 +148,36 @@ std::mutex& turnOf(const std::string& backend) {
 
 // body(backend, job) without the GIL, on the registry's backend of that name, after the memory
 // check; running out of memory becomes cs::Error saying what and how much (as in the CLI).
+// Ctrl-C stops a run: at the job's progress reports (after every chunk of work), at most every
+// 50 ms, this thread takes the GIL for a moment and lets Python run its signal handlers; an
+// exception one raises (KeyboardInterrupt) cancels the job, which stops at its next checkpoint,
+// and is what the call raises.
 template <class Body>
 auto run(const std::string& backendName, std::string_view method, const cs::MemoryNeed& need,
          std::string* usedName, Body&& body) {
-    py::gil_scoped_release release;
-    const std::shared_ptr<cs::Backend> backend = cs::backendRegistry().get(backendName);
-    if (usedName) *usedName = backend->name();
-    std::lock_guard turn(turnOf(backend->name()));
-    cs::JobControl job;
-    cs::checkMemoryFits(method, need);
-    return cs::explainingOutOfMemory(method, need, job, [&] { return body(*backend, job); });
+    std::optional<py::error_already_set> interrupted;  // released with the GIL held
+    try {
+        py::gil_scoped_release release;
+        const std::shared_ptr<cs::Backend> backend = cs::backendRegistry().get(backendName);
+        if (usedName) *usedName = backend->name();
+        std::lock_guard turn(turnOf(backend->name()));
+        auto lastLook = std::chrono::steady_clock::now();
+        cs::JobControl job([&](double, std::string_view) {
+            const auto now = std::chrono::steady_clock::now();
+            if (interrupted || now - lastLook < std::chrono::milliseconds(50)) return;
+            lastLook = now;
+            py::gil_scoped_acquire gil;
+            if (PyErr_CheckSignals() != 0) {
+                interrupted.emplace();  // takes the exception the handler raised
+                job.cancel();
+            }
+        });
+        cs::checkMemoryFits(method, need);
+        return cs::explainingOutOfMemory(method, need, job, [&] { return body(*backend, job); });
+    } catch (const cs::Cancelled&) {
+        if (interrupted) throw *interrupted;
+        throw;
+    }
 }
 
 cs::PointSet pointsOf(const FloatArray& x) {

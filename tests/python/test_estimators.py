@@ -3,6 +3,7 @@
 defaults and messages, NumPy arrays in and out, and the GIL released while computing."""
 
 import inspect
+import _thread
 import os
 import pickle
 import sys
@@ -284,6 +285,33 @@ class TestGil(unittest.TestCase):
         self.assertGreater(seen[-1] - seen[0], 0.5 * took,
                            f"saw the worker inside _core.knn_graph for {seen[-1] - seen[0]:.3f} s "
                            f"of the {took:.3f} s the fit took")
+
+
+    def test_ctrl_c_stops_a_fit(self):
+        # A simulated Ctrl-C (_thread.interrupt_main) 0.1 s into a fit that takes seconds: the
+        # engine checks for signals at its progress reports, so the fit ends soon after with
+        # KeyboardInterrupt. Without that check the fit would run to its end first.
+        X = blobs(200_000, 8, seed=SEED + 2)
+        graph = cs.KNNGraph(k=16, trees=4, leaf_size=256, target_recall=0, backend="cpu")
+        start = time.monotonic()
+        graph.fit(X)
+        whole = time.monotonic() - start
+        self.assertGreater(whole, 0.8, "the job is too short to tell; make it larger")
+        fresh = cs.KNNGraph(**graph.get_params())
+        timer = threading.Timer(0.1, _thread.interrupt_main)
+        start = time.monotonic()
+        timer.start()
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                fresh.fit(X)
+        finally:
+            timer.cancel()
+        stopped = time.monotonic() - start
+        self.assertLess(stopped, 0.5 * whole, f"stopped after {stopped:.3f} s of {whole:.3f} s")
+        self.assertFalse(hasattr(fresh, "indices_"))
+        # And the backend runs the next job as usual.
+        np.testing.assert_array_equal(fresh.fit(X[:5000]).indices_,
+                                      cs.KNNGraph(**graph.get_params()).fit(X[:5000]).indices_)
 
 
 if __name__ == "__main__":
