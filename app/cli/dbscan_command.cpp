@@ -28,28 +28,16 @@ std::string shortest(float value) {
     return ec == std::errc() ? std::string(text, end) : std::to_string(value);
 }
 
-// The CPU's neighbour searches cost about n^2 distance evaluations per stage on the brute path
-// and n^2 times the neighbour share on the kd-tree; the grid settles dense cells as wholes.
-// The CUDA backend runs brute wherever it does not run the grid.
+// The estimate is dbscanCost's (compute/dbscan/dbscan_cpu.h), the Python module's too.
 void warnDbscanCost(const PointSet& points, const DbscanParams& params,
                     const std::string& backend) {
-    DbscanPath path = params.path;
-    if (backend == "cpu")
-        path = resolveDbscanPathCpu(params.path, points, params.eps);
-    else if (path == DbscanPath::Auto)
-        path = points.dims <= 3 ? DbscanPath::Grid : DbscanPath::Brute;
-    const double n = double(points.n);
-    const std::string what = "dbscan " + std::string(toString(path)) +
-                             " eps=" + shortest(params.eps) + " on " + groupedCount(points.n) +
-                             " points";
-    if (path == DbscanPath::Brute) {
-        warnIfCostly(what, "N^2", n * n);
-    } else if (path == DbscanPath::KdTree) {
-        const double share = dbscanNeighbourShare(points, params.eps);
-        warnIfCostly(what + " (eps reaches ~" + std::to_string(int(std::lround(100 * share))) +
-                         "% of the cloud)",
-                     "N^2 x share", n * n * share);
-    }
+    const DbscanCost c = dbscanCost(points, params, backend);
+    std::string what = "dbscan " + std::string(toString(c.path)) + " eps=" + shortest(params.eps) +
+                       " on " + groupedCount(points.n) + " points";
+    if (c.path == DbscanPath::KdTree)
+        what +=
+            " (eps reaches ~" + std::to_string(int(std::lround(100 * c.share))) + "% of the cloud)";
+    warnIfCostly(what, c.cost.formula, c.cost.evaluations);
 }
 
 // The CPU's cost (kDistanceCostCpu: the GUI asks first from the same estimate). The CUDA

@@ -1387,6 +1387,24 @@ KDistanceSearch kDistanceSearchCpu(std::size_t n, int k) {
     return k >= kKDistanceRadiusFromK ? KDistanceSearch::Radius : KDistanceSearch::Knn;
 }
 
+DbscanCost dbscanCost(const PointSet& points, const DbscanParams& params,
+                      std::string_view backend) {
+    DbscanCost c;
+    c.path = params.path;
+    if (backend == "cpu")
+        c.path = resolveDbscanPathCpu(params.path, points, params.eps);
+    else if (c.path == DbscanPath::Auto)
+        c.path = points.dims <= 3 ? DbscanPath::Grid : DbscanPath::Brute;
+    const double n = double(points.n);
+    if (c.path == DbscanPath::Brute) {
+        c.cost = {n * n, "N^2"};
+    } else if (c.path == DbscanPath::KdTree) {
+        c.share = dbscanNeighbourShare(points, params.eps);
+        c.cost = {n * n * c.share, "N^2 x share"};
+    }
+    return c;
+}
+
 JobCost kDistanceCostCpu(std::size_t n, std::size_t d, int k) {
     const double nn = double(n);
     if (kDistanceSearchCpu(n, k) == KDistanceSearch::Scan)

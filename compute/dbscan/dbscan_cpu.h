@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "compute/core/job_control.h"
@@ -39,6 +40,22 @@ inline constexpr double kDbscanDenseShare = 0.1;
 /// the volume of the cube of side 2 eps over the bounding box's, each dimension's ratio capped at
 /// 1 (a flat dimension counts 1). 0 for an empty set.
 double dbscanNeighbourShare(const PointSet& points, float eps);
+
+/// What a DBSCAN run is about to cost, estimated before it starts.
+struct DbscanCost {
+    DbscanPath path = DbscanPath::Auto;  ///< the neighbour search the backend will run
+    double share = 0.0;                  ///< dbscanNeighbourShare on the KdTree path, else 0
+    JobCost cost;                        ///< distance evaluations (0 on the Grid path)
+};
+
+/// The cost of params on points on the backend named `backend`: "cpu" takes the path
+/// resolveDbscanPathCpu takes; the CUDA backend runs the grid up to 3 dimensions under Auto and
+/// brute force wherever it does not run the grid. Brute costs N^2, KdTree N^2 x the neighbour
+/// share, Grid is not counted (dense cells are settled as wholes). The CLI's warning and the
+/// Python module's come from here. Throws cs::Error as resolveDbscanPathCpu does.
+/// @code if (auto c = cs::dbscanCost(points, params, "cpu"); c.cost.costly()) warn(c.cost.text());
+/// @endcode
+DbscanCost dbscanCost(const PointSet& points, const DbscanParams& params, std::string_view backend);
 
 /// Below this many points of d > 3, Auto uses Brute: the tree costs more than it saves.
 inline constexpr std::size_t kDbscanBruteBelow = 2000;
