@@ -10,6 +10,7 @@
 #include <pybind11/stl.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -25,6 +26,7 @@
 #include "compute/core/error.h"
 #include "compute/core/memory.h"
 #include "compute/core/parallel.h"
+#include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/knn/knn_descriptor.h"
 #include "compute/kshape/kshape_descriptor.h"
@@ -180,6 +182,16 @@ auto run(const std::string& backendName, std::string_view method, const cs::Memo
     }
 }
 
+// A run of kCostlyEvaluations or more says so before it starts, as the CLI does on stderr: a
+// RuntimeWarning pointing at the caller's line (or, where warnings are errors, the exception
+// instead of the run). Called without the GIL.
+void warnIfCostly(const std::string& what, const cs::JobCost& cost) {
+    if (!cost.costly()) return;
+    py::gil_scoped_acquire gil;
+    const std::string text = what + ": " + cost.text();
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, text.c_str(), 2) != 0) throw py::error_already_set();
+}
+
 cs::PointSet pointsOf(const FloatArray& x) {
     if (x.ndim() != 2)
         throw cs::Error("X must be a 2-D array of points (n_samples, n_features), not " +
@@ -239,6 +251,14 @@ py::dict dbscan(const FloatArray& x, const py::dict& params, const std::string& 
     cs::DbscanResult r =
         run(backendName, "DBSCAN", cs::dbscanDescriptor().memoryNeed(shape, values), &used,
             [&](cs::Backend& backend, cs::JobControl& job) {
+                // The CLI's estimate (dbscanCost), for the backend that runs it.
+                const cs::DbscanCost c = cs::dbscanCost(points, p, backend.name());
+                std::string what = "DBSCAN (" + std::string(cs::toString(c.path)) + " search) of " +
+                                   std::to_string(points.n) + " points";
+                if (c.path == cs::DbscanPath::KdTree)
+                    what += " (eps reaches ~" + std::to_string(int(std::lround(100 * c.share))) +
+                            "% of the cloud)";
+                warnIfCostly(what, c.cost);
                 auto result = backend.dbscan(points, p, job);
                 timings = job.timings();
                 return result;

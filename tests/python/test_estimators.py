@@ -10,6 +10,7 @@ import sys
 import threading
 import time
 import unittest
+import warnings
 
 try:
     import numpy as np
@@ -182,6 +183,19 @@ class TestResults(unittest.TestCase):
         np.testing.assert_array_equal(
             cs.DBSCAN(eps=0.8, min_samples=6, backend="cpu").fit_predict(X.astype(float).tolist()),
             d.labels_)
+
+    def test_dbscan_warns_before_a_costly_run(self):
+        # 100,000 points by brute force: 1e10 distance evaluations, the CLI's threshold. With
+        # warnings as errors the warning stops the run before it starts.
+        X = blobs(100_000, 4)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with self.assertRaisesRegex(RuntimeWarning, r"^DBSCAN \(brute search\) of 100000 "
+                                                        r"points: about N\^2 = 1\.0e\+10 distance "
+                                                        r"evaluations, this may take minutes$"):
+                cs.DBSCAN(eps=0.5, min_samples=5, path="brute", backend="cpu").fit(X)
+            # The grid settles dense cells as wholes: no warning (here an error) on 3-D points.
+            cs.DBSCAN(eps=0.5, min_samples=5, backend="cpu").fit(X[:, :3])
 
     def test_knn_graph_is_exact_in_one_leaf(self):
         X = blobs(300, 4)
