@@ -15,6 +15,7 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr char kCudaPluginFile[] = "libclusterscope-cuda.so";
+constexpr int kParentsSearched = 4;
 
 // The executable, or the shared object (the Python module) this code was linked into: plugins
 // are found relative to what the user installed, not to the current directory.
@@ -30,16 +31,6 @@ fs::path binaryContainingThisCode() {
     }
     std::error_code ec;
     return fs::read_symlink("/proc/self/exe", ec);  // the main program has no l_name
-}
-
-// The CMake build tree the binary lies in, if any (the first ancestor with a CMakeCache.txt).
-fs::path enclosingBuildTree(const fs::path& binary) {
-    for (fs::path dir = binary.parent_path(); !dir.empty(); dir = dir.parent_path()) {
-        std::error_code ec;
-        if (fs::exists(dir / "CMakeCache.txt", ec)) return dir;
-        if (dir == dir.root_path()) break;
-    }
-    return {};
 }
 
 bool isFile(const fs::path& p) {
@@ -68,8 +59,7 @@ LoadedPlugin findAndLoadCudaPlugin() {
 }  // namespace
 
 std::vector<std::string> cudaPluginCandidates() {
-    const fs::path binary = binaryContainingThisCode();
-    const fs::path dir = binary.parent_path();
+    const fs::path dir = binaryContainingThisCode().parent_path();
     std::vector<std::string> out;
     auto add = [&](const fs::path& p) {
         const std::string s = p.lexically_normal().string();
@@ -78,10 +68,17 @@ std::vector<std::string> cudaPluginCandidates() {
         out.push_back(s);
     };
     if (!dir.empty()) add(dir / kCudaPluginFile);
-    // A build tree's binaries take their own tree's plugin, even where a package is installed.
-    if (const fs::path tree = enclosingBuildTree(binary); !tree.empty())
-        add(tree / "lib" / "clusterscope" / kCudaPluginFile);
-    if (!dir.empty()) add(dir / ".." / CS_INSTALL_LIBDIR / "clusterscope" / kCudaPluginFile);
+    // The nearest lib/clusterscope above the binary: <prefix>/bin/.. for an installed executable,
+    // <prefix>/lib/python3/dist-packages/clusterscope/../../../.. for the Python module, the
+    // build tree's root for anything built there (which so takes its own tree's plugin, even
+    // where a package is installed).
+    fs::path ancestor = dir;
+    for (int up = 0; up <= kParentsSearched && !ancestor.empty(); ++up) {
+        add(ancestor / "lib" / "clusterscope" / kCudaPluginFile);
+        add(ancestor / CS_INSTALL_LIBDIR / "clusterscope" / kCudaPluginFile);
+        if (ancestor == ancestor.root_path()) break;
+        ancestor = ancestor.parent_path();
+    }
     add(fs::path(CS_INSTALL_FULL_LIBDIR) / "clusterscope" / kCudaPluginFile);
     return out;
 }

@@ -17,9 +17,9 @@ struct LoadedPlugin {
 
 /// The CUDA plugin, libclusterscope-cuda.so. Looked for, in order: the file named by
 /// $CLUSTERSCOPE_CUDA_PLUGIN; next to the binary that contains this code (the executable, or the
-/// Python module); when that binary lies in a CMake build tree, in the tree's lib/clusterscope;
-/// in the install's library directory relative to it (../lib/<arch>/clusterscope) and at its
-/// absolute install path. Never unloaded: objects it made may live until exit.
+/// Python module); in lib/clusterscope (or lib/<arch>/clusterscope) of the nearest of its
+/// directory's ancestors up to four levels up (an install prefix, a build tree's root); at the
+/// configured install path. Never unloaded: objects it made may live until exit.
 const LoadedPlugin& cudaPlugin();
 
 /// Where cudaPlugin() looks, in order (for messages and tests).
