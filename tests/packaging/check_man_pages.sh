@@ -10,6 +10,7 @@
 #     MAN_PAGE, and each option MAN_PAGE lists under OPTIONS exists
 # Prints one line per problem and exits 1 if there was any, else 0.
 set -euo pipefail
+set -f  # the words iterated over include export patterns such as *_knn.csv: no globbing
 
 mode=${1:?mode: cli or gui}
 exe=${2:?executable}
