@@ -105,6 +105,20 @@ grep -qE '"clusters":[1-9]' results/cli_dbscan_npy.log && grep -q '"backend":"cp
 check cli_dbscan_pcd clusterscope-cli dbscan bunny.pcd --eps 0.012 --min-pts 8 --json
 grep -q '"clusters":10' results/cli_dbscan_pcd.log && pass "dbscan bunny.pcd: 10 clusters, as the test suite's reference" || fail "dbscan bunny.pcd: $(cat results/cli_dbscan_pcd.log)"
 
+stage "the Python module (python3-numpy is recommended)"
+check apt_install_numpy apt-get install -y -q python3-numpy
+cat >example.py <<'PY'
+import numpy as np, clusterscope as cs
+rng = np.random.default_rng(0)
+points = np.vstack([rng.normal(0, 1, (5000, 3)), rng.normal(8, 1, (5000, 3))])   # two blobs
+labels = cs.DBSCAN(eps=0.8, min_samples=10).fit_predict(points)   # -1 = noise, as scikit-learn
+print(labels.max() + 1, "clusters;", cs.backends())                # 2 clusters; cpu/cuda and why
+PY
+check python_example python3 example.py
+grep -q "^2 clusters;.*'name': 'cuda', 'available': False, 'detail': 'CUDA plugin not installed" \
+    results/python_example.log && pass "Python: 2 clusters on the CPU; cuda: plugin not installed" ||
+    fail "Python example: $(cat results/python_example.log)"
+
 stage "what else the package installs"
 for f in /usr/share/man/man1/clusterscope.1.gz /usr/share/man/man1/clusterscope-cli.1.gz \
          /usr/share/applications/clusterscope.desktop \

@@ -38,11 +38,13 @@ if [[ -f $plugin ]] && ldd "$plugin" | grep -q 'libcudart.*=> /'; then
     exit 1
 fi
 
-# 1. Nothing but the plugin and the GPU suites needs a CUDA library to start.
+# 1. Nothing but the plugin and the GPU suites needs a CUDA library to start (the Python
+#    module included).
 unresolved() {
     local exe missing=0
     for exe in "$build/app/clusterscope-cli" ${gui:+$([[ $gui != - ]] && echo "$gui")} \
-        $(find "$build/tests" -path "$build/tests/gpu" -prune -o -type f -perm -u+x -name 'tst_*' -print); do
+        $(find "$build/tests" -path "$build/tests/gpu" -prune -o -type f -perm -u+x -name 'tst_*' -print) \
+        $(find "$build/python" -name '_core*.so' 2>/dev/null); do
         if ldd "$exe" | grep -q 'not found'; then
             echo "  $exe: $(ldd "$exe" | grep 'not found' | tr -s ' \t' ' ' | tr '\n' ';')"
             missing=1
@@ -89,7 +91,23 @@ if [[ $gui != - && $xvfb != - ]]; then
     rm -rf "$shot"
 fi
 
-# 5. A Qt Test suite that uses the backend registry runs to the end.
+# 5. The Python module imports and clusters on the CPU.
+if [[ -f $build/python/clusterscope/__init__.py ]] && /usr/bin/python3 -c "import numpy" 2>/dev/null; then
+    python_ok() {
+        PYTHONPATH=$build/python /usr/bin/python3 - <<'PY'
+import numpy as np, clusterscope as cs
+rng = np.random.default_rng(0)
+points = np.vstack([rng.normal(0, 1, (2000, 3)), rng.normal(8, 1, (2000, 3))])
+labels = cs.DBSCAN(eps=0.8, min_samples=10, backend="auto").fit_predict(points)
+cuda = [b for b in cs.backends() if b["name"] == "cuda"][0]
+assert labels.max() == 1 and not cuda["available"], (labels.max(), cuda)
+print("  python: 2 clusters; cuda:", cuda["detail"])
+PY
+    }
+    check "the Python module imports and runs on the CPU" python_ok
+fi
+
+# 6. A Qt Test suite that uses the backend registry runs to the end.
 suite=$build/tests/compute/tst_backend_plugin
 if [[ -x $suite ]]; then
     check "tst_backend_plugin passes" env QT_QPA_PLATFORM=offscreen CS_EXPECT_NO_CUDA_LIBS=1 "$suite" -silent
