@@ -33,7 +33,7 @@ packages=(
     libfftw3-dev libeigen3-dev libnanoflann-dev libcli11-dev nlohmann-json3-dev liblzf-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core
     python3-dev python3-numpy python3-sklearn pybind11-dev
-    desktop-file-utils appstream libglib2.0-bin shared-mime-info
+    desktop-file-utils appstream libglib2.0-bin shared-mime-info mmdebstrap
 )
 missing=()
 for p in "${packages[@]}"; do

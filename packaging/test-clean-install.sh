@@ -11,6 +11,7 @@
 #    `apt-get install xvfb xauth` and the GUI under xvfb-run, taking a screenshot
 # Prints a PASS or FAIL line per check and the time of each stage; exits 1 if anything failed.
 # The screenshot and the logs are copied to BUILD_DIR/clean-install/.
+# Exits 0 when every check passed, 1 when one failed, 77 when the mirror cannot be reached.
 # Environment: CS_MIRROR (default http://deb.debian.org/debian), CS_SKIP_CPACK=1,
 #              CS_SHARED_DATA_DIR (sample files; default ../shared/data beside the checkout).
 set -euo pipefail
@@ -28,6 +29,14 @@ if [ "$(id -u)" != 0 ]; then
     exec sudo --preserve-env=CS_MIRROR,CS_SKIP_CPACK,CS_SHARED_DATA_DIR "$0" "$build"
 fi
 command -v mmdebstrap >/dev/null || { echo "test-clean-install: install mmdebstrap" >&2; exit 2; }
+# No mirror, no root to build: that is "cannot run here" (77), not a failed install.
+mirror_host=$(sed -E 's|^[a-z]+://([^/:]+).*|\1|' <<<"$mirror")
+mirror_port=80
+[[ $mirror == https://* ]] && mirror_port=443
+if ! timeout 20 bash -c "exec 3<>/dev/tcp/$mirror_host/$mirror_port" 2>/dev/null; then
+    echo "test-clean-install: SKIPPED: the mirror $mirror cannot be reached (set CS_MIRROR)"
+    exit 77
+fi
 
 # --- 1. the packages ----------------------------------------------------------------------------
 if [ "${CS_SKIP_CPACK:-0}" != 1 ]; then
