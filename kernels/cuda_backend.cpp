@@ -329,13 +329,16 @@ RocketFeatures CudaBackend::rocketTransform(const SeriesSet& series, const Rocke
 RidgeModel CudaBackend::ridgeFit(const RocketFeatures& features,
                                  std::span<const std::int32_t> labels, int classes,
                                  const RidgeParams& params, JobControl& job) {
-    validateRidgeInput(features.values, features.n, features.columns(), labels, classes, params);
+    // Sizes and labels first (nothing is uploaded for a wrong call); the features' finiteness is
+    // checked on the device (ridgeFitCuda), not by a host scan of gigabytes.
+    validateRidgeShape(features.values.size(), features.n, features.columns(), labels, classes,
+                       params);
     DeviceScope scope(m_device);
     const auto* onDevice = dynamic_cast<const RocketDeviceFeatures*>(features.device.get());
     if (onDevice && onDevice->context == m_context &&
         onDevice->values.size() == features.values.size())
         return ridgeFitCuda(*m_context, onDevice->values.data(), features.n, features.columns(),
-                            labels, classes, params, job);
+                            labels, classes, params, job, features.values);
     DeviceBuffer<float> uploaded;
     {
         ScopedGpuStage stage(*m_context, job, "upload");
@@ -345,7 +348,7 @@ RidgeModel CudaBackend::ridgeFit(const RocketFeatures& features,
                            features.values.size() * sizeof(float), m_device, m_context->stream());
     }
     return ridgeFitCuda(*m_context, uploaded.data(), features.n, features.columns(), labels,
-                        classes, params, job);
+                        classes, params, job, features.values);
 }
 
 std::shared_ptr<cs::Backend> createCudaBackend() {

@@ -322,14 +322,17 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
                     {.items = series.n, .length = series.length, .channels = series.channels},
                     rocketValues(params)),
                 [&](JobControl& job) {
-                    const RocketFeatures f = backend->rocketTransform(series, kernels, job);
+                    auto f = std::make_unique<RocketFeatures>(
+                        backend->rocketTransform(series, kernels, job));
                     nlohmann::json fields = nlohmann::json::object();
                     if (o->fit) {
-                        const nlohmann::json ridge = ridgeSummary(
-                            backend->ridgeFit(f, series.labels, int(series.classCount()), {}, job));
+                        const nlohmann::json ridge = ridgeSummary(backend->ridgeFit(
+                            *f, series.labels, int(series.classCount()), {}, job));
                         fields = {{"alpha", ridge["alpha"]},
                                   {"loo_accuracy", ridge["loo_accuracy"]}};
                     }
+                    const auto stage = job.stage("free");  // gigabytes at 100,000 series
+                    f.reset();
                     return fields;
                 },
                 "series_per_s", double(series.n));

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <thread>
 
@@ -74,22 +75,37 @@ std::vector<std::size_t> ridgeTrainingRows(std::span<const std::int32_t> labels,
     return rows;
 }
 
-std::vector<std::size_t> validateRidgeInput(std::span<const float> features, std::size_t n,
+std::vector<std::size_t> validateRidgeShape(std::size_t featureValues, std::size_t n,
                                             std::size_t p, std::span<const std::int32_t> labels,
                                             int classes, const RidgeParams& params) {
-    if (features.size() != n * p)
-        throw Error("the ridge classifier got " + num(features.size()) + " feature values for " +
+    if (featureValues != n * p)
+        throw Error("the ridge classifier got " + num(featureValues) + " feature values for " +
                     num(n) + " rows x " + num(p) + " features");
     if (labels.size() != n)
         throw Error("the ridge classifier got " + num(labels.size()) + " labels for " + num(n) +
                     " rows");
     if (p == 0) throw Error("the ridge classifier needs at least one feature");
     std::vector<std::size_t> rows = ridgeTrainingRows(labels, classes);
+    (void)ridgeAlphas(params);
+    return rows;
+}
+
+void checkFiniteFeatures(std::span<const float> features, std::size_t p,
+                         std::span<const std::size_t> rows, std::span<const std::size_t> columns) {
     for (std::size_t i : rows)
-        for (std::size_t j = 0; j < p; ++j)
+        for (std::size_t j : columns)
             if (!std::isfinite(features[i * p + j]))
                 throw Error("row " + num(i) + " has a non-finite feature (column " + num(j) + ")");
-    (void)ridgeAlphas(params);
+}
+
+std::vector<std::size_t> validateRidgeInput(std::span<const float> features, std::size_t n,
+                                            std::size_t p, std::span<const std::int32_t> labels,
+                                            int classes, const RidgeParams& params) {
+    std::vector<std::size_t> rows = validateRidgeShape(features.size(), n, p, labels, classes,
+                                                       params);
+    std::vector<std::size_t> columns(p);
+    std::iota(columns.begin(), columns.end(), std::size_t(0));
+    checkFiniteFeatures(features, p, rows, columns);
     return rows;
 }
 

@@ -97,6 +97,16 @@ std::vector<double> ridgeAlphas(const RidgeParams& params);
 /// The rows the classifier trains on (label >= 0, ascending). Throws cs::Error for a label >=
 /// classes, fewer than two classes, fewer than two labelled rows or classes present.
 std::vector<std::size_t> ridgeTrainingRows(std::span<const std::int32_t> labels, int classes);
+/// The checks of validateRidgeInput but the features' finiteness (featureValues: how many there
+/// are), for a backend that finds a non-finite feature another way (the CUDA backend: a column
+/// whose mean is not finite); returns ridgeTrainingRows.
+std::vector<std::size_t> validateRidgeShape(std::size_t featureValues, std::size_t n,
+                                            std::size_t p, std::span<const std::int32_t> labels,
+                                            int classes, const RidgeParams& params);
+/// Throws cs::Error naming the first non-finite feature (rows in order, then columns in order)
+/// among these rows and columns of an n x p row-major matrix.
+void checkFiniteFeatures(std::span<const float> features, std::size_t p,
+                         std::span<const std::size_t> rows, std::span<const std::size_t> columns);
 /// Every check fitRidgeClassifier makes (sizes, labels, finite features, alphas), for backends
 /// that fit elsewhere; returns ridgeTrainingRows.
 std::vector<std::size_t> validateRidgeInput(std::span<const float> features, std::size_t n,

@@ -335,9 +335,10 @@ void fitCovariance(StreamHandles& ctx, Training& t, const std::vector<double>& a
 
 RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
                         std::span<const std::int32_t> labels, int classes,
-                        const RidgeParams& params, JobControl& job) {
-    (void)n;
-    const std::vector<std::size_t> trainRows = ridgeTrainingRows(labels, classes);
+                        const RidgeParams& params, JobControl& job,
+                        std::span<const float> hostFeatures) {
+    const std::vector<std::size_t> trainRows =
+        validateRidgeShape(hostFeatures.size(), n, p, labels, classes, params);
     const std::vector<double> alphas = ridgeAlphas(params);
     const std::size_t nt = trainRows.size();
     const std::size_t c = std::size_t(classes);
@@ -412,6 +413,15 @@ RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n
                                s);
         model.mean = mean.toHost();
         model.scale = scale.toHost();
+    }
+    // A non-finite feature makes its column's mean non-finite: name the first one as the CPU's
+    // check does, looking at those columns only.
+    std::vector<std::size_t> nonFinite;
+    for (std::size_t j = 0; j < p; ++j)
+        if (!std::isfinite(model.mean[j])) nonFinite.push_back(j);
+    if (!nonFinite.empty()) {
+        checkFiniteFeatures(hostFeatures, p, trainRows, nonFinite);
+        throw Error("the ridge classifier got non-finite features");
     }
     job.checkpoint();
 

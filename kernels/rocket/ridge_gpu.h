@@ -23,8 +23,11 @@ class StreamHandles;
 /// cs::Error as fitRidgeClassifier does, and when the matrices do not fit in device memory.
 /// Device memory: O(n p + min(n, p)^2) doubles; the covariance path computes X V in batches of
 /// rows when the whole would not fit.
+/// hostFeatures: the same n x p values on the host, read only to name a non-finite feature when
+/// a column's mean on the device is not finite (so the host never scans all of them).
 RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n, std::size_t p,
                         std::span<const std::int32_t> labels, int classes,
-                        const RidgeParams& params, JobControl& job);
+                        const RidgeParams& params, JobControl& job,
+                        std::span<const float> hostFeatures);
 
 }  // namespace cs::kernels

@@ -25,6 +25,7 @@
 #include "compute/rocket/rocket_cpu.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/rocket/rocket_gpu.h"
+#include "tests/common/error_of.h"
 #include "tests/common/gpu_test.h"
 #include "tests/common/test_paths.h"
 
@@ -351,6 +352,44 @@ CS_TEST(errorsAreClear) {
     SeriesSet empty;
     CS_CHECK_THROWS(g_backend->rocketTransform(empty, k, job), cs::Error);
     expectSame(s, k, "after errors");
+}
+
+// Features that did not come from this backend (uploaded for the fit) with non-finite values:
+// found from the column means on the device and named as the CPU names them (the first in row
+// order among the training rows); one in an unlabelled row does not matter.
+CS_TEST(ridgeNamesNonFiniteFeatures) {
+    const SeriesSet s = generated(40, 1, 64, 3, false);
+    const RocketKernels k = cs::makeRocketKernels({.kernels = 50}, 64, 1);
+    cs::JobControl job;
+    const RocketFeatures f = g_backend->rocketTransform(s, k, job);
+    std::vector<std::int32_t> labels(s.n);
+    for (std::size_t i = 0; i < s.n; ++i)
+        labels[i] = std::int32_t(i % 2);
+    labels[3] = -1;  // unlabelled: its features are not checked
+    RocketFeatures bad;  // host values only: ridgeFit uploads them
+    bad.n = f.n;
+    bad.kernels = f.kernels;
+    bad.values = f.values;
+    bad.values[3 * f.columns() + 1] = std::numeric_limits<float>::infinity();
+    bad.values[9 * f.columns() + 70] = std::numeric_limits<float>::quiet_NaN();
+    bad.values[7 * f.columns() + 88] = -std::numeric_limits<float>::infinity();
+    cs::JobControl cpuJob, gpuJob;
+    const std::string cpu = cs::test::errorOf([&] {
+        (void)cs::fitRidgeClassifier(bad.values, bad.n, bad.columns(), labels,
+                                     2, {}, cpuJob);
+    });
+    const std::string gpu = cs::test::errorOf(
+        [&] { (void)g_backend->ridgeFit(bad, labels, 2, {}, gpuJob); });
+    CS_CHECK_EQ(cpu, std::string("row 7 has a non-finite feature (column 88)"));
+    CS_CHECK_EQ(gpu, cpu);
+    // Without the unlabelled row's infinity and the others, the same call fits.
+    bad.values = f.values;
+    bad.values[3 * f.columns() + 1] = std::numeric_limits<float>::infinity();
+    cs::JobControl fit;
+    CS_CHECK_EQ(cs::test::errorOf([&] {
+                    (void)g_backend->ridgeFit(bad, labels, 2, {}, fit);
+                }),
+                std::string("(no error)"));
 }
 
 CS_TEST(cancellation) {
