@@ -22,6 +22,9 @@ void SeriesSet::validate() const {
         throw Error("series set has " + num(lengths.size()) + " lengths for " + num(n) + " series");
     if (!labels.empty() && labels.size() != n)
         throw Error("series set has " + num(labels.size()) + " labels for " + num(n) + " series");
+    if (!targets.empty() && targets.size() != n)
+        throw Error("series set has " + num(targets.size()) + " targets for " + num(n) +
+                    " series");
     if (!isTest.empty() && isTest.size() != n)
         throw Error("series set has " + num(isTest.size()) + " split flags for " + num(n) +
                     " series");
@@ -34,6 +37,8 @@ void SeriesSet::validate() const {
             throw Error("series " + num(i) + " has label " + std::to_string(labels[i]) +
                         " but there are " + num(classNames.size()) + " classes");
     }
+    for (std::size_t i = 0; i < targets.size(); ++i)
+        if (std::isinf(targets[i])) throw Error("series " + num(i) + " has an infinite target");
     for (std::size_t k = 0; k < values.size(); ++k)
         if (!std::isfinite(values[k]))
             throw Error("series " + num(k / (channels * length)) + " has a non-finite value");

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <system_error>
 
 #include "compute/core/error.h"
@@ -82,6 +83,20 @@ SeriesSet merge(SeriesSet train, SeriesSet test) {
     s.isTest.assign(s.n, 0);
     std::fill(s.isTest.begin() + std::ptrdiff_t(train.n), s.isTest.end(), std::uint8_t(1));
     s.channelNames = train.channelNames.empty() ? test.channelNames : train.channelNames;
+
+    // Targets: a half without them (a classification half beside a regression one is odd, but
+    // each half was read on its own terms) has unknown targets, as a half without labels has -1.
+    if (!train.targets.empty() || !test.targets.empty()) {
+        const double unknown = std::numeric_limits<double>::quiet_NaN();
+        for (const SeriesSet* half : {&train, &test})
+            if (half->targets.empty())
+                s.targets.insert(s.targets.end(), half->n, unknown);
+            else
+                s.targets.insert(s.targets.end(), half->targets.begin(), half->targets.end());
+    }
+    for (const SeriesSet* half : {&train, &test})
+        for (const auto& note : half->notes)
+            s.notes.push_back(half->source + ": " + note);
 
     // Classes: train's first, then any the test half adds; numbers in numeric order again.
     if (!train.labels.empty() || !test.labels.empty()) {
