@@ -9,7 +9,8 @@ namespace cs::io {
 
 // Time-series readers. Same rules as the point readers (cs::InputError with file, line and
 // problem; no allocation from untrusted counts; never a crash or a hang), except that a series
-// holding NaN/Inf (or a missing value '?') is rejected with a clear message rather than dropped.
+// holding NaN/Inf (or a missing value '?') is rejected with a clear message rather than dropped
+// (missing values at the end of a series pad it: its true length ends before them).
 // Class labels are kept as names (classNames, in order of first appearance, or of declaration
 // in a .ts/ARFF header, which keeps every declared class; numeric names sorted numerically)
 // and indexed in labels. Integer-like numeric labels are written as
@@ -19,9 +20,13 @@ namespace cs::io {
 // it would need far more memory than the values read.
 
 /// sktime/UEA `.ts`: univariate, multivariate (channels separated by ':'), equal or unequal
-/// length, with or without class labels (@classLabel true ...). The channels of one case must
-/// have the same length. Regression sets (@targetLabel true) are read without labels (the
-/// target is checked to be a number and dropped); @timeStamps true is refused as unsupported.
+/// length, with or without class labels (@classLabel true ...). Accepts the headers aeon and
+/// sktime accept ('#' and '%' comments, unknown tags, any letter case); the data decides
+/// channels and lengths, and a header that disagrees with it is named in notes. The channels
+/// of one case must have the same length; trailing missing values ('?', NaN) end a case early.
+/// Regression sets (@targetLabel true) keep their targets in targets (no labels); time-stamped
+/// sets (@timeStamps true, numeric stamps) are read in time-stamp order. The rules and their
+/// sources are listed at the top of ts_reader.cpp.
 SeriesSet readTs(const std::filesystem::path& file);
 /// UCR text: one series per line, class label first, values separated by tabs, commas or
 /// spaces (`.tsv` of the UCR 2018 archive, the comma-separated files as in data/ucr/Crop).

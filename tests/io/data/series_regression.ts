@@ -1,4 +1,4 @@
-# A regression set (as in the Monash TSER archive): read for its series, targets dropped.
+# A regression set (as in the Monash TSER archive): read with its targets.
 @problemName TinyRegression
 @timeStamps false
 @missing false
