@@ -16,19 +16,25 @@ namespace {
 enum class Format { Ts, Ucr, Arff };
 
 // The first line that is neither blank nor a comment tells the formats apart: ARFF and .ts
-// both open with @-lines, but only ARFF has @relation/@attribute (and '%' comments).
+// both open with @-lines, but only ARFF has @relation/@attribute. '%' comments are ARFF's,
+// but .ts files carry them too (aeon's UnitTest_TRAIN.ts), so they decide only when no
+// @-line follows them.
 Format sniff(std::string_view text) {
     LineCursor cursor(detail::stripBom(text));
     std::string_view line;
+    bool percent = false;
     while (cursor.next(line)) {
         const std::string_view t = trim(line);
         if (t.empty() || t.front() == '#') continue;
-        if (t.front() == '%') return Format::Arff;
-        if (t.front() != '@') return Format::Ucr;
+        if (t.front() == '%') {
+            percent = true;
+            continue;
+        }
+        if (t.front() != '@') return percent ? Format::Arff : Format::Ucr;
         const std::string keyword = detail::lower(t.substr(0, t.find_first_of(" \t")));
         return keyword == "@relation" || keyword == "@attribute" ? Format::Arff : Format::Ts;
     }
-    return Format::Ucr;
+    return percent ? Format::Arff : Format::Ucr;
 }
 
 bool endsWithNoCase(const std::string& s, std::string_view suffix) {

@@ -39,7 +39,8 @@ SeriesSet readUcr(const std::filesystem::path& file);
 SeriesSet readArff(const std::filesystem::path& file);
 
 /// Chooses a reader by extension (.ts, .arff); other extensions (.tsv, .csv, .txt, none ...)
-/// by content: @relation/@attribute or '%' first: ARFF, another @-line: .ts, else UCR.
+/// by content: @relation/@attribute first: ARFF, another @-line: .ts (both after any '#' and
+/// '%' comments), '%' comments and no @-line: ARFF, else UCR.
 SeriesSet readSeries(const std::filesystem::path& file);
 
 /// Reads a file and, when it is one half of a `<Name>_TRAIN.<ext>` / `<Name>_TEST.<ext>` pair

@@ -498,6 +498,10 @@ private slots:
         QTest::newRow("ts in .txt") << "a.txt"
                                     << "@classLabel true x\n@data\n1,2:x\n"
                                     << 1;
+        QTest::newRow("ts with % comments in .txt") << "u.txt"
+                                                    << "% aeon style\n%\n@problemName u\n"
+                                                       "@classLabel true 1\n@data\n1,2:1\n"
+                                                    << 1;
         QTest::newRow("arff in .csv") << "b.csv"
                                       << "% c\n@relation r\n@attribute a numeric\n@data\n1\n2\n"
                                       << 2;
