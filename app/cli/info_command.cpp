@@ -2,6 +2,7 @@
 #include "app/cli/info_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -59,6 +60,23 @@ nlohmann::json describe(const SeriesSet& series) {
         j["train"] = series.n - std::size_t(tests);
         j["test"] = std::size_t(tests);
     }
+    if (!series.targets.empty()) {
+        // Regression targets: how many are known and their range (NaN is unknown).
+        std::size_t known = 0;
+        double lo = 0, hi = 0;
+        for (double t : series.targets) {
+            if (std::isnan(t)) continue;
+            lo = known ? std::min(lo, t) : t;
+            hi = known ? std::max(hi, t) : t;
+            ++known;
+        }
+        j["targets"] = known;
+        if (known) {
+            j["target_min"] = lo;
+            j["target_max"] = hi;
+        }
+    }
+    if (!series.notes.empty()) j["notes"] = series.notes;
     return j;
 }
 
