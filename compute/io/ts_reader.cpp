@@ -43,6 +43,8 @@
 //   checks them (sktime does only for time-stamped data); they become classes after the
 //   declared ones, with a note. An empty label, '?' or NaN: both keep it as a value; it is
 //   the unknown label (-1) here, with a note.
+// - A case without its label field under @classLabel true ("1,2,3"): both read nonsense (no
+//   channels, the values as the label); refused here ("a case is channels, then the label").
 // - @targetLabel: no value or more than one: both reject. true makes the last field a
 //   regression target (aeon also turns @classLabel off, so with both true the target wins:
 //   so here, with a note). aeon casts targets to float and fails on text; sktime keeps text;
