@@ -25,7 +25,8 @@ namespace cs::io {
 /// channels and lengths, and a header that disagrees with it is named in notes. The channels
 /// of one case must have the same length; trailing missing values ('?', NaN) end a case early.
 /// Regression sets (@targetLabel true) keep their targets in targets (no labels); time-stamped
-/// sets (@timeStamps true, numeric stamps) are read in time-stamp order. The rules and their
+/// sets (@timeStamps true; stamps that are numbers or ISO date-times) are read in time-stamp
+/// order. The rules and their
 /// sources are listed at the top of ts_reader.cpp.
 SeriesSet readTs(const std::filesystem::path& file);
 /// UCR text: one series per line, class label first, values separated by tabs, commas or

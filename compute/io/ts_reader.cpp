@@ -51,12 +51,14 @@
 //   we keep them as numbers in SeriesSet::targets and reject text (a target must be a number
 //   for any use here). An empty target, '?' or NaN is an unknown target (NaN).
 // - @timeStamps true: sktime reads "(t,v),(t,v):..." tuples (the value after the last comma of
-//   a tuple; integer or date-time stamps); aeon's regex pulls every decimal number out of the
-//   line, stamps included, so its result is not the series. We read the tuples as sktime does
-//   and order each channel's values by time stamp (stably; the spacing between stamps is not
-//   kept: a SeriesSet is regularly sampled), with a note. Stamps must be numbers here: dates
-//   are refused as unsupported. Tuples in the data without @timeStamps true: both fail on them;
-//   so do we, naming the tag.
+//   a tuple; integer or date-time stamps, one kind in a file); aeon's regex pulls every decimal
+//   number out of the line, so it gets the values when the stamps are dates or integers (its
+//   UnitTestTimeStamps_TRAIN.ts: "(2007-01-01 00:00:00,241.97),...") and nonsense otherwise.
+//   We read the tuples as sktime does, with stamps that are numbers or ISO dates
+//   ("YYYY-MM-DD", optionally " HH:MM[:SS[.s]]" or with 'T'; other date formats are refused as
+//   unsupported), one kind per file, and order each channel's values by time stamp (stably;
+//   the spacing between stamps is not kept: a SeriesSet is regularly sampled), with a note.
+//   Tuples in the data without @timeStamps true: both fail on them; so do we, naming the tag.
 // - Missing values ('?' or NaN, @missing or not): both read them as NaN. SeriesSet holds
 //   finite values only, so, as in the UCR and ARFF readers, a run of missing values at the end
 //   of a case's channels ends its true length (the case is shorter), with a note; a missing
@@ -66,6 +68,7 @@
 //   Old Mac files with a lone \r are not split into lines here.
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -100,6 +103,48 @@ struct TsHeader {
 bool isMissing(std::string_view token) {
     const auto is = [&](std::size_t k, char c) { return token[k] == c || token[k] == c - 32; };
     return token == "?" || (token.size() == 3 && is(0, 'n') && is(1, 'a') && is(2, 'n'));
+}
+
+// "YYYY-MM-DD", optionally followed by ' ' or 'T' and "HH:MM", ":SS" and ".fraction", as
+// seconds since 1970 (proleptic Gregorian, no time zone): enough to order the stamps.
+bool parseDateTime(std::string_view text, double& seconds) {
+    std::size_t at = 0;
+    const auto digits = [&](std::size_t count, int& v) {
+        if (text.size() - at < count) return false;
+        v = 0;
+        for (std::size_t k = 0; k < count; ++k) {
+            const char c = text[at + k];
+            if (c < '0' || c > '9') return false;
+            v = v * 10 + (c - '0');
+        }
+        at += count;
+        return true;
+    };
+    const auto sep = [&](char c) { return at < text.size() && text[at] == c && ++at; };
+    int y = 0, m = 0, d = 0, hh = 0, mm = 0, ss = 0;
+    if (!digits(4, y) || !sep('-') || !digits(2, m) || !sep('-') || !digits(2, d)) return false;
+    const std::chrono::year_month_day date{std::chrono::year(y), std::chrono::month(unsigned(m)),
+                                           std::chrono::day(unsigned(d))};
+    if (!date.ok()) return false;
+    double fraction = 0;
+    if (at < text.size()) {
+        if (text[at] != ' ' && text[at] != 'T') return false;
+        ++at;
+        if (!digits(2, hh) || !sep(':') || !digits(2, mm) || hh > 23 || mm > 59) return false;
+        if (sep(':')) {
+            if (!digits(2, ss) || ss > 60) return false;
+            if (at < text.size() && text[at] == '.') {
+                const std::string_view rest = text.substr(at);
+                if (rest.size() < 2 || !parseDouble("0" + std::string(rest), fraction))
+                    return false;
+                at = text.size();
+            }
+        }
+        if (at != text.size()) return false;
+    }
+    const auto days = std::chrono::sys_days(date).time_since_epoch().count();
+    seconds = double(days) * 86400.0 + hh * 3600.0 + mm * 60.0 + ss + fraction;
+    return true;
 }
 
 class TsParser {
@@ -474,9 +519,17 @@ private:
                     fail(series + " has a tuple without a comma" + where());
                 double stamp = 0;
                 const std::string_view stampText = trim(tuple.substr(0, comma));
-                if (!parseDouble(stampText, stamp) || !std::isfinite(stamp))
+                const int kind = parseDouble(stampText, stamp) && std::isfinite(stamp) ? 1
+                                 : parseDateTime(stampText, stamp)                     ? 2
+                                                                                       : 0;
+                if (kind == 0)
                     fail(series + " has the time stamp " + io::quoted(stampText) + where() +
-                         ": only numeric time stamps are supported (not dates)");
+                         ", which is neither a number nor an ISO date-time (YYYY-MM-DD "
+                         "HH:MM:SS); other formats are not supported");
+                if (m_stampKind != 0 && kind != m_stampKind)
+                    fail(series + " has the time stamp " + io::quoted(stampText) + where() +
+                         ": the file mixes numeric and date-time stamps");
+                m_stampKind = kind;
                 const std::string_view valueText = trim(tuple.substr(comma + 1));
                 const std::size_t before = m_acc.flat.size();
                 if (!value(series, valueText, where))
@@ -515,6 +568,7 @@ private:
     const std::string& m_file;
     std::size_t m_line = 0;
     std::size_t m_strayLine = 0;
+    int m_stampKind = 0;  // 0 none yet, 1 numbers, 2 date-times
     TsHeader m_header;
     bool m_timestamps = false;
     bool m_hasLabel = false;

@@ -426,6 +426,17 @@ private slots:
             "(2,20),(0,0),(1,10):(0,5),(1,6),(2,7):a\n(0, 1) , (1, 2):(5,3),(7,4):b\n",
             "c=2 lengths=3,2 classes=a,b labels=0,1 targets= values=0,10,20,5,6,7,1,2,0,3,4,0",
             "time-stamp order");
+        // As aeon's UnitTestTimeStamps_TRAIN.ts, with the stamps of the first case shuffled.
+        row("date-time stamps",
+            "@problemName UnitTestTimeStamps\n@timeStamps True\n@missing false\n"
+            "@univariate true\n@equalLength true\n@seriesLength 4\n@classLabel true 1 2\n@data\n"
+            "(2007-01-01 00:02:00,241.64),(2007-01-01 00:00:00,241.97),(2007-01-01 00:03:00,241.71),"
+            "(2007-01-01 00:01:00,241.75):1\n"
+            "(2008-09-09T20:56:00.5,4.0),(2008-09-09 20:57:00,0.0),(2008-09-10,1.0),"
+            "(2008-09-09 20:59,11.0):2\n",
+            "c=1 lengths=4,4 classes=1,2 labels=0,1 targets= "
+            "values=241.97,241.75,241.64,241.71,4,0,11,1",
+            "time-stamp order");
         row("time stamps, no labels", "@timeStamps true\n@classLabel false\n@data\n(0,1),(1.5,2)\n",
             "c=1 lengths=2 classes= labels= targets= values=1,2", "time-stamp order");
         row("windows line ends", "@problemName w\r\n@classLabel true 1 2\r\n@data\r\n1,2:1\r\n3,4:2\r\n",
@@ -542,7 +553,10 @@ private slots:
         row("ts no @data", "e.ts", "@univariate true\n", 1, "no @data");
         row("ts no series", "e.ts", ts, 4, "no series");
         const QString stamped = "@timeStamps true\n@classLabel false\n@data\n";
-        row("ts date stamps", "e.ts", stamped + "(2020-01-01,1)\n", 4, "only numeric time stamps");
+        row("ts bad date stamp", "e.ts", stamped + "(2020-02-30,1)\n", 4, "neither a number nor");
+        row("ts other date format", "e.ts", stamped + "(01/02/2020,1)\n", 4, "neither a number nor");
+        row("ts mixed stamps", "e.ts", stamped + "(0,1),(2020-01-01,2)\n", 4,
+            "mixes numeric and date-time");
         row("ts tuple without comma", "e.ts", stamped + "(1 2)\n", 4, "without a comma");
         row("ts tuple unclosed", "e.ts", stamped + "(1,2),(2,3\n", 4, "without its ')'");
         row("ts tuple missing", "e.ts", stamped + "(0,1),(1,?)\n", 4,
