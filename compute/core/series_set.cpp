@@ -23,8 +23,7 @@ void SeriesSet::validate() const {
     if (!labels.empty() && labels.size() != n)
         throw Error("series set has " + num(labels.size()) + " labels for " + num(n) + " series");
     if (!targets.empty() && targets.size() != n)
-        throw Error("series set has " + num(targets.size()) + " targets for " + num(n) +
-                    " series");
+        throw Error("series set has " + num(targets.size()) + " targets for " + num(n) + " series");
     if (!isTest.empty() && isTest.size() != n)
         throw Error("series set has " + num(isTest.size()) + " split flags for " + num(n) +
                     " series");

@@ -25,7 +25,7 @@ struct SeriesSet {
     std::vector<std::uint32_t> lengths;     ///< true length of each series (n entries)
     std::vector<std::int32_t> labels;       ///< class index per series (-1 unknown), or empty
     std::vector<std::string> classNames;    ///< name of each class index, as in the file
-    std::vector<double> targets;            ///< regression target per series (NaN unknown), or empty
+    std::vector<double> targets;            ///< regression target per series (NaN unknown) or empty
     std::vector<std::uint8_t> isTest;       ///< 1 for the test part of a split, or empty (no split)
     std::vector<std::string> channelNames;  ///< optional, one per channel
     std::string source;                     ///< file path(s), or "demo:..." for generated data

@@ -285,7 +285,8 @@ private:
             for (std::size_t k = 1; k < words.size() && *m_header.classLabel; ++k)
                 for (std::size_t at = 0; at <= words[k].size();) {
                     const std::size_t end = std::min(words[k].find(',', at), words[k].size());
-                    if (end > at) m_header.classes.add(canonicalLabel(words[k].substr(at, end - at)));
+                    if (end > at)
+                        m_header.classes.add(canonicalLabel(words[k].substr(at, end - at)));
                     at = end + 1;
                 }
         } else if (keyword == "@targetlabel") {
@@ -304,22 +305,25 @@ private:
         m_hasTarget = h.targetLabel.value_or(false);
         m_hasLabel = h.classLabel.value_or(false) && !m_hasTarget;
         if (m_hasTarget && h.classLabel.value_or(false))
-            note("both @classLabel true and @targetLabel true: the last field was read as a "
-                 "regression target, as aeon does");
+            note(
+                "both @classLabel true and @targetLabel true: the last field was read as a "
+                "regression target, as aeon does");
         if (m_timestamps)
-            note("time-stamped series: each channel's values were read in time-stamp order; "
-                 "the spacing between stamps is not kept");
+            note(
+                "time-stamped series: each channel's values were read in time-stamp order; "
+                "the spacing between stamps is not kept");
         if (!h.classLabel && !h.targetLabel)
-            note("no @classLabel or @targetLabel: read without labels (aeon would take the "
-                 "last ':' field as the label)");
+            note(
+                "no @classLabel or @targetLabel: read without labels (aeon would take the "
+                "last ':' field as the label)");
     }
 
     // The data decides; a header that says otherwise gets a note (see the top of the file).
     void checkHeaderAgainstData() {
         const TsHeader& h = m_header;
         const std::size_t channels = m_acc.channels;
-        const auto [shortest, longest] = std::minmax_element(m_acc.lengths.begin(),
-                                                             m_acc.lengths.end());
+        const auto [shortest, longest] =
+            std::minmax_element(m_acc.lengths.begin(), m_acc.lengths.end());
         const auto num = [](auto v) { return std::to_string(v); };
         if (h.univariate.value_or(false) && channels != 1)
             note("@univariate true, but the series have " + num(channels) + " channels");
@@ -331,16 +335,18 @@ private:
                  num(*longest) + " samples");
         if (h.seriesLength && (*shortest != *h.seriesLength || *longest != *h.seriesLength) &&
             h.equalLength.value_or(true))
-            note("@seriesLength " + num(*h.seriesLength) + ", but the series have " +
-                 (*shortest == *longest ? num(*shortest) : num(*shortest) + " to " + num(*longest)) +
-                 " samples");
+            note(
+                "@seriesLength " + num(*h.seriesLength) + ", but the series have " +
+                (*shortest == *longest ? num(*shortest) : num(*shortest) + " to " + num(*longest)) +
+                " samples");
         if (m_unknownLabels)
             note(num(m_unknownLabels) + " series have an empty, '?' or NaN " +
                  (m_hasTarget ? "target, read as unknown (NaN)" : "label, read as unknown (-1)"));
         if (m_undeclaredClasses)
             note(num(m_undeclaredClasses) +
                  " class label(s) not declared by @classLabel were read as classes of their own "
-                 "(first: " + m_undeclared + ")");
+                 "(first: " +
+                 m_undeclared + ")");
         if (m_trailingMissing)
             note(num(m_trailingMissing) +
                  " series end in missing values ('?' or NaN), read as shorter series");
@@ -363,8 +369,9 @@ private:
         if (m_timestamps) {
             labelToken = timestampedLine(series, t, labelFields > 0, addChannel);
             if (labelFields && channels == 0)
-                fail(series + " has no values before its label (a case is channels, then the "
-                              "label)");
+                fail(series +
+                     " has no values before its label (a case is channels, then the "
+                     "label)");
             if (channels == 0) fail(series + " has no values");
         } else {
             if (t.find('(') != std::string_view::npos)
@@ -378,8 +385,7 @@ private:
             }
             if (m_fields.size() <= labelFields)
                 fail(series + " has no values" +
-                     (labelFields ? " before its label (a case is channels, then the label)"
-                                  : ""));
+                     (labelFields ? " before its label (a case is channels, then the label)" : ""));
             for (std::size_t c = 0; c + labelFields < m_fields.size(); ++c)
                 addChannel(parseChannel(series, c, m_fields[c]));
             if (labelFields) labelToken = m_fields.back();
@@ -418,8 +424,8 @@ private:
         if (index < 0) index = findIgnoringCase(name);
         if (index < 0) {
             if (m_undeclared.empty())
-                m_undeclared = io::quoted(token) + " in " + series + ", line " +
-                               std::to_string(m_line);
+                m_undeclared =
+                    io::quoted(token) + " in " + series + ", line " + std::to_string(m_line);
             index = m_header.classes.add(name);
             ++m_undeclaredClasses;
         }
@@ -485,8 +491,8 @@ private:
     // "(t,v),(t,v):(t,v),...:label", as sktime reads it: the value is after the last comma of a
     // tuple, the stamp before it. Returns the label text (empty when there is none).
     template <typename AddChannel>
-    std::string_view timestampedLine(const std::string& series, std::string_view t,
-                                     bool wantLabel, AddChannel&& addChannel) {
+    std::string_view timestampedLine(const std::string& series, std::string_view t, bool wantLabel,
+                                     AddChannel&& addChannel) {
         std::size_t at = 0, c = 0;
         const auto skipBlanks = [&]() {
             while (at < t.size() && (t[at] == ' ' || t[at] == '\t'))

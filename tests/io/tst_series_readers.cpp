@@ -430,7 +430,8 @@ private slots:
         row("date-time stamps",
             "@problemName UnitTestTimeStamps\n@timeStamps True\n@missing false\n"
             "@univariate true\n@equalLength true\n@seriesLength 4\n@classLabel true 1 2\n@data\n"
-            "(2007-01-01 00:02:00,241.64),(2007-01-01 00:00:00,241.97),(2007-01-01 00:03:00,241.71),"
+            "(2007-01-01 00:02:00,241.64),(2007-01-01 00:00:00,241.97),(2007-01-01 "
+            "00:03:00,241.71),"
             "(2007-01-01 00:01:00,241.75):1\n"
             "(2008-09-09T20:56:00.5,4.0),(2008-09-09 20:57:00,0.0),(2008-09-10,1.0),"
             "(2008-09-09 20:59,11.0):2\n",
@@ -439,7 +440,8 @@ private slots:
             "time-stamp order");
         row("time stamps, no labels", "@timeStamps true\n@classLabel false\n@data\n(0,1),(1.5,2)\n",
             "c=1 lengths=2 classes= labels= targets= values=1,2", "time-stamp order");
-        row("windows line ends", "@problemName w\r\n@classLabel true 1 2\r\n@data\r\n1,2:1\r\n3,4:2\r\n",
+        row("windows line ends",
+            "@problemName w\r\n@classLabel true 1 2\r\n@data\r\n1,2:1\r\n3,4:2\r\n",
             "c=1 lengths=2,2 classes=1,2 labels=0,1 targets= values=1,2,3,4", "");
     }
     void tsHeaderRules() {
@@ -554,27 +556,27 @@ private slots:
         row("ts no series", "e.ts", ts, 4, "no series");
         const QString stamped = "@timeStamps true\n@classLabel false\n@data\n";
         row("ts bad date stamp", "e.ts", stamped + "(2020-02-30,1)\n", 4, "neither a number nor");
-        row("ts other date format", "e.ts", stamped + "(01/02/2020,1)\n", 4, "neither a number nor");
+        row("ts other date format", "e.ts", stamped + "(01/02/2020,1)\n", 4,
+            "neither a number nor");
         row("ts mixed stamps", "e.ts", stamped + "(0,1),(2020-01-01,2)\n", 4,
             "mixes numeric and date-time");
         row("ts tuple without comma", "e.ts", stamped + "(1 2)\n", 4, "without a comma");
         row("ts tuple unclosed", "e.ts", stamped + "(1,2),(2,3\n", 4, "without its ')'");
         row("ts tuple missing", "e.ts", stamped + "(0,1),(1,?)\n", 4,
             "not supported in time-stamped");
-        row("ts plain under @timeStamps", "e.ts", stamped + "1,2,3\n", 4, "does not start with '('");
+        row("ts plain under @timeStamps", "e.ts", stamped + "1,2,3\n", 4,
+            "does not start with '('");
         row("ts tuple then comma", "e.ts", stamped + "(0,1),\n", 4, "not followed by another");
         row("ts stamped no label", "e.ts", "@timeStamps true\n@classLabel true a\n@data\n(0,1)\n",
             4, "no label");
-        row("ts problemName without name", "e.ts", "@problemName\n@data\n1\n", 1,
-            "expects a name");
+        row("ts problemName without name", "e.ts", "@problemName\n@data\n1\n", 1, "expects a name");
         row("ts @data with value", "e.ts", "@data now\n1\n", 1, "takes no value");
         row("ts classLabel maybe", "e.ts", "@classLabel maybe 1 2\n", 1, "true or false");
         row("ts targetLabel two values", "e.ts", "@targetLabel true 1\n", 1, "expects one value");
         row("ts timeStamps no value", "e.ts", "@timeStamps\n", 1, "expects one value");
         row("ts trailing comma", "e.ts", ts + "1,2,3,:1\n", 5, "empty value");
         row("ts all missing", "e.ts", ts + "?,?,?:1\n", 5, "all missing");
-        row("ts ragged by missing", "e.ts", "@classLabel false\n@data\n1,2,?:4,5,6\n", 3,
-            "ragged");
+        row("ts ragged by missing", "e.ts", "@classLabel false\n@data\n1,2,?:4,5,6\n", 3, "ragged");
         row("ts missing ?", "e.ts", ts + "1,2,3:1\n1,?,3:2\n", 6, "missing/NaN");
         row("ts NaN", "e.ts", ts + "1,NaN,3:1\n", 5, "missing/NaN");
         row("ts inf", "e.ts", ts + "1,-inf,3:1\n", 5, "infinite");
