@@ -680,11 +680,18 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         if (!s.isTest.empty())
             detail += tr(", %1 train + %2 test").arg(count(s.n - test), count(test));
         if (!s.equalLength()) detail += tr(", variable length");
+        if (!s.targets.empty()) detail += tr(", regression targets (not used here)");
         logInfo(tr("%1 series × %2 × %3 samples loaded from %4 (%5) %6")
                     .arg(count(s.n))
                     .arg(s.channels == 1 ? tr("1 channel") : tr("%1 channels").arg(s.channels))
                     .arg(count(s.length))
                     .arg(from, detail, took));
+        // What the reader accepted past a header that disagrees with the data, or ignored. The
+        // notes of a TRAIN/TEST pair already name their half.
+        for (const auto& note : s.notes) {
+            const QString text = QString::fromStdString(note);
+            logWarning(s.isTest.empty() ? tr("%1: %2").arg(from, text) : text);
+        }
     }
     if (!dataset.path.isEmpty()) addRecent(dataset.path, dataset.kind);
     updateTitle();

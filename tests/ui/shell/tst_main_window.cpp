@@ -243,6 +243,28 @@ private slots:
         checkScreenshotNotBlank("gunpoint");
     }
 
+    // A regression set whose header disagrees with its data: read as the data says, the log
+    // says so (a warning naming the file) and mentions the targets.
+    void seriesReaderNotesLogged() {
+        const QString path = m_tmp.filePath(QStringLiteral("regression.ts"));
+        QFile ts(path);
+        QVERIFY(ts.open(QIODevice::WriteOnly));
+        ts.write("% aeon-style comment\n@problemName r\n@seriesLength 9\n@targetLabel true\n"
+                 "@data\n1,2,3:0.5\n4,5,6:1.5\n");
+        ts.close();
+        QVERIFY(openAndWait(*m_window, path));
+        QCOMPARE(m_window->seriesView()->seriesSet()->targets.size(), std::size_t(2));
+        bool warned = false, targets = false;
+        for (const auto& e : cs::ui::Logger::instance().history()) {
+            warned = warned || (e.level == cs::ui::Logger::Level::Warning &&
+                                e.text.contains(QLatin1String("regression.ts: @seriesLength 9")));
+            targets = targets || (e.level == cs::ui::Logger::Level::Info &&
+                                  e.text.contains(QLatin1String("regression targets")));
+        }
+        QVERIFY(warned);
+        QVERIFY(targets);
+    }
+
     void openMultivariateSeries() {
         QVERIFY(openAndWait(*m_window, shared("ucr/BasicMotions/BasicMotions_TRAIN.ts")));
         auto* view = m_window->seriesView();
