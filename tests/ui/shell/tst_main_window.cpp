@@ -249,8 +249,9 @@ private slots:
         const QString path = m_tmp.filePath(QStringLiteral("regression.ts"));
         QFile ts(path);
         QVERIFY(ts.open(QIODevice::WriteOnly));
-        ts.write("% aeon-style comment\n@problemName r\n@seriesLength 9\n@targetLabel true\n"
-                 "@data\n1,2,3:0.5\n4,5,6:1.5\n");
+        ts.write(
+            "% aeon-style comment\n@problemName r\n@seriesLength 9\n@targetLabel true\n"
+            "@data\n1,2,3:0.5\n4,5,6:1.5\n");
         ts.close();
         QVERIFY(openAndWait(*m_window, path));
         QCOMPARE(m_window->seriesView()->seriesSet()->targets.size(), std::size_t(2));
