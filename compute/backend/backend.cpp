@@ -53,6 +53,16 @@ RocketFeatures Backend::rocketTransform(const SeriesSet&, const RocketKernels&, 
     unsupported("ROCKET");
 }
 
+void Backend::miniRocketFitBiases(const SeriesSet& series, MiniRocketModel& model,
+                                  JobControl& job) {
+    fitMiniRocketBiasesHost(series, model, job);
+}
+
+RocketFeatures Backend::miniRocketTransform(const SeriesSet& series, const MiniRocketModel& model,
+                                            JobControl& job) {
+    return miniRocketTransformHost(series, model, job);
+}
+
 RidgeModel Backend::ridgeFit(const RocketFeatures& features, std::span<const std::int32_t> labels,
                              int classes, const RidgeParams& params, JobControl& job) {
     return fitRidgeClassifier(features.values, features.n, features.columns(), labels, classes,

@@ -14,6 +14,7 @@
 #include "compute/dbscan/dbscan.h"
 #include "compute/knn/knn_graph.h"
 #include "compute/kshape/kshape.h"
+#include "compute/rocket/minirocket.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
 
@@ -84,6 +85,20 @@ public:
     /// cs::RocketFeatures f = backend.rocketTransform(s, k, job); @endcode
     virtual RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
                                            JobControl& job);
+    /// MiniRocket's and MultiRocket's biases (compute/rocket/minirocket.h): fills every
+    /// representation's biases from its combinations' fitting examples (rows of `series`). The
+    /// default runs on the host (fitMiniRocketBiasesHost); a backend that overrides it gives the
+    /// same biases (bit for bit, or as its tests state).
+    /// @code auto m = cs::makeMiniRocketModel(params, s, cs::miniRocketFitRows(s));
+    /// backend.miniRocketFitBiases(s, m, job); @endcode
+    virtual void miniRocketFitBiases(const SeriesSet& series, MiniRocketModel& model,
+                                     JobControl& job);
+    /// MiniRocket or MultiRocket features of every series under a fitted model
+    /// (compute/rocket/minirocket.h: n x featureCount() x layers()). The default runs on the
+    /// host (miniRocketTransformHost).
+    /// @code cs::RocketFeatures f = backend.miniRocketTransform(s, m, job); @endcode
+    virtual RocketFeatures miniRocketTransform(const SeriesSet& series,
+                                               const MiniRocketModel& model, JobControl& job);
     /// The ridge classifier on the rows with a label >= 0 (compute/rocket/ridge.h). The default
     /// runs on the host (fitRidgeClassifier).
     virtual RidgeModel ridgeFit(const RocketFeatures& features,

@@ -64,4 +64,14 @@ RocketFeatures CpuBackend::rocketTransform(const SeriesSet& series, const Rocket
     return rocketTransformCpu(series, kernels, job, m_threads);
 }
 
+void CpuBackend::miniRocketFitBiases(const SeriesSet& series, MiniRocketModel& model,
+                                     JobControl& job) {
+    fitMiniRocketBiasesHost(series, model, job, m_threads);
+}
+
+RocketFeatures CpuBackend::miniRocketTransform(const SeriesSet& series,
+                                               const MiniRocketModel& model, JobControl& job) {
+    return miniRocketTransformHost(series, model, job, m_threads);
+}
+
 }  // namespace cs

@@ -25,6 +25,12 @@ public:
     /// ROCKET features (rocketTransformCpu): the oracle of the GPU tests.
     RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
                                    JobControl& job) override;
+    /// MiniRocket's biases on this backend's threads (fitMiniRocketBiasesHost).
+    void miniRocketFitBiases(const SeriesSet& series, MiniRocketModel& model,
+                             JobControl& job) override;
+    /// MiniRocket / MultiRocket features on this backend's threads (miniRocketTransformHost).
+    RocketFeatures miniRocketTransform(const SeriesSet& series, const MiniRocketModel& model,
+                                       JobControl& job) override;
     /// Worker threads the algorithms use.
     int threads() const { return m_threads; }
 

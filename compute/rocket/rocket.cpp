@@ -23,6 +23,22 @@ std::string num(std::size_t v) {
 
 }  // namespace
 
+const char* rocketVariantName(RocketVariant v) {
+    switch (v) {
+    case RocketVariant::MiniRocket: return "minirocket";
+    case RocketVariant::MultiRocket: return "multirocket";
+    case RocketVariant::Rocket: break;
+    }
+    return "rocket";
+}
+
+RocketVariant rocketVariantFromName(std::string_view name) {
+    for (auto v : {RocketVariant::Rocket, RocketVariant::MiniRocket, RocketVariant::MultiRocket})
+        if (name == rocketVariantName(v)) return v;
+    throw Error("unknown ROCKET variant '" + std::string(name) +
+                "': expected rocket, minirocket or multirocket");
+}
+
 void validateRocketParams(const RocketParams& params) {
     if (params.kernels < 1 || params.kernels > kRocketMaxKernels)
         throw Error("kernels must be in [1, " + std::to_string(kRocketMaxKernels) + "], got " +

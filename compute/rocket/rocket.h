@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "compute/core/device_resident.h"
@@ -27,10 +28,25 @@ namespace cs {
 //  - PPV = float(double(positive sums) / double(output positions)); MAX = the largest sum.
 // Features are stored per series as [PPV_0, MAX_0, PPV_1, MAX_1, ...] (sktime's order).
 
+/// Which transform of the ROCKET family (compute/rocket/minirocket.h for the last two).
+enum class RocketVariant {
+    Rocket,       ///< random kernels, PPV and MAX
+    MiniRocket,   ///< 84 fixed kernels, fitted dilations and biases, PPV
+    MultiRocket,  ///< MiniRocket's kernels on the series and its difference, 4 poolings
+};
+/// "rocket", "minirocket", "multirocket".
+const char* rocketVariantName(RocketVariant v);
+/// The variant of a name above; throws cs::Error for another word.
+RocketVariant rocketVariantFromName(std::string_view name);
+
 /// ROCKET parameters.
 struct RocketParams {
-    int kernels = 10'000;    ///< random kernels (1 .. kRocketMaxKernels); features = 2 x kernels
-    std::uint64_t seed = 1;  ///< the kernels' random draws
+    /// ROCKET: random kernels, features = 2 x kernels. MiniRocket: features, rounded down to a
+    /// multiple of 84 (at least 84). MultiRocket: features per representation and pooling
+    /// (the same rounding; 8 x that in all: 6,250 gives the authors' default 49,728).
+    int kernels = 10'000;
+    std::uint64_t seed = 1;  ///< the kernels' (ROCKET) or channels' and examples' random draws
+    RocketVariant variant = RocketVariant::Rocket;
 };
 
 inline constexpr int kRocketMaxKernels = 100'000;
@@ -55,21 +71,24 @@ struct RocketKernels {
     std::size_t count() const { return lengths.size(); }
 };
 
-/// The features of N series: n x (2 x kernels) floats, row-major, [PPV, MAX] per kernel.
+/// The features of N series: n x (layers x kernels) floats, row-major, the layers of a kernel
+/// together: ROCKET [PPV, MAX] per kernel; MiniRocket [PPV] and MultiRocket [PPV, MPV, MIPV,
+/// LSPV of the series, of its difference] per feature column (compute/rocket/minirocket.h).
 struct RocketFeatures {
     std::size_t n = 0;
-    std::size_t kernels = 0;
+    std::size_t kernels = 0;  ///< feature columns: kernels (ROCKET) or biases (the others)
+    std::size_t layers = 2;   ///< values per column
     std::vector<float> values;
     /// The features as the backend left them in device memory (the CUDA backend), for the
     /// feature map through GL interop and the GPU ridge; null on the CPU. Not part of the value.
     std::shared_ptr<const DeviceResident> device;
 
-    std::size_t columns() const { return 2 * kernels; }
+    std::size_t columns() const { return layers * kernels; }
     float ppv(std::size_t series, std::size_t kernel) const {
-        return values[series * columns() + 2 * kernel];
+        return values[series * columns() + layers * kernel];
     }
     float max(std::size_t series, std::size_t kernel) const {
-        return values[series * columns() + 2 * kernel + 1];
+        return values[series * columns() + layers * kernel + 1];
     }
 };
 
