@@ -20,6 +20,7 @@
 #include "compute/io/series_readers.h"
 #include "compute/io/writers.h"
 #include "compute/rocket/rocket_descriptor.h"
+#include "compute/rocket/rocket_pipeline.h"
 
 namespace cs::cli {
 namespace {
@@ -74,6 +75,15 @@ SeriesSet mergeSplit(const SeriesSet& train, const SeriesSet& test) {
     return s;
 }
 
+const char* variantTitle(RocketVariant v) {
+    switch (v) {
+    case RocketVariant::MiniRocket: return "MiniRocket";
+    case RocketVariant::MultiRocket: return "MultiRocket";
+    case RocketVariant::Rocket: break;
+    }
+    return "ROCKET";
+}
+
 }  // namespace
 
 SeriesSet loadSeriesSplit(const std::string& file, const std::string& testFile) {
@@ -104,7 +114,8 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--test", o->test, "Test series (instead of the _TEST half)");
     o->options = std::make_shared<ParameterOptions>(*cmd, rocketDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--features", o->features, "Write the n x 2K float32 features (.npy)");
+    cmd->add_option("--features", o->features,
+                    "Write the n x features float32 features (.npy; 2K for ROCKET)");
     cmd->add_option("--predictions", o->predictions,
                     "Write index,split,label,predicted rows (.csv)");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
@@ -132,17 +143,14 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
-            RocketKernels kernels;
+            RocketTransform transform;
             RocketFeatures f;
             RidgeModel model;
             std::vector<std::int32_t> predicted;
             const DataShape shape{.items = s.n, .length = s.length, .channels = s.channels};
             runOnFile(o->file, "ROCKET", rocketDescriptor().memoryNeed(shape, values), job, [&] {
-                {
-                    auto stage = job.stage("kernels");
-                    kernels = makeRocketKernels(o->params, s.length, s.channels);
-                }
-                f = backend->rocketTransform(s, kernels, job);
+                transform = fitRocketTransform(*backend, o->params, s, job);
+                f = applyRocketTransform(*backend, transform, s, job);
                 model = backend->ridgeFit(f, train, int(s.classCount()), {}, job);
                 auto stage = job.stage("predict");
                 predicted = ridgePredict(model, f.values, f.n);
@@ -159,6 +167,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             if (!o->predictions.empty()) {
                 std::ostringstream header;
                 header << "rocket kernels=" << o->params.kernels << " seed=" << o->params.seed
+                       << " variant=" << rocketVariantName(o->params.variant)
                        << " alpha=" << model.alpha << " backend=" << backend->name()
                        << " file=" << o->file;
                 if (!o->test.empty()) header << " test=" << o->test;
@@ -173,6 +182,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                           {"device", backend->info().device},
                           {"kernels", o->params.kernels},
                           {"seed", o->params.seed},
+                          {"variant", rocketVariantName(o->params.variant)},
                           {"n", s.n},
                           {"n_train", nTrain},
                           {"n_test", nTest},
@@ -192,7 +202,12 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                 printJson(j);
             } else {
                 std::ostringstream line;
-                line << fileName(o->file) << ": ROCKET " << o->params.kernels << " kernels, "
+                line << fileName(o->file) << ": " << variantTitle(o->params.variant) << " ";
+                if (o->params.variant == RocketVariant::Rocket)
+                    line << o->params.kernels << " kernels, ";
+                else
+                    line << f.columns() << " features, ";
+                line
                      << nTrain << " train";
                 if (nTest) line << " / " << nTest << " test";
                 line << " series, " << s.classCount() << " classes; ";

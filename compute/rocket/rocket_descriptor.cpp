@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "compute/rocket/rocket_pipeline.h"
+
 namespace cs {
 
 const AlgorithmDescriptor& rocketDescriptor() {
@@ -22,10 +24,22 @@ const AlgorithmDescriptor& rocketDescriptor() {
                               .defaultValue = std::int64_t(defaults.kernels),
                               .unit = "kernels",
                               .help =
-                                  "random convolution kernels, two features each (PPV and "
-                                  "MAX)"};
+                                  "rocket: random convolution kernels, two features each (PPV "
+                                  "and MAX); minirocket: features (a multiple of 84); "
+                                  "multirocket: features per pooling and representation"};
         const ParameterSpec seed = seedParameter(defaults.seed, "seed of the random kernels");
-        d.parameters = {kernels, seed};
+        ParameterSpec variant{.name = "variant",
+                              .option = "variant",
+                              .label = "&Variant",
+                              .type = Type::Choice,
+                              .choices = {"rocket", "minirocket", "multirocket"},
+                              .defaultValue = std::string(rocketVariantName(defaults.variant)),
+                              .help =
+                                  "rocket: random kernels, PPV and MAX; minirocket: 84 fixed "
+                                  "kernels, fitted biases, PPV (kernels = features); "
+                                  "multirocket: MiniRocket's kernels on the series and its "
+                                  "difference, PPV, MPV, MIPV and LSPV (8 x kernels features)"};
+        d.parameters = {kernels, seed, variant};
         // The series (n x channels x m floats), the features (n x 2K floats), and the ridge
         // fit on the smaller side (compute/rocket/ridge.h): the standardised features in
         // double (n x 2K), a product of the same size in batches, and a min(n, 2K)^2 matrix
@@ -36,7 +50,10 @@ const AlgorithmDescriptor& rocketDescriptor() {
             const double n = double(data.items);
             const double series =
                 n * double(std::max<std::size_t>(data.channels, 1)) * double(data.length) * 4.0;
-            const double p = 2.0 * double(values.integer("kernels"));
+            RocketParams rp;
+            rp.kernels = int(values.integer("kernels"));
+            if (values.has("variant")) rp.variant = rocketVariantFromName(values.word("variant"));
+            const double p = double(rocketFeatureCount(rp));
             const double side = std::min(n, p);
             const double features = n * p * 4.0, standardised = n * p * 12.0;
             const double square = 2.0 * side * side * 8.0;
@@ -48,7 +65,7 @@ const AlgorithmDescriptor& rocketDescriptor() {
                               "use fewer kernels or fewer series"};
         };
         d.exports = {
-            {"features", "ROCKET features as an n × 2K float32 NumPy array", "_rocket.npy"},
+            {"features", "ROCKET features as an n × features float32 NumPy array (2K for ROCKET)", "_rocket.npy"},
             {"predictions", "ROCKET predictions as CSV (index,split,label,predicted)",
              "_rocket.csv"}};
         return d;
@@ -60,6 +77,7 @@ RocketParams rocketParams(const ParameterValues& values) {
     RocketParams p;
     p.kernels = int(values.integer("kernels"));
     p.seed = std::uint64_t(values.integer("seed"));
+    if (values.has("variant")) p.variant = rocketVariantFromName(values.word("variant"));
     return p;
 }
 
@@ -67,6 +85,7 @@ ParameterValues rocketValues(const RocketParams& p) {
     ParameterValues v;
     v.set("kernels", std::int64_t(p.kernels));
     v.set("seed", std::int64_t(p.seed));
+    v.set("variant", std::string(rocketVariantName(p.variant)));
     return v;
 }
 
