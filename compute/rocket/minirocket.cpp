@@ -148,8 +148,9 @@ void fitMiniRocketDilations(std::size_t referenceLength, int kernels, int maxDil
     // numpy's logspace(0, e, n, base 2): 2^(e i / (n - 1)), the last exactly 2^e.
     std::vector<std::int32_t> raw(static_cast<std::size_t>(trueMax));
     for (int i = 0; i < trueMax; ++i) {
-        const double y = trueMax == 1 ? 0.0 : (i == trueMax - 1 ? exponent
-                                                                : exponent * i / (trueMax - 1));
+        // numpy's linspace: i * step, the last point set to the stop exactly.
+        const double step = trueMax == 1 ? 0.0 : exponent / double(trueMax - 1);
+        const double y = i == trueMax - 1 && trueMax > 1 ? exponent : double(i) * step;
         raw[std::size_t(i)] = std::int32_t(std::pow(2.0, y));
     }
     dilations.clear();

@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "compute/core/series_quantities.h"
+#include "compute/rocket/minirocket.h"
 #include "compute/rocket/rocket.h"
+#include "compute/rocket/rocket_pipeline.h"
 
 namespace cs {
 
@@ -15,5 +17,16 @@ namespace cs {
 /// @code view.setFeatureMatrix(series, cs::rocketFeatureMatrix(features, kernels)); @endcode
 FeatureMatrix rocketFeatureMatrix(std::shared_ptr<const RocketFeatures> features,
                                   std::shared_ptr<const RocketKernels> kernels = nullptr);
+
+/// MiniRocket or MultiRocket features: one column per feature (a kernel, dilation and bias),
+/// layers PPV (MiniRocket) or PPV, MPV, MIPV, LSPV of the series and of its difference
+/// (MultiRocket); a column's description names its dilation, kernel taps, padding and bias.
+FeatureMatrix miniRocketFeatureMatrix(std::shared_ptr<const RocketFeatures> features,
+                                      std::shared_ptr<const MiniRocketModel> model);
+
+/// The feature map of any variant's features under the transform they came from.
+/// @code view.setFeatureMatrix(series, cs::rocketFeatureMatrix(features, transform)); @endcode
+FeatureMatrix rocketFeatureMatrix(std::shared_ptr<const RocketFeatures> features,
+                                  const RocketTransform& transform);
 
 }  // namespace cs
