@@ -361,6 +361,7 @@ RocketFeatures miniRocketTransformHost(const SeriesSet& series, const MiniRocket
                     alphaSum(x + c * stride, len, d, alpha.data() + c * stride);
                 const std::ptrdiff_t pad = 4 * d;
                 for (std::size_t k = 0; k < std::size_t(kMiniRocketKernels); ++k) {
+                    job.checkpoint();  // a long series: one kernel is a few passes over it
                     const std::size_t comb = di * kMiniRocketKernels + k;
                     combinationOutput(x, alpha.data(), stride, len, d, k,
                                       rep.channelIndex.data() + rep.channelStart[comb],

@@ -21,6 +21,7 @@
 #include "compute/io/point_readers.h"
 #include "compute/knn/knn_cpu.h"
 #include "compute/kshape/kshape_cpu.h"
+#include "compute/rocket/minirocket.h"
 #include "compute/rocket/rocket.h"
 #include "compute/rocket/rocket_cpu.h"
 #include "tests/common/test_paths.h"
@@ -117,6 +118,24 @@ void TestCancellation::cancelsPromptly_data() {
         cs::makeRocketKernels({.kernels = cs::kRocketMaxKernels}, fewLong.length, 1);
     QTest::newRow("rocket 100000 kernels 200 x 4096")
         << Job([](cs::JobControl& job) { cs::rocketTransformCpu(fewLong, kernels, job); });
+    // MiniRocket / MultiRocket at the most features, on a few long series: the biases' fit (a
+    // sorted convolution per combination) and the transform (a check per kernel and dilation).
+    static const cs::SeriesSet veryLong = cs::demo::makeDemoSeries(4, 200'000, 2);
+    static const cs::RocketParams multi{.kernels = cs::kRocketMaxKernels,
+                                        .variant = cs::RocketVariant::MultiRocket};
+    QTest::newRow("multirocket biases 100000 x 8 features 4 x 200000")
+        << Job([](cs::JobControl& job) {
+               auto m = cs::makeMiniRocketModel(multi, veryLong, cs::miniRocketFitRows(veryLong));
+               cs::fitMiniRocketBiasesHost(veryLong, m, job);
+           });
+    static const cs::MiniRocketModel unfitted = [] {
+        auto m = cs::makeMiniRocketModel(multi, veryLong, cs::miniRocketFitRows(veryLong));
+        for (auto& rep : m.representations)
+            rep.biases.assign(rep.featureCount(), 0.0f);  // any biases: the work is the same
+        return m;
+    }();
+    QTest::newRow("multirocket transform 100000 x 8 features 4 x 200000")
+        << Job([](cs::JobControl& job) { cs::miniRocketTransformHost(veryLong, unfitted, job); });
 }
 
 void TestCancellation::cancelsPromptly() {
