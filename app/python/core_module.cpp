@@ -32,6 +32,7 @@
 #include "compute/kshape/kshape_descriptor.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket_descriptor.h"
+#include "compute/rocket/rocket_pipeline.h"
 
 namespace py = pybind11;
 
@@ -111,7 +112,8 @@ const NameMap kKnnNames{{"k", "k"},
                         {"seed", "seed"}};
 const NameMap kKShapeNames{
     {"n_clusters", "k"}, {"max_iter", "maxIterations"}, {"seed", "seed"}, {"channel", "channel"}};
-const NameMap kRocketNames{{"num_kernels", "kernels"}, {"seed", "seed"}};
+const NameMap kRocketNames{
+    {"num_kernels", "kernels"}, {"seed", "seed"}, {"variant", "variant"}};
 
 const std::map<std::string, std::pair<const cs::AlgorithmDescriptor*, const NameMap*>>&
 algorithms() {
@@ -361,31 +363,70 @@ py::array_t<double> kshapeDistances(const FloatArray& x, const FloatArray& centr
     return toArray(std::move(d), {py::ssize_t(series.n), py::ssize_t(k)});
 }
 
-// ROCKET: the kernels drawn once at fit (for the training set's length and channels) and used for
-// every transform after, as the CLI uses one set for its training and test halves.
+// ROCKET: the transform fitted once (ROCKET's kernels for the training set's length and
+// channels; MiniRocket's and MultiRocket's model and biases on the training series) and used for
+// every transform after, as the CLI uses one fit for its training and test halves.
 struct PyRocketKernels {
-    cs::RocketKernels kernels;
+    cs::RocketKernels kernels;                          ///< ROCKET
+    std::shared_ptr<const cs::MiniRocketModel> model;  ///< MiniRocket, MultiRocket
     cs::ParameterValues values;
+
+    cs::RocketTransform transform() const {
+        cs::RocketTransform t;
+        t.params = cs::rocketParams(values);
+        if (model)
+            t.model = model;
+        else
+            t.kernels = std::shared_ptr<const cs::RocketKernels>(std::shared_ptr<void>(), &kernels);
+        return t;
+    }
+    std::size_t features() const {
+        return model ? model->featureCount() * model->layers() : 2 * kernels.count();
+    }
 };
 
 PyRocketKernels rocketKernels(const py::dict& params, std::size_t length, std::size_t channels) {
     const cs::ParameterValues values =
         checkedValues(cs::rocketDescriptor(), kRocketNames, params, nullptr);
     const cs::RocketParams p = cs::rocketParams(values);
+    if (p.variant != cs::RocketVariant::Rocket)
+        throw cs::Error(std::string(cs::rocketVariantName(p.variant)) +
+                        " fits its biases on series: use rocket_fit_kernels");
     py::gil_scoped_release release;
-    return {cs::makeRocketKernels(p, length, channels), values};
+    return {cs::makeRocketKernels(p, length, channels), nullptr, values};
 }
 
-cs::MemoryNeed rocketNeed(const cs::SeriesSet& series, const PyRocketKernels& k) {
-    return cs::rocketDescriptor().memoryNeed(seriesShape(series), k.values);
+cs::MemoryNeed rocketNeed(const cs::SeriesSet& series, const cs::ParameterValues& values) {
+    return cs::rocketDescriptor().memoryNeed(seriesShape(series), values);
+}
+
+// The transform of any variant fitted on X (every series a training one).
+PyRocketKernels rocketFitKernels(const FloatArray& x, const py::dict& params,
+                                 const std::string& backendName) {
+    const cs::SeriesSet series = seriesOf(x);
+    const cs::ParameterValues values =
+        checkedValues(cs::rocketDescriptor(), kRocketNames, params, nullptr);
+    const cs::RocketParams p = cs::rocketParams(values);
+    if (p.variant == cs::RocketVariant::Rocket) {
+        py::gil_scoped_release release;
+        return {cs::makeRocketKernels(p, series.length, series.channels), nullptr, values};
+    }
+    PyRocketKernels k;
+    k.values = values;
+    k.model = run(backendName, "ROCKET", rocketNeed(series, values), nullptr,
+                  [&](cs::Backend& backend, cs::JobControl& job) {
+                      return cs::fitRocketTransform(backend, p, series, job).model;
+                  });
+    return k;
 }
 
 py::array_t<float> rocketTransform(const FloatArray& x, const PyRocketKernels& k,
                                    const std::string& backendName) {
     const cs::SeriesSet series = seriesOf(x);
-    cs::RocketFeatures f = run(backendName, "ROCKET", rocketNeed(series, k), nullptr,
+    cs::RocketFeatures f = run(backendName, "ROCKET", rocketNeed(series, k.values), nullptr,
                                [&](cs::Backend& backend, cs::JobControl& job) {
-                                   return backend.rocketTransform(series, k.kernels, job);
+                                   return cs::applyRocketTransform(backend, k.transform(), series,
+                                                                   job);
                                });
     const auto columns = py::ssize_t(f.columns());
     return toArray(std::move(f.values), {py::ssize_t(f.n), columns});
@@ -402,9 +443,10 @@ cs::RidgeModel rocketFit(const FloatArray& x, const IntArray& labels, int classe
     const std::vector<std::int32_t> train(labels.data(), labels.data() + series.n);
     cs::RidgeParams ridge;
     ridge.alphas = std::move(alphas);
-    return run(backendName, "ROCKET", rocketNeed(series, k), nullptr,
+    return run(backendName, "ROCKET", rocketNeed(series, k.values), nullptr,
                [&](cs::Backend& backend, cs::JobControl& job) {
-                   const cs::RocketFeatures f = backend.rocketTransform(series, k.kernels, job);
+                   const cs::RocketFeatures f =
+                       cs::applyRocketTransform(backend, k.transform(), series, job);
                    return backend.ridgeFit(f, train, classes, ridge, job);
                });
 }
@@ -415,9 +457,10 @@ std::pair<py::array_t<std::int32_t>, py::array_t<double>> rocketPredict(
     const cs::SeriesSet series = seriesOf(x);
     std::vector<std::int32_t> predicted;
     std::vector<double> scores;
-    run(backendName, "ROCKET", rocketNeed(series, k), nullptr,
+    run(backendName, "ROCKET", rocketNeed(series, k.values), nullptr,
         [&](cs::Backend& backend, cs::JobControl& job) {
-            const cs::RocketFeatures f = backend.rocketTransform(series, k.kernels, job);
+            const cs::RocketFeatures f =
+                cs::applyRocketTransform(backend, k.transform(), series, job);
             auto stage = job.stage("predict");
             predicted = cs::ridgePredict(model, f.values, f.n);
             scores = cs::ridgeScores(model, f.values, f.n);
@@ -425,6 +468,41 @@ std::pair<py::array_t<std::int32_t>, py::array_t<double>> rocketPredict(
         });
     const auto n = py::ssize_t(series.n);
     return {toArray(std::move(predicted), {n}), toArray(std::move(scores), {n, model.classes})};
+}
+
+// A MiniRocket model as a tuple of its fields, and back (pickling).
+py::tuple miniModelState(const cs::MiniRocketModel& m) {
+    py::list reps;
+    for (const auto& r : m.representations)
+        reps.append(py::make_tuple(r.referenceLength, r.dilations, r.featuresPerDilation,
+                                   r.featureStart, r.channelCounts, r.channelStart,
+                                   r.channelIndex, r.biasExample, r.quantiles, r.biases));
+    return py::make_tuple(int(m.variant), m.channels, reps);
+}
+
+std::shared_ptr<const cs::MiniRocketModel> miniModelFromState(const py::tuple& t) {
+    if (t.size() != 3) throw cs::Error("not a pickled MiniRocket model");
+    auto m = std::make_shared<cs::MiniRocketModel>();
+    m->variant = cs::RocketVariant(t[0].cast<int>());
+    m->channels = t[1].cast<std::size_t>();
+    for (const auto& item : t[2].cast<py::list>()) {
+        const auto r = item.cast<py::tuple>();
+        if (r.size() != 10) throw cs::Error("not a pickled MiniRocket model");
+        cs::MiniRocketRepresentation rep;
+        using I = std::vector<std::int32_t>;
+        rep.referenceLength = r[0].cast<std::int32_t>();
+        rep.dilations = r[1].cast<I>();
+        rep.featuresPerDilation = r[2].cast<I>();
+        rep.featureStart = r[3].cast<I>();
+        rep.channelCounts = r[4].cast<I>();
+        rep.channelStart = r[5].cast<I>();
+        rep.channelIndex = r[6].cast<I>();
+        rep.biasExample = r[7].cast<I>();
+        rep.quantiles = r[8].cast<std::vector<float>>();
+        rep.biases = r[9].cast<std::vector<float>>();
+        m->representations.push_back(std::move(rep));
+    }
+    return m;
 }
 
 py::list backendStatuses() {
@@ -452,7 +530,7 @@ PYBIND11_MODULE(_core, m) {
         "Clusterscope's engine (DBSCAN, kNN graphs, k-Shape, ROCKET); use the estimators "
         "of the clusterscope package";
     m.attr("__version__") = CS_VERSION;
-    m.attr("ROCKET_VARIANTS") = py::make_tuple("rocket");
+    m.attr("ROCKET_VARIANTS") = py::make_tuple("rocket", "minirocket", "multirocket");
 
     // Engine errors keep the engine's sentence. Registered base first: the translator registered
     // last is tried first, so the derived classes are matched before cs::Error.
@@ -491,21 +569,39 @@ PYBIND11_MODULE(_core, m) {
           py::arg("channel"));
 
     py::class_<PyRocketKernels>(m, "RocketKernels")
-        .def_property_readonly("count", [](const PyRocketKernels& k) { return k.kernels.count(); })
+        .def_property_readonly("variant",
+                               [](const PyRocketKernels& k) { return k.values.word("variant"); })
+        .def_property_readonly("count",
+                               [](const PyRocketKernels& k) {
+                                   return k.model ? k.model->featureCount() : k.kernels.count();
+                               })
+        .def_property_readonly("features", &PyRocketKernels::features)
         .def_property_readonly("length", [](const PyRocketKernels& k) { return k.kernels.length; })
         .def_property_readonly("channels",
-                               [](const PyRocketKernels& k) { return k.kernels.channels; })
+                               [](const PyRocketKernels& k) {
+                                   return k.model ? k.model->channels : k.kernels.channels;
+                               })
         .def_property_readonly("lengths",
                                [](const PyRocketKernels& k) { return k.kernels.lengths; })
         .def_property_readonly("dilations",
-                               [](const PyRocketKernels& k) { return k.kernels.dilations; })
-        .def_property_readonly("biases", [](const PyRocketKernels& k) { return k.kernels.biases; })
+                               [](const PyRocketKernels& k) {
+                                   return k.model ? k.model->representations.front().dilations
+                                                  : k.kernels.dilations;
+                               })
+        .def_property_readonly("biases",
+                               [](const PyRocketKernels& k) {
+                                   return k.model ? k.model->representations.front().biases
+                                                  : k.kernels.biases;
+                               })
         .def_property_readonly("paddings",
                                [](const PyRocketKernels& k) { return k.kernels.paddings; })
-        // Pickled as what drew them: the kernels depend on the count, seed, length and
-        // channels only (makeRocketKernels), so unpickling draws the same set again.
+        // ROCKET's kernels are pickled as what drew them (the count, seed, length and channels:
+        // unpickling draws the same set again); a fitted MiniRocket model as its fields.
         .def(py::pickle(
             [](const PyRocketKernels& k) {
+                if (k.model)
+                    return py::make_tuple(k.values.integer("kernels"), k.values.integer("seed"),
+                                          k.values.word("variant"), miniModelState(*k.model));
                 return py::make_tuple(k.values.integer("kernels"), k.values.integer("seed"),
                                       k.kernels.length, k.kernels.channels);
             },
@@ -514,6 +610,13 @@ PYBIND11_MODULE(_core, m) {
                 py::dict params;
                 params["num_kernels"] = t[0];
                 params["seed"] = t[1];
+                if (py::isinstance<py::str>(t[2])) {
+                    params["variant"] = t[2];
+                    PyRocketKernels k;
+                    k.values = checkedValues(cs::rocketDescriptor(), kRocketNames, params, nullptr);
+                    k.model = miniModelFromState(t[3].cast<py::tuple>());
+                    return k;
+                }
                 return rocketKernels(params, t[2].cast<std::size_t>(), t[3].cast<std::size_t>());
             }));
     py::class_<cs::RidgeModel>(m, "RidgeModel")
@@ -556,6 +659,8 @@ PYBIND11_MODULE(_core, m) {
             }));
     m.def("rocket_kernels", &rocketKernels, py::arg("params"), py::arg("length"),
           py::arg("channels"));
+    m.def("rocket_fit_kernels", &rocketFitKernels, py::arg("X"), py::arg("params"),
+          py::arg("backend"));
     m.def("rocket_transform", &rocketTransform, py::arg("X"), py::arg("kernels"),
           py::arg("backend"));
     m.def("rocket_fit", &rocketFit, py::arg("X"), py::arg("labels"), py::arg("classes"),

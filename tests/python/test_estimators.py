@@ -143,11 +143,20 @@ class TestParameters(unittest.TestCase):
 
     def test_rocket_variants(self):
         X, y = shapes(20, 32)
-        for variant in ("minirocket", "multirocket", "ROCKET"):
+        with self.assertRaisesRegex(ValueError, r"variant='ROCKET' is not available: "
+                                                r"this engine has 'rocket', 'minirocket', "
+                                                r"'multirocket'"):
+            cs.Rocket(variant="ROCKET", num_kernels=10).fit(X, y)
+        for variant, features in (("minirocket", 168), ("multirocket", 8 * 168)):
             with self.subTest(variant=variant):
-                with self.assertRaisesRegex(ValueError, rf"variant='{variant}' is not available: "
-                                                        r"this engine has 'rocket' only"):
-                    cs.Rocket(variant=variant, num_kernels=10).fit(X, y)
+                r = cs.Rocket(variant=variant, num_kernels=200, backend="cpu").fit(X, y)
+                self.assertEqual(r.n_features_out_, features)
+                F = r.transform(X)
+                self.assertEqual(F.shape, (20, features))
+                self.assertGreaterEqual(r.score(X, y), 0.9)
+                # A pickled model transforms alike.
+                again = pickle.loads(pickle.dumps(r))
+                np.testing.assert_array_equal(again.transform(X), F)
 
     def test_not_fitted(self):
         X, _ = shapes(10, 32)

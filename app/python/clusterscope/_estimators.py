@@ -223,14 +223,18 @@ class Rocket(_Estimator):
     (n_series, length) or (n_series, n_channels, length), and the ridge classifier it pairs with
     (scikit-learn's RidgeClassifierCV: leave-one-out choice of alpha).
 
-    variant: "rocket" (the only variant this engine has; MiniRocket and MultiRocket are not
-        implemented yet).
-    num_kernels: random convolution kernels, two features each (PPV and MAX).
+    variant: "rocket" (random kernels, PPV and MAX), "minirocket" (84 fixed kernels at fitted
+        dilations and biases, PPV) or "multirocket" (MiniRocket's kernels on the series and its
+        first difference; PPV, MPV, MIPV, LSPV); compute/rocket/minirocket.h.
+    num_kernels: ROCKET: random convolution kernels, two features each (PPV and MAX);
+        MiniRocket: features (rounded down to a multiple of 84); MultiRocket: features per
+        pooling and representation (6250 gives the authors' 49,728 features).
     seed: the kernels' random draws; alphas: the ridge's candidates (None: 10 values from 1e-3
     to 1e3).
 
-    fit(X) draws the kernels for X's length and channels; fit(X, y) also fits the classifier on
-    the features of X. transform(X): the n_series x 2 num_kernels features, [PPV, MAX] per kernel;
+    fit(X) draws the kernels for X's length and channels (MiniRocket, MultiRocket: fits the
+    dilations and biases on X); fit(X, y) also fits the classifier on the features of X.
+    transform(X): the n_series x n_features_out_ features ([PPV, MAX] per kernel for ROCKET);
     predict(X), decision_function(X), score(X, y) use the classifier.
 
     Fitted: kernels_, n_features_out_, and with y: classes_, alpha_, alphas_, loo_accuracy_,
@@ -248,14 +252,14 @@ class Rocket(_Estimator):
         if self.variant not in _core.ROCKET_VARIANTS:
             have = ", ".join(repr(v) for v in _core.ROCKET_VARIANTS)
             raise ValueError(
-                f"variant={self.variant!r} is not available: this engine has {have} only "
-                "(MiniRocket and MultiRocket are not implemented yet)")
+                f"variant={self.variant!r} is not available: this engine has {have}")
 
     def fit(self, X, y=None):
         self._check_variant()
         X = _series(X)
-        kernels = _core.rocket_kernels({"num_kernels": self.num_kernels, "seed": self.seed},
-                                       X.shape[2], X.shape[1])
+        kernels = _core.rocket_fit_kernels(
+            X, {"num_kernels": self.num_kernels, "seed": self.seed, "variant": self.variant},
+            self.backend)
         model = None
         if y is not None:
             y = np.asarray(y)
@@ -270,7 +274,7 @@ class Rocket(_Estimator):
         for name in ("classes_", "model_", "alpha_", "alphas_", "loo_accuracy_", "loo_error_"):
             self.__dict__.pop(name, None)
         self.kernels_ = kernels
-        self.n_features_out_ = 2 * kernels.count
+        self.n_features_out_ = kernels.features
         if model is not None:
             self.classes_ = classes
             self.model_ = model

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/rocket/rocket_panel.h"
 
+#include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -51,6 +52,15 @@ QString className(const SeriesSet& s, int label) {
                : QString::number(label);
 }
 
+const char* variantTitle(RocketVariant v) {
+    switch (v) {
+    case RocketVariant::MiniRocket: return "MiniRocket";
+    case RocketVariant::MultiRocket: return "MultiRocket";
+    case RocketVariant::Rocket: break;
+    }
+    return "ROCKET";
+}
+
 }  // namespace
 
 RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
@@ -60,6 +70,25 @@ RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
     m_kernelsSpin->setSingleStep(1000);
     m_kernelsSpin->setGroupSeparatorShown(true);
     m_seedSpin = addIntParameter("seed");
+
+    // The variant: a combo box of the descriptor's choices, stored like the generic rows.
+    const AlgorithmDescriptor& d = rocketDescriptor();
+    const ParameterSpec& variant = *d.parameter("variant");
+    m_variantBox = new QComboBox;
+    m_variantBox->setObjectName(QStringLiteral("rocketVariant"));
+    m_variantBox->addItem(tr("ROCKET (random kernels; PPV, MAX)"), QStringLiteral("rocket"));
+    m_variantBox->addItem(tr("MiniRocket (84 kernels; PPV)"), QStringLiteral("minirocket"));
+    m_variantBox->addItem(tr("MultiRocket (series + difference; 4 poolings)"),
+                          QStringLiteral("multirocket"));
+    const auto stored = std::get<std::string>(ParameterStore::load(d, variant));
+    m_variantBox->setCurrentIndex(
+        std::max(0, m_variantBox->findData(QString::fromStdString(stored))));
+    ParameterStore::configure(m_variantBox, variant);
+    parameterForm()->addRow(QString::fromStdString(variant.label), m_variantBox);
+    connect(m_variantBox, &QComboBox::activated, this, [this] {
+        saveVariant();
+        parametersChanged();
+    });
 
     // The classifier and its confusion matrix, under the summary.
     m_classifier = new QLabel;
@@ -101,7 +130,23 @@ bool RocketPanel::hasInput() const {
 }
 
 RocketParams RocketPanel::params() const {
-    return rocketParams(parameterValues());
+    ParameterValues values = parameterValues();
+    values.set("variant", m_variantBox->currentData().toString().toStdString());
+    return rocketParams(values);
+}
+
+void RocketPanel::setVariant(RocketVariant variant) {
+    const int index = m_variantBox->findData(QString::fromLatin1(rocketVariantName(variant)));
+    if (index < 0 || index == m_variantBox->currentIndex()) return;
+    m_variantBox->setCurrentIndex(index);
+    saveVariant();
+    parametersChanged();
+}
+
+void RocketPanel::saveVariant() {
+    const AlgorithmDescriptor& d = rocketDescriptor();
+    ParameterStore::save(d, *d.parameter("variant"),
+                         m_variantBox->currentData().toString().toStdString());
 }
 
 void RocketPanel::setKernels(int kernels) {
@@ -118,8 +163,13 @@ void RocketPanel::submitRun() {
     try {
         // Only the O(1) checks here; the backend validates the values on the worker.
         validateRocketParams(p);
-        if (m_series->length < 2)
-            problem = tr("ROCKET needs series of at least 2 samples, these have %1")
+        const std::size_t shortest = p.variant == RocketVariant::Rocket        ? 2
+                                     : p.variant == RocketVariant::MiniRocket ? 9
+                                                                              : 10;
+        if (m_series->length < shortest)
+            problem = tr("%1 needs series of at least %2 samples, these have %3")
+                          .arg(QString::fromLatin1(variantTitle(p.variant)))
+                          .arg(shortest)
                           .arg(m_series->length);
     } catch (const Error& e) {
         problem = QString::fromUtf8(e.what());
@@ -141,14 +191,12 @@ RocketRun RocketPanel::compute(std::shared_ptr<const SeriesSet> series, const Ro
     RocketRun run;
     run.params = params;
     run.series = series;
-    {
-        const auto stage = job.stage("kernels");
-        run.kernels =
-            std::make_shared<const RocketKernels>(makeRocketKernels(params, s.length, s.channels));
-    }
+    const RocketTransform transform = fitRocketTransform(backend, params, s, job);
+    run.kernels = transform.kernels;
+    run.miniModel = transform.model;
     job.checkpoint();
     auto features =
-        std::make_shared<const RocketFeatures>(backend.rocketTransform(s, *run.kernels, job));
+        std::make_shared<const RocketFeatures>(applyRocketTransform(backend, transform, s, job));
     run.features = features;
     job.checkpoint();
 
@@ -215,7 +263,8 @@ void RocketPanel::showOutcome(const JobOutcome& outcome) {
     // have finished first).
     if (run->series != m_series) return;
     const bool first = !m_run;
-    if (!m_view.setFeatureMatrix(run->series, rocketFeatureMatrix(run->features, run->kernels))) {
+    const RocketTransform transform{run->params, run->kernels, run->miniModel};
+    if (!m_view.setFeatureMatrix(run->series, rocketFeatureMatrix(run->features, transform))) {
         setWarning(tr("The features do not match the series on screen; they are not shown."));
         return;
     }
@@ -230,8 +279,13 @@ void RocketPanel::showOutcome(const JobOutcome& outcome) {
     showTimings(outcome);
     setWarning({});
     const RocketRun& r = *m_run;
-    QString summary = tr("ROCKET (%1 kernels, seed %2) of %3 series in %4 ms on %5")
-                          .arg(count(std::size_t(r.params.kernels)))
+    QString summary = tr("%1 (%2 %3, seed %4) of %5 series in %6 ms on %7")
+                          .arg(QString::fromLatin1(variantTitle(r.params.variant)))
+                          .arg(count(r.params.variant == RocketVariant::Rocket
+                                         ? std::size_t(r.params.kernels)
+                                         : r.features->columns()))
+                          .arg(r.params.variant == RocketVariant::Rocket ? tr("kernels")
+                                                                          : tr("features"))
                           .arg(qulonglong(r.params.seed))
                           .arg(count(r.features->n))
                           .arg(outcome.milliseconds, 0, 'f', 0)
@@ -293,6 +347,16 @@ void RocketPanel::showConfusion(const RocketRun& run) {
 
 QString RocketPanel::statisticsText(const RocketRun& run) {
     const RocketFeatures& f = *run.features;
+    switch (run.params.variant) {
+    case RocketVariant::MiniRocket:
+        return tr("Features: %1 series × %2 (PPV of 84 kernels at fitted dilations and biases)")
+            .arg(count(f.n), count(f.columns()));
+    case RocketVariant::MultiRocket:
+        return tr("Features: %1 series × %2 (PPV, MPV, MIPV, LSPV of %3 kernel, dilation and "
+                  "bias combinations, on the series and its difference)")
+            .arg(count(f.n), count(f.columns()), count(f.kernels));
+    case RocketVariant::Rocket: break;
+    }
     return tr("Features: %1 series × %2 (PPV and MAX of %3 kernels)")
         .arg(count(f.n), count(f.columns()), count(f.kernels));
 }
@@ -323,8 +387,10 @@ QString RocketPanel::classifierText(const RocketRun& run) {
 
 QString RocketPanel::parameterText() const {
     const RocketParams p = m_run ? m_run->params : params();
-    QString text =
-        QStringLiteral("rocket kernels=%1 seed=%2").arg(p.kernels).arg(qulonglong(p.seed));
+    QString text = QStringLiteral("rocket kernels=%1 seed=%2 variant=%3")
+                       .arg(p.kernels)
+                       .arg(qulonglong(p.seed))
+                       .arg(QString::fromLatin1(rocketVariantName(p.variant)));
     if (m_run && m_run->model) {
         text += QStringLiteral(" alpha=%1 looAccuracy=%2")
                     .arg(m_run->model->alpha, 0, 'g', 9)
@@ -345,8 +411,15 @@ QString RocketPanel::exportFeatures(const QString& path) const {
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }
-    logInfo(tr("ROCKET features (%1 series × %2, [PPV, MAX] per kernel) written to %3")
-                .arg(count(f.n), count(f.columns()), path));
+    logInfo(tr("%1 features (%2 series × %3, %4) written to %5")
+                .arg(QString::fromLatin1(variantTitle(m_run->params.variant)))
+                .arg(count(f.n), count(f.columns()))
+                .arg(m_run->params.variant == RocketVariant::Rocket ? tr("[PPV, MAX] per kernel")
+                     : m_run->params.variant == RocketVariant::MiniRocket
+                         ? tr("PPV per feature")
+                         : tr("[PPV, MPV, MIPV, LSPV] of the series then of its difference, "
+                              "per feature"))
+                .arg(path));
     return {};
 }
 
@@ -369,6 +442,8 @@ void RocketPanel::setParameter(const QString& name, const ParameterValue& value)
         setKernels(int(std::get<std::int64_t>(value)));
     else if (name == QLatin1String("seed"))
         setSeed(std::uint64_t(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("variant"))
+        setVariant(rocketVariantFromName(std::get<std::string>(value)));
 }
 
 QString RocketPanel::exportResult(const std::string& exportId, const QString& path) {

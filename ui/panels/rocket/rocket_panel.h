@@ -9,8 +9,10 @@
 #include "compute/core/series_set.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
+#include "compute/rocket/rocket_pipeline.h"
 #include "ui/panels/algorithm_panel.h"
 
+class QComboBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -26,7 +28,8 @@ class WarningRow;
 struct RocketRun {
     RocketParams params;
     std::shared_ptr<const SeriesSet> series;  ///< the set the features are of
-    std::shared_ptr<const RocketKernels> kernels;
+    std::shared_ptr<const RocketKernels> kernels;   ///< ROCKET's kernels (null for the others)
+    std::shared_ptr<const MiniRocketModel> miniModel;  ///< MiniRocket's / MultiRocket's fit
     std::shared_ptr<const RocketFeatures> features;
     /// The classifier, fitted on the training rows (isTest == 0 and a label; every labelled row
     /// when the set has no split); null when there is nothing to fit (classifierNote says why).
@@ -41,10 +44,12 @@ struct RocketRun {
     int classes = 0;
 };
 
-/// The ROCKET panel for time-series sets: kernels (100 .. 100,000) and seed; Run, and every
+/// The ROCKET panel for time-series sets: the variant (ROCKET, MiniRocket, MultiRocket), kernels
+/// (100 .. 100,000) and seed; Run, and every
 /// change re-runs through the JobRunner (kind "rocket", latest wins, debounced: 10,000 kernels
 /// take about a second on the CPU). A run draws the kernels for the set's length and channels
-/// (makeRocketKernels), computes the features (Backend::rocketTransform), fits the ridge
+/// (fitRocketTransform: ROCKET's kernels, or MiniRocket's model fitted on the training rows),
+/// computes the features (applyRocketTransform), fits the ridge
 /// classifier on the training rows (Backend::ridgeFit) and predicts the test rows
 /// (ridgePredict). Shows the test accuracy (the leave-one-out accuracy without a split), the
 /// leave-one-out accuracy, the chosen alpha, a confusion matrix of the test rows, the row and
@@ -71,6 +76,7 @@ public:
     /// Setters as the widgets: each re-runs when series are loaded.
     void setKernels(int kernels);
     void setSeed(std::uint64_t seed);
+    void setVariant(RocketVariant variant);
 
     /// The run on screen (nullptr before the first, and after new data).
     std::shared_ptr<const RocketRun> lastRun() const { return m_run; }
@@ -87,6 +93,7 @@ public:
     // The widgets, for tests and the automation.
     QSpinBox* kernelsSpin() const { return m_kernelsSpin; }
     QSpinBox* seedSpin() const { return m_seedSpin; }
+    QComboBox* variantBox() const { return m_variantBox; }
     QLabel* classifierLabel() const { return m_classifier; }
     QTableWidget* confusionTable() const { return m_confusion; }
 
@@ -110,6 +117,7 @@ protected:
 
 private:
     void showConfusion(const RocketRun& run);
+    void saveVariant();
 
     SeriesView& m_view;
     std::shared_ptr<const SeriesSet> m_series;
@@ -117,6 +125,7 @@ private:
 
     QSpinBox* m_kernelsSpin = nullptr;
     QSpinBox* m_seedSpin = nullptr;
+    QComboBox* m_variantBox = nullptr;
     QLabel* m_classifier = nullptr;
     QTableWidget* m_confusion = nullptr;
 };
