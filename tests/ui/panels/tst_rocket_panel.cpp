@@ -101,7 +101,7 @@ private:
     bool ranWith(const cs::RocketParams& p) {
         if (!settled()) return false;
         const cs::RocketParams& q = panel()->lastRun()->params;
-        return q.kernels == p.kernels && q.seed == p.seed;
+        return q.kernels == p.kernels && q.seed == p.seed && q.variant == p.variant;
     }
     QString gunPoint() const {
         return QString::fromStdString(
@@ -439,7 +439,7 @@ private slots:
         QStringList names;
         for (const auto& p : rocket->descriptor->parameters)
             if (p.inPanel) names << QString::fromStdString(p.name);
-        QCOMPARE(names, QStringList({"kernels", "seed"}));
+        QCOMPARE(names, QStringList({"kernels", "seed", "variant"}));
         QString error;
         const auto a =
             m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=400"), &error);
@@ -485,6 +485,77 @@ private slots:
         QVERIFY(bad.waitForFinished(60000));
         QVERIFY(bad.exitCode() != 0);
         QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("rocket.kernels"));
+    }
+
+    // MiniRocket and MultiRocket through the same panel: the automation's variant key, the
+    // features of a direct fit and transform, the classifier, the feature map's layers, the
+    // export; then back to ROCKET.
+    void variantsRunThroughThePanel() {
+        // GunPoint is on screen (reopening it here would reset the panel under the run).
+        QVERIFY(view()->seriesSet() && view()->seriesSet()->n == 200);
+        const cs::ui::Algorithm* rocket = m_window->algorithms().find(QStringLiteral("rocket"));
+        QVERIFY(rocket);
+        struct Case {
+            const char* name;
+            cs::RocketVariant variant;
+            std::size_t layers;
+            const char* lastLayer;
+        };
+        for (const Case c : {Case{"minirocket", cs::RocketVariant::MiniRocket, 1, "PPV"},
+                             Case{"multirocket", cs::RocketVariant::MultiRocket, 8,
+                                  "LSPV (difference)"}}) {
+            QString error;
+            const auto a = m_window->algorithms().parseAssignment(
+                QStringLiteral("rocket.variant=%1").arg(QLatin1String(c.name)), &error);
+            QVERIFY2(a, qPrintable(error));
+            rocket->setParameter(a->parameter, a->value);
+            panel()->kernelsSpin()->setValue(252);
+            QCOMPARE(panel()->variantBox()->currentData().toString(), QLatin1String(c.name));
+            const cs::RocketParams p = panel()->params();
+            QCOMPARE(p.variant, c.variant);
+            rocket->run();
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                ranWith(p),
+                qPrintable(QStringLiteral("busy %1, run %2 (variant %3, kernels %4): %5 %6")
+                               .arg(panel()->isBusy())
+                               .arg(bool(panel()->lastRun()))
+                               .arg(panel()->lastRun() ? int(panel()->lastRun()->params.variant)
+                                                       : -1)
+                               .arg(panel()->lastRun() ? panel()->lastRun()->params.kernels : -1)
+                               .arg(panel()->warningLabel()->text(),
+                                    panel()->statisticsLabel()->text())),
+                20000);
+            const auto run = panel()->lastRun();
+            QVERIFY(run->miniModel);
+            QVERIFY(!run->kernels);
+            QCOMPARE(run->features->kernels, std::size_t(252));
+            QCOMPARE(run->features->layers, c.layers);
+            cs::CpuBackend cpu;
+            cs::JobControl job;
+            const auto t = cs::fitRocketTransform(cpu, p, series(), job);
+            QCOMPARE(run->features->values, cs::applyRocketTransform(cpu, t, series(), job).values);
+            QVERIFY(run->model);
+            QVERIFY2(run->testAccuracy > 0.9, qPrintable(QString::number(run->testAccuracy)));
+            QCOMPARE(panel()->statisticsLabel()->text(), RocketPanel::statisticsText(*run));
+            // The map: one column per feature, the variant's layers, the last one shown.
+            QTRY_VERIFY_WITH_TIMEOUT(map()->isContentDrawn(), 10000);
+            QCOMPARE(map()->matrix().layers, c.layers);
+            QCOMPARE(map()->matrix().layerNames.back(), std::string(c.lastLayer));
+            map()->setLayer(c.layers - 1);
+            QTRY_VERIFY_WITH_TIMEOUT(map()->isContentDrawn(), 10000);
+            QCOMPARE(map()->layer(), c.layers - 1);
+            QVERIFY(map()->describe(map()->cellCentre(3, 5)).contains(QLatin1String("dilation")));
+            const QString npy = m_tmp.filePath(QStringLiteral("%1_rocket.npy").arg(c.name));
+            QCOMPARE(m_window->exportTo(npy), QString());
+            QVERIFY(QFile::exists(npy));
+            const QString csv = m_tmp.filePath(QStringLiteral("%1_rocket.csv").arg(c.name));
+            QCOMPARE(m_window->exportTo(csv), QString());
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY(f.readLine().contains(QStringLiteral("variant=%1").arg(c.name).toUtf8()));
+        }
+        panel()->setVariant(cs::RocketVariant::Rocket);
+        QCOMPARE(panel()->params().variant, cs::RocketVariant::Rocket);
     }
 
     void cleanupTestCase() { m_window.reset(); }
