@@ -371,6 +371,7 @@ RocketFeatures miniRocketTransformHost(const SeriesSet& series, const MiniRocket
                     const std::ptrdiff_t n = padded ? len : std::max<std::ptrdiff_t>(0, len - 2 * pad);
                     const std::size_t first = rep.firstFeature(di, k);
                     for (std::int32_t q = 0; q < rep.featuresPerDilation[di]; ++q) {
+                        if (q % 8 == 7) job.checkpoint();  // long series: ~8 passes apart
                         const std::size_t feature = first + std::size_t(q);
                         float pooled[4];
                         pool(out.data() + lo, n, rep.biases[feature], poolings, pooled);
