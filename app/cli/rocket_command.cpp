@@ -77,9 +77,12 @@ SeriesSet mergeSplit(const SeriesSet& train, const SeriesSet& test) {
 
 const char* variantTitle(RocketVariant v) {
     switch (v) {
-    case RocketVariant::MiniRocket: return "MiniRocket";
-    case RocketVariant::MultiRocket: return "MultiRocket";
-    case RocketVariant::Rocket: break;
+        case RocketVariant::MiniRocket:
+            return "MiniRocket";
+        case RocketVariant::MultiRocket:
+            return "MultiRocket";
+        case RocketVariant::Rocket:
+            break;
     }
     return "ROCKET";
 }
@@ -207,8 +210,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                     line << o->params.kernels << " kernels, ";
                 else
                     line << f.columns() << " features, ";
-                line
-                     << nTrain << " train";
+                line << nTrain << " train";
                 if (nTest) line << " / " << nTest << " test";
                 line << " series, " << s.classCount() << " classes; ";
                 if (tests) line << "test accuracy " << double(correct) / double(tests) << ", ";

@@ -112,8 +112,7 @@ const NameMap kKnnNames{{"k", "k"},
                         {"seed", "seed"}};
 const NameMap kKShapeNames{
     {"n_clusters", "k"}, {"max_iter", "maxIterations"}, {"seed", "seed"}, {"channel", "channel"}};
-const NameMap kRocketNames{
-    {"num_kernels", "kernels"}, {"seed", "seed"}, {"variant", "variant"}};
+const NameMap kRocketNames{{"num_kernels", "kernels"}, {"seed", "seed"}, {"variant", "variant"}};
 
 const std::map<std::string, std::pair<const cs::AlgorithmDescriptor*, const NameMap*>>&
 algorithms() {
@@ -367,7 +366,7 @@ py::array_t<double> kshapeDistances(const FloatArray& x, const FloatArray& centr
 // channels; MiniRocket's and MultiRocket's model and biases on the training series) and used for
 // every transform after, as the CLI uses one fit for its training and test halves.
 struct PyRocketKernels {
-    cs::RocketKernels kernels;                          ///< ROCKET
+    cs::RocketKernels kernels;                         ///< ROCKET
     std::shared_ptr<const cs::MiniRocketModel> model;  ///< MiniRocket, MultiRocket
     cs::ParameterValues values;
 
@@ -423,11 +422,11 @@ PyRocketKernels rocketFitKernels(const FloatArray& x, const py::dict& params,
 py::array_t<float> rocketTransform(const FloatArray& x, const PyRocketKernels& k,
                                    const std::string& backendName) {
     const cs::SeriesSet series = seriesOf(x);
-    cs::RocketFeatures f = run(backendName, "ROCKET", rocketNeed(series, k.values), nullptr,
-                               [&](cs::Backend& backend, cs::JobControl& job) {
-                                   return cs::applyRocketTransform(backend, k.transform(), series,
-                                                                   job);
-                               });
+    cs::RocketFeatures f =
+        run(backendName, "ROCKET", rocketNeed(series, k.values), nullptr,
+            [&](cs::Backend& backend, cs::JobControl& job) {
+                return cs::applyRocketTransform(backend, k.transform(), series, job);
+            });
     const auto columns = py::ssize_t(f.columns());
     return toArray(std::move(f.values), {py::ssize_t(f.n), columns});
 }
@@ -475,8 +474,8 @@ py::tuple miniModelState(const cs::MiniRocketModel& m) {
     py::list reps;
     for (const auto& r : m.representations)
         reps.append(py::make_tuple(r.referenceLength, r.dilations, r.featuresPerDilation,
-                                   r.featureStart, r.channelCounts, r.channelStart,
-                                   r.channelIndex, r.biasExample, r.quantiles, r.biases));
+                                   r.featureStart, r.channelCounts, r.channelStart, r.channelIndex,
+                                   r.biasExample, r.quantiles, r.biases));
     return py::make_tuple(int(m.variant), m.channels, reps);
 }
 

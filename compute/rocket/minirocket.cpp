@@ -98,8 +98,7 @@ void combinationOutput(const float* x, const float* alpha, std::size_t stride, s
 }
 
 // The pooled features of the outputs c[0 .. n) at bias b into out[0 .. poolings).
-void pool(const float* __restrict c, std::ptrdiff_t n, float b, std::size_t poolings,
-          float* out) {
+void pool(const float* __restrict c, std::ptrdiff_t n, float b, std::size_t poolings, float* out) {
     if (poolings == 1) {
         std::ptrdiff_t count = 0;
         for (std::ptrdiff_t t = 0; t < n; ++t)
@@ -139,8 +138,10 @@ void fitMiniRocketDilations(std::size_t referenceLength, int kernels, int maxDil
                             std::vector<std::int32_t>& dilations,
                             std::vector<std::int32_t>& featuresPerDilation) {
     if (referenceLength < 9)
-        throw Error("MiniRocket needs series of at least 9 samples (the kernel's length), the "
-                    "longest is " + num(referenceLength));
+        throw Error(
+            "MiniRocket needs series of at least 9 samples (the kernel's length), the "
+            "longest is " +
+            num(referenceLength));
     const int perKernel = std::max(kernels, kMiniRocketKernels) / kMiniRocketKernels;
     const int trueMax = std::max(1, std::min(perKernel, maxDilations));
     const double multiplier = double(perKernel) / double(trueMax);
@@ -201,8 +202,10 @@ MiniRocketModel makeMiniRocketModel(const RocketParams& params, const SeriesSet&
     }
     const std::size_t reps = multi(m) ? 2 : 1;
     if (multi(m) && longest < 10)
-        throw Error("MultiRocket needs series of at least 10 samples (the kernel's length on "
-                    "the first difference), the longest is " + num(longest));
+        throw Error(
+            "MultiRocket needs series of at least 10 samples (the kernel's length on "
+            "the first difference), the longest is " +
+            num(longest));
 
     Random rng(params.seed);
     const std::size_t channels = series.channels;
@@ -221,8 +224,7 @@ MiniRocketModel makeMiniRocketModel(const RocketParams& params, const SeriesSet&
         const std::size_t combinations = rep.combinations();
         for (std::size_t c = 0; c < combinations; ++c) {
             const double u = rng.uniform(0.0, std::log2(double(most) + 1.0));
-            const std::size_t count =
-                std::clamp<std::size_t>(std::size_t(std::exp2(u)), 1, most);
+            const std::size_t count = std::clamp<std::size_t>(std::size_t(std::exp2(u)), 1, most);
             std::iota(pool.begin(), pool.end(), 0);
             for (std::size_t i = 0; i < count; ++i)
                 std::swap(pool[i], pool[i + std::size_t(rng.below(channels - i))]);
@@ -262,8 +264,7 @@ void validateMiniRocketInput(const SeriesSet& series, const MiniRocketModel& mod
                      rep.featureStart[i] + rep.featuresPerDilation[i] * kMiniRocketKernels;
         for (std::size_t c = 0; ok && c < comb; ++c) {
             ok = rep.channelCounts[c] >= 1 && rep.channelStart[c] >= 0 &&
-                 std::size_t(rep.channelStart[c] + rep.channelCounts[c]) <=
-                     rep.channelIndex.size();
+                 std::size_t(rep.channelStart[c] + rep.channelCounts[c]) <= rep.channelIndex.size();
             for (std::int32_t j = 0; ok && j < rep.channelCounts[c]; ++j) {
                 const auto ch = rep.channelIndex[std::size_t(rep.channelStart[c] + j)];
                 ok = ch >= 0 && std::size_t(ch) < model.channels;
@@ -294,7 +295,8 @@ void miniRocketConvolution(const SeriesSet& series, std::size_t row,
     scratch.assign(series.channels * stride + stride, 0.0f);
     for (std::size_t ci = 0; ci < count; ++ci) {
         const std::size_t c = std::size_t(channels[ci]);
-        alphaSum(x + c * stride, std::ptrdiff_t(len), rep.dilations[di], scratch.data() + c * stride);
+        alphaSum(x + c * stride, std::ptrdiff_t(len), rep.dilations[di],
+                 scratch.data() + c * stride);
     }
     out.assign(len, 0.0f);
     combinationOutput(x, scratch.data(), stride, std::ptrdiff_t(len), rep.dilations[di], k,
@@ -311,12 +313,13 @@ void fitMiniRocketBiasesHost(const SeriesSet& series, MiniRocketModel& model, Jo
         const std::size_t comb = rep.combinations();
         for (const auto e : rep.biasExample)
             if (e < 0 || std::size_t(e) >= series.n)
-                throw Error("MiniRocket fitting example " + std::to_string(e) + " is not in the set");
+                throw Error("MiniRocket fitting example " + std::to_string(e) +
+                            " is not in the set");
         parallelFor(comb, &job, {.threads = workersFor(threads)}, [&](std::size_t c, unsigned) {
             const std::size_t di = c / kMiniRocketKernels, k = c % kMiniRocketKernels;
             std::vector<float> out, scratch;
-            miniRocketConvolution(series, std::size_t(rep.biasExample[c]), rep, r == 1, di, k,
-                                  out, scratch);
+            miniRocketConvolution(series, std::size_t(rep.biasExample[c]), rep, r == 1, di, k, out,
+                                  scratch);
             std::sort(out.begin(), out.end());
             const std::size_t first = rep.firstFeature(di, k);
             const std::size_t n = out.size();
@@ -368,7 +371,8 @@ RocketFeatures miniRocketTransformHost(const SeriesSet& series, const MiniRocket
                                       std::size_t(rep.channelCounts[comb]), out.data(), y.data());
                     const bool padded = (di + k) % 2 == 0;
                     const std::ptrdiff_t lo = padded ? 0 : pad;
-                    const std::ptrdiff_t n = padded ? len : std::max<std::ptrdiff_t>(0, len - 2 * pad);
+                    const std::ptrdiff_t n =
+                        padded ? len : std::max<std::ptrdiff_t>(0, len - 2 * pad);
                     const std::size_t first = rep.firstFeature(di, k);
                     for (std::int32_t q = 0; q < rep.featuresPerDilation[di]; ++q) {
                         if (q % 8 == 7) job.checkpoint();  // long series: ~8 passes apart

@@ -59,10 +59,10 @@ inline constexpr int kMiniRocketMaxDilations = 32;
 
 /// One representation of the series (the series itself, or its first difference) as fitted.
 struct MiniRocketRepresentation {
-    std::int32_t referenceLength = 0;              ///< R, the length dilations were fitted for
-    std::vector<std::int32_t> dilations;           ///< D, ascending
-    std::vector<std::int32_t> featuresPerDilation; ///< D; each kernel has that many biases there
-    std::vector<std::int32_t> featureStart;        ///< D + 1: first feature of each dilation
+    std::int32_t referenceLength = 0;               ///< R, the length dilations were fitted for
+    std::vector<std::int32_t> dilations;            ///< D, ascending
+    std::vector<std::int32_t> featuresPerDilation;  ///< D; each kernel has that many biases there
+    std::vector<std::int32_t> featureStart;         ///< D + 1: first feature of each dilation
     /// Per combination (dilation-major, then kernel): its channels are channelIndex[
     /// channelStart[c] .. + channelCounts[c]), ascending.
     std::vector<std::int32_t> channelCounts;

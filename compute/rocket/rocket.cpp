@@ -25,9 +25,12 @@ std::string num(std::size_t v) {
 
 const char* rocketVariantName(RocketVariant v) {
     switch (v) {
-    case RocketVariant::MiniRocket: return "minirocket";
-    case RocketVariant::MultiRocket: return "multirocket";
-    case RocketVariant::Rocket: break;
+        case RocketVariant::MiniRocket:
+            return "minirocket";
+        case RocketVariant::MultiRocket:
+            return "multirocket";
+        case RocketVariant::Rocket:
+            break;
     }
     return "rocket";
 }

@@ -65,7 +65,8 @@ const AlgorithmDescriptor& rocketDescriptor() {
                               "use fewer kernels or fewer series"};
         };
         d.exports = {
-            {"features", "ROCKET features as an n × features float32 NumPy array (2K for ROCKET)", "_rocket.npy"},
+            {"features", "ROCKET features as an n × features float32 NumPy array (2K for ROCKET)",
+             "_rocket.npy"},
             {"predictions", "ROCKET predictions as CSV (index,split,label,predicted)",
              "_rocket.csv"}};
         return d;

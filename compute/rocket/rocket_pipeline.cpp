@@ -35,9 +35,12 @@ RocketFeatures applyRocketTransform(Backend& backend, const RocketTransform& tra
 std::size_t rocketFeatureCount(const RocketParams& params) {
     const std::size_t k = std::size_t(std::max(params.kernels, 0));
     switch (params.variant) {
-    case RocketVariant::MiniRocket: return std::max<std::size_t>(k / 84, 1) * 84;
-    case RocketVariant::MultiRocket: return 8 * std::max<std::size_t>(k / 84, 1) * 84;
-    case RocketVariant::Rocket: break;
+        case RocketVariant::MiniRocket:
+            return std::max<std::size_t>(k / 84, 1) * 84;
+        case RocketVariant::MultiRocket:
+            return 8 * std::max<std::size_t>(k / 84, 1) * 84;
+        case RocketVariant::Rocket:
+            break;
     }
     return 2 * k;
 }

@@ -172,8 +172,8 @@ void referenceDilations(std::size_t length, int features, std::vector<int>& dil,
     std::vector<int> raw;
     for (int i = 0; i < trueMax; ++i)
         // numpy.linspace: i * step; the stop itself only as the last of two or more.
-        raw.push_back(int(std::pow(
-            2.0, trueMax == 1 ? 0.0 : (i == trueMax - 1 ? e : i * (e / (trueMax - 1))))));
+        raw.push_back(int(
+            std::pow(2.0, trueMax == 1 ? 0.0 : (i == trueMax - 1 ? e : i * (e / (trueMax - 1))))));
     dil.clear();
     per.clear();
     for (int d : std::set<int>(raw.begin(), raw.end())) {
@@ -191,8 +191,10 @@ QString firstDifference(const std::vector<float>& a, const std::vector<float>& b
     if (a.size() != b.size()) return QString("sizes %1 vs %2").arg(a.size()).arg(b.size());
     for (std::size_t i = 0; i < a.size(); ++i)
         if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i]))
-            return QString("value %1: %2 vs %3").arg(i).arg(double(a[i]), 0, 'g', 9).arg(
-                double(b[i]), 0, 'g', 9);
+            return QString("value %1: %2 vs %3")
+                .arg(i)
+                .arg(double(a[i]), 0, 'g', 9)
+                .arg(double(b[i]), 0, 'g', 9);
     return {};
 }
 
@@ -376,9 +378,9 @@ private slots:
                     for (std::size_t t = 0; t < one.length; ++t)
                         one.values.push_back(s.values[(i * s.channels + c) * s.length + t]);
                 const auto alone = cs::miniRocketTransformHost(one, m, job, 1);
-                const std::vector<float> row(all.values.begin() + std::ptrdiff_t(i * all.columns()),
-                                             all.values.begin() +
-                                                 std::ptrdiff_t((i + 1) * all.columns()));
+                const std::vector<float> row(
+                    all.values.begin() + std::ptrdiff_t(i * all.columns()),
+                    all.values.begin() + std::ptrdiff_t((i + 1) * all.columns()));
                 const QString diff = firstDifference(row, alone.values);
                 QVERIFY2(diff.isEmpty(), qPrintable(QString("variant %1 series %2 (length %3): %4")
                                                         .arg(int(v))
@@ -413,7 +415,8 @@ private slots:
 
     void badInput() {
         const auto s = integerSeries(6, 2, 20, 20, 1);
-        const cs::RocketParams mini{.kernels = 100, .seed = 1, .variant = RocketVariant::MiniRocket};
+        const cs::RocketParams mini{
+            .kernels = 100, .seed = 1, .variant = RocketVariant::MiniRocket};
         const auto rows = cs::miniRocketFitRows(s);
         QVERIFY_THROWS_EXCEPTION(cs::Error, cs::makeMiniRocketModel(mini, s, {}));
         QVERIFY_THROWS_EXCEPTION(cs::Error, cs::makeMiniRocketModel({.kernels = 100}, s, rows));
@@ -438,7 +441,8 @@ private slots:
         cs::JobControl job;
         const cs::RocketParams p{.kernels = 168, .seed = 2, .variant = RocketVariant::MultiRocket};
         const auto t = cs::fitRocketTransform(cpu, p, s, job);
-        auto f = std::make_shared<const cs::RocketFeatures>(cs::applyRocketTransform(cpu, t, s, job));
+        auto f =
+            std::make_shared<const cs::RocketFeatures>(cs::applyRocketTransform(cpu, t, s, job));
         const auto map = cs::rocketFeatureMatrix(f, t);
         QCOMPARE(map.rows, s.n);
         QCOMPARE(map.columns, std::size_t(168));
@@ -463,8 +467,8 @@ private slots:
         QFETCH(int, variant);
         QFETCH(int, kernels);
         QFETCH(double, published);
-        const auto s = cs::io::readSeriesWithSplit(
-            cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts"));
+        const auto s =
+            cs::io::readSeriesWithSplit(cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts"));
         cs::CpuBackend cpu;
         cs::JobControl job;
         const cs::RocketParams p{.kernels = kernels, .seed = 1, .variant = RocketVariant(variant)};
@@ -483,8 +487,9 @@ private slots:
             }
         const double accuracy = double(right) / double(tests);
         qInfo("seed 1: test accuracy %.4f (published %.4f)", accuracy, published);
-        QVERIFY2(accuracy >= published - 0.01,
-                 qPrintable(QString("accuracy %1 < published %2 - 0.01").arg(accuracy).arg(published)));
+        QVERIFY2(
+            accuracy >= published - 0.01,
+            qPrintable(QString("accuracy %1 < published %2 - 0.01").arg(accuracy).arg(published)));
     }
 };
 

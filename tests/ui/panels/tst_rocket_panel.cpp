@@ -501,9 +501,9 @@ private slots:
             std::size_t layers;
             const char* lastLayer;
         };
-        for (const Case c : {Case{"minirocket", cs::RocketVariant::MiniRocket, 1, "PPV"},
-                             Case{"multirocket", cs::RocketVariant::MultiRocket, 8,
-                                  "LSPV (difference)"}}) {
+        for (const Case c :
+             {Case{"minirocket", cs::RocketVariant::MiniRocket, 1, "PPV"},
+              Case{"multirocket", cs::RocketVariant::MultiRocket, 8, "LSPV (difference)"}}) {
             QString error;
             const auto a = m_window->algorithms().parseAssignment(
                 QStringLiteral("rocket.variant=%1").arg(QLatin1String(c.name)), &error);
@@ -516,14 +516,13 @@ private slots:
             rocket->run();
             QTRY_VERIFY2_WITH_TIMEOUT(
                 ranWith(p),
-                qPrintable(QStringLiteral("busy %1, run %2 (variant %3, kernels %4): %5 %6")
-                               .arg(panel()->isBusy())
-                               .arg(bool(panel()->lastRun()))
-                               .arg(panel()->lastRun() ? int(panel()->lastRun()->params.variant)
-                                                       : -1)
-                               .arg(panel()->lastRun() ? panel()->lastRun()->params.kernels : -1)
-                               .arg(panel()->warningLabel()->text(),
-                                    panel()->statisticsLabel()->text())),
+                qPrintable(
+                    QStringLiteral("busy %1, run %2 (variant %3, kernels %4): %5 %6")
+                        .arg(panel()->isBusy())
+                        .arg(bool(panel()->lastRun()))
+                        .arg(panel()->lastRun() ? int(panel()->lastRun()->params.variant) : -1)
+                        .arg(panel()->lastRun() ? panel()->lastRun()->params.kernels : -1)
+                        .arg(panel()->warningLabel()->text(), panel()->statisticsLabel()->text())),
                 20000);
             const auto run = panel()->lastRun();
             QVERIFY(run->miniModel);

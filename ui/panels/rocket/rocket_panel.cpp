@@ -54,9 +54,12 @@ QString className(const SeriesSet& s, int label) {
 
 const char* variantTitle(RocketVariant v) {
     switch (v) {
-    case RocketVariant::MiniRocket: return "MiniRocket";
-    case RocketVariant::MultiRocket: return "MultiRocket";
-    case RocketVariant::Rocket: break;
+        case RocketVariant::MiniRocket:
+            return "MiniRocket";
+        case RocketVariant::MultiRocket:
+            return "MultiRocket";
+        case RocketVariant::Rocket:
+            break;
     }
     return "ROCKET";
 }
@@ -163,7 +166,7 @@ void RocketPanel::submitRun() {
     try {
         // Only the O(1) checks here; the backend validates the values on the worker.
         validateRocketParams(p);
-        const std::size_t shortest = p.variant == RocketVariant::Rocket        ? 2
+        const std::size_t shortest = p.variant == RocketVariant::Rocket       ? 2
                                      : p.variant == RocketVariant::MiniRocket ? 9
                                                                               : 10;
         if (m_series->length < shortest)
@@ -279,17 +282,16 @@ void RocketPanel::showOutcome(const JobOutcome& outcome) {
     showTimings(outcome);
     setWarning({});
     const RocketRun& r = *m_run;
-    QString summary = tr("%1 (%2 %3, seed %4) of %5 series in %6 ms on %7")
-                          .arg(QString::fromLatin1(variantTitle(r.params.variant)))
-                          .arg(count(r.params.variant == RocketVariant::Rocket
-                                         ? std::size_t(r.params.kernels)
-                                         : r.features->columns()))
-                          .arg(r.params.variant == RocketVariant::Rocket ? tr("kernels")
-                                                                          : tr("features"))
-                          .arg(qulonglong(r.params.seed))
-                          .arg(count(r.features->n))
-                          .arg(outcome.milliseconds, 0, 'f', 0)
-                          .arg(outcome.backend);
+    QString summary =
+        tr("%1 (%2 %3, seed %4) of %5 series in %6 ms on %7")
+            .arg(QString::fromLatin1(variantTitle(r.params.variant)))
+            .arg(count(r.params.variant == RocketVariant::Rocket ? std::size_t(r.params.kernels)
+                                                                 : r.features->columns()))
+            .arg(r.params.variant == RocketVariant::Rocket ? tr("kernels") : tr("features"))
+            .arg(qulonglong(r.params.seed))
+            .arg(count(r.features->n))
+            .arg(outcome.milliseconds, 0, 'f', 0)
+            .arg(outcome.backend);
     if (r.model && r.testAccuracy >= 0)
         summary +=
             tr(": test accuracy %1, alpha %2").arg(percent(r.testAccuracy)).arg(r.model->alpha);
@@ -348,14 +350,15 @@ void RocketPanel::showConfusion(const RocketRun& run) {
 QString RocketPanel::statisticsText(const RocketRun& run) {
     const RocketFeatures& f = *run.features;
     switch (run.params.variant) {
-    case RocketVariant::MiniRocket:
-        return tr("Features: %1 series × %2 (PPV of 84 kernels at fitted dilations and biases)")
-            .arg(count(f.n), count(f.columns()));
-    case RocketVariant::MultiRocket:
-        return tr("Features: %1 series × %2 (PPV, MPV, MIPV, LSPV of %3 kernel, dilation and "
-                  "bias combinations, on the series and its difference)")
-            .arg(count(f.n), count(f.columns()), count(f.kernels));
-    case RocketVariant::Rocket: break;
+        case RocketVariant::MiniRocket:
+            return tr("Features: %1 series × %2 (PPV of 84 kernels at fitted dilations and biases)")
+                .arg(count(f.n), count(f.columns()));
+        case RocketVariant::MultiRocket:
+            return tr("Features: %1 series × %2 (PPV, MPV, MIPV, LSPV of %3 kernel, dilation and "
+                      "bias combinations, on the series and its difference)")
+                .arg(count(f.n), count(f.columns()), count(f.kernels));
+        case RocketVariant::Rocket:
+            break;
     }
     return tr("Features: %1 series × %2 (PPV and MAX of %3 kernels)")
         .arg(count(f.n), count(f.columns()), count(f.kernels));

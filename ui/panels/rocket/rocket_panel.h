@@ -27,8 +27,8 @@ class WarningRow;
 /// when the set has labels to learn from, the ridge classifier and its scores.
 struct RocketRun {
     RocketParams params;
-    std::shared_ptr<const SeriesSet> series;  ///< the set the features are of
-    std::shared_ptr<const RocketKernels> kernels;   ///< ROCKET's kernels (null for the others)
+    std::shared_ptr<const SeriesSet> series;           ///< the set the features are of
+    std::shared_ptr<const RocketKernels> kernels;      ///< ROCKET's kernels (null for the others)
     std::shared_ptr<const MiniRocketModel> miniModel;  ///< MiniRocket's / MultiRocket's fit
     std::shared_ptr<const RocketFeatures> features;
     /// The classifier, fitted on the training rows (isTest == 0 and a label; every labelled row
