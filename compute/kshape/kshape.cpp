@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "compute/core/error.h"
+#include "compute/core/huge_pages.h"
 #include "compute/core/parallel.h"
 #include "compute/core/statistics.h"
 
@@ -59,7 +60,11 @@ std::vector<float> kshapeInput(const SeriesSet& series, std::size_t channel) {
         throw Error("channel " + num(channel) + " is out of range: the series have " +
                     num(series.channels) + " channel(s)");
     const std::size_t m = series.length;
-    std::vector<float> out(series.n * m, 0.0f);
+    // Hundreds of MB at Times-C's sizes: on 2 MiB pages the zeroing first touch is several
+    // times faster (and a cancel waits less for it).
+    std::vector<float> out;
+    reserveOnHugePages(out, series.n * m);
+    out.resize(series.n * m, 0.0f);
     // Each series on its own: any split over threads gives the same values.
     parallelRanges(series.n, threadsFor(series.n * m, std::size_t(1) << 20), nullptr,
                    [&](std::size_t begin, std::size_t end, unsigned) {

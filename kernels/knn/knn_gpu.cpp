@@ -20,7 +20,7 @@
 #include "kernels/common/device_points.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_sort.h"
-#include "kernels/common/huge_pages.h"
+#include "compute/core/huge_pages.h"
 #include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"

@@ -10,7 +10,7 @@
 #include "compute/core/error.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
-#include "kernels/common/huge_pages.h"
+#include "compute/core/huge_pages.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"
 #include "kernels/rocket/rocket_launch.h"

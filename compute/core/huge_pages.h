@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace cs::kernels {
+namespace cs {
 
 /// Reserves n elements, asking the kernel to back them with transparent huge pages: the first
 /// touch of a result for millions of points then faults 2 MiB pages, not 4 KiB ones.
@@ -26,4 +26,4 @@ void reserveOnHugePages(std::vector<T>& v, std::size_t n) {
 #endif
 }
 
-}  // namespace cs::kernels
+}  // namespace cs
