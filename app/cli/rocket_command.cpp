@@ -75,18 +75,6 @@ SeriesSet mergeSplit(const SeriesSet& train, const SeriesSet& test) {
     return s;
 }
 
-const char* variantTitle(RocketVariant v) {
-    switch (v) {
-        case RocketVariant::MiniRocket:
-            return "MiniRocket";
-        case RocketVariant::MultiRocket:
-            return "MultiRocket";
-        case RocketVariant::Rocket:
-            break;
-    }
-    return "ROCKET";
-}
-
 }  // namespace
 
 SeriesSet loadSeriesSplit(const std::string& file, const std::string& testFile) {
@@ -205,7 +193,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                 printJson(j);
             } else {
                 std::ostringstream line;
-                line << fileName(o->file) << ": " << variantTitle(o->params.variant) << " ";
+                line << fileName(o->file) << ": " << rocketVariantTitle(o->params.variant) << " ";
                 if (o->params.variant == RocketVariant::Rocket)
                     line << o->params.kernels << " kernels, ";
                 else

@@ -43,7 +43,8 @@ LoadedPlugin findAndLoadCudaPlugin() {
         if (!isFile(forced))
             return {.path = forced,
                     .whyNot = std::string("CUDA plugin not installed: CLUSTERSCOPE_CUDA_PLUGIN "
-                                          "names ") + forced + ", which does not exist"};
+                                          "names ") +
+                              forced + ", which does not exist"};
         return loadBackendPlugin(forced);
     }
     const auto candidates = cudaPluginCandidates();

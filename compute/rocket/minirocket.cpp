@@ -275,7 +275,7 @@ void validateMiniRocketInput(const SeriesSet& series, const MiniRocketModel& mod
     const std::size_t shortest = multi(model) ? 2 : 1;
     for (std::size_t i = 0; i < series.n; ++i)
         if (repLength(series, i, false) < shortest)
-            throw Error(std::string(multi(model) ? "MultiRocket" : "MiniRocket") +
+            throw Error(std::string(rocketVariantTitle(model.variant)) +
                         " needs series of at least " + num(shortest) + " sample(s), series " +
                         num(i) + " has " + num(repLength(series, i, false)));
     series.validate();

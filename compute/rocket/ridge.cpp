@@ -75,9 +75,9 @@ std::vector<std::size_t> ridgeTrainingRows(std::span<const std::int32_t> labels,
     return rows;
 }
 
-std::vector<std::size_t> validateRidgeShape(std::size_t featureValues, std::size_t n,
-                                            std::size_t p, std::span<const std::int32_t> labels,
-                                            int classes, const RidgeParams& params) {
+std::vector<std::size_t> validateRidgeShape(std::size_t featureValues, std::size_t n, std::size_t p,
+                                            std::span<const std::int32_t> labels, int classes,
+                                            const RidgeParams& params) {
     if (featureValues != n * p)
         throw Error("the ridge classifier got " + num(featureValues) + " feature values for " +
                     num(n) + " rows x " + num(p) + " features");
@@ -101,8 +101,8 @@ void checkFiniteFeatures(std::span<const float> features, std::size_t p,
 std::vector<std::size_t> validateRidgeInput(std::span<const float> features, std::size_t n,
                                             std::size_t p, std::span<const std::int32_t> labels,
                                             int classes, const RidgeParams& params) {
-    std::vector<std::size_t> rows = validateRidgeShape(features.size(), n, p, labels, classes,
-                                                       params);
+    std::vector<std::size_t> rows =
+        validateRidgeShape(features.size(), n, p, labels, classes, params);
     std::vector<std::size_t> columns(p);
     std::iota(columns.begin(), columns.end(), std::size_t(0));
     checkFiniteFeatures(features, p, rows, columns);

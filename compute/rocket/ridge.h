@@ -100,9 +100,9 @@ std::vector<std::size_t> ridgeTrainingRows(std::span<const std::int32_t> labels,
 /// The checks of validateRidgeInput but the features' finiteness (featureValues: how many there
 /// are), for a backend that finds a non-finite feature another way (the CUDA backend: a column
 /// whose mean is not finite); returns ridgeTrainingRows.
-std::vector<std::size_t> validateRidgeShape(std::size_t featureValues, std::size_t n,
-                                            std::size_t p, std::span<const std::int32_t> labels,
-                                            int classes, const RidgeParams& params);
+std::vector<std::size_t> validateRidgeShape(std::size_t featureValues, std::size_t n, std::size_t p,
+                                            std::span<const std::int32_t> labels, int classes,
+                                            const RidgeParams& params);
 /// Throws cs::Error naming the first non-finite feature (rows in order, then columns in order)
 /// among these rows and columns of an n x p row-major matrix.
 void checkFiniteFeatures(std::span<const float> features, std::size_t p,

@@ -35,6 +35,18 @@ const char* rocketVariantName(RocketVariant v) {
     return "rocket";
 }
 
+const char* rocketVariantTitle(RocketVariant v) {
+    switch (v) {
+        case RocketVariant::MiniRocket:
+            return "MiniRocket";
+        case RocketVariant::MultiRocket:
+            return "MultiRocket";
+        case RocketVariant::Rocket:
+            break;
+    }
+    return "ROCKET";
+}
+
 RocketVariant rocketVariantFromName(std::string_view name) {
     for (auto v : {RocketVariant::Rocket, RocketVariant::MiniRocket, RocketVariant::MultiRocket})
         if (name == rocketVariantName(v)) return v;

@@ -36,6 +36,8 @@ enum class RocketVariant {
 };
 /// "rocket", "minirocket", "multirocket".
 const char* rocketVariantName(RocketVariant v);
+/// "ROCKET", "MiniRocket", "MultiRocket": the variant's name in text for people.
+const char* rocketVariantTitle(RocketVariant v);
 /// The variant of a name above; throws cs::Error for another word.
 RocketVariant rocketVariantFromName(std::string_view name);
 

@@ -17,11 +17,11 @@
 
 #include "compute/core/error.h"
 #include "compute/core/geometry.h"
+#include "compute/core/huge_pages.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_sort.h"
-#include "compute/core/huge_pages.h"
 #include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/huge_pages.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
-#include "compute/core/huge_pages.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"
 #include "kernels/rocket/rocket_launch.h"

@@ -15,7 +15,9 @@ public:
     cs::BackendInfo info() const override { return {.name = "fake", .device = "fake device"}; }
 };
 
-std::shared_ptr<cs::Backend> createFake() { return std::make_shared<FakeBackend>(); }
+std::shared_ptr<cs::Backend> createFake() {
+    return std::make_shared<FakeBackend>();
+}
 std::shared_ptr<cs::GlInterop> noInterop() {
     throw cs::BackendUnavailable("the fake plugin has no GL interop");
 }
@@ -35,5 +37,7 @@ clusterscope_backend_plugin() {
     return &plugin;
 }
 #else
-extern "C" __attribute__((visibility("default"))) int not_a_clusterscope_plugin() { return 1; }
+extern "C" __attribute__((visibility("default"))) int not_a_clusterscope_plugin() {
+    return 1;
+}
 #endif

@@ -365,7 +365,7 @@ CS_TEST(ridgeNamesNonFiniteFeatures) {
     std::vector<std::int32_t> labels(s.n);
     for (std::size_t i = 0; i < s.n; ++i)
         labels[i] = std::int32_t(i % 2);
-    labels[3] = -1;  // unlabelled: its features are not checked
+    labels[3] = -1;      // unlabelled: its features are not checked
     RocketFeatures bad;  // host values only: ridgeFit uploads them
     bad.n = f.n;
     bad.kernels = f.kernels;
@@ -375,20 +375,17 @@ CS_TEST(ridgeNamesNonFiniteFeatures) {
     bad.values[7 * f.columns() + 88] = -std::numeric_limits<float>::infinity();
     cs::JobControl cpuJob, gpuJob;
     const std::string cpu = cs::test::errorOf([&] {
-        (void)cs::fitRidgeClassifier(bad.values, bad.n, bad.columns(), labels,
-                                     2, {}, cpuJob);
+        (void)cs::fitRidgeClassifier(bad.values, bad.n, bad.columns(), labels, 2, {}, cpuJob);
     });
-    const std::string gpu = cs::test::errorOf(
-        [&] { (void)g_backend->ridgeFit(bad, labels, 2, {}, gpuJob); });
+    const std::string gpu =
+        cs::test::errorOf([&] { (void)g_backend->ridgeFit(bad, labels, 2, {}, gpuJob); });
     CS_CHECK_EQ(cpu, std::string("row 7 has a non-finite feature (column 88)"));
     CS_CHECK_EQ(gpu, cpu);
     // Without the unlabelled row's infinity and the others, the same call fits.
     bad.values = f.values;
     bad.values[3 * f.columns() + 1] = std::numeric_limits<float>::infinity();
     cs::JobControl fit;
-    CS_CHECK_EQ(cs::test::errorOf([&] {
-                    (void)g_backend->ridgeFit(bad, labels, 2, {}, fit);
-                }),
+    CS_CHECK_EQ(cs::test::errorOf([&] { (void)g_backend->ridgeFit(bad, labels, 2, {}, fit); }),
                 std::string("(no error)"));
 }
 

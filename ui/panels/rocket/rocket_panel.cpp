@@ -52,18 +52,6 @@ QString className(const SeriesSet& s, int label) {
                : QString::number(label);
 }
 
-const char* variantTitle(RocketVariant v) {
-    switch (v) {
-        case RocketVariant::MiniRocket:
-            return "MiniRocket";
-        case RocketVariant::MultiRocket:
-            return "MultiRocket";
-        case RocketVariant::Rocket:
-            break;
-    }
-    return "ROCKET";
-}
-
 }  // namespace
 
 RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
@@ -171,7 +159,7 @@ void RocketPanel::submitRun() {
                                                                               : 10;
         if (m_series->length < shortest)
             problem = tr("%1 needs series of at least %2 samples, these have %3")
-                          .arg(QString::fromLatin1(variantTitle(p.variant)))
+                          .arg(QString::fromLatin1(rocketVariantTitle(p.variant)))
                           .arg(shortest)
                           .arg(m_series->length);
     } catch (const Error& e) {
@@ -284,7 +272,7 @@ void RocketPanel::showOutcome(const JobOutcome& outcome) {
     const RocketRun& r = *m_run;
     QString summary =
         tr("%1 (%2 %3, seed %4) of %5 series in %6 ms on %7")
-            .arg(QString::fromLatin1(variantTitle(r.params.variant)))
+            .arg(QString::fromLatin1(rocketVariantTitle(r.params.variant)))
             .arg(count(r.params.variant == RocketVariant::Rocket ? std::size_t(r.params.kernels)
                                                                  : r.features->columns()))
             .arg(r.params.variant == RocketVariant::Rocket ? tr("kernels") : tr("features"))
@@ -415,7 +403,7 @@ QString RocketPanel::exportFeatures(const QString& path) const {
         return QString::fromUtf8(e.what());
     }
     logInfo(tr("%1 features (%2 series × %3, %4) written to %5")
-                .arg(QString::fromLatin1(variantTitle(m_run->params.variant)))
+                .arg(QString::fromLatin1(rocketVariantTitle(m_run->params.variant)))
                 .arg(count(f.n), count(f.columns()))
                 .arg(m_run->params.variant == RocketVariant::Rocket ? tr("[PPV, MAX] per kernel")
                      : m_run->params.variant == RocketVariant::MiniRocket
