@@ -4,6 +4,7 @@
 #include "kernels/rocket/rocket_gpu.h"
 
 #include <algorithm>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,14 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
                     " are free; use fewer kernels or series, or the CPU backend");
 
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
+    // Gigabytes at 100,000 series, mapped while the GPU works: with 2 MiB pages the first touch
+    // takes thousands of faults, not millions (8 GB took 5.7 s with 4 KiB pages on the H200's
+    // host), and several threads map them (resizeOnHugePages).
+    RocketFeatures out;
+    out.n = n;
+    out.kernels = k;
+    std::future<void> hostBuffers = std::async(
+        std::launch::async, [&out, size = n * 2 * k] { resizeOnHugePages(out.values, size); });
     const cudaStream_t s = ctx.stream();
     std::vector<float> normalised;
     {
@@ -96,15 +105,9 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
         }
     }
     values.reset();
-    RocketFeatures out;
-    out.n = n;
-    out.kernels = k;
     {
-        // Gigabytes at 100,000 series: with 2 MiB pages the first touch takes thousands of
-        // faults, not millions (8 GB took 5.7 s with 4 KiB pages on the H200's host).
-        const auto stage = job.stage("host buffers");
-        reserveOnHugePages(out.values, n * 2 * k);
-        out.values.resize(n * 2 * k);
+        const auto stage = job.stage("host buffers");  // what the transform did not hide
+        hostBuffers.get();
     }
     {
         ScopedGpuStage stage(ctx, job, "download");
