@@ -20,6 +20,7 @@
 #include "kernels/dbscan/dbscan_launch.h"
 #include "kernels/knn/knn_gpu.h"
 #include "kernels/kshape/kshape_gpu.h"
+#include "kernels/rocket/minirocket_gpu.h"
 #include "kernels/rocket/ridge_gpu.h"
 #include "kernels/rocket/rocket_gpu.h"
 
@@ -322,6 +323,18 @@ RocketFeatures CudaBackend::rocketTransform(const SeriesSet& series, const Rocke
     RocketFeatures features = rocketTransformCuda(*m_context, series, kernels, job, &kept->values);
     kept->n = features.n;
     kept->kernels = features.kernels;
+    features.device = std::move(kept);
+    return features;
+}
+
+RocketFeatures CudaBackend::miniRocketTransform(const SeriesSet& series,
+                                                const MiniRocketModel& model, JobControl& job) {
+    auto kept = std::make_shared<RocketDeviceFeatures>();
+    kept->context = m_context;
+    RocketFeatures features = miniRocketTransformCuda(*m_context, series, model, job, &kept->values);
+    kept->n = features.n;
+    kept->kernels = features.kernels;
+    kept->layerCount = features.layers;
     features.device = std::move(kept);
     return features;
 }

@@ -60,6 +60,10 @@ public:
     RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
                                    JobControl& job) override;
 
+    /// GPU MiniRocket/MultiRocket features (kernels/rocket/minirocket_gpu.h): the CPU's up to
+    /// MPV's last bit; they also stay on the device like ROCKET's.
+    RocketFeatures miniRocketTransform(const SeriesSet& series, const MiniRocketModel& model,
+                                       JobControl& job) override;
     /// GPU ridge classifier (kernels/rocket/ridge_gpu.h): the CPU's model up to double
     /// rounding; from the device features when they are this backend's.
     RidgeModel ridgeFit(const RocketFeatures& features, std::span<const std::int32_t> labels,

@@ -22,17 +22,18 @@ namespace cs::kernels {
 
 class StreamHandles;
 
-/// RocketFeatures kept on the device (RocketFeatures::device): n x 2K floats, for the feature
-/// map through GL interop (a feature matrix of layers PPV and MAX) and the GPU ridge. Its
-/// context (in the base, so it outlives the buffer) is the stream that frees them.
+/// RocketFeatures kept on the device (RocketFeatures::device): n x layers x K floats, for the
+/// feature map through GL interop and the GPU ridge. Its context (in the base, so it outlives
+/// the buffer) is the stream that frees them.
 struct RocketDeviceFeatures final : DeviceFeatureMatrix {
-    DeviceBuffer<float> values;  ///< n x 2K, [PPV, MAX] per kernel
+    DeviceBuffer<float> values;  ///< RocketFeatures::values' layout
     std::size_t n = 0;
     std::size_t kernels = 0;
+    std::size_t layerCount = 2;  ///< ROCKET [PPV, MAX]; MiniRocket 1, MultiRocket 8
     const float* matrixValues() const override { return values.data(); }
     std::size_t rows() const override { return n; }
     std::size_t columns() const override { return kernels; }
-    std::size_t layers() const override { return 2; }
+    std::size_t layers() const override { return layerCount; }
 };
 
 /// The features of every series, identical to rocketTransformCpu. With keepValues, the device

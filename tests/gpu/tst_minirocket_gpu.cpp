@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: MIT
+// GPU MiniRocket and MultiRocket against the CPU backend (miniRocketTransformHost): PPV, MIPV and
+// LSPV bit-identical, MPV within one unit in the last place (minirocket_kernels.cu says why).
+// Real UCR/UEA sets cover univariate, multivariate and unequal-length data; generated series
+// cover long ones (a global workspace instead of shared memory), ragged ones and test series
+// longer than the fitting ones.
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "compute/backend/cpu_backend.h"
+#include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/core/random.h"
+#include "compute/io/series_readers.h"
+#include "compute/rocket/minirocket.h"
+#include "compute/rocket/ridge.h"
+#include "compute/rocket/rocket_pipeline.h"
+#include "kernels/cuda_backend.h"
+#include "kernels/rocket/rocket_gpu.h"
+#include "tests/common/gpu_test.h"
+#include "tests/common/test_paths.h"
+
+using cs::MiniRocketModel;
+using cs::RocketFeatures;
+using cs::RocketVariant;
+using cs::SeriesSet;
+
+namespace {
+
+std::shared_ptr<cs::Backend> g_backend;
+
+// Units in the last place between two floats of the same sign (huge when they differ in sign).
+std::int64_t ulps(float a, float b) {
+    if (std::memcmp(&a, &b, sizeof a) == 0) return 0;
+    if ((a < 0) != (b < 0)) return a == b ? 0 : INT64_MAX;
+    std::int32_t ia, ib;
+    std::memcpy(&ia, &a, sizeof a);
+    std::memcpy(&ib, &b, sizeof b);
+    return std::llabs(std::int64_t(ia) - std::int64_t(ib));
+}
+
+// The first feature where the GPU's differ from the CPU's beyond the stated tolerance, or empty.
+std::string firstDifference(const RocketFeatures& cpu, const RocketFeatures& gpu,
+                            std::size_t poolings, std::size_t* mpvOffByOne) {
+    if (cpu.n != gpu.n || cpu.kernels != gpu.kernels || cpu.layers != gpu.layers ||
+        cpu.values.size() != gpu.values.size())
+        return "shapes differ";
+    static const char* const names[] = {"PPV", "MPV", "MIPV", "LSPV"};
+    for (std::size_t e = 0; e < cpu.values.size(); ++e) {
+        const std::size_t layer = e % cpu.layers, pooling = layer % poolings;
+        const std::int64_t off = ulps(cpu.values[e], gpu.values[e]);
+        if (off == 0) continue;
+        if (pooling == 1 && off == 1) {
+            ++*mpvOffByOne;
+            continue;
+        }
+        std::ostringstream out;
+        out.precision(9);
+        out << "series " << e / cpu.columns() << " feature " << (e % cpu.columns()) / cpu.layers
+            << " representation " << layer / poolings << " " << names[pooling] << ": "
+            << cpu.values[e] << " vs " << gpu.values[e];
+        return out.str();
+    }
+    return {};
+}
+
+MiniRocketModel fitted(const SeriesSet& s, RocketVariant variant, int kernels, std::uint64_t seed) {
+    cs::JobControl job;
+    auto m = cs::makeMiniRocketModel({.kernels = kernels, .seed = seed, .variant = variant}, s,
+                                     cs::miniRocketFitRows(s));
+    cs::fitMiniRocketBiasesHost(s, m, job);
+    return m;
+}
+
+// CPU and GPU features of `series` under `model` agree; returns the GPU's.
+RocketFeatures expectSame(const SeriesSet& series, const MiniRocketModel& model,
+                          const std::string& what) {
+    cs::JobControl cpuJob, gpuJob;
+    const RocketFeatures cpu = cs::miniRocketTransformHost(series, model, cpuJob);
+    RocketFeatures gpu = g_backend->miniRocketTransform(series, model, gpuJob);
+    std::size_t offByOne = 0;
+    const std::string diff = firstDifference(cpu, gpu, model.poolings(), &offByOne);
+    CS_CHECK_MSG(diff.empty(), what + ": " + diff);
+    if (offByOne > 0)
+        std::cout << "  " << what << ": " << offByOne << " MPV values one unit apart\n";
+    return gpu;
+}
+
+SeriesSet readShared(const char* file) {
+    return cs::io::readSeriesWithSplit(cs::test::sharedData(file));
+}
+
+// n noisy series of `length` samples and `channels` channels, some shorter when ragged.
+SeriesSet generated(std::size_t n, std::size_t channels, std::size_t length, std::uint64_t seed,
+                    bool ragged) {
+    cs::Random rng(seed);
+    SeriesSet s;
+    s.n = n;
+    s.channels = channels;
+    s.length = length;
+    s.values.assign(n * channels * length, 0.0f);
+    s.lengths.assign(n, std::uint32_t(length));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (ragged && i % 3 == 1) s.lengths[i] = std::uint32_t(12 + rng.below(length - 12));
+        const double f = 0.01 + 0.05 * rng.uniform();
+        for (std::size_t c = 0; c < channels; ++c)
+            for (std::size_t t = 0; t < s.lengths[i]; ++t)
+                s.values[(i * channels + c) * length + t] =
+                    float(std::sin(f * double(t) + double(c)) + 0.3 * rng.normal());
+    }
+    return s;
+}
+
+void bothVariants(const SeriesSet& s, int kernels, const std::string& what) {
+    for (const RocketVariant v : {RocketVariant::MiniRocket, RocketVariant::MultiRocket})
+        expectSame(s, fitted(s, v, kernels, 7), what + " " + cs::rocketVariantName(v));
+}
+
+}  // namespace
+
+CS_TEST(univariateSet) {
+    bothVariants(readShared("ucr/GunPoint/GunPoint_TRAIN.ts"), 10'000, "GunPoint");
+}
+
+CS_TEST(multivariateSet) {
+    bothVariants(readShared("ucr/BasicMotions/BasicMotions_TRAIN.ts"), 2'000, "BasicMotions");
+}
+
+CS_TEST(unequalLengthSet) {
+    bothVariants(readShared("ucr/JapaneseVowels/JapaneseVowels_TRAIN.ts"), 2'000, "JapaneseVowels");
+}
+
+// Short series (small blocks), ragged lengths down to 12 samples (combinations with no
+// unpadded output), and few features per kernel.
+CS_TEST(raggedGenerated) {
+    bothVariants(generated(40, 1, 300, 3, true), 840, "ragged univariate");
+    bothVariants(generated(25, 3, 200, 4, true), 1'000, "ragged 3 channels");
+}
+
+// 30,000 samples do not fit in shared memory: the blocks work in a global workspace.
+CS_TEST(longSeriesUseWorkspace) {
+    bothVariants(generated(6, 1, 30'000, 5, false), 1'000, "30,000 samples");
+}
+
+// A model fitted on short series applied to longer ones (dilations fitted for the short ones).
+CS_TEST(longerTestSeries) {
+    const SeriesSet train = generated(20, 1, 100, 8, false);
+    const SeriesSet test = generated(10, 1, 2'000, 9, true);
+    for (const RocketVariant v : {RocketVariant::MiniRocket, RocketVariant::MultiRocket})
+        expectSame(test, fitted(train, v, 1'000, 2),
+                   std::string("longer ") + cs::rocketVariantName(v));
+}
+
+// The features stay on the device with the model's layers, for the ridge and the feature map.
+CS_TEST(featuresStayOnDevice) {
+    const SeriesSet s = readShared("ucr/GunPoint/GunPoint_TRAIN.ts");
+    const MiniRocketModel m = fitted(s, RocketVariant::MultiRocket, 840, 1);
+    cs::JobControl job;
+    const RocketFeatures f = g_backend->miniRocketTransform(s, m, job);
+    const auto* device = dynamic_cast<const cs::kernels::RocketDeviceFeatures*>(f.device.get());
+    CS_CHECK(device != nullptr);
+    CS_CHECK_EQ(device->layers(), std::size_t(8));
+    CS_CHECK_EQ(device->columns(), f.kernels);
+    std::vector<float> back(f.values.size());
+    CS_CHECK_EQ(cudaMemcpy(back.data(), device->values.data(), back.size() * sizeof(float),
+                           cudaMemcpyDeviceToHost),
+                cudaSuccess);
+    CS_CHECK(std::memcmp(back.data(), f.values.data(), back.size() * sizeof(float)) == 0);
+}
+
+// The whole pipeline (fit on the backend, transform, ridge) predicts the CPU's classes.
+CS_TEST(pipelineMatchesCpu) {
+    const SeriesSet s = readShared("ucr/ItalyPowerDemand/ItalyPowerDemand_TRAIN.ts");
+    cs::CpuBackend cpuBackend;
+    for (const RocketVariant v : {RocketVariant::MiniRocket, RocketVariant::MultiRocket}) {
+        cs::JobControl a, b;
+        const cs::RocketParams params{.kernels = 2'000, .seed = 3, .variant = v};
+        const auto tc = cs::fitRocketTransform(cpuBackend, params, s, a);
+        const auto tg = cs::fitRocketTransform(*g_backend, params, s, b);
+        CS_CHECK(tc.model->representations.front().biases ==
+                 tg.model->representations.front().biases);
+        const RocketFeatures fc = cs::applyRocketTransform(cpuBackend, tc, s, a);
+        const RocketFeatures fg = cs::applyRocketTransform(*g_backend, tg, s, b);
+        std::size_t offByOne = 0;
+        CS_CHECK_MSG(firstDifference(fc, fg, tc.model->poolings(), &offByOne).empty(),
+                     cs::rocketVariantName(v));
+    }
+}
+
+// Cancelling stops between launches with cs::Cancelled and leaves the backend usable.
+CS_TEST(cancelStops) {
+    const SeriesSet s = generated(400, 1, 3'000, 11, false);
+    const MiniRocketModel m = fitted(s, RocketVariant::MiniRocket, 10'000, 1);
+    cs::JobControl job;
+    job.cancel();
+    bool cancelled = false;
+    try {
+        g_backend->miniRocketTransform(s, m, job);
+    } catch (const cs::Cancelled&) {
+        cancelled = true;
+    }
+    CS_CHECK(cancelled);
+    expectSame(generated(3, 1, 500, 12, false),
+               fitted(generated(3, 1, 500, 12, false), RocketVariant::MiniRocket, 840, 1),
+               "after a cancel");
+}
+
+int main(int argc, char** argv) {
+    cs::test::skipWithoutCudaDevice("tst_minirocket_gpu");
+    g_backend = cs::kernels::createCudaBackend();
+    const int rc = cs::test::runTests("tst_minirocket_gpu", argc, argv);
+    g_backend.reset();
+    return rc;
+}
