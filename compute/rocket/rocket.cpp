@@ -73,6 +73,7 @@ RocketKernels makeRocketKernels(const RocketParams& params, std::size_t length,
     RocketKernels k;
     k.length = length;
     k.channels = channels;
+    k.normalise = params.normalise;
     const std::size_t count = std::size_t(params.kernels);
     k.lengths.reserve(count);
     k.biases.reserve(count);
@@ -138,7 +139,7 @@ RocketKernels makeRocketKernels(const RocketParams& params, std::size_t length,
     return k;
 }
 
-std::vector<float> rocketNormalised(const SeriesSet& series) {
+std::vector<float> rocketNormalised(const SeriesSet& series, bool normalise) {
     const std::size_t len = series.length, ch = series.channels;
     std::vector<float> out(series.n * ch * len, 0.0f);
     // Each series on its own: any split over threads gives the same values.
@@ -151,6 +152,10 @@ std::vector<float> rocketNormalised(const SeriesSet& series) {
                                const float* x = series.values.data() + (i * ch + c) * len;
                                float* y = out.data() + (i * ch + c) * len;
                                if (true_len == 0) continue;
+                               if (!normalise) {
+                                   std::copy_n(x, true_len, y);
+                                   continue;
+                               }
                                const auto [mean, sd] = meanAndSd(x, true_len);
                                if (!(sd > 0.0)) continue;  // constant: zeros
                                for (std::size_t t = 0; t < true_len; ++t)

@@ -19,13 +19,14 @@ namespace cs {
 //  - the kernels come from makeRocketKernels() on the host (one set for training and testing);
 //  - the input is rocketNormalised(): every channel of every series z-normalised over its true
 //    length on the host (mean and population standard deviation in double; a constant channel
-//    becomes zeros), zero after its end, so a variable-length set is read as zero-padded to
-//    `length`;
-//  - output position i of kernel w (length m, dilation d, padding p, bias b) on series x of
-//    length L runs over i = -p .. L + p - (m - 1) d - 1:
+//    becomes zeros), zero after its end; or, with normalise off, the raw values;
+//  - each series is convolved over its own true length L (lengths[i]; nothing past it is read,
+//    so a series' features do not depend on the longer series beside it): output position i of
+//    kernel w (length m, dilation d, padding p, bias b) runs over i = -p .. L + p - (m - 1) d - 1:
 //      sum = b; for j in 0..m-1: t = i + j d; if 0 <= t < L: for each of the kernel's channels c
 //      in order: sum = sum + w[c][j] * x[c][t]       (float, no fused multiply-add)
-//  - PPV = float(double(positive sums) / double(output positions)); MAX = the largest sum.
+//  - PPV = float(double(positive sums) / double(output positions)); MAX = the largest sum; a
+//    series too short for the kernel (no output position) has PPV 0 and MAX 0.
 // Features are stored per series as [PPV_0, MAX_0, PPV_1, MAX_1, ...] (sktime's order).
 
 /// Which transform of the ROCKET family (compute/rocket/minirocket.h for the last two).
@@ -49,6 +50,10 @@ struct RocketParams {
     int kernels = 10'000;
     std::uint64_t seed = 1;  ///< the kernels' (ROCKET) or channels' and examples' random draws
     RocketVariant variant = RocketVariant::Rocket;
+    /// ROCKET: z-normalise every channel of every series first, as the paper and CUROCKET do.
+    /// Off keeps the channels' levels, which can carry the class (JapaneseVowels: 0.84 with,
+    /// 0.99 without). MiniRocket and MultiRocket never normalise.
+    bool normalise = true;
 };
 
 inline constexpr int kRocketMaxKernels = 100'000;
@@ -60,6 +65,7 @@ inline constexpr int kRocketMaxKernels = 100'000;
 struct RocketKernels {
     std::size_t length = 0;    ///< series length they were drawn for
     std::size_t channels = 0;  ///< channels of those series
+    bool normalise = true;     ///< RocketParams::normalise: the input is z-normalised
     std::vector<std::int32_t> lengths;
     std::vector<float> biases;                ///< uniform in [-1, 1)
     std::vector<std::int32_t> dilations;      ///< floor(2^u), u uniform in [0, log2((L-1)/(m-1)))
@@ -117,8 +123,9 @@ RocketKernels makeRocketKernels(const RocketParams& params, std::size_t length,
                                 std::size_t channels);
 
 /// The series the features are computed on: series z-normalised per channel over their true
-/// lengths (see above), zero-padded to series.length; n x channels x length like SeriesSet.
-std::vector<float> rocketNormalised(const SeriesSet& series);
+/// lengths (see above; the raw values when !normalise), zero after them; n x channels x length
+/// like SeriesSet.
+std::vector<float> rocketNormalised(const SeriesSet& series, bool normalise = true);
 
 /// Throws cs::Error when the series do not fit the kernels (length or channels differ) or are
 /// empty, when the kernel set is inconsistent, or when series.validate() fails (non-finite

@@ -22,13 +22,19 @@ namespace {
 // cancellation check.
 constexpr std::size_t kKernelBlock = 32;
 
-// The PPV and MAX of kernel w on one series (channel-major, `length` samples per channel).
-// buf holds at least `length` floats (a kernel never has more outputs than that).
-void applyKernel(const float* __restrict x, std::size_t length, const RocketKernels& k,
-                 std::size_t w, float* __restrict buf, float& ppv, float& max) {
+// The PPV and MAX of kernel w on one series of true length `length` (channel-major, `stride`
+// samples per channel). buf holds at least `length` floats (a kernel never has more outputs).
+void applyKernel(const float* __restrict x, std::size_t stride, std::size_t length,
+                 const RocketKernels& k, std::size_t w, float* __restrict buf, float& ppv,
+                 float& max) {
     const std::ptrdiff_t m = k.lengths[w], d = k.dilations[w], p = k.paddings[w];
     const std::ptrdiff_t len = std::ptrdiff_t(length);
     const std::ptrdiff_t outputs = len + 2 * p - (m - 1) * d;
+    if (outputs <= 0) {  // a series shorter than the kernel's span
+        ppv = 0.0f;
+        max = 0.0f;
+        return;
+    }
     const std::size_t cc = std::size_t(k.channelCounts[w]);
     const std::int32_t* channels = k.channelIndex.data() + k.channelStart[w];
     const float* weights = k.weights.data() + k.weightStart[w];
@@ -43,7 +49,8 @@ void applyKernel(const float* __restrict x, std::size_t length, const RocketKern
         if (lo >= hi) continue;
         for (std::size_t c = 0; c < cc; ++c) {
             const float wv = weights[std::ptrdiff_t(c) * m + j];
-            const float* __restrict xc = x + std::ptrdiff_t(channels[c]) * len + off;
+            const float* __restrict xc =
+                x + std::ptrdiff_t(channels[c]) * std::ptrdiff_t(stride) + off;
             for (std::ptrdiff_t o = lo; o < hi; ++o)
                 buf[o] = buf[o] + wv * xc[o];
         }
@@ -69,7 +76,7 @@ RocketFeatures rocketTransformCpu(const SeriesSet& series, const RocketKernels& 
     std::vector<float> x;
     {
         auto stage = job.stage("normalise");
-        x = rocketNormalised(series);
+        x = rocketNormalised(series, kernels.normalise);
         job.checkpoint();
     }
     job.setProgress(0.05, "normalise");
@@ -86,8 +93,7 @@ RocketFeatures rocketTransformCpu(const SeriesSet& series, const RocketKernels& 
         f.values.assign(n * cols, 0.0f);
         float* out = f.values.data();
         // Work items in series-major order, in runs of kItemsPerChunk, so a worker keeps one
-        // series in cache for many kernel blocks; every item costs about the same (all series
-        // are read at `length`), and a run is short enough for a prompt cancel.
+        // series in cache for many kernel blocks; a run is short enough for a prompt cancel.
         constexpr std::size_t kItemsPerChunk = 8;
         const ParallelOptions options{.threads = workers, .progress = [&](double done) {
                                           job.setProgress(0.05 + 0.95 * done, "transform");
@@ -100,10 +106,12 @@ RocketFeatures rocketTransformCpu(const SeriesSet& series, const RocketKernels& 
                             job.checkpoint();
                             const std::size_t i = item / blocks, b = item % blocks;
                             const float* xi = x.data() + i * stride;
+                            const std::size_t trueLength =
+                                std::min<std::size_t>(series.lengths[i], len);
                             float* row = out + i * cols;
                             const std::size_t wEnd = std::min(count, (b + 1) * kKernelBlock);
                             for (std::size_t w = b * kKernelBlock; w < wEnd; ++w)
-                                applyKernel(xi, len, kernels, w, buf.data(), row[2 * w],
+                                applyKernel(xi, len, trueLength, kernels, w, buf.data(), row[2 * w],
                                             row[2 * w + 1]);
                         }
                     });

@@ -39,7 +39,16 @@ const AlgorithmDescriptor& rocketDescriptor() {
                                   "kernels, fitted biases, PPV (kernels = features); "
                                   "multirocket: MiniRocket's kernels on the series and its "
                                   "difference, PPV, MPV, MIPV and LSPV (8 x kernels features)"};
-        d.parameters = {kernels, seed, variant};
+        ParameterSpec normalise{.name = "normalise",
+                                .option = "normalise",
+                                .label = "&Normalise",
+                                .type = Type::Bool,
+                                .defaultValue = defaults.normalise,
+                                .help =
+                                    "rocket: z-normalise every channel of every series "
+                                    "first (the paper's way); false keeps the channels' "
+                                    "levels. MiniRocket and MultiRocket never normalise"};
+        d.parameters = {kernels, seed, variant, normalise};
         // The series (n x channels x m floats), the features (n x 2K floats), and the ridge
         // fit on the smaller side (compute/rocket/ridge.h): the standardised features in
         // double (n x 2K), a product of the same size in batches, and a min(n, 2K)^2 matrix
@@ -79,6 +88,7 @@ RocketParams rocketParams(const ParameterValues& values) {
     p.kernels = int(values.integer("kernels"));
     p.seed = std::uint64_t(values.integer("seed"));
     if (values.has("variant")) p.variant = rocketVariantFromName(values.word("variant"));
+    if (values.has("normalise")) p.normalise = values.flag("normalise");
     return p;
 }
 
@@ -87,6 +97,7 @@ ParameterValues rocketValues(const RocketParams& p) {
     v.set("kernels", std::int64_t(p.kernels));
     v.set("seed", std::int64_t(p.seed));
     v.set("variant", std::string(rocketVariantName(p.variant)));
+    v.set("normalise", p.normalise);
     return v;
 }
 

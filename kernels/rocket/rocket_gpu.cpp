@@ -66,16 +66,18 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
     std::vector<float> normalised;
     {
         const auto stage = job.stage("normalise");
-        normalised = rocketNormalised(series);
+        normalised = rocketNormalised(series, kernels.normalise);
     }
     job.checkpoint();
     DeviceBuffer<float> values;
+    DeviceBuffer<std::uint32_t> seriesLengths;
     DeviceBuffer<std::int32_t> lengths, dilations, paddings, counts, starts, indices, weightStart;
     DeviceBuffer<float> biases, weights;
     {
         ScopedGpuStage stage(ctx, job, "upload");
         values = DeviceBuffer<float>(valueCount, s);
         copyToDeviceStaged(values.data(), normalised.data(), values.bytes(), ctx.device(), s);
+        seriesLengths = upload(series.lengths, s);
         lengths = upload(kernels.lengths, s);
         biases = upload(kernels.biases, s);
         dilations = upload(kernels.dilations, s);
@@ -97,8 +99,9 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
             std::max<std::size_t>(1, std::size_t(kWorkPerLaunch / std::max(perSeries, 1.0)));
         for (std::size_t first = 0; first < n; first += batch) {
             ScopedGpuStage stage(ctx, job, "transform");
-            launchRocketTransform(values.data(), series.channels, series.length, first,
-                                  std::min(batch, n - first), view, features.data(), s);
+            launchRocketTransform(values.data(), seriesLengths.data(), series.channels,
+                                  series.length, first, std::min(batch, n - first), view,
+                                  features.data(), s);
             stage.finish();
             job.setProgress(double(std::min(n, first + batch)) / double(n), "transform");
             job.checkpoint();

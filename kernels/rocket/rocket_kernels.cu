@@ -16,10 +16,6 @@ constexpr int kWarps = kThreads / 32;
 // Kernels per block (each warp takes every kWarps-th of them).
 constexpr std::uint32_t kKernelsPerBlock = 64;
 
-unsigned blocksFor(std::size_t work) {
-    return unsigned((work + kThreads - 1) / kThreads);
-}
-
 // One univariate kernel of M taps on x, the warp's lanes over the output positions: the weights in
 // registers, and no bounds checks where the kernel lies inside the series. The same float
 // operations, in the same order, as the general loop below.
@@ -53,17 +49,21 @@ __device__ __forceinline__ void convolveOne(const float* x, int length, int d, i
 
 template <bool Shared>
 __global__ void __launch_bounds__(kThreads)
-    transformKernel(const float* __restrict__ series, std::uint32_t channels, std::uint32_t length,
-                    std::size_t first, RocketKernelView k, float* __restrict__ features) {
+    transformKernel(const float* __restrict__ series, const std::uint32_t* __restrict__ lengths,
+                    std::uint32_t channels, std::uint32_t stride, std::size_t first,
+                    RocketKernelView k, float* __restrict__ features) {
     extern __shared__ float shared[];
     const std::size_t s = first + blockIdx.x;
-    const float* x = series + s * std::size_t(channels) * length;
+    const float* x = series + s * std::size_t(channels) * stride;
+    // The series' own length: nothing past it is read (compute/rocket/rocket.h).
+    const std::uint32_t length = min(lengths[s], stride);
     if constexpr (Shared) {
         for (std::uint32_t e = threadIdx.x; e < channels * length; e += kThreads)
-            shared[e] = x[e];
+            shared[e] = x[e / length * stride + e % length];
         __syncthreads();
         x = shared;
     }
+    const std::uint32_t channelStride = Shared ? length : stride;
     const int lane = threadIdx.x % 32;
     const std::uint32_t begin = blockIdx.y * kKernelsPerBlock;
     const std::uint32_t end = min(k.count, begin + kKernelsPerBlock);
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(kThreads)
         const int outputs = int(length) + 2 * p - (m - 1) * d;
         float best = -INFINITY;
         int positive = 0;
-        const float* one = x + std::size_t(chans[0]) * length;
+        const float* one = x + std::size_t(chans[0]) * channelStride;
         if (nc == 1 && m == 7)
             convolveOne<7>(one, int(length), d, p, bias, weights, lane, best, positive);
         else if (nc == 1 && m == 9)
@@ -93,8 +93,9 @@ __global__ void __launch_bounds__(kThreads)
                     const int t = i + j * d;
                     if (t < 0 || t >= int(length)) continue;
                     for (int c = 0; c < nc; ++c)
-                        sum = __fadd_rn(sum, __fmul_rn(weights[c * m + j],
-                                                       x[std::size_t(chans[c]) * length + t]));
+                        sum =
+                            __fadd_rn(sum, __fmul_rn(weights[c * m + j],
+                                                     x[std::size_t(chans[c]) * channelStride + t]));
                 }
                 best = fmaxf(best, sum);
                 positive += sum > 0.0f;
@@ -106,17 +107,19 @@ __global__ void __launch_bounds__(kThreads)
         }
         if (lane == 0) {
             float* out = features + s * 2 * std::size_t(k.count) + 2 * std::size_t(w);
-            out[0] = __double2float_rn(__ddiv_rn(double(positive), double(outputs)));
-            out[1] = best;
+            // A series shorter than the kernel's span has no output: PPV 0, MAX 0.
+            out[0] = outputs > 0 ? __double2float_rn(__ddiv_rn(double(positive), double(outputs)))
+                                 : 0.0f;
+            out[1] = outputs > 0 ? best : 0.0f;
         }
     }
 }
 
 }  // namespace
 
-void launchRocketTransform(const float* series, std::size_t channels, std::size_t length,
-                           std::size_t first, std::size_t count, const RocketKernelView& kernels,
-                           float* features, cudaStream_t stream) {
+void launchRocketTransform(const float* series, const std::uint32_t* lengths, std::size_t channels,
+                           std::size_t length, std::size_t first, std::size_t count,
+                           const RocketKernelView& kernels, float* features, cudaStream_t stream) {
     if (count == 0 || kernels.count == 0) return;
     const dim3 grid(unsigned(count), (kernels.count + kKernelsPerBlock - 1) / kKernelsPerBlock);
     const std::size_t bytes = channels * length * sizeof(float);
@@ -128,14 +131,15 @@ void launchRocketTransform(const float* series, std::size_t channels, std::size_
         }();
         if (optedIn || bytes <= 48 * 1024) {
             transformKernel<true><<<grid, kThreads, bytes, stream>>>(
-                series, std::uint32_t(channels), std::uint32_t(length), first, kernels, features);
+                series, lengths, std::uint32_t(channels), std::uint32_t(length), first, kernels,
+                features);
             CS_CUDA_CHECK_LAUNCH();
             return;
         }
         (void)cudaGetLastError();
     }
     transformKernel<false><<<grid, kThreads, 0, stream>>>(
-        series, std::uint32_t(channels), std::uint32_t(length), first, kernels, features);
+        series, lengths, std::uint32_t(channels), std::uint32_t(length), first, kernels, features);
     CS_CUDA_CHECK_LAUNCH();
 }
 

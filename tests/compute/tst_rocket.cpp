@@ -354,21 +354,27 @@ private slots:
         QTest::addColumn<QString>("kind");
         QTest::addColumn<qulonglong>("every");
         QTest::addColumn<int>("kernels");
-        QTest::newRow("GunPoint (univariate)") << "GunPoint" << 1ull << 400;
-        QTest::newRow("ItalyPowerDemand (length 24)") << "ItalyPowerDemand" << 4ull << 500;
-        QTest::newRow("BasicMotions (6 channels)") << "BasicMotions" << 1ull << 400;
-        QTest::newRow("JapaneseVowels (12 channels, variable)") << "JapaneseVowels" << 2ull << 400;
-        QTest::newRow("PLAID subset (variable, up to 1344)") << "PLAID" << 25ull << 150;
-        QTest::newRow("short series, constant ones") << "short" << 1ull << 500;
-        QTest::newRow("generated, 3 channels") << "generated" << 1ull << 600;
+        QTest::addColumn<bool>("normalise");
+        QTest::newRow("GunPoint (univariate)") << "GunPoint" << 1ull << 400 << true;
+        QTest::newRow("ItalyPowerDemand (length 24)") << "ItalyPowerDemand" << 4ull << 500 << true;
+        QTest::newRow("BasicMotions (6 channels)") << "BasicMotions" << 1ull << 400 << true;
+        QTest::newRow("JapaneseVowels (12 channels, variable)")
+            << "JapaneseVowels" << 2ull << 400 << true;
+        QTest::newRow("JapaneseVowels, not normalised") << "JapaneseVowels" << 3ull << 300 << false;
+        QTest::newRow("PLAID subset (variable, up to 1344)") << "PLAID" << 25ull << 150 << true;
+        QTest::newRow("short series, constant ones") << "short" << 1ull << 500 << true;
+        QTest::newRow("generated, 3 channels") << "generated" << 1ull << 600 << true;
+        QTest::newRow("generated, not normalised") << "generated" << 1ull << 200 << false;
     }
     void transformMatchesOracle() {
         QFETCH(QString, kind);
         QFETCH(qulonglong, every);
         QFETCH(int, kernels);
+        QFETCH(bool, normalise);
         const auto s = makeSeries(kind, every);
-        const auto k =
-            cs::makeRocketKernels({.kernels = kernels, .seed = 11}, s.length, s.channels);
+        const auto k = cs::makeRocketKernels(
+            {.kernels = kernels, .seed = 11, .normalise = normalise}, s.length, s.channels);
+        QCOMPARE(k.normalise, normalise);
         const auto f = transform(s, k, 2);
         QCOMPARE(f.n, s.n);
         QCOMPARE(f.kernels, std::size_t(kernels));
@@ -403,6 +409,52 @@ private slots:
         const auto k1 = cs::makeRocketKernels({.kernels = 5, .seed = 2}, s.length, s.channels);
         QVERIFY(featureDifference(transform(single, k1, 8).values,
                                   cs::test::oracleRocketFeatures(single, k1), 10)
+                    .isEmpty());
+    }
+
+    // Each series is convolved over its own length: more padding after every series (a longer
+    // set, the same kernels) changes no feature; zero-padded convolution would change the PPVs.
+    // A series too short for a kernel's span gets PPV 0 and MAX 0.
+    void unequalLengthsAreNative() {
+        const auto s = makeSeries("JapaneseVowels", 4);
+        const auto k = cs::makeRocketKernels({.kernels = 300, .seed = 5}, s.length, s.channels);
+        auto longer = s;
+        longer.length = s.length + 40;
+        longer.values.assign(longer.n * longer.channels * longer.length, 0.0f);
+        for (std::size_t i = 0; i < s.n; ++i)
+            for (std::size_t c = 0; c < s.channels; ++c)
+                std::copy_n(
+                    s.values.begin() + std::ptrdiff_t((i * s.channels + c) * s.length), s.length,
+                    longer.values.begin() + std::ptrdiff_t((i * s.channels + c) * longer.length));
+        auto kLonger = k;
+        kLonger.length = longer.length;
+        const auto a = transform(s, k, 2), b = transform(longer, kLonger, 2);
+        QVERIFY2(featureDifference(a.values, b.values, a.columns()).isEmpty(),
+                 qPrintable(featureDifference(a.values, b.values, a.columns())));
+
+        cs::SeriesSet tiny;
+        tiny.n = 2;
+        tiny.channels = 1;
+        tiny.length = 200;
+        tiny.values.assign(400, 0.0f);
+        tiny.lengths = {200, 3};
+        for (std::size_t t = 0; t < 200; ++t) {
+            tiny.values[t] = float(std::sin(0.1 * double(t)));
+            if (t < 3) tiny.values[200 + t] = float(t);
+        }
+        const auto kt = cs::makeRocketKernels({.kernels = 200, .seed = 3}, 200, 1);
+        const auto f = transform(tiny, kt, 1);
+        int empty = 0;
+        for (std::size_t w = 0; w < kt.count(); ++w) {
+            const long long outputs =
+                3 + 2LL * kt.paddings[w] - (kt.lengths[w] - 1LL) * kt.dilations[w];
+            if (outputs > 0) continue;
+            ++empty;
+            QCOMPARE(f.ppv(1, w), 0.0f);
+            QCOMPARE(f.values[f.columns() + 2 * w + 1], 0.0f);
+        }
+        QVERIFY(empty > 0);
+        QVERIFY(featureDifference(f.values, cs::test::oracleRocketFeatures(tiny, kt), f.columns())
                     .isEmpty());
     }
 

@@ -166,6 +166,10 @@ CS_TEST(ucrSetsMatchCpu) {
                 {.kernels = kernels, .seed = std::uint64_t(kernels)}, s.length, s.channels);
             expectSame(s, k, std::string(file) + " kernels=" + std::to_string(kernels));
         }
+        // The raw channels (RocketParams::normalise off), each series over its own length.
+        const RocketKernels raw = cs::makeRocketKernels(
+            {.kernels = 500, .seed = 4, .normalise = false}, s.length, s.channels);
+        expectSame(s, raw, std::string(file) + " not normalised");
     }
     if (found == 0)
         CS_SKIP_MISSING_DATA("no UCR data under " + cs::test::sharedData("ucr").string());
