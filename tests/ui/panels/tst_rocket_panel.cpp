@@ -5,6 +5,7 @@
 // parameters, failures keep the previous result, an unlabelled set gets features without a
 // classifier, new data clears the result, export reads back, and the real executable runs
 // ROCKET from the command line.
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
 #include <QLabel>
@@ -101,7 +102,8 @@ private:
     bool ranWith(const cs::RocketParams& p) {
         if (!settled()) return false;
         const cs::RocketParams& q = panel()->lastRun()->params;
-        return q.kernels == p.kernels && q.seed == p.seed && q.variant == p.variant;
+        return q.kernels == p.kernels && q.seed == p.seed && q.variant == p.variant &&
+               q.normalise == p.normalise;
     }
     QString gunPoint() const {
         return QString::fromStdString(
@@ -439,7 +441,7 @@ private slots:
         QStringList names;
         for (const auto& p : rocket->descriptor->parameters)
             if (p.inPanel) names << QString::fromStdString(p.name);
-        QCOMPARE(names, QStringList({"kernels", "seed", "variant"}));
+        QCOMPARE(names, QStringList({"kernels", "seed", "variant", "normalise"}));
         QString error;
         const auto a =
             m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=400"), &error);
@@ -553,8 +555,39 @@ private slots:
             QVERIFY(f.open(QIODevice::ReadOnly));
             QVERIFY(f.readLine().contains(QStringLiteral("variant=%1").arg(c.name).toUtf8()));
         }
+        QVERIFY(!panel()->normaliseBox()->isEnabled());  // MultiRocket reads the raw series
         panel()->setVariant(cs::RocketVariant::Rocket);
         QCOMPARE(panel()->params().variant, cs::RocketVariant::Rocket);
+        QVERIFY(panel()->normaliseBox()->isEnabled());
+    }
+
+    // The Normalise box reaches the transform: unticked (by the mouse), the features are those
+    // of the raw series, and they differ from the normalised ones.
+    void normaliseBoxReachesTheTransform() {
+        QVERIFY(view()->seriesSet() && view()->seriesSet()->n == 200);
+        panel()->setVariant(cs::RocketVariant::Rocket);
+        panel()->kernelsSpin()->setValue(300);
+        QVERIFY(panel()->normaliseBox()->isChecked());
+        QTest::mouseClick(panel()->normaliseBox(), Qt::LeftButton, {},
+                          QPoint(8, panel()->normaliseBox()->height() / 2));
+        QVERIFY(!panel()->normaliseBox()->isChecked());
+        const cs::RocketParams p = panel()->params();
+        QVERIFY(!p.normalise);
+        QTest::mouseClick(panel()->runButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(ranWith(p), 20000);
+        const auto run = panel()->lastRun();
+        QVERIFY(run->kernels && !run->kernels->normalise);
+        cs::CpuBackend cpu;
+        cs::JobControl job;
+        auto normalised = p;
+        normalised.normalise = true;
+        const auto raw = cs::applyRocketTransform(
+            cpu, cs::fitRocketTransform(cpu, p, series(), job), series(), job);
+        const auto z = cs::applyRocketTransform(
+            cpu, cs::fitRocketTransform(cpu, normalised, series(), job), series(), job);
+        QCOMPARE(run->features->values, raw.values);
+        QVERIFY(raw.values != z.values);
+        panel()->normaliseBox()->setChecked(true);
     }
 
     void cleanupTestCase() { m_window.reset(); }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/panels/rocket/rocket_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -80,6 +81,14 @@ RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
         saveVariant();
         parametersChanged();
     });
+    m_normaliseBox = addBoolParameter("normalise", tr("&Normalise each series (ROCKET)"));
+    // MiniRocket and MultiRocket read the raw series whatever the box says.
+    auto rocketOnly = [this] {
+        m_normaliseBox->setEnabled(m_variantBox->currentData().toString() ==
+                                   QLatin1String(rocketVariantName(RocketVariant::Rocket)));
+    };
+    connect(m_variantBox, &QComboBox::currentIndexChanged, this, rocketOnly);
+    rocketOnly();
 
     // The classifier and its confusion matrix, under the summary.
     m_classifier = new QLabel;

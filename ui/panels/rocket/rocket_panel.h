@@ -12,6 +12,7 @@
 #include "compute/rocket/rocket_pipeline.h"
 #include "ui/panels/algorithm_panel.h"
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -94,6 +95,7 @@ public:
     QSpinBox* kernelsSpin() const { return m_kernelsSpin; }
     QSpinBox* seedSpin() const { return m_seedSpin; }
     QComboBox* variantBox() const { return m_variantBox; }
+    QCheckBox* normaliseBox() const { return m_normaliseBox; }
     QLabel* classifierLabel() const { return m_classifier; }
     QTableWidget* confusionTable() const { return m_confusion; }
 
@@ -126,6 +128,7 @@ private:
     QSpinBox* m_kernelsSpin = nullptr;
     QSpinBox* m_seedSpin = nullptr;
     QComboBox* m_variantBox = nullptr;
+    QCheckBox* m_normaliseBox = nullptr;
     QLabel* m_classifier = nullptr;
     QTableWidget* m_confusion = nullptr;
 };
