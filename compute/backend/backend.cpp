@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/dbscan/dbscan_cpu.h"
 
 namespace cs {
 
@@ -29,6 +30,11 @@ std::shared_ptr<const DeviceResident> Backend::keepSeriesResident(std::shared_pt
 
 DbscanResult Backend::dbscan(const PointSet&, const DbscanParams&, JobControl&) {
     unsupported("DBSCAN");
+}
+
+DbscanSweepResult Backend::dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
+                                       JobControl& job) {
+    return dbscanSweepCpu(points, params, job);
 }
 
 std::vector<ClusterOverlap> Backend::clusterOverlap(const DbscanResult& a, const DbscanResult& b,

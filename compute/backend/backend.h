@@ -12,6 +12,7 @@
 #include "compute/core/series_set.h"
 #include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/dbscan/dbscan_sweep.h"
 #include "compute/knn/knn_graph.h"
 #include "compute/kshape/kshape.h"
 #include "compute/rocket/minirocket.h"
@@ -63,6 +64,13 @@ public:
     /// @endcode
     virtual DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
                                 JobControl& job);
+    /// An eps x MinPts DBSCAN sweep (compute/dbscan/dbscan_sweep.h) in one job: neighbours
+    /// counted once per eps, every MinPts derived from the counts; each cell equals dbscan()'s
+    /// result for its parameters. The default runs on the host (dbscanSweepCpu).
+    /// @code cs::DbscanSweepResult s = backend.dbscanSweep(points, cs::defaultDbscanSweep(2.5f),
+    /// job); @endcode
+    virtual DbscanSweepResult dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
+                                          JobControl& job);
     /// The contingency table of two clusterings of the same points (compute/dbscan/
     /// cluster_overlap.h), e.g. to keep cluster colours across re-runs; computed where the labels
     /// live (on the GPU when both results left them there). The default runs on the host.

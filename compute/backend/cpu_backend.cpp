@@ -46,6 +46,11 @@ DbscanResult CpuBackend::dbscan(const PointSet& points, const DbscanParams& para
     return dbscanCpu(points, params, job, m_threads);
 }
 
+DbscanSweepResult CpuBackend::dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
+                                          JobControl& job) {
+    return dbscanSweepCpu(points, params, job, m_threads);
+}
+
 KDistanceResult CpuBackend::kDistance(const PointSet& points, int k, JobControl& job) {
     return kDistanceCpu(points, k, job, m_threads);
 }

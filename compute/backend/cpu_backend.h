@@ -15,6 +15,9 @@ public:
     /// Exact, multithreaded DBSCAN (dbscanCpu): the oracle of the GPU tests.
     DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
                         JobControl& job) override;
+    /// The eps x MinPts sweep on this backend's threads (dbscanSweepCpu).
+    DbscanSweepResult dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
+                                  JobControl& job) override;
     /// Exact k-distance curve (kDistanceCpu).
     KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
     /// The random-projection forest kNN graph (knnGraphCpu): the oracle of the GPU tests.

@@ -172,6 +172,11 @@ public:
 
     void build(const std::vector<float>& recentred);
     void countCore();
+    /// The sweep's count: each point's neighbours where counting up to cap stopped (exact below
+    /// cap, >= cap otherwise), in working order; no core flags.
+    void countNeighbours(std::size_t cap, std::vector<std::uint32_t>& counts);
+    /// Core flags from such counts for minPts, core points first in each cell (counts follow).
+    void coreFromCounts(std::vector<std::uint32_t>& counts, int minPts);
     void unite(UnionFind& uf);
     void assignBorder(UnionFind& uf, std::vector<Index>& nearest);
     void linkCliques(UnionFind& uf) const;
@@ -259,7 +264,11 @@ private:
     float dist2(Index a, Index b) const { return canonicalDist2(m_w.pt(a), m_w.pt(b), D); }
 
     void chooseSides(const std::array<double, D>& lo, const std::array<double, D>& hi);
-    void partitionCoreFirst(std::size_t chunk);
+    void partitionCoreFirst(std::size_t chunk, std::vector<std::uint32_t>* counts = nullptr);
+    // Counts neighbours up to cap; mark(b, e, count) for a run of points whose count reaches
+    // cap at once (a dense cell), record(p, count) for a point counted on its own.
+    template <class Mark, class Record>
+    void countUpTo(std::size_t cap, Mark&& mark, Record&& record);
 
     Work& m_w;
     int m_threads;
@@ -484,8 +493,42 @@ std::span<const Index> GridDbscan<D>::Sweep::collect(std::size_t cell, bool forw
 template <std::size_t D>
 void GridDbscan<D>::countCore() {
     m_w.core.assign(m_w.n, 0);
+    countUpTo(
+        std::size_t(m_w.minPts),
+        [&](Index b, Index e, std::size_t) {
+            std::fill(m_w.core.begin() + b, m_w.core.begin() + e, 1);
+        },
+        [&](Index p, std::size_t count) { m_w.core[p] = count >= std::size_t(m_w.minPts); });
+    // Core points first within each cell: later stages scan only [begin, coreEnd).
+    parallelChunks(m_chunks.size(), m_threads, m_job, kCountEnd, kCoreEnd, "core",
+                   [&](std::size_t k) { partitionCoreFirst(k); });
+}
+
+template <std::size_t D>
+void GridDbscan<D>::countNeighbours(std::size_t cap, std::vector<std::uint32_t>& counts) {
+    counts.assign(m_w.n, 0);
+    countUpTo(
+        cap,
+        [&](Index b, Index e, std::size_t count) {
+            std::fill(counts.begin() + b, counts.begin() + e, std::uint32_t(count));
+        },
+        [&](Index p, std::size_t count) { counts[p] = std::uint32_t(count); });
+}
+
+template <std::size_t D>
+void GridDbscan<D>::coreFromCounts(std::vector<std::uint32_t>& counts, int minPts) {
+    m_w.core.resize(m_w.n);
+    for (std::size_t p = 0; p < m_w.n; ++p)
+        m_w.core[p] = counts[p] >= std::uint32_t(minPts);
+    parallelChunks(m_chunks.size(), m_threads, m_job, kCountEnd, kCoreEnd, "core",
+                   [&](std::size_t k) { partitionCoreFirst(k, &counts); });
+}
+
+template <std::size_t D>
+template <class Mark, class Record>
+void GridDbscan<D>::countUpTo(std::size_t cap, Mark&& mark, Record&& record) {
     const float eps2 = m_w.eps2;
-    const auto minPts = std::size_t(m_w.minPts);
+    const std::size_t minPts = cap;
     parallelChunks(m_chunks.size(), m_threads, m_job, kBuildEnd, kCountEnd, "core",
                    [&](std::size_t k) {
                        Sweep sweep(*this);
@@ -493,7 +536,7 @@ void GridDbscan<D>::countCore() {
                        for (std::size_t c = m_chunks[k].first; c < m_chunks[k].second; ++c) {
                            const std::size_t size = end(c) - begin(c);
                            if (clique(c) && size >= minPts) {
-                               std::fill(m_w.core.begin() + begin(c), m_w.core.begin() + end(c), 1);
+                               mark(begin(c), end(c), size);
                                continue;
                            }
                            // Box against box first: cells wholly within eps of every point here
@@ -512,7 +555,7 @@ void GridDbscan<D>::countCore() {
                                }
                            }
                            if (base >= minPts) {
-                               std::fill(m_w.core.begin() + begin(c), m_w.core.begin() + end(c), 1);
+                               mark(begin(c), end(c), base);
                                continue;
                            }
                            // Nearest cells first: most points reach minPts after a few of them.
@@ -531,19 +574,17 @@ void GridDbscan<D>::countCore() {
                                    }
                                    if (count >= minPts) break;
                                }
-                               m_w.core[p] = count >= minPts;
+                               record(p, count);
                            }
                        }
                    });
-    // Core points first within each cell: later stages scan only [begin, coreEnd).
-    parallelChunks(m_chunks.size(), m_threads, m_job, kCountEnd, kCoreEnd, "core",
-                   [&](std::size_t k) { partitionCoreFirst(k); });
 }
 
 template <std::size_t D>
-void GridDbscan<D>::partitionCoreFirst(std::size_t chunk) {
+void GridDbscan<D>::partitionCoreFirst(std::size_t chunk, std::vector<std::uint32_t>* counts) {
     std::vector<float> xs;
     std::vector<Index> os;
+    std::vector<std::uint32_t> cs;
     for (std::size_t c = m_chunks[chunk].first; c < m_chunks[chunk].second; ++c) {
         const Index b = begin(c), e = end(c);
         Index cores = 0;
@@ -553,14 +594,17 @@ void GridDbscan<D>::partitionCoreFirst(std::size_t chunk) {
         if (cores == 0 || cores == e - b) continue;
         xs.clear();
         os.clear();
+        cs.clear();
         for (int pass = 1; pass >= 0; --pass)
             for (Index w = b; w < e; ++w)
                 if (m_w.core[w] == pass) {
                     xs.insert(xs.end(), m_w.pt(w), m_w.pt(w) + D);
                     os.push_back(m_w.orig[w]);
+                    if (counts) cs.push_back((*counts)[w]);
                 }
         std::copy(xs.begin(), xs.end(), m_w.x.begin() + std::ptrdiff_t(std::size_t(b) * D));
         std::copy(os.begin(), os.end(), m_w.orig.begin() + b);
+        if (counts) std::copy(cs.begin(), cs.end(), counts->begin() + b);
         std::fill(m_w.core.begin() + b, m_w.core.begin() + b + cores, 1);
         std::fill(m_w.core.begin() + b + cores, m_w.core.begin() + e, 0);
     }
@@ -895,6 +939,208 @@ DbscanResult runKdTree(Work& w, bool star, int threads, JobControl& job) {
     job.checkpoint();
     return runPoints(w, KdSource<DIM>{w, *tree, kdRadius(w.eps2, w.d), job}, kdLeafOrder(*tree),
                      star, threads, job);
+}
+
+// ---------------------------------------------------------------------------------------------
+// eps x MinPts sweep (dbscanSweepCpu).
+//
+// Grid (d <= 3): per eps the grid is built and the neighbours counted once, up to the largest
+// MinPts (dense cells still settle at once); per MinPts the core flags come from those counts,
+// then the union, border and label stages of plain DBSCAN run on the same grid.
+//
+// Other paths: per eps, three passes over the neighbourhoods serve every MinPts at once:
+//  1. count: each point's neighbours, capped at the largest MinPts (a point is core for MinPts
+//     m iff its count >= m);
+//  2. border (not with star): for each point, the neighbours that would be its nearest core at
+//     some MinPts where it is not core itself. Nearest first, such a neighbour must have a
+//     larger count than every nearer one (a nearer core with as large a count would be taken
+//     instead), so a short staircase per point, with counts rising as the distance does, holds
+//     the answer for every MinPts: the first step whose count reaches m;
+//  3. union: points become core in order of falling count, so going down the MinPts values
+//     only ever adds core points and core-core edges. At each level the newly core points are
+//     united with their neighbours that are core at that level, and the cells read off the
+//     union-find forest as it stands.
+// Each cell is thus exactly what dbscanCpu gives (the same distance test, the same border rule
+// and tie-break), which tests/compute/tst_dbscan.cpp checks cell by cell.
+// ---------------------------------------------------------------------------------------------
+
+// A part of a job: its progress lands in a range of the parent's, under a stage name of the
+// parent's choosing, and a cancel of the parent reaches it at its next progress report (the
+// grid reports after every chunk of cells).
+class SubJob {
+public:
+    explicit SubJob(JobControl& parent)
+        : m_parent(parent), m_job([this](double f, std::string_view) {
+              m_parent.setProgress(m_from + (m_to - m_from) * f, m_stage);
+              if (m_parent.isCancelled()) m_job.cancel();
+          }) {}
+    void setRange(double from, double to, std::string stage) {
+        m_parent.checkpoint();
+        m_from = from;
+        m_to = to;
+        m_stage = std::move(stage);
+    }
+    JobControl& job() { return m_job; }
+
+private:
+    JobControl& m_parent;
+    JobControl m_job;
+    double m_from = 0.0, m_to = 1.0;
+    std::string m_stage;
+};
+
+template <std::size_t D>
+void sweepGrid(const std::vector<float>& recentred, std::size_t n, double scale,
+               const DbscanSweepParams& params, int threads, JobControl& job,
+               DbscanSweepResult& out) {
+    const std::size_t levels = params.minPts.size();
+    const double span = 1.0 / double(params.eps.size());
+    std::vector<std::uint32_t> counts;
+    for (std::size_t e = 0; e < params.eps.size(); ++e) {
+        const double from = double(e) * span;
+        Work w;
+        w.n = n;
+        w.d = D;
+        w.eps2 = epsSquared(toRecentred(params.eps[e], scale));
+        SubJob sub(job);
+        GridDbscan<D> grid(w, threads, sub.job());
+        {
+            auto s = job.stage("count");
+            sub.setRange(from, from + 0.4 * span, "count");
+            grid.build(recentred);
+            grid.countNeighbours(std::size_t(params.minPts.back()), counts);
+        }
+        auto s = job.stage("cells");
+        for (std::size_t k = 0; k < levels; ++k) {
+            const double at = from + span * (0.4 + 0.6 * double(k) / double(levels));
+            sub.setRange(at, at + 0.6 * span / double(levels), "cells");
+            grid.coreFromCounts(counts, params.minPts[k]);
+            UnionFind uf(n);
+            grid.unite(uf);
+            std::vector<Index> nearest;
+            if (!params.star) grid.assignBorder(uf, nearest);
+            out.cells[e * levels + k] = dbscanSweepCell(finishLabels(w, uf, nearest, params.star),
+                                                        params.eps[e], params.minPts[k]);
+        }
+        job.checkpoint();
+    }
+}
+
+// One step of a point's staircase of candidate nearest cores.
+struct SweepStep {
+    float dist2;
+    Index point;
+    int count;
+};
+
+// Keeps the staircase: ascending (dist2, point) with strictly rising counts.
+void offerStep(std::vector<SweepStep>& steps, SweepStep s) {
+    auto before = [](const SweepStep& a, const SweepStep& b) {
+        return a.dist2 < b.dist2 || (a.dist2 == b.dist2 && a.point < b.point);
+    };
+    std::size_t at = 0;
+    while (at < steps.size() && before(steps[at], s)) {
+        if (steps[at].count >= s.count) return;  // a nearer core that is core whenever s is
+        ++at;
+    }
+    std::size_t end = at;
+    while (end < steps.size() && steps[end].count <= s.count)
+        ++end;  // farther steps that s now serves first
+    steps.erase(steps.begin() + std::ptrdiff_t(at), steps.begin() + std::ptrdiff_t(end));
+    steps.insert(steps.begin() + std::ptrdiff_t(at), s);
+}
+
+// f(i, j, d2) for every neighbour j of every row i (itself included) within eps; f returns false
+// when row i needs no more. Rows in blocks over the workers.
+template <class Source, class F>
+void visitNeighbours(const Work& w, const Source& source, const std::vector<Index>& rows,
+                     int threads, JobControl& job, double from, double to, std::string_view stage,
+                     F&& f) {
+    constexpr std::size_t kBlock = 64;
+    const std::size_t blocks = (rows.size() + kBlock - 1) / kBlock;
+    parallelChunks(blocks, threads, job, from, to, stage, [&](std::size_t b) {
+        const Index* block = rows.data() + b * kBlock;
+        const std::size_t count = std::min(kBlock, rows.size() - b * kBlock);
+        source.visit(block, count, false, [&](std::size_t r, Index j) {
+            const float d2 = w.dist2(block[r], j);
+            return d2 > w.eps2 || f(block[r], j, d2);
+        });
+    });
+}
+
+template <class Source>
+void sweepOneEps(Work& w, const Source& source, const std::vector<Index>& order,
+                 const DbscanSweepParams& params, std::size_t e, int threads, JobControl& job,
+                 DbscanSweepResult& out) {
+    const std::size_t n = w.n, levels = params.minPts.size();
+    const int lowest = params.minPts.front(), highest = params.minPts.back();
+    const double from = double(e) / double(params.eps.size());
+    const double span = 1.0 / double(params.eps.size());
+    auto at = [&](double f) { return from + span * f; };
+
+    std::vector<int> count(n, 0);
+    {
+        auto s = job.stage("count");
+        visitNeighbours(w, source, order, threads, job, at(0.0), at(0.3), "count",
+                        [&](Index i, Index, float) { return ++count[i] < highest; });
+    }
+    std::vector<std::vector<SweepStep>> steps;
+    if (!params.star) {
+        auto s = job.stage("border");
+        steps.resize(n);
+        visitNeighbours(w, source, order, threads, job, at(0.3), at(0.6), "border",
+                        [&](Index i, Index j, float d2) {
+                            if (count[i] >= highest) return false;  // core at every MinPts
+                            if (count[j] > count[i] && count[j] >= lowest)
+                                offerStep(steps[i], {d2, j, count[j]});
+                            return true;
+                        });
+    }
+
+    auto s = job.stage("union");
+    UnionFind uf(n);
+    std::vector<Index> rising, newlyCore;
+    std::vector<std::uint32_t> size(n);
+    for (std::size_t k = levels; k-- > 0;) {
+        const int m = params.minPts[k];
+        const int above = k + 1 < levels ? params.minPts[k + 1] : std::numeric_limits<int>::max();
+        newlyCore.clear();
+        for (const Index i : order)
+            if (count[i] >= m && count[i] < above) newlyCore.push_back(i);
+        const double f0 = 0.6 + 0.4 * double(levels - 1 - k) / double(levels);
+        visitNeighbours(w, source, newlyCore, threads, job, at(f0), at(f0 + 0.4 / double(levels)),
+                        "union", [&](Index i, Index j, float) {
+                            if (count[j] >= m) uf.unite(i, j);
+                            return true;
+                        });
+        std::fill(size.begin(), size.end(), 0u);
+        std::int32_t clusters = 0;
+        std::size_t noise = 0;
+        for (Index i = 0; i < Index(n); ++i) {
+            Index root = kNoIndex;
+            if (count[i] >= m) {
+                root = uf.find(i);
+                clusters += root == i;
+            } else if (!params.star) {
+                for (const SweepStep& step : steps[i])
+                    if (step.count >= m) {
+                        root = uf.find(step.point);
+                        break;
+                    }
+            }
+            if (root == kNoIndex)
+                ++noise;
+            else
+                ++size[root];
+        }
+        job.checkpoint();
+        const std::uint32_t largest = *std::max_element(size.begin(), size.end());
+        out.cells[e * levels + k] = {.eps = params.eps[e],
+                                     .minPts = m,
+                                     .clusters = clusters,
+                                     .noiseShare = double(noise) / double(n),
+                                     .largestShare = double(largest) / double(n)};
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1313,6 +1559,82 @@ DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobCo
     result.pathUsed = path;
     job.setProgress(1.0, "labels");
     return result;
+}
+
+DbscanSweepResult dbscanSweepCpu(const PointSet& points, const DbscanSweepParams& params,
+                                 JobControl& job, int threads) {
+    validateDbscanSweepParams(params);
+    checkInput(points);
+    threads = int(workersFor(threads));
+    DbscanSweepResult out;
+    out.eps = params.eps;
+    out.minPts = params.minPts;
+    out.cells.resize(params.eps.size() * params.minPts.size());
+    for (std::size_t e = 0; e < params.eps.size(); ++e)
+        for (std::size_t m = 0; m < params.minPts.size(); ++m)
+            out.cells[e * params.minPts.size() + m] = {.eps = params.eps[e],
+                                                       .minPts = params.minPts[m]};
+    job.checkpoint();
+    if (points.n == 0) return out;
+
+    Work w;
+    w.n = points.n;
+    w.d = points.dims;
+    double scale = 1.0;
+    {
+        auto s = job.stage("recentre");
+        RecentredCoords frame = recentredCoords(points);
+        w.x = std::move(frame.coords);
+        scale = frame.scale;
+    }
+    job.checkpoint();
+    const DbscanPath path = resolveDbscanPathCpu(params.path, points, params.eps.back());
+    if (path == DbscanPath::Grid) {
+        switch (w.d) {
+            case 1:
+                sweepGrid<1>(w.x, w.n, scale, params, threads, job, out);
+                break;
+            case 2:
+                sweepGrid<2>(w.x, w.n, scale, params, threads, job, out);
+                break;
+            default:
+                sweepGrid<3>(w.x, w.n, scale, params, threads, job, out);
+                break;
+        }
+        job.setProgress(1.0, "cells");
+        return out;
+    }
+    // As in dbscanCpu: eps^2 overflowing float takes all pairs.
+    const bool brute =
+        path == DbscanPath::Brute || std::isinf(epsSquared(toRecentred(params.eps.back(), scale)));
+    auto sweep = [&](const auto& makeSource, const std::vector<Index>& order) {
+        for (std::size_t e = 0; e < params.eps.size(); ++e) {
+            w.eps2 = epsSquared(toRecentred(params.eps[e], scale));
+            sweepOneEps(w, makeSource(), order, params, e, threads, job, out);
+        }
+    };
+    if (brute) {
+        std::vector<Index> order(w.n);
+        std::iota(order.begin(), order.end(), Index(0));
+        sweep([&] { return BruteSource{w, job}; }, order);
+    } else {
+        withKdDim(w.d, [&](auto dim) {
+            constexpr int kDim = decltype(dim)::value;
+            const KdAdaptor<kDim> adaptor{w.x.data(), w.n, w.d};  // the tree keeps a reference
+            std::unique_ptr<KdTree<kDim>> tree;
+            {
+                auto s = job.stage("kdtree");
+                tree = std::make_unique<KdTree<kDim>>(
+                    int(w.d), adaptor, nanoflann::KDTreeSingleIndexAdaptorParams(16));
+            }
+            job.checkpoint();
+            const auto& leaves = kdLeafOrder(*tree);
+            const std::vector<Index> order(leaves.begin(), leaves.end());
+            sweep([&] { return KdSource<kDim>{w, *tree, kdRadius(w.eps2, w.d), job}; }, order);
+        });
+    }
+    job.setProgress(1.0, "union");
+    return out;
 }
 
 DistinctRows distinctRows(std::vector<float> rows, std::size_t n, std::size_t d) {

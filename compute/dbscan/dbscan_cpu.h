@@ -11,6 +11,7 @@
 #include "compute/core/job_cost.h"
 #include "compute/core/point_set.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/dbscan/dbscan_sweep.h"
 
 namespace cs {
 
@@ -24,6 +25,17 @@ namespace cs {
 /// @code cs::DbscanResult r = cs::dbscanCpu(points, {.eps = 0.5f, .minPts = 10}, job, 4); @endcode
 DbscanResult dbscanCpu(const PointSet& points, const DbscanParams& params, JobControl& job,
                        int threads = 0);
+
+/// An eps x MinPts sweep on the CPU (dbscan_sweep.h), on the path dbscanCpu takes for the
+/// largest eps. Grid: per eps the grid is built and the neighbours counted once, up to the
+/// largest MinPts; per MinPts the core flags come from the counts and the union, border and
+/// label stages run (stages per eps "count", "cells"). KdTree and Brute: per eps three searches
+/// serve every MinPts (stages "count", "border" (not with star), "union"). Every cell equals
+/// dbscanCpu's result for its eps and MinPts. Throws as dbscanCpu does, and cs::Error on a bad
+/// grid.
+/// @code auto r = cs::dbscanSweepCpu(points, cs::defaultDbscanSweep(2.5f), job); @endcode
+DbscanSweepResult dbscanSweepCpu(const PointSet& points, const DbscanSweepParams& params,
+                                 JobControl& job, int threads = 0);
 
 /// The path dbscanCpu runs for `requested`: Auto is Grid for d <= 3, else Brute below
 /// kDbscanBruteBelow points and KdTree above; Grid with d > 3 throws cs::Error.

@@ -24,6 +24,9 @@
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_datasets.h"
+#include "compute/dbscan/dbscan_sweep.h"
+#include "compute/dbscan/eps_suggestion.h"
+#include "compute/demo/demo_data.h"
 #include "compute/io/point_readers.h"
 #include "tests/common/dbscan_oracle.h"
 #include "tests/common/test_paths.h"
@@ -353,6 +356,242 @@ private slots:
                 if (path != cs::DbscanPath::Auto && std::isfinite(cs::epsSquared(eps)))
                     QCOMPARE(int(r.pathUsed), int(path));
             }
+    }
+
+    // Every cell of a sweep against a plain DBSCAN run with that cell's eps and MinPts.
+    void sweepMatchesPlainRuns_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<qulonglong>("n");
+        QTest::addColumn<qulonglong>("d");
+        QTest::addColumn<bool>("star");
+        QTest::addColumn<int>("path");
+        QTest::addColumn<qulonglong>("seed");
+        const int autoPath = int(cs::DbscanPath::Auto), brute = int(cs::DbscanPath::Brute),
+                  kdtree = int(cs::DbscanPath::KdTree);
+        QTest::addRow("blobs d=2") << "blobs" << 2000ull << 2ull << false << autoPath << 301ull;
+        QTest::addRow("blobs d=3") << "blobs" << 3000ull << 3ull << false << autoPath << 302ull;
+        QTest::addRow("blobs d=3 star") << "blobs" << 2000ull << 3ull << true << autoPath << 303ull;
+        QTest::addRow("blobs d=3 brute") << "blobs" << 1500ull << 3ull << false << brute << 304ull;
+        QTest::addRow("blobs d=3 kdtree")
+            << "blobs" << 2000ull << 3ull << false << kdtree << 315ull;
+        QTest::addRow("blobs d=2 kdtree star")
+            << "blobs" << 2000ull << 2ull << true << kdtree << 316ull;
+        QTest::addRow("quantized d=3 kdtree ties")
+            << "quantized" << 2000ull << 3ull << false << kdtree << 317ull;
+        QTest::addRow("blobs d=1") << "blobs" << 1000ull << 1ull << false << autoPath << 305ull;
+        QTest::addRow("blobs d=16") << "blobs" << 2500ull << 16ull << false << autoPath << 306ull;
+        QTest::addRow("quantized d=3 ties")
+            << "quantized" << 2000ull << 3ull << false << autoPath << 307ull;
+        QTest::addRow("quantized d=2 star")
+            << "quantized" << 2000ull << 2ull << true << autoPath << 308ull;
+        QTest::addRow("lattice d=2") << "lattice" << 1500ull << 2ull << false << autoPath << 309ull;
+        QTest::addRow("repeated d=3")
+            << "repeated" << 2000ull << 3ull << false << autoPath << 310ull;
+        QTest::addRow("far d=3") << "far" << 2000ull << 3ull << false << autoPath << 311ull;
+        QTest::addRow("duplicates")
+            << "duplicates" << 300ull << 3ull << false << autoPath << 312ull;
+        QTest::addRow("one point") << "blobs" << 1ull << 3ull << false << autoPath << 313ull;
+        QTest::addRow("two points") << "blobs" << 2ull << 2ull << false << autoPath << 314ull;
+    }
+
+    void sweepMatchesPlainRuns() {
+        QFETCH(QString, kind);
+        QFETCH(qulonglong, n);
+        QFETCH(qulonglong, d);
+        QFETCH(bool, star);
+        QFETCH(int, path);
+        QFETCH(qulonglong, seed);
+        const cs::PointSet points = makeTestPoints(kind, n, d, seed);
+        const float centre = std::max(medianKDistance(points, 5), 1e-3f);
+        cs::DbscanSweepParams params;
+        params.eps = cs::logSpacedEps(centre / 8.0f, centre * 8.0f, 9);
+        params.eps.insert(params.eps.begin(), 0.0f);
+        params.minPts = {1, 2, 3, 5, 8, 13, 40};
+        params.star = star;
+        params.path = cs::DbscanPath(path);
+        for (int threads : {1, 3}) {
+            cs::JobControl job;
+            const cs::DbscanSweepResult sweep = cs::dbscanSweepCpu(points, params, job, threads);
+            QCOMPARE(sweep.cells.size(), params.eps.size() * params.minPts.size());
+            for (std::size_t e = 0; e < params.eps.size(); ++e)
+                for (std::size_t m = 0; m < params.minPts.size(); ++m) {
+                    cs::JobControl plainJob;
+                    const cs::DbscanParams plain{params.eps[e], params.minPts[m], star};
+                    const cs::DbscanSweepCell want = cs::dbscanSweepCell(
+                        cs::dbscanCpu(points, plain, plainJob, 2), plain.eps, plain.minPts);
+                    const cs::DbscanSweepCell& got = sweep.at(e, m);
+                    const QString where = QString("seed %1 threads %2 eps %3 minPts %4")
+                                              .arg(seed)
+                                              .arg(threads)
+                                              .arg(double(plain.eps), 0, 'g', 9)
+                                              .arg(plain.minPts);
+                    QVERIFY2(got.eps == want.eps && got.minPts == want.minPts, qPrintable(where));
+                    QVERIFY2(got.clusters == want.clusters,
+                             qPrintable(where + QString(": %1 clusters, plain DBSCAN %2")
+                                                    .arg(got.clusters)
+                                                    .arg(want.clusters)));
+                    QVERIFY2(
+                        got.noiseShare == want.noiseShare,
+                        qPrintable(
+                            where +
+                            QString(": noise %1 vs %2").arg(got.noiseShare).arg(want.noiseShare)));
+                    QVERIFY2(got.largestShare == want.largestShare,
+                             qPrintable(where + QString(": largest %1 vs %2")
+                                                    .arg(got.largestShare)
+                                                    .arg(want.largestShare)));
+                }
+        }
+    }
+
+    void sweepOfNoPoints() {
+        cs::JobControl job;
+        const cs::DbscanSweepResult r =
+            cs::dbscanSweepCpu(cs::PointSet{}, cs::defaultDbscanSweep(1.0f), job);
+        QCOMPARE(r.cells.size(), std::size_t(16 * 18));
+        for (const auto& c : r.cells)
+            QVERIFY(c.clusters == 0 && c.noiseShare == 0.0 && c.largestShare == 0.0);
+    }
+
+    void sweepBadGrids() {
+        const auto points = makeTestPoints("blobs", 50, 3, 1);
+        auto refuses = [&](cs::DbscanSweepParams p) {
+            cs::JobControl job;
+            QVERIFY_THROWS_EXCEPTION(cs::Error, cs::dbscanSweepCpu(points, p, job));
+        };
+        refuses({.eps = {}, .minPts = {5}});
+        refuses({.eps = {1.0f}, .minPts = {}});
+        refuses({.eps = {2.0f, 1.0f}, .minPts = {5}});
+        refuses({.eps = {1.0f, 1.0f}, .minPts = {5}});
+        refuses({.eps = {-1.0f}, .minPts = {5}});
+        refuses({.eps = {std::numeric_limits<float>::quiet_NaN()}, .minPts = {5}});
+        refuses({.eps = {1.0f}, .minPts = {0, 5}});
+        refuses({.eps = {1.0f}, .minPts = {5, 3}});
+        const auto wide = makeTestPoints("blobs", 50, 5, 1);
+        cs::JobControl job;
+        QVERIFY_THROWS_EXCEPTION(
+            cs::Error,
+            cs::dbscanSweepCpu(wide, {.eps = {1.0f}, .minPts = {5}, .path = cs::DbscanPath::Grid},
+                               job));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::defaultDbscanSweep(0.0f));
+        QVERIFY_THROWS_EXCEPTION(cs::Error, cs::logSpacedEps(1.0f, 0.5f, 4));
+    }
+
+    void sweepCancels_data() {
+        QTest::addColumn<int>("path");
+        QTest::addColumn<QString>("atStage");
+        for (const char* stage : {"", "count", "cells"})
+            QTest::addRow("grid %s", stage) << int(cs::DbscanPath::Grid) << QString(stage);
+        for (const char* stage : {"", "count", "border", "union"})
+            QTest::addRow("kdtree %s", stage) << int(cs::DbscanPath::KdTree) << QString(stage);
+    }
+    void sweepCancels() {
+        QFETCH(int, path);
+        QFETCH(QString, atStage);
+        const auto points = cs::makeBlobPoints(20000, 3, 4);
+        cs::JobControl* self = nullptr;
+        double lastProgress = 0.0;
+        bool monotonic = true;
+        cs::JobControl job([&](double f, std::string_view stage) {
+            monotonic = monotonic && f >= lastProgress;
+            lastProgress = f;
+            if (!atStage.isEmpty() && stage == atStage.toStdString()) self->cancel();
+        });
+        self = &job;
+        if (atStage.isEmpty()) job.cancel();
+        cs::DbscanSweepParams params = cs::defaultDbscanSweep(1.0f);
+        params.path = cs::DbscanPath(path);
+        QVERIFY_THROWS_EXCEPTION(cs::Cancelled, cs::dbscanSweepCpu(points, params, job, 2));
+        QVERIFY(monotonic);
+    }
+
+    void sweepTables() {
+        cs::DbscanSweepResult r;
+        r.eps = {0.5f, 1.25f};
+        r.minPts = {3, 4};
+        r.cells = {{0.5f, 3, 2, 0.25, 0.5},
+                   {0.5f, 4, 1, 0.5, 0.5},
+                   {1.25f, 3, 1, 0.0, 1.0},
+                   {1.25f, 4, 0, 1.0, 0.0}};
+        QCOMPARE(QString::fromStdString(cs::dbscanSweepCsv(r)),
+                 QString("eps,minPts,clusters,noise_share,largest_share\n"
+                         "0.5,3,2,0.25,0.5\n0.5,4,1,0.5,0.5\n1.25,3,1,0,1\n1.25,4,0,1,0\n"));
+        const QString json = QString::fromStdString(cs::dbscanSweepJson(r));
+        QVERIFY(json.startsWith(R"({"eps":[0.5,1.25],"minPts":[3,4],"cells":[{"eps":0.5,)"));
+        QVERIFY(json.contains(R"({"eps":1.25,"minPts":4,"clusters":0,"noise_share":1,)"));
+    }
+
+    void sweepGridAndPlateau() {
+        const auto p = cs::defaultDbscanSweep(2.0f);
+        QCOMPARE(p.eps.size(), std::size_t(16));
+        QCOMPARE(p.eps.front(), 0.5f);
+        QCOMPARE(p.eps.back(), 8.0f);
+        QCOMPARE(p.minPts.front(), 3);
+        QCOMPARE(p.minPts.back(), 20);
+        for (std::size_t i = 1; i < p.eps.size(); ++i)
+            QVERIFY(std::abs(p.eps[i] / p.eps[i - 1] - std::pow(16.0f, 1.0f / 15.0f)) < 1e-4f);
+
+        // Counts along eps: fragments, a run of 7 (the longest with >= 2), merges, one cluster.
+        cs::DbscanSweepResult r;
+        const std::vector<int> counts{15, 12, 9, 7, 7, 7, 7, 5, 3, 3, 3, 1, 1, 1, 1, 1};
+        r.minPts = {10};
+        for (std::size_t e = 0; e < counts.size(); ++e) {
+            r.eps.push_back(float(e + 1));
+            r.cells.push_back({float(e + 1), 10, counts[e], 0.0, 0.0});
+        }
+        const auto plateau = cs::dbscanPlateau(r, 0);
+        QVERIFY(plateau.has_value());
+        QCOMPARE(plateau->first, std::size_t(3));
+        QCOMPARE(plateau->last, std::size_t(6));
+        QCOMPARE(plateau->clusters, 7);
+        QCOMPARE(plateau->eps, 5.0f);  // eps[(3 + 6) / 2]
+        // Ties go to the smaller eps; no count >= 2 means no plateau.
+        for (auto& c : r.cells)
+            c.clusters = c.eps <= 2.0f ? 4 : c.eps <= 4.0f ? 3 : 1;
+        QCOMPARE(cs::dbscanPlateau(r, 0)->clusters, 4);
+        for (auto& c : r.cells)
+            c.clusters = 1;
+        QVERIFY(!cs::dbscanPlateau(r, 0).has_value());
+    }
+
+    // The demo scene as the GUI opens it (200k points, seed 42), MinPts 10: the knee of the
+    // k-distance curve splits the sparse shapes into fragments; the suggestion (the middle of
+    // the sweep's plateau) finds the seven shapes, each one cluster.
+    void suggestionFindsTheDemoShapes() {
+        const cs::PointSet points = cs::demo::makeDemoPoints(200'000, 42);
+        cs::CpuBackend backend;
+        cs::JobControl job;
+        const auto kd = backend.kDistance(points, 10, job);
+        const cs::EpsSuggestion s =
+            cs::suggestDbscanEps(backend, points, kd.sorted, {.eps = 1.0f, .minPts = 10}, job);
+        QVERIFY(s.plateau.has_value());
+        QCOMPARE(s.plateau->clusters, 7);
+        QCOMPARE(s.eps, s.plateau->eps);
+        const cs::DbscanResult atKnee = backend.dbscan(points, {.eps = s.knee, .minPts = 10}, job);
+        QVERIFY2(atKnee.clusterCount != 7, qPrintable(QString::number(atKnee.clusterCount)));
+        const cs::DbscanResult r = backend.dbscan(points, {.eps = s.eps, .minPts = 10}, job);
+        qInfo("knee eps %g: %d clusters; plateau eps %g to %g: %d clusters; suggested eps %g",
+              double(s.knee), atKnee.clusterCount, double(s.sweep.eps[s.plateau->first]),
+              double(s.sweep.eps[s.plateau->last]), s.plateau->clusters, double(s.eps));
+        QCOMPARE(r.clusterCount, 7);
+        // Each shape is mostly one cluster, a different one for each shape.
+        const cs::PointAttribute* truth = points.attribute("truth");
+        QVERIFY(truth);
+        const std::size_t shapes = truth->categories.size();
+        std::vector<std::size_t> table(shapes * 7, 0), members(shapes, 0);
+        for (std::size_t i = 0; i < points.n; ++i)
+            if (truth->labels[i] >= 0 && r.labels[i] >= 0) {
+                ++table[std::size_t(truth->labels[i]) * 7 + std::size_t(r.labels[i])];
+                ++members[std::size_t(truth->labels[i])];
+            }
+        std::vector<bool> taken(7, false);
+        for (std::size_t t = 0; t < shapes; ++t) {
+            const auto row = table.begin() + std::ptrdiff_t(t * 7);
+            const auto best = std::size_t(std::max_element(row, row + 7) - row);
+            QVERIFY2(!taken[best], truth->categories[t].c_str());
+            taken[best] = true;
+            QVERIFY2(double(row[std::ptrdiff_t(best)]) > 0.9 * double(members[t]),
+                     truth->categories[t].c_str());
+        }
     }
 
     void autoPath() {

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+#include "compute/dbscan/eps_suggestion.h"
+
+#include "compute/dbscan/dbscan_cpu.h"
+
+namespace cs {
+
+EpsSuggestion suggestDbscanEps(Backend& backend, const PointSet& points,
+                               std::span<const float> sortedKDistance, const DbscanParams& params,
+                               JobControl& job) {
+    EpsSuggestion s;
+    if (sortedKDistance.empty()) return s;
+    s.knee = kDistanceKnee(sortedKDistance).distance;
+    s.eps = s.knee;
+    if (!(s.knee > 0.0f)) return s;
+    DbscanSweepParams sweep{.eps = logSpacedEps(s.knee / 4.0f, s.knee * 4.0f, kSuggestionSweepEps),
+                            .minPts = {params.minPts},
+                            .star = params.star,
+                            .path = params.path};
+    s.sweep = backend.dbscanSweep(points, sweep, job);
+    s.plateau = dbscanPlateau(s.sweep, 0);
+    if (s.plateau) s.eps = s.plateau->eps;
+    return s;
+}
+
+}  // namespace cs
