@@ -257,6 +257,11 @@ DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& par
     return result;
 }
 
+DbscanSweepResult CudaBackend::dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
+                                           JobControl& job) {
+    return dbscanSweepCuda(*m_context, points, params, job, residentCoords(points));
+}
+
 std::vector<ClusterOverlap> CudaBackend::clusterOverlap(const DbscanResult& a,
                                                         const DbscanResult& b, JobControl& job) {
     const auto* da = dynamic_cast<const DbscanDeviceClusters*>(a.device.get());

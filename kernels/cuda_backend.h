@@ -40,6 +40,10 @@ public:
     /// labels and core flags also stay on the device (DbscanResult::device) for GL interop.
     DbscanResult dbscan(const PointSet& points, const DbscanParams& params,
                         JobControl& job) override;
+    /// The eps x MinPts sweep on the GPU (dbscanSweepCuda): counts once per eps, core flags,
+    /// union-find and statistics per MinPts on the device; cells equal the CPU backend's.
+    DbscanSweepResult dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
+                                  JobControl& job) override;
     /// On the GPU when both results left their labels there (this backend's dbscan), with a
     /// dense table of up to kMaxOverlapBins pairs; on the host otherwise.
     std::vector<ClusterOverlap> clusterOverlap(const DbscanResult& a, const DbscanResult& b,

@@ -423,13 +423,57 @@ void buildBrute(const StreamHandles& ctx, const float* coords, std::size_t n, st
 
 // --- the two paths ------------------------------------------------------------------------------
 
+// The union and border stages of each path, from core flags in f.core (shared by DBSCAN and the
+// sweep, which runs them once per MinPts).
+void gridUnion(const StreamHandles& ctx, float eps2, Forest& f, GridStore& grid) {
+    const cudaStream_t s = ctx.stream();
+    grid.cellRep = DeviceBuffer<std::uint32_t>(grid.view.cellCount, s);
+    launchGridLinkCells(grid.view, f.core.data(), grid.cellRep.data(), f.parent.data(), s);
+    grid.view.cellRep = grid.cellRep.data();
+    DeviceBuffer<std::uint8_t> deferred(grid.view.cellCount, s);
+    launchGridUnion(grid.view, eps2, f.core.data(), f.parent.data(), deferred.data(), s);
+}
+
+void gridBorder(const StreamHandles& ctx, float eps2, Forest& f, const GridStore& grid,
+                DeviceBuffer<std::uint32_t>& work) {
+    f.nearest = DeviceBuffer<std::uint32_t>(grid.view.n, ctx.stream());
+    launchGridBorder(grid.view, eps2, f.core.data(), f.nearest.data(), work.data(), ctx.stream());
+}
+
+void bruteUnion(const StreamHandles& ctx, JobControl& job, std::size_t n, const BruteView& v,
+                float eps2, Forest& f) {
+    const cudaStream_t s = ctx.stream();
+    launchIdentity(f.parent.data(), n, s);
+    const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Union));
+    forBruteRanges(ctx, job, n, t, true, [&](const BruteRange& r) {
+        launchBruteUnion(v, eps2, f.core.data(), f.parent.data(), r, s);
+    });
+}
+
+void bruteBorder(const StreamHandles& ctx, JobControl& job, std::size_t n, const BruteView& v,
+                 float eps2, Forest& f) {
+    const cudaStream_t s = ctx.stream();
+    f.nearest = DeviceBuffer<std::uint32_t>(n, s);
+    const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Border));
+    DeviceBuffer<float> best(t.rows, s);
+    forBruteRanges(ctx, job, n, t, false, [&](const BruteRange& r) {
+        launchBruteBorder(v, eps2, f.core.data(), r, best.data(), f.nearest.data(), s);
+    });
+}
+
+// The grid for eps: cells of side eps / sqrt(d), boxes, columns.
+void gridFor(const StreamHandles& ctx, const float* coords, std::size_t n, std::size_t dims,
+             float eps2, GridStore& grid) {
+    const Bounds b = pointBounds(ctx, coords, n, dims);
+    buildGrid(ctx, coords, n, dbscanGeometry(int(dims), b, eps2), eps2, grid);
+}
+
 void runGrid(const StreamHandles& ctx, JobControl& job, const float* coords, std::size_t n,
              std::size_t dims, const DbscanParams& params, float eps2, Forest& f, GridStore& grid) {
     const cudaStream_t s = ctx.stream();
     {
         ScopedGpuStage stage(ctx, job, "grid");
-        const Bounds b = pointBounds(ctx, coords, n, dims);
-        buildGrid(ctx, coords, n, dbscanGeometry(int(dims), b, eps2), eps2, grid);
+        gridFor(ctx, coords, n, dims, eps2, grid);
         stage.finish();
     }
     job.setProgress(0.2, "grid");
@@ -444,19 +488,14 @@ void runGrid(const StreamHandles& ctx, JobControl& job, const float* coords, std
     job.checkpoint();
     {
         ScopedGpuStage stage(ctx, job, "union");
-        grid.cellRep = DeviceBuffer<std::uint32_t>(grid.view.cellCount, s);
-        launchGridLinkCells(grid.view, f.core.data(), grid.cellRep.data(), f.parent.data(), s);
-        grid.view.cellRep = grid.cellRep.data();
-        DeviceBuffer<std::uint8_t> deferred(grid.view.cellCount, s);
-        launchGridUnion(grid.view, eps2, f.core.data(), f.parent.data(), deferred.data(), s);
+        gridUnion(ctx, eps2, f, grid);
         stage.finish();
     }
     job.setProgress(0.7, "union");
     job.checkpoint();
     if (!params.star) {
         ScopedGpuStage stage(ctx, job, "border");
-        f.nearest = DeviceBuffer<std::uint32_t>(n, s);
-        launchGridBorder(grid.view, eps2, f.core.data(), f.nearest.data(), work.data(), s);
+        gridBorder(ctx, eps2, f, grid, work);
         stage.finish();
         job.setProgress(0.85, "border");
         job.checkpoint();
@@ -489,23 +528,14 @@ void runBrute(const StreamHandles& ctx, JobControl& job, const float* coords, st
     job.checkpoint();
     {
         ScopedGpuStage stage(ctx, job, "union");
-        launchIdentity(f.parent.data(), n, s);
-        const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Union));
-        forBruteRanges(ctx, job, n, t, true, [&](const BruteRange& r) {
-            launchBruteUnion(v, eps2, f.core.data(), f.parent.data(), r, s);
-        });
+        bruteUnion(ctx, job, n, v, eps2, f);
         stage.finish();
     }
     job.setProgress(0.7, "union");
     job.checkpoint();
     if (!params.star) {
         ScopedGpuStage stage(ctx, job, "border");
-        f.nearest = DeviceBuffer<std::uint32_t>(n, s);
-        const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Border));
-        DeviceBuffer<float> best(t.rows, s);
-        forBruteRanges(ctx, job, n, t, false, [&](const BruteRange& r) {
-            launchBruteBorder(v, eps2, f.core.data(), r, best.data(), f.nearest.data(), s);
-        });
+        bruteBorder(ctx, job, n, v, eps2, f);
         stage.finish();
         job.setProgress(0.85, "border");
         job.checkpoint();
@@ -677,6 +707,105 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
     if (keepOnDevice) *keepOnDevice = std::move(device);
     job.setProgress(1.0, "download");
     return result;
+}
+
+DbscanSweepResult dbscanSweepCuda(StreamHandles& ctx, const PointSet& points,
+                                  const DbscanSweepParams& params, JobControl& job,
+                                  const DevicePoints* resident) {
+    validateDbscanSweepParams(params);
+    checkShape(points.n, points.dims, "A DBSCAN sweep");
+    if (points.coords.size() != points.n * points.dims)
+        throw Error("point set holds " + std::to_string(points.coords.size()) +
+                    " coordinates, expected n * d = " + std::to_string(points.n * points.dims));
+    const std::size_t n = points.n, dims = points.dims;
+    const DbscanPath path = resolveDbscanPathCuda(params.path, n, dims);
+    const std::size_t levels = params.minPts.size();
+    DbscanSweepResult out;
+    out.eps = params.eps;
+    out.minPts = params.minPts;
+    out.cells.resize(params.eps.size() * levels);
+    for (std::size_t e = 0; e < params.eps.size(); ++e)
+        for (std::size_t m = 0; m < levels; ++m)
+            out.cells[e * levels + m] = {.eps = params.eps[e], .minPts = params.minPts[m]};
+    DeviceScope scope(ctx.device());
+    job.checkpoint();
+    if (n == 0) return out;
+    // The counts and one cell's labels and statistics besides a DBSCAN run's memory.
+    ensureFits(ctx, dbscanDeviceBytes(n, dims, path) + n * 8 + points.coords.size() * 4,
+               "A DBSCAN sweep", n);
+
+    DevicePoints uploaded;
+    if (!resident) uploaded = uploadRecentred(ctx, points, job);
+    const DevicePoints& device = resident ? *resident : uploaded;
+    const float* coords = device.coords.data();
+    const cudaStream_t s = ctx.stream();
+    BruteStore brute;  // eps does not change the all-pairs layout: built once
+    if (path == DbscanPath::Brute) {
+        ScopedGpuStage stage(ctx, job, "layout");
+        (void)pointBounds(ctx, coords, n, dims);
+        buildBrute(ctx, coords, n, dims, false, brute);
+        stage.finish();
+    }
+    job.checkpoint();
+
+    DeviceBuffer<std::uint32_t> counts(n, s), work(n + 1, s), words(4, s);
+    DbscanDeviceResult cell;
+    cell.labels = DeviceBuffer<std::int32_t>(n, s);
+    cell.isCore = DeviceBuffer<std::uint8_t>(n, s);
+    const int highest = params.minPts.back();
+    for (std::size_t e = 0; e < params.eps.size(); ++e) {
+        const float eps2 = epsSquared(toRecentred(params.eps[e], device.scale));
+        // Counted once per eps up to the largest MinPts (counts in the grid's sorted order on
+        // that path, in input order on the other); every MinPts's core flags come from them.
+        GridStore grid;
+        {
+            ScopedGpuStage stage(ctx, job, "count");
+            DeviceBuffer<std::uint8_t> core(n, s);
+            if (path == DbscanPath::Grid) {
+                gridFor(ctx, coords, n, dims, eps2, grid);
+                launchGridCount(grid.view, eps2, highest, core.data(), work.data(), s,
+                                counts.data());
+            } else {
+                const BruteView& v = brute.view;
+                const BruteTiling t = bruteTiling(n, v.dPad, bruteRowsPerWave(v, BrutePass::Count));
+                // A row batch's carried counts live at its rows' own places in counts.
+                forBruteRanges(ctx, job, n, t, false, [&](const BruteRange& r) {
+                    launchBruteCount(v, eps2, highest, r, counts.data() + r.rowBegin, core.data(),
+                                     s);
+                });
+            }
+            stage.finish();
+        }
+        job.checkpoint();
+        ScopedGpuStage stage(ctx, job, "cells");
+        for (std::size_t m = 0; m < levels; ++m) {
+            Forest f;
+            f.core = DeviceBuffer<std::uint8_t>(n, s);
+            f.parent = DeviceBuffer<std::uint32_t>(n, s);
+            launchCoreFromCounts(counts.data(), n, params.minPts[m], f.core.data(), s);
+            if (path == DbscanPath::Grid) {
+                gridUnion(ctx, eps2, f, grid);
+                if (!params.star) gridBorder(ctx, eps2, f, grid, work);
+                relabel(ctx, job, n, f, grid.orig.data(), cell);
+            } else {
+                bruteUnion(ctx, job, n, brute.view, eps2, f);
+                if (!params.star) bruteBorder(ctx, job, n, brute.view, eps2, f);
+                relabel(ctx, job, n, f, nullptr, cell);
+            }
+            DeviceBuffer<std::uint32_t> sizes(std::size_t(cell.clusterCount), s);
+            launchDbscanStats(cell.labels.data(), cell.isCore.data(), n,
+                              std::size_t(cell.clusterCount), sizes.data(), words.data(), s);
+            const std::vector<std::uint32_t> stats = words.toHost();  // waits for the cell
+            DbscanSweepCell& c = out.cells[e * levels + m];
+            c.clusters = cell.clusterCount;
+            c.noiseShare = double(stats[2]) / double(n);
+            c.largestShare = double(stats[3]) / double(n);
+            job.setProgress(double(e * levels + m + 1) / double(out.cells.size()), "cells");
+            job.checkpoint();
+        }
+        stage.finish();
+    }
+    return out;
 }
 
 DeviceBuffer<float> kDistanceDevice(StreamHandles& ctx, const float* coords, std::size_t n,

@@ -22,6 +22,7 @@
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 #include "compute/dbscan/dbscan.h"
+#include "compute/dbscan/dbscan_sweep.h"
 #include "kernels/common/device_buffer.h"
 #include "kernels/common/device_points.h"
 #include "kernels/common/device_quantities.h"
@@ -90,6 +91,20 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr,
                         const DevicePoints* resident = nullptr);
+
+/// An eps x MinPts sweep (compute/dbscan/dbscan_sweep.h) on the GPU, every cell equal to
+/// dbscanCuda's (and so dbscanCpu's) result for its eps and MinPts. Per eps the grid is built
+/// (the all-pairs layout once for all eps) and the neighbours counted once, up to the largest
+/// MinPts; per MinPts the core flags come from those counts, then the union-find, border and
+/// relabelling stages of dbscanDevice and the statistics kernel run on the device, and only
+/// four words per cell come back. Stages: "upload", "recentre", "layout" (Brute), and per eps
+/// "count" and "cells". resident as for dbscanCuda. Throws as dbscanCuda does, and cs::Error on
+/// a bad grid.
+/// @code auto r = cs::kernels::dbscanSweepCuda(ctx, points, cs::defaultDbscanSweep(2.5f), job);
+/// @endcode
+DbscanSweepResult dbscanSweepCuda(StreamHandles& ctx, const PointSet& points,
+                                  const DbscanSweepParams& params, JobControl& job,
+                                  const DevicePoints* resident = nullptr);
 
 /// k-distance of device-resident points (as dbscanDevice takes them): per point, the distance
 /// to its k-th nearest point counting itself, in input order, in the coordinates' units (the

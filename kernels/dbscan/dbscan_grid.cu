@@ -123,10 +123,12 @@ struct Stencil {
 // A point of a clique cell with >= minPts points is core outright; otherwise count neighbours,
 // nearest columns first, whole cells at once where the box says all or none are within eps,
 // stopping at minPts. Points that would scan too much are listed for gridHardCountKernel.
+// counts (optional) receives the count where it stopped: the exact count below minPts, at least
+// minPts otherwise (the sweep derives every smaller MinPts's core flags from it).
 template <int D>
 __global__ void __launch_bounds__(kThreads)
     gridCountKernel(GridView g, float eps2, std::uint32_t minPts, std::uint8_t* core,
-                    std::uint32_t* hardCount, std::uint32_t* hard) {
+                    std::uint32_t* counts, std::uint32_t* hardCount, std::uint32_t* hard) {
     const std::uint32_t p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= g.n) return;
     const std::uint32_t cell = g.pointCell[p];
@@ -134,6 +136,7 @@ __global__ void __launch_bounds__(kThreads)
     const bool clique = g.cellClique[cell] != 0;
     if (clique && own >= minPts) {
         core[p] = 1;
+        if (counts) counts[p] = own;
         return;
     }
     const float4 x = loadPos(g, p);
@@ -164,13 +167,15 @@ __global__ void __launch_bounds__(kThreads)
         }
     }
     core[p] = count >= minPts ? 1 : 0;
+    if (counts) counts[p] = count;
 }
 
 // The same count by a warp per listed point: lanes take every 32nd candidate of a cell.
 template <int D>
 __global__ void __launch_bounds__(kThreads)
     gridHardCountKernel(GridView g, float eps2, std::uint32_t minPts, std::uint8_t* core,
-                        const std::uint32_t* hardCount, const std::uint32_t* hard) {
+                        std::uint32_t* counts, const std::uint32_t* hardCount,
+                        const std::uint32_t* hard) {
     const unsigned lane = threadIdx.x & 31u;
     const std::uint32_t warps = gridDim.x * (blockDim.x / 32);
     const std::uint32_t total = *hardCount;
@@ -203,7 +208,10 @@ __global__ void __launch_bounds__(kThreads)
                 }
             }
         }
-        if (lane == 0) core[p] = count >= minPts ? 1 : 0;
+        if (lane == 0) {
+            core[p] = count >= minPts ? 1 : 0;
+            if (counts) counts[p] = count;
+        }
     }
 }
 
@@ -502,13 +510,13 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 template <int D>
-void countLaunch(const GridView& g, float eps2, int minPts, std::uint8_t* core, std::uint32_t* work,
-                 cudaStream_t s) {
-    gridCountKernel<D>
-        <<<blocksFor(g.n), kThreads, 0, s>>>(g, eps2, std::uint32_t(minPts), core, work, work + 1);
+void countLaunch(const GridView& g, float eps2, int minPts, std::uint8_t* core,
+                 std::uint32_t* counts, std::uint32_t* work, cudaStream_t s) {
+    gridCountKernel<D><<<blocksFor(g.n), kThreads, 0, s>>>(g, eps2, std::uint32_t(minPts), core,
+                                                           counts, work, work + 1);
     CS_CUDA_CHECK_LAUNCH();
-    gridHardCountKernel<D>
-        <<<kWarpBlocks, kThreads, 0, s>>>(g, eps2, std::uint32_t(minPts), core, work, work + 1);
+    gridHardCountKernel<D><<<kWarpBlocks, kThreads, 0, s>>>(g, eps2, std::uint32_t(minPts), core,
+                                                            counts, work, work + 1);
 }
 
 template <int D>
@@ -537,18 +545,18 @@ void borderLaunch(const GridView& g, float eps2, const std::uint8_t* core, std::
 }  // namespace
 
 void launchGridCount(const GridView& grid, float eps2, int minPts, std::uint8_t* core,
-                     std::uint32_t* work, cudaStream_t stream) {
+                     std::uint32_t* work, cudaStream_t stream, std::uint32_t* counts) {
     if (grid.n == 0) return;
     CS_CUDA_CHECK(cudaMemsetAsync(work, 0, sizeof(std::uint32_t), stream));
     switch (grid.geo.dims) {
         case 1:
-            countLaunch<1>(grid, eps2, minPts, core, work, stream);
+            countLaunch<1>(grid, eps2, minPts, core, counts, work, stream);
             break;
         case 2:
-            countLaunch<2>(grid, eps2, minPts, core, work, stream);
+            countLaunch<2>(grid, eps2, minPts, core, counts, work, stream);
             break;
         default:
-            countLaunch<3>(grid, eps2, minPts, core, work, stream);
+            countLaunch<3>(grid, eps2, minPts, core, counts, work, stream);
             break;
     }
     CS_CUDA_CHECK_LAUNCH();

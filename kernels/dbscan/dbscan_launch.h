@@ -111,9 +111,11 @@ void launchGridColumns(const GridView& grid, const std::uint32_t* cellColumn,
 inline constexpr std::uint32_t kGridScanBudget = 1024;
 
 /// Core flags on the grid (dense clique cells at once, else counts with early exit). work holds
-/// n + 1 words of scratch (a list of hard points and its length).
+/// n + 1 words of scratch (a list of hard points and its length). counts (optional, n words in
+/// sorted order): each point's neighbours within eps where the count stopped, exact below
+/// minPts and >= minPts otherwise.
 void launchGridCount(const GridView& grid, float eps2, int minPts, std::uint8_t* core,
-                     std::uint32_t* work, cudaStream_t stream);
+                     std::uint32_t* work, cudaStream_t stream, std::uint32_t* counts = nullptr);
 /// cellRep (lowest core position per cell; pre-set to kNoPoint by the call) and the initial
 /// union-find forest: core points of a clique cell hang under its representative.
 void launchGridLinkCells(const GridView& grid, const std::uint8_t* core, std::uint32_t* cellRep,
@@ -197,6 +199,9 @@ void launchBruteKDistance(const BruteView& view, int k, int kMax, const BruteRan
 
 /// parent[i] = i.
 void launchIdentity(std::uint32_t* parent, std::size_t n, cudaStream_t stream);
+/// core[i] = counts[i] >= minPts: one MinPts of a sweep from counts made for the largest.
+void launchCoreFromCounts(const std::uint32_t* counts, std::size_t n, int minPts,
+                          std::uint8_t* core, cudaStream_t stream);
 /// root[p]: the union-find root of core p, of p's nearest core (nearest may be null: star),
 /// or kNoPoint; then minOrig[root] = the lowest input index of the cluster (pre-set by the
 /// call). orig may be null (identity).

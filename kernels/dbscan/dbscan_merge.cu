@@ -26,6 +26,12 @@ __global__ void identityKernel(std::uint32_t* parent, std::size_t n) {
     if (i < n) parent[i] = std::uint32_t(i);
 }
 
+__global__ void coreFromCountsKernel(const std::uint32_t* counts, std::size_t n,
+                                     std::uint32_t minPts, std::uint8_t* core) {
+    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    if (i < n) core[i] = counts[i] >= minPts ? 1 : 0;
+}
+
 // No early return: every lane reaches the warp collective in warpAtomicMin.
 __global__ void __launch_bounds__(kThreads)
     rootsKernel(const std::uint8_t* core, std::uint32_t* parent, const std::uint32_t* nearest,
@@ -133,6 +139,14 @@ void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, s
 void launchIdentity(std::uint32_t* parent, std::size_t n, cudaStream_t stream) {
     if (n == 0) return;
     identityKernel<<<blocksFor(n), kThreads, 0, stream>>>(parent, n);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchCoreFromCounts(const std::uint32_t* counts, std::size_t n, int minPts,
+                          std::uint8_t* core, cudaStream_t stream) {
+    if (n == 0) return;
+    coreFromCountsKernel<<<blocksFor(n), kThreads, 0, stream>>>(counts, n, std::uint32_t(minPts),
+                                                                core);
     CS_CUDA_CHECK_LAUNCH();
 }
 

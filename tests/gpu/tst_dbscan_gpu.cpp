@@ -24,6 +24,7 @@
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_datasets.h"
+#include "compute/dbscan/dbscan_sweep.h"
 #include "compute/io/point_readers.h"
 #include "kernels/common/device_buffer.h"
 #include "kernels/common/stream_handles.h"
@@ -715,6 +716,145 @@ CS_TEST(cancellation) {
     kd.cancel();
     CS_CHECK_THROWS(g_backend->kDistance(pts, 10, kd), cs::Cancelled);
     expectSame(cs::makeBlobPoints(5000, 3, 3), {.eps = 1.0f, .minPts = 10}, "blobs after cancel");
+}
+
+// --- eps x MinPts sweeps --------------------------------------------------------------------
+
+// The GPU sweep against the CPU sweep, cell by cell (tests/compute/tst_dbscan.cpp checks the CPU
+// sweep against plain runs, cell by cell); a differing cell is also run through plain DBSCAN on
+// both backends, so the message says which side the sweep got wrong.
+void expectSameSweep(const PointSet& points, const cs::DbscanSweepParams& params,
+                     const std::string& data) {
+    cs::JobControl cpuJob, gpuJob;
+    const cs::DbscanSweepResult cpu = cs::dbscanSweepCpu(points, params, cpuJob, 0);
+    const cs::DbscanSweepResult gpu = g_backend->dbscanSweep(points, params, gpuJob);
+    ++g_compared;
+    CS_CHECK_EQ(gpu.cells.size(), cpu.cells.size());
+    if (gpu.cells.size() != cpu.cells.size()) return;
+    for (std::size_t i = 0; i < cpu.cells.size(); ++i) {
+        const cs::DbscanSweepCell &c = cpu.cells[i], &g = gpu.cells[i];
+        if (c.eps == g.eps && c.minPts == g.minPts && c.clusters == g.clusters &&
+            c.noiseShare == g.noiseShare && c.largestShare == g.largestShare)
+            continue;
+        const DbscanParams plain{.eps = c.eps, .minPts = c.minPts, .star = params.star};
+        cs::JobControl j1, j2;
+        const auto cpuCell =
+            cs::dbscanSweepCell(cs::dbscanCpu(points, plain, j1, 0), c.eps, c.minPts);
+        const auto gpuCell =
+            cs::dbscanSweepCell(g_backend->dbscan(points, plain, j2), c.eps, c.minPts);
+        std::ostringstream out;
+        out.precision(9);
+        out << describe(data, plain) << ": sweep cell CPU " << c.clusters << " clusters, noise "
+            << c.noiseShare << ", largest " << c.largestShare << " vs GPU " << g.clusters << ", "
+            << g.noiseShare << ", " << g.largestShare << "; plain runs: CPU " << cpuCell.clusters
+            << "/" << cpuCell.noiseShare << "/" << cpuCell.largestShare << ", GPU "
+            << gpuCell.clusters << "/" << gpuCell.noiseShare << "/" << gpuCell.largestShare;
+        CS_FAIL(out.str());
+    }
+}
+
+cs::DbscanSweepParams sweepAround(float centre, bool star, DbscanPath path) {
+    cs::DbscanSweepParams p = cs::defaultDbscanSweep(centre, 8, 2, 12);
+    p.minPts.push_back(40);
+    p.star = star;
+    p.path = path;
+    return p;
+}
+
+CS_TEST(sweepMatchesCpu) {
+    std::uint64_t seed = 900;
+    for (std::size_t d : {1, 2, 3})
+        for (std::size_t n : {std::size_t(800), std::size_t(20'000)}) {
+            const PointSet pts = cs::makeBlobPoints(n, d, ++seed);
+            const float eps = medianEps(pts, 8);
+            for (bool star : {false, true})
+                for (DbscanPath path : {DbscanPath::Auto, DbscanPath::Brute})
+                    expectSameSweep(pts, sweepAround(eps, star, path),
+                                    dataName("blobs", n, d, seed));
+        }
+    for (std::size_t d : {std::size_t(8), std::size_t(40)}) {
+        const PointSet pts = cs::makeBlobPoints(3000, d, ++seed);
+        expectSameSweep(pts, sweepAround(medianEps(pts, 8), false, DbscanPath::Auto),
+                        dataName("blobs", 3000, d, seed));
+    }
+    // Exact distance ties and repeated points: border tie-breaks and counts at the boundary.
+    const PointSet ties = integerPoints(20'000, 3, 30, ++seed);
+    cs::DbscanSweepParams exact{.eps = {0.5f, 1.0f, 1.4142135f, 2.0f, 3.0f},
+                                .minPts = {1, 2, 4, 7, 9, 27}};
+    expectSameSweep(ties, exact, dataName("integers", 20'000, 3, seed));
+    exact.path = DbscanPath::Brute;
+    expectSameSweep(ties, exact, dataName("integers", 20'000, 3, seed));
+    expectSameSweep(lattice(40, 2, 1.0f, 0.5f), exact, "lattice 40x40");
+    // Degenerate inputs and a real cloud.
+    const PointSet one = PointSet::fromCoords(3, {1.0f, 2.0f, 3.0f});
+    expectSameSweep(one, exact, "one point");
+    const PointSet same = PointSet::fromCoords(2, std::vector<float>(2000, 4.0f));
+    expectSameSweep(same, exact, "1000 copies");
+    const auto bunny = cs::test::sharedData("points/bunny.pcd");
+    if (std::filesystem::exists(bunny)) {
+        const PointSet cloud = cs::io::readPcd(bunny);
+        expectSameSweep(cloud, sweepAround(medianEps(cloud, 10), false, DbscanPath::Auto), "bunny");
+    }
+}
+
+// One job of count and cells stages, resident points taken as they are, and the sweep's cells
+// equal to plain GPU runs (not only to the CPU sweep).
+CS_TEST(sweepStagesAndPlainRuns) {
+    auto pts = std::make_shared<const PointSet>(cs::makeBlobPoints(50'000, 3, 61));
+    cs::JobControl keep;
+    const auto copy = g_backend->keepResident(pts, keep);
+    CS_CHECK(copy != nullptr);
+    const cs::DbscanSweepParams params = sweepAround(medianEps(*pts, 10), false, DbscanPath::Auto);
+    cs::JobControl job;
+    const cs::DbscanSweepResult sweep = g_backend->dbscanSweep(*pts, params, job);
+    int counts = 0;
+    for (const auto& t : job.timings()) {
+        counts += t.name == "count";
+        CS_CHECK_MSG(t.name != "upload", "resident points uploaded");
+    }
+    CS_CHECK_EQ(counts, int(params.eps.size()));
+    for (std::size_t e = 0; e < params.eps.size(); e += 3)
+        for (std::size_t m = 0; m < params.minPts.size(); m += 2) {
+            cs::JobControl plainJob;
+            const DbscanParams plain{.eps = params.eps[e], .minPts = params.minPts[m]};
+            const auto want = cs::dbscanSweepCell(g_backend->dbscan(*pts, plain, plainJob),
+                                                  plain.eps, plain.minPts);
+            const auto& got = sweep.at(e, m);
+            CS_CHECK_MSG(got.clusters == want.clusters && got.noiseShare == want.noiseShare &&
+                             got.largestShare == want.largestShare,
+                         describe("blobs 50k", plain));
+        }
+    cs::JobControl none;
+    g_backend->keepResident(nullptr, none);
+}
+
+CS_TEST(sweepErrorsAndCancellation) {
+    const PointSet pts = cs::makeUniformPoints(300'000, 3, 98, 20.0);
+    const cs::DbscanSweepParams params = cs::defaultDbscanSweep(1.0f);
+    for (DbscanPath path : {DbscanPath::Grid, DbscanPath::Brute}) {
+        cs::DbscanSweepParams p = params;
+        p.path = path;
+        cs::JobControl before;
+        before.cancel();
+        CS_CHECK_THROWS(g_backend->dbscanSweep(pts, p, before), cs::Cancelled);
+        cs::JobControl* self = nullptr;
+        cs::JobControl during([&](double, std::string_view stage) {
+            if (stage == "cells") self->cancel();
+        });
+        self = &during;
+        CS_CHECK_THROWS(g_backend->dbscanSweep(pts, p, during), cs::Cancelled);
+    }
+    cs::JobControl job;
+    PointSet bad = cs::makeBlobPoints(2000, 3, 1);
+    bad.coords[5] = std::numeric_limits<float>::infinity();
+    CS_CHECK_THROWS(g_backend->dbscanSweep(bad, params, job), cs::Error);
+    const cs::DbscanSweepParams descending{.eps = {2.0f, 1.0f}, .minPts = {3}};
+    CS_CHECK_THROWS(g_backend->dbscanSweep(pts, descending, job), cs::Error);
+    cs::DbscanSweepParams kd = params;
+    kd.path = DbscanPath::KdTree;
+    CS_CHECK_THROWS(g_backend->dbscanSweep(pts, kd, job), cs::Error);
+    expectSameSweep(cs::makeBlobPoints(5000, 3, 4), sweepAround(1.0f, false, DbscanPath::Auto),
+                    "blobs after errors");
 }
 
 int main(int argc, char** argv) {
