@@ -14,6 +14,7 @@
 #include "app/cli/knn_command.h"
 #include "app/cli/kshape_command.h"
 #include "app/cli/rocket_command.h"
+#include "app/cli/sweep_command.h"
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/io/atomic_output.h"
@@ -50,6 +51,7 @@ int main(int argc, char** argv) {
     cs::cli::addKnnCommand(app, exitCode);
     cs::cli::addRocketCommand(app, exitCode);
     cs::cli::addKShapeCommand(app, exitCode);
+    cs::cli::addSweepCommand(app, exitCode);
     cs::cli::addBenchCommand(app, exitCode);
     try {
         app.parse(argc, argv);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compute/dbscan/dbscan_sweep.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -9,6 +10,13 @@
 
 namespace cs {
 namespace {
+
+// The shortest text that reads back as the same float (0.012f prints as 0.012).
+std::string shortest(float value) {
+    char text[32];
+    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
+    return ec == std::errc() ? std::string(text, end) : std::to_string(value);
+}
 
 std::string number(double value, int digits) {
     char text[40];
@@ -88,7 +96,7 @@ std::optional<DbscanPlateau> dbscanPlateau(const DbscanSweepResult& sweep, std::
 std::string dbscanSweepCsv(const DbscanSweepResult& sweep) {
     std::string text = "eps,minPts,clusters,noise_share,largest_share\n";
     for (const DbscanSweepCell& c : sweep.cells)
-        text += number(c.eps, 9) + ',' + std::to_string(c.minPts) + ',' +
+        text += shortest(c.eps) + ',' + std::to_string(c.minPts) + ',' +
                 std::to_string(c.clusters) + ',' + number(c.noiseShare, 6) + ',' +
                 number(c.largestShare, 6) + '\n';
     return text;
@@ -97,14 +105,14 @@ std::string dbscanSweepCsv(const DbscanSweepResult& sweep) {
 std::string dbscanSweepJson(const DbscanSweepResult& sweep) {
     std::string text = "{\"eps\":[";
     for (std::size_t e = 0; e < sweep.eps.size(); ++e)
-        text += (e ? "," : "") + number(sweep.eps[e], 9);
+        text += (e ? "," : "") + shortest(sweep.eps[e]);
     text += "],\"minPts\":[";
     for (std::size_t m = 0; m < sweep.minPts.size(); ++m)
         text += (m ? "," : "") + std::to_string(sweep.minPts[m]);
     text += "],\"cells\":[";
     for (std::size_t i = 0; i < sweep.cells.size(); ++i) {
         const DbscanSweepCell& c = sweep.cells[i];
-        text += std::string(i ? "," : "") + "{\"eps\":" + number(c.eps, 9) +
+        text += std::string(i ? "," : "") + "{\"eps\":" + shortest(c.eps) +
                 ",\"minPts\":" + std::to_string(c.minPts) +
                 ",\"clusters\":" + std::to_string(c.clusters) +
                 ",\"noise_share\":" + number(c.noiseShare, 6) +

@@ -76,7 +76,7 @@ struct DbscanPlateau {
 std::optional<DbscanPlateau> dbscanPlateau(const DbscanSweepResult& sweep, std::size_t m);
 
 /// The sweep as a CSV table: a header "eps,minPts,clusters,noise_share,largest_share", one row
-/// per cell, eps-major; eps with 9 significant digits (float round trip).
+/// per cell, eps-major; eps in its shortest form that reads back as the same float.
 std::string dbscanSweepCsv(const DbscanSweepResult& sweep);
 /// The sweep as one JSON object: {"eps":[...],"minPts":[...],"cells":[{...}, ...]}.
 std::string dbscanSweepJson(const DbscanSweepResult& sweep);
