@@ -67,7 +67,11 @@ const AlgorithmDescriptor& dbscanDescriptor() {
                               "use fewer points (subsample the cloud)"};
         };
         d.exports = {{"labels-csv", "DBSCAN labels as CSV (index,label,core)", ".csv"},
-                     {"labels-npy", "DBSCAN labels as a NumPy int32 array", "_dbscan.npy"}};
+                     {"labels-npy", "DBSCAN labels as a NumPy int32 array", "_dbscan.npy"},
+                     {kDbscanSweepExport,
+                      "DBSCAN eps x MinPts sweep as CSV (eps,minPts,clusters,noise_share,"
+                      "largest_share)",
+                      "_sweep.csv"}};
         return d;
     }();
     return descriptor;

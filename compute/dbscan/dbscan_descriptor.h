@@ -12,6 +12,9 @@ namespace cs {
 /// DbscanParams p = dbscanParams(d.defaults());
 /// @endcode
 const AlgorithmDescriptor& dbscanDescriptor();
+
+/// The id of the sweep table among dbscanDescriptor()'s exports (ending "_sweep.csv").
+inline constexpr const char* kDbscanSweepExport = "sweep-csv";
 /// The parameters for a full set of DBSCAN values (as checked by the descriptor).
 DbscanParams dbscanParams(const ParameterValues& values);
 /// The values of p.

@@ -155,6 +155,7 @@ Algorithm AlgorithmPanel::algorithm() {
         setParameter(name, value);
     };
     a.run = [this] { run(); };
+    if (hasSweep()) a.sweep = [this] { sweep(); };
     a.isBusy = [this] { return isBusy(); };
     a.exportTo = [this](const std::string& id, const QString& path) {
         return exportResult(id, path);

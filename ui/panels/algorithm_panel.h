@@ -57,8 +57,11 @@ public:
     virtual void cancel();
     /// True while a run is pending or computing (a panel adds its own side jobs).
     virtual bool isBusy() const;
-    /// The registry entry wired to this panel (--param, --run, --export).
+    /// The registry entry wired to this panel (--param, --run, --sweep, --export).
     Algorithm algorithm();
+    /// True for a panel with a parameter sweep (sweep() then starts it).
+    virtual bool hasSweep() const { return false; }
+    virtual void sweep() {}
 
     /// New data. A panel overrides the one its descriptor's input kind needs; the other
     /// kind's data leave it as it is.

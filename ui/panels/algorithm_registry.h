@@ -22,6 +22,9 @@ struct Algorithm {
     std::function<void(const QString& parameter, const ParameterValue& value)> setParameter;
     /// Starts a run with the panel's current parameters; returns at once (jobs are async).
     std::function<void()> run;
+    /// Starts the algorithm's parameter sweep (a job of its own; isBusy covers it); null for
+    /// an algorithm without one.
+    std::function<void()> sweep;
     /// True while a run is pending or in progress (automation waits for it).
     std::function<bool()> isBusy;
     /// Writes the export with this id (one of the descriptor's) to path; the error or empty.

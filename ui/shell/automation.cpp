@@ -68,6 +68,11 @@ std::optional<AutomationOptions> Automation::parse(
     const QCommandLineOption runOption(QStringLiteral("run"),
                                        QObject::tr("Run an algorithm (repeatable, in order)."),
                                        QStringLiteral("ALGO"));
+    const QCommandLineOption sweepOption(
+        QStringLiteral("sweep"),
+        QObject::tr("Sweep an algorithm's parameters in one job (dbscan: eps x MinPts heat "
+                    "maps); with --export NAME_sweep.csv the table is written (repeatable)."),
+        QStringLiteral("ALGO"));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
         QObject::tr("When everything is loaded, run and drawn, save the window as a PNG."),
@@ -94,8 +99,8 @@ std::optional<AutomationOptions> Automation::parse(
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
     parser.addOptions({helpOption, versionOption, asOption, demoPointsOption, demoSeriesOption,
-                       paramOption, runOption, screenshotOption, measureOption, exportOption,
-                       sizeOption, timeoutOption, quitOption});
+                       paramOption, runOption, sweepOption, screenshotOption, measureOption,
+                       exportOption, sizeOption, timeoutOption, quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -152,6 +157,7 @@ std::optional<AutomationOptions> Automation::parse(
         return fail(QObject::tr("give only one of FILE, --demo-points and --demo-series"));
     o.params = parser.values(paramOption);
     o.runs = parser.values(runOption);
+    o.sweeps = parser.values(sweepOption);
     o.quit = parser.isSet(quitOption);
     // Output files are checked now, not after minutes of loading and running.
     auto checkOutput = [&](const QCommandLineOption& option, QString* path) -> QString {
@@ -214,6 +220,17 @@ QString Automation::validate(const AutomationOptions& options, const AlgorithmRe
     for (const QString& name : options.runs) {
         const QString error = registry.checkAlgorithm(name);
         if (!error.isEmpty()) return QObject::tr("--run: %1").arg(error);
+    }
+    for (const QString& name : options.sweeps) {
+        const QString error = registry.checkAlgorithm(name);
+        if (!error.isEmpty()) return QObject::tr("--sweep: %1").arg(error);
+        if (!registry.find(name)->sweep) {
+            QStringList sweepable;
+            for (const QString& other : registry.names())
+                if (registry.find(other)->sweep) sweepable << other;
+            return QObject::tr("--sweep: %1 has no sweep (algorithms with one: %2)")
+                .arg(name, sweepable.join(QStringLiteral(", ")));
+        }
     }
     return {};
 }
@@ -289,6 +306,10 @@ void Automation::poll() {
             for (const QString& name : m_options.runs) {
                 logInfo(tr("automation: running %1").arg(name));
                 m_window.algorithms().find(name)->run();
+            }
+            for (const QString& name : m_options.sweeps) {
+                logInfo(tr("automation: sweeping %1").arg(name));
+                m_window.algorithms().find(name)->sweep();
             }
             return;
         case Phase::Settling:

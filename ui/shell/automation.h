@@ -31,6 +31,7 @@ struct AutomationOptions {
     bool demoSeries = false;                 ///< --demo-series
     QStringList params;                      ///< --param texts, checked by Automation
     QStringList runs;                        ///< --run algorithm names, in order
+    QStringList sweeps;                      ///< --sweep algorithm names, in order
     QString screenshot;                      ///< --screenshot PNG path, or empty
     QString measure;                         ///< --measure JSON path (ViewBenchmark), or empty
     QString exportPath;  ///< --export: what File ▸ Export writes (.csv labels, .npy data, .png)

@@ -306,6 +306,12 @@ void MainWindow::addPanel(AlgorithmPanel* panel) {
         dock->raise();
         run();
     };
+    if (algorithm.sweep)
+        algorithm.sweep = [dock, sweep = algorithm.sweep] {
+            dock->show();
+            dock->raise();
+            sweep();
+        };
     m_algorithms.add(std::move(algorithm));
     connect(panel, &AlgorithmPanel::statusMessage, this,
             [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });

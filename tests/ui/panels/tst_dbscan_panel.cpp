@@ -22,11 +22,14 @@
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/dbscan/dbscan_cpu.h"
+#include "compute/dbscan/dbscan_sweep.h"
+#include "compute/dbscan/eps_suggestion.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
 #include "ui/panels/dbscan/k_distance_chart.h"
+#include "ui/panels/dbscan/sweep_heatmap.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/colour_maps.h"
 #include "ui/views/points/point_cloud_view.h"
@@ -160,6 +163,109 @@ private slots:
                 qint64(4 * r.labels.size()));
     }
 
+    // The suggestion is the middle of the plateau of a sweep around the knee, as
+    // suggestDbscanEps computes it for these points and this MinPts.
+    void suggestionIsThePlateau() {
+        const auto points = m_window->pointView()->pointSet();
+        const int minPts = panel()->minPtsSpin()->value();
+        cs::JobControl job;
+        auto cpu = cs::backendRegistry().get("cpu");
+        const auto kd = cpu->kDistance(*points, minPts, job);
+        const cs::EpsSuggestion s =
+            cs::suggestDbscanEps(*cpu, *points, kd.sorted, {.eps = 1.0f, .minPts = minPts}, job);
+        QVERIFY(s.plateau.has_value());
+        QCOMPARE(float(panel()->suggestedEps()), s.eps);
+        QVERIFY(s.eps != s.knee);
+    }
+
+    // Sweep: one job, heat maps of the three measures over the grid, a click applies the cell,
+    // and the table exports.
+    void sweepShowsHeatMapsAndAppliesACell() {
+        DbscanPanel* p = panel();
+        p->setMinPts(10);
+        p->setEps(p->suggestedEps());
+        QTRY_VERIFY_WITH_TIMEOUT(settled(), 60000);
+        QVERIFY(!p->sweepHeatmap()->hasSweep());
+        QTest::mouseClick(p->sweepButton(), Qt::LeftButton);
+        QVERIFY(p->isSweeping() || p->sweepHeatmap()->hasSweep());
+        QTRY_VERIFY_WITH_TIMEOUT(!p->isSweeping() && p->sweepHeatmap()->hasSweep(), 120000);
+        const cs::DbscanSweepResult& sweep = p->sweepHeatmap()->sweep();
+        QCOMPARE(sweep.eps.size(), std::size_t(16));
+        QCOMPARE(sweep.minPts.front(), 3);
+        QCOMPARE(sweep.minPts.back(), 20);
+        QVERIFY(sweep.eps.front() < p->epsSpin()->value() &&
+                sweep.eps.back() > p->epsSpin()->value());
+        QVERIFY2(p->plateauLabel()->text().contains(QStringLiteral("MinPts 10:")),
+                 qPrintable(p->plateauLabel()->text()));
+
+        // Every measure colours the map from its own values.
+        auto* map = p->sweepHeatmap();
+        const cs::DbscanSweepCell& some = sweep.at(3, 7);
+        const std::pair<int, double> measures[] = {
+            {0, double(some.clusters)}, {1, some.noiseShare}, {2, some.largestShare}};
+        for (const auto& [index, want] : measures) {
+            p->sweepMeasureBox()->setCurrentIndex(index);
+            emit p->sweepMeasureBox()->activated(index);
+            QCOMPARE(map->value(some), want);
+        }
+        p->sweepMeasureBox()->setCurrentIndex(0);
+        emit p->sweepMeasureBox()->activated(0);
+
+        // A click on a cell runs DBSCAN with its parameters, which finds what the cell says.
+        const std::size_t e = 2, m = 9;
+        const cs::DbscanSweepCell cell = sweep.at(e, m);
+        QTest::mouseClick(map, Qt::LeftButton, {}, map->cellCentre(e, m));
+        QCOMPARE(p->minPtsSpin()->value(), cell.minPts);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && p->lastRun()->params.minPts == cell.minPts &&
+                                     p->lastRun()->params.eps == float(p->epsSpin()->value()),
+                                 60000);
+        QVERIFY(std::abs(p->lastRun()->params.eps / cell.eps - 1.0f) < 1e-3f);
+        cs::JobControl job;
+        const auto points = m_window->pointView()->pointSet();
+        const cs::DbscanResult direct = cs::backendRegistry().get("cpu")->dbscan(
+            *points, {.eps = cell.eps, .minPts = cell.minPts}, job);
+        QCOMPARE(cell.clusters, direct.clusterCount);
+        QCOMPARE(p->lastRun()->result.clusterCount, direct.clusterCount);
+
+        const QString path = m_tmp.filePath(QStringLiteral("demo_sweep.csv"));
+        QCOMPARE(m_window->exportTo(path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll().toStdString(), cs::dbscanSweepCsv(sweep));
+    }
+
+    void executableSweeps() {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        const QString table = m_tmp.filePath(QStringLiteral("auto_sweep.csv"));
+        const QString png = m_tmp.filePath(QStringLiteral("sweep.png"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                {"--demo-points", "20000", "--param", "dbscan.eps=8", "--param", "dbscan.minPts=10",
+                 "--sweep", "dbscan", "--export", table, "--screenshot", png, "--window-size",
+                 "1280x720", "--quit"});
+        QVERIFY(p.waitForFinished(300000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QFile f(table);
+        QVERIFY(f.open(QIODevice::ReadOnly | QIODevice::Text));
+        const QStringList lines = QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.front(), QStringLiteral("eps,minPts,clusters,noise_share,largest_share"));
+        QCOMPARE(lines.size(), 1 + 16 * 18);
+        // Around eps 8: the grid spans 2 to 32, log-spaced.
+        QCOMPARE(lines.at(1).section(',', 0, 0).toDouble(), 2.0);
+        QCOMPARE(lines.last().section(',', 0, 1), QStringLiteral("32,20"));
+        QVERIFY(!QImage(png).isNull());
+
+        QProcess bad;
+        bad.setProcessEnvironment(env);
+        bad.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                  {"--demo-points", "1000", "--sweep", "knn", "--quit"});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("knn has no sweep"));
+    }
+
     void executableRunsDbscan() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
@@ -256,6 +362,9 @@ private slots:
                             return a.front().value<cs::ui::JobOutcome>().kind == "dbscan";
                         }),
             60000);
+        QVERIFY2(runner.isBusy(kdist), "the k-distance curve ended before DBSCAN answered");
+        // The MinPts change ran DBSCAN too: every run asked for answers before the curve ends.
+        QTRY_VERIFY_WITH_TIMEOUT(!runner.isBusy(QStringLiteral("dbscan")), 60000);
         QVERIFY2(runner.isBusy(kdist), "the k-distance curve ended before DBSCAN answered");
         const auto before = panel()->lastRun();
         QVERIFY(before);

@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -26,8 +27,11 @@
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/dbscan/dbscan_quantities.h"
+#include "compute/dbscan/dbscan_sweep.h"
+#include "compute/dbscan/eps_suggestion.h"
 #include "compute/io/writers.h"
 #include "ui/panels/dbscan/k_distance_chart.h"
+#include "ui/panels/dbscan/sweep_heatmap.h"
 #include "ui/panels/number_spin_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
@@ -39,6 +43,9 @@ namespace cs::ui {
 namespace {
 
 const QString kKDist = QStringLiteral("kdist");
+// The sweep has a lane of its own: a sweep in progress never holds up the runs its cells start.
+const QString kSweep = QStringLiteral("dbscan-sweep");
+const QString kSweepMeasureKey = QStringLiteral("dbscan/sweepMeasure");
 const QString kShowCoreKey = QStringLiteral("dbscan/showCore");
 const QString kShowBorderKey = QStringLiteral("dbscan/showBorder");
 const QString kShowNoiseKey = QStringLiteral("dbscan/showNoise");
@@ -63,7 +70,10 @@ const std::pair<DbscanPath, const char*> kPaths[] = {
 /// and the eps suggestion need.
 struct KDistanceSummary {
     std::vector<QPointF> curve;
-    QPointF knee;
+    QPointF knee;             ///< where the suggestion lies on the curve (rank, eps)
+    double kneeEps = 0.0;     ///< the knee itself
+    int plateauClusters = 0;  ///< 0: no plateau, the suggestion is the knee
+    double plateauLow = 0.0, plateauHigh = 0.0;
     std::size_t n = 0;
     int k = 0;
     double minPositive = 0.0;
@@ -154,7 +164,9 @@ void DbscanPanel::buildUi() {
     m_suggestButton->setMinimumWidth(0);
     m_suggestButton->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_suggestButton->setEnabled(false);
-    m_suggestButton->setToolTip(tr("Set eps to the knee of the k-distance curve"));
+    m_suggestButton->setToolTip(
+        tr("Set eps to the middle of the widest eps range over which the number of clusters "
+           "stays the same (swept around the knee of the k-distance curve)"));
     curveLayout->addWidget(m_suggestButton);
     // A k-distance curve far costlier than usual is not computed behind the user's back.
     m_kdistConfirm = new QPushButton;
@@ -164,6 +176,31 @@ void DbscanPanel::buildUi() {
     m_kdistConfirm->hide();
     curveLayout->addWidget(m_kdistConfirm);
     addBox(curve);
+
+    auto* sweepBox = new QGroupBox(tr("eps × MinPts sweep"));
+    auto* sweepLayout = new QVBoxLayout(sweepBox);
+    auto* sweepRow = new QHBoxLayout;
+    m_sweepMeasure = new QComboBox;
+    m_sweepMeasure->addItem(tr("Clusters"), int(SweepHeatmap::Measure::Clusters));
+    m_sweepMeasure->addItem(tr("Noise share"), int(SweepHeatmap::Measure::NoiseShare));
+    m_sweepMeasure->addItem(tr("Largest share"), int(SweepHeatmap::Measure::LargestShare));
+    m_sweepMeasure->setCurrentIndex(
+        std::clamp(settings.value(kSweepMeasureKey, 0).toInt(), 0, m_sweepMeasure->count() - 1));
+    m_sweepMeasure->setToolTip(tr("What the heat map's colours show"));
+    m_sweepButton = new QPushButton(tr("&Sweep"));
+    m_sweepButton->setToolTip(
+        tr("Run DBSCAN for 16 eps values around the current eps and MinPts 3 to 20 in one job; "
+           "click a cell to use its parameters"));
+    sweepRow->addWidget(m_sweepMeasure, 1);
+    sweepRow->addWidget(m_sweepButton);
+    sweepLayout->addLayout(sweepRow);
+    m_sweepMap = new SweepHeatmap;
+    m_sweepMap->setMeasure(SweepHeatmap::Measure(m_sweepMeasure->currentData().toInt()));
+    sweepLayout->addWidget(m_sweepMap);
+    m_plateauLabel = new QLabel;
+    m_plateauLabel->setWordWrap(true);
+    sweepLayout->addWidget(m_plateauLabel);
+    addBox(sweepBox);
 
     auto* show = new QGroupBox(tr("Show"));
     auto* showLayout = new QHBoxLayout(show);
@@ -196,6 +233,26 @@ void DbscanPanel::buildUi() {
         m_kdistConfirm->hide();
         submitKDistance();
     });
+    connect(m_sweepButton, &QPushButton::clicked, this, &DbscanPanel::sweep);
+    connect(m_sweepMeasure, &QComboBox::activated, this, [this] {
+        QSettings().setValue(kSweepMeasureKey, m_sweepMeasure->currentIndex());
+        m_sweepMap->setMeasure(SweepHeatmap::Measure(m_sweepMeasure->currentData().toInt()));
+    });
+    connect(m_sweepMap, &SweepHeatmap::cellClicked, this, [this](double eps, int minPts) {
+        logInfo(tr("DBSCAN: sweep cell eps %1, MinPts %2 applied").arg(eps, 0, 'g', 4).arg(minPts));
+        setMinPts(minPts);
+        setEps(eps);
+    });
+    connect(m_minPtsSpin, &QSpinBox::valueChanged, this, &DbscanPanel::updateSweepMarks);
+    connect(&runner(), &JobRunner::finished, this, &DbscanPanel::onSweepFinished);
+    connect(&runner(), &JobRunner::failed, this, [this](const JobOutcome& outcome) {
+        if (outcome.kind != kSweep) return;
+        m_sweepButton->setEnabled(hasInput());
+        setWarning(tr("The sweep failed: %1.").arg(outcome.error));
+    });
+    connect(&runner(), &JobRunner::cancelled, this, [this](const JobOutcome& outcome) {
+        if (outcome.kind == kSweep) m_sweepButton->setEnabled(hasInput());
+    });
     connect(m_suggestButton, &QPushButton::clicked, this, [this] {
         if (m_suggestedEps > 0) applyEps(m_suggestedEps, Source::Code);
     });
@@ -211,6 +268,10 @@ void DbscanPanel::buildUi() {
 
 void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     runner().cancel(kKDist);
+    runner().cancel(kSweep);
+    m_sweepMap->clear();
+    m_plateauLabel->clear();
+    m_sweepButton->setEnabled(true);
     m_kdistDebounce.stop();
     m_points = std::move(points);
     m_run.reset();
@@ -296,6 +357,7 @@ void DbscanPanel::applyEps(double eps, Source source) {
     }
     if (source != Source::Chart) m_chart->setEps(m_epsSpin->value());
     m_eps = m_epsSpin->value();  // what the spin box shows: what runs
+    updateSweepMarks();
     parametersChanged();
 }
 
@@ -442,8 +504,10 @@ void DbscanPanel::submitKDistance() {
     }
     m_kdistConfirm->hide();
     m_kdistK = k;
-    runner().submit<KDistanceSummary>(kKDist, [points = m_points, k](Backend& backend,
-                                                                     JobControl& job) {
+    DbscanParams suggestFor = params();
+    suggestFor.minPts = k;
+    runner().submit<KDistanceSummary>(kKDist, [points = m_points, k, suggestFor](Backend& backend,
+                                                                                 JobControl& job) {
         const KDistanceResult r = explainingOutOfMemory(
             "The k-distance curve", kDistanceMemoryNeed({.items = points->n, .dims = points->dims}),
             job, [&] { return backend.kDistance(*points, k, job); });
@@ -452,8 +516,18 @@ void DbscanPanel::submitKDistance() {
         s.n = r.sorted.size();
         s.k = k;
         if (s.n == 0) return s;
-        const KDistanceKnee knee = kDistanceKnee(r.sorted);
-        s.knee = QPointF(double(knee.index), double(knee.distance));
+        const EpsSuggestion suggestion =
+            suggestDbscanEps(backend, *points, r.sorted, suggestFor, job);
+        s.kneeEps = suggestion.knee;
+        if (suggestion.plateau) {
+            s.plateauClusters = suggestion.plateau->clusters;
+            s.plateauLow = suggestion.sweep.eps[suggestion.plateau->first];
+            s.plateauHigh = suggestion.sweep.eps[suggestion.plateau->last];
+        }
+        const auto rank = std::lower_bound(r.sorted.begin(), r.sorted.end(), suggestion.eps);
+        s.knee = QPointF(
+            double(std::min<std::ptrdiff_t>(rank - r.sorted.begin(), std::ptrdiff_t(s.n) - 1)),
+            double(suggestion.eps));
         // The curve is monotonic, so each bucket's first and last values keep its shape.
         const std::size_t buckets = std::min(kCurveBuckets, s.n);
         s.curve.reserve(2 * buckets);
@@ -472,12 +546,18 @@ ClusterVisibility DbscanPanel::visibility() const {
 }
 
 bool DbscanPanel::isBusy() const {
-    return AlgorithmPanel::isBusy() || m_kdistDebounce.isActive() || runner().isBusy(kKDist);
+    return AlgorithmPanel::isBusy() || m_kdistDebounce.isActive() || runner().isBusy(kKDist) ||
+           isSweeping();
+}
+
+bool DbscanPanel::isSweeping() const {
+    return m_sweepAfterKnee || runner().isBusy(kSweep);
 }
 
 void DbscanPanel::cancel() {
     m_kdistDebounce.stop();
     runner().cancel(kKDist);
+    runner().cancel(kSweep);
     AlgorithmPanel::cancel();
 }
 
@@ -491,10 +571,18 @@ void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
         m_suggestButton->setEnabled(m_suggestedEps > 0);
         m_suggestButton->setText(
             tr("Use suggested eps (%1)").arg(QLocale().toString(m_suggestedEps, 'g', 4)));
-        logInfo(tr("k-distance curve (k = %1) in %2 ms: suggested eps %3")
+        const QString why = s->plateauClusters > 0
+                                ? tr("the middle of eps %1 to %2, where DBSCAN finds %3 clusters")
+                                      .arg(s->plateauLow, 0, 'g', 4)
+                                      .arg(s->plateauHigh, 0, 'g', 4)
+                                      .arg(s->plateauClusters)
+                                : tr("the knee of the curve");
+        logInfo(tr("k-distance curve (k = %1) in %2 ms: knee at eps %3, suggested eps %4 (%5)")
                     .arg(s->k)
                     .arg(outcome.milliseconds, 0, 'f', 0)
-                    .arg(m_suggestedEps, 0, 'g', 4));
+                    .arg(s->kneeEps, 0, 'g', 4)
+                    .arg(m_suggestedEps, 0, 'g', 4)
+                    .arg(why));
         if (!m_epsChosen && !m_run && m_suggestedEps > 0) {
             // The knee only presets eps: loading data keeps its own colouring until the user
             // (or the automation) asks for clusters.
@@ -509,6 +597,7 @@ void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
             m_epsChosen = true;
             parametersChanged();
         }
+        if (m_sweepAfterKnee) sweep();
     }
 }
 
@@ -521,13 +610,110 @@ void DbscanPanel::onKDistanceFailed(const JobOutcome& outcome) {
         m_epsChosen = true;
         parametersChanged();
     }
+    if (m_sweepAfterKnee) sweep();  // around the starting eps, rather than not at all
 }
 
 void DbscanPanel::onKDistanceCancelled(const JobOutcome& outcome) {
+    if (outcome.kind == kKDist) m_sweepAfterKnee = false;
     if (outcome.kind == kKDist && m_waitingForKnee) {
         m_waitingForKnee = false;
         m_epsChosen = true;
     }
+}
+
+void DbscanPanel::sweep() {
+    if (!hasInput()) return;
+    if (!m_epsChosen && m_suggestedEps <= 0 && runner().isBusy(kKDist)) {
+        m_sweepAfterKnee = true;
+        m_plateauLabel->setText(tr("The sweep starts once the suggested eps is known…"));
+        return;
+    }
+    m_sweepAfterKnee = false;
+    const DbscanParams p = params();
+    const double centre = m_eps > 0.0 ? m_eps : m_suggestedEps;
+    DbscanSweepParams grid;
+    try {
+        const int highest = int(std::min<std::size_t>(20, m_points->n));
+        grid = defaultDbscanSweep(float(centre), 16, std::min(3, highest), highest);
+        grid.star = p.star;
+        grid.path = p.path;
+        validateDbscanSweepParams(grid);
+    } catch (const Error& e) {
+        refuse(tr("DBSCAN sweep: %1").arg(QString::fromUtf8(e.what())));
+        return;
+    }
+    m_sweepButton->setEnabled(false);
+    m_plateauLabel->setText(
+        tr("Sweeping %1 eps × %2 MinPts…").arg(grid.eps.size()).arg(grid.minPts.size()));
+    logInfo(tr("DBSCAN sweep: eps %1 to %2, MinPts %3 to %4")
+                .arg(double(grid.eps.front()), 0, 'g', 4)
+                .arg(double(grid.eps.back()), 0, 'g', 4)
+                .arg(grid.minPts.front())
+                .arg(grid.minPts.back()));
+    const MemoryNeed need =
+        descriptor().memoryNeed({.items = m_points->n, .dims = m_points->dims}, parameterValues());
+    runner().submit<DbscanSweepResult>(
+        kSweep, [points = m_points, grid, need](Backend& backend, JobControl& job) {
+            return explainingOutOfMemory("The DBSCAN sweep", need, job,
+                                         [&] { return backend.dbscanSweep(*points, grid, job); });
+        });
+}
+
+void DbscanPanel::onSweepFinished(const JobOutcome& outcome) {
+    if (outcome.kind != kSweep) return;
+    m_sweepButton->setEnabled(hasInput());
+    auto sweep = std::static_pointer_cast<const DbscanSweepResult>(outcome.result);
+    m_sweepMap->setSweep(*sweep);
+    updateSweepMarks();
+    // A sweep started from elsewhere (the automation) shows its heat map, not the box above it.
+    // Once the label's new text is laid out.
+    QTimer::singleShot(0, this, [this] {
+        for (QWidget* w = parentWidget(); w; w = w->parentWidget())
+            if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
+                scroll->ensureWidgetVisible(m_plateauLabel);
+                break;
+            }
+    });
+    logInfo(tr("DBSCAN sweep of %1 cells in %2 ms on %3")
+                .arg(sweep->cells.size())
+                .arg(outcome.milliseconds, 0, 'f', 0)
+                .arg(outcome.backend));
+}
+
+void DbscanPanel::updateSweepMarks() {
+    if (!m_sweepMap) return;
+    const int minPts = m_minPtsSpin->value();
+    m_sweepMap->setCurrent(m_eps, minPts);
+    const DbscanSweepResult& sweep = m_sweepMap->sweep();
+    if (sweep.cells.empty()) return;
+    const auto column = std::find(sweep.minPts.begin(), sweep.minPts.end(), minPts);
+    if (column == sweep.minPts.end()) {
+        m_plateauLabel->setText(tr("MinPts %1 is outside the sweep").arg(minPts));
+        return;
+    }
+    const auto plateau = dbscanPlateau(sweep, std::size_t(column - sweep.minPts.begin()));
+    m_plateauLabel->setText(
+        plateau ? tr("MinPts %1: %2 clusters for eps %3 to %4 (dashed); its middle is %5")
+                      .arg(minPts)
+                      .arg(plateau->clusters)
+                      .arg(QLocale().toString(double(sweep.eps[plateau->first]), 'g', 3),
+                           QLocale().toString(double(sweep.eps[plateau->last]), 'g', 3),
+                           QLocale().toString(double(plateau->eps), 'g', 3))
+                : tr("MinPts %1: no eps range with a stable count of two or more clusters")
+                      .arg(minPts));
+}
+
+QString DbscanPanel::exportSweep(const QString& path) const {
+    if (!m_sweepMap->hasSweep()) return tr("no DBSCAN sweep to export yet (Sweep first)");
+    try {
+        io::writeFileBytes(path.toStdString(), dbscanSweepCsv(m_sweepMap->sweep()));
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    logInfo(tr("DBSCAN sweep (%1 cells) written to %2")
+                .arg(m_sweepMap->sweep().cells.size())
+                .arg(path));
+    return {};
 }
 
 void DbscanPanel::showOutcome(const JobOutcome& outcome) {
@@ -658,7 +844,8 @@ void DbscanPanel::setParameter(const QString& name, const ParameterValue& value)
         setStar(std::get<bool>(value));
 }
 
-QString DbscanPanel::exportResult(const std::string&, const QString& path) {
+QString DbscanPanel::exportResult(const std::string& exportId, const QString& path) {
+    if (exportId == kDbscanSweepExport) return exportSweep(path);
     if (!lastRun()) return tr("no DBSCAN labels to export yet");
     return exportLabels(path);
 }

@@ -24,6 +24,7 @@ namespace cs::ui {
 
 class KDistanceChart;
 class PointCloudView;
+class SweepHeatmap;
 class WarningRow;
 
 /// One finished DBSCAN run as the panel shows it: the result, the parameters it ran with, and
@@ -78,8 +79,17 @@ public:
 
     /// The run on screen (nullptr before the first).
     std::shared_ptr<const DbscanRun> lastRun() const { return m_run; }
-    /// The knee of the k-distance curve (0 before it is known).
+    /// The suggested eps (0 before it is known): the middle of the plateau of a sweep of eps
+    /// around the knee of the k-distance curve (compute/dbscan/eps_suggestion.h), else the knee.
     double suggestedEps() const { return m_suggestedEps; }
+    /// Runs the eps x MinPts sweep (defaultDbscanSweep around the eps in use, MinPts 3 to 20
+    /// or up to n) as a job of its own kind; its heat maps replace the last ones when it ends.
+    void sweep() override;
+    bool hasSweep() const override { return true; }
+    /// True while a sweep is pending or computing.
+    bool isSweeping() const;
+    /// Writes the last sweep's table (dbscanSweepCsv); the error, or empty.
+    QString exportSweep(const QString& path) const;
     /// Writes the labels on screen: .npy (int32, n) or CSV (index,label,core with a parameter
     /// header). Returns the error, or an empty string.
     QString exportLabels(const QString& path) const;
@@ -93,6 +103,10 @@ public:
     QComboBox* pathBox() const { return m_pathBox; }
     QCheckBox* starBox() const { return m_starBox; }
     KDistanceChart* chart() const { return m_chart; }
+    SweepHeatmap* sweepHeatmap() const { return m_sweepMap; }
+    QComboBox* sweepMeasureBox() const { return m_sweepMeasure; }
+    QPushButton* sweepButton() const { return m_sweepButton; }
+    QLabel* plateauLabel() const { return m_plateauLabel; }
 
     /// Slider steps across the eps range.
     static constexpr int kSliderSteps = 1000;
@@ -126,6 +140,8 @@ private:
     void onKDistanceFinished(const JobOutcome& outcome);
     void onKDistanceFailed(const JobOutcome& outcome);
     void onKDistanceCancelled(const JobOutcome& outcome);
+    void onSweepFinished(const JobOutcome& outcome);
+    void updateSweepMarks();
     void repaint();
     void updatePathChoices();
     ClusterVisibility visibility() const;
@@ -139,6 +155,7 @@ private:
     double m_epsMax = 10.0;
     bool m_epsChosen = false;       // set by the user or the automation: the knee must not override
     bool m_waitingForKnee = false;  // run() before the knee was known: run when it arrives
+    bool m_sweepAfterKnee = false;  // sweep() before the suggestion: it centres the sweep
     double m_suggestedEps = 0.0;
     int m_kdistK = 0;
     int m_kdistConfirmedK = 0;  // the expensive k the user asked the curve for
@@ -156,6 +173,10 @@ private:
     QPushButton* m_suggestButton = nullptr;
     QPushButton* m_kdistConfirm = nullptr;
     KDistanceChart* m_chart = nullptr;
+    SweepHeatmap* m_sweepMap = nullptr;
+    QComboBox* m_sweepMeasure = nullptr;
+    QPushButton* m_sweepButton = nullptr;
+    QLabel* m_plateauLabel = nullptr;
 };
 
 }  // namespace cs::ui
