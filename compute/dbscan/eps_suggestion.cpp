@@ -13,10 +13,10 @@ EpsSuggestion suggestDbscanEps(Backend& backend, const PointSet& points,
     s.knee = kDistanceKnee(sortedKDistance).distance;
     s.eps = s.knee;
     if (!(s.knee > 0.0f)) return s;
+    // The backend's own path: the cells are the same on every path.
     DbscanSweepParams sweep{.eps = logSpacedEps(s.knee / 4.0f, s.knee * 4.0f, kSuggestionSweepEps),
                             .minPts = {params.minPts},
-                            .star = params.star,
-                            .path = params.path};
+                            .star = params.star};
     s.sweep = backend.dbscanSweep(points, sweep, job);
     s.plateau = dbscanPlateau(s.sweep, 0);
     if (s.plateau) s.eps = s.plateau->eps;

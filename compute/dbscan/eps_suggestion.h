@@ -24,7 +24,8 @@ struct EpsSuggestion {
 /// centres a sweep: 24 eps values log-spaced from a quarter to four times the knee at this
 /// MinPts, and the suggestion is the middle of its plateau (dbscanPlateau: the longest run of
 /// equal cluster counts >= 2), where the clustering does not depend on the exact eps. With no
-/// plateau (one cluster or none all along), the knee. Stages: the sweep's.
+/// plateau (one cluster or none all along), the knee. params gives MinPts and star; the sweep
+/// takes the backend's own path (every path gives the same cells). Stages: the sweep's.
 /// @code auto s = cs::suggestDbscanEps(backend, points, kd.sorted, {.minPts = 10}, job); @endcode
 EpsSuggestion suggestDbscanEps(Backend& backend, const PointSet& points,
                                std::span<const float> sortedKDistance, const DbscanParams& params,

@@ -86,6 +86,16 @@ void TestCancellation::cancelsPromptly_data() {
             cs::dbscanCpu(turtle, {.eps = kHugeEps, .minPts = 10, .path = path}, job);
         });
     }
+    // Sweeps: the grid's counts and cells, and the kd-tree's searches with an eps that covers
+    // the cloud.
+    QTest::newRow("dbscan sweep grid cturtle") << Job([&turtle](cs::JobControl& job) {
+        cs::dbscanSweepCpu(turtle, cs::defaultDbscanSweep(0.02f), job);
+    });
+    QTest::newRow("dbscan sweep kdtree eps covers cturtle") << Job([&turtle](cs::JobControl& job) {
+        cs::dbscanSweepCpu(
+            turtle, {.eps = {1.0f, kHugeEps}, .minPts = {3, 10}, .path = cs::DbscanPath::KdTree},
+            job);
+    });
     static const cs::PointSet wide = uniformPoints(200'000, 16);
     QTest::newRow("dbscan kdtree eps covers 200k x 16") << Job([](cs::JobControl& job) {
         cs::dbscanCpu(wide, {.eps = kHugeEps, .minPts = 10, .path = cs::DbscanPath::KdTree}, job);
