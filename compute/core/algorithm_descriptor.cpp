@@ -100,6 +100,9 @@ std::string ParameterSpec::expected() const {
         case Type::Double:
             break;
     }
+    if (type == Type::Int && !minimumWord.empty())
+        return minimumWord + " or " + typeName(type) + " in [" + numberText(minimum + 1) + ", " +
+               numberText(maximum) + "]";
     return std::string(typeName(type)) + " in [" + numberText(minimum) + ", " +
            numberText(maximum) + "]";
 }
@@ -118,6 +121,10 @@ std::optional<ParameterValue> ParameterSpec::parse(std::string_view text,
                 value = std::string(t);
             break;
         case Type::Int: {
+            if (!minimumWord.empty() && t == minimumWord) {
+                value = std::int64_t(minimum);
+                break;
+            }
             // Integers only: "1e23", "2.5" and anything past int64 are refused, never rounded.
             std::int64_t v = 0;
             const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
@@ -142,7 +149,8 @@ std::optional<ParameterValue> ParameterSpec::parse(std::string_view text,
 }
 
 std::string ParameterSpec::format(const ParameterValue& value) const {
-    if (const auto* i = std::get_if<std::int64_t>(&value)) return std::to_string(*i);
+    if (const auto* i = std::get_if<std::int64_t>(&value))
+        return !minimumWord.empty() && double(*i) == minimum ? minimumWord : std::to_string(*i);
     if (const auto* d = std::get_if<double>(&value)) {
         char buffer[64];
         const auto r = std::to_chars(buffer, buffer + sizeof buffer, *d);

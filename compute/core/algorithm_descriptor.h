@@ -71,12 +71,15 @@ struct ParameterSpec {
     std::string option;  ///< CLI long option without the dashes: "min-pts"
     std::string label;   ///< panel label, with an & before its shortcut letter: "&MinPts"
     Type type = Type::Double;
-    double minimum = 0.0;                ///< Int/Double: smallest allowed
-    double maximum = 0.0;                ///< Int/Double: largest allowed
-    std::vector<std::string> choices;    ///< Choice: the accepted words, the default first
-    ParameterValue defaultValue;         ///< of the type above
-    std::string unit;                    ///< shown after the value ("points"), may be empty
-    std::string help;                    ///< one line for --help and tooltips, without the default
+    double minimum = 0.0;              ///< Int/Double: smallest allowed
+    double maximum = 0.0;              ///< Int/Double: largest allowed
+    std::vector<std::string> choices;  ///< Choice: the accepted words, the default first
+    ParameterValue defaultValue;       ///< of the type above
+    std::string unit;                  ///< shown after the value ("points"), may be empty
+    std::string help;                  ///< one line for --help and tooltips, without the default
+    /// Int: a word that stands for the minimum, which then means something other than a number
+    /// (k-Shape's channel: "all" for -1); read, written and shown as that word. Empty: none.
+    std::string minimumWord;
     int decimals = 3;                    ///< Double: decimals shown in the panel
     bool logScale = false;               ///< Double: a slider moves on a log scale
     bool inPanel = true;                 ///< false: a CLI-only tuning knob (the recall sample)
@@ -89,7 +92,8 @@ struct ParameterSpec {
     std::optional<ParameterValue> parse(std::string_view text, std::string* error) const;
     /// The value as text that parse() reads back exactly ("0.017", "10", "true", "grid").
     std::string format(const ParameterValue& value) const;
-    /// "an integer in [1, 64]", "a number in [0, 1]", "true or false", "one of: auto, grid".
+    /// "an integer in [1, 64]", "a number in [0, 1]", "true or false", "one of: auto, grid",
+    /// "all or an integer in [0, 65535]" (minimumWord).
     std::string expected() const;
     /// Empty when value is of the right type and inside the parameter's own range and the
     /// bounds for this data and these values; else a sentence saying why not.

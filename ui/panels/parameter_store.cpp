@@ -66,6 +66,8 @@ QString ParameterStore::toolTip(const ParameterSpec& spec) {
 void ParameterStore::configure(QSpinBox* spin, const ParameterSpec& spec) {
     constexpr double kIntMax = std::numeric_limits<int>::max();
     spin->setRange(int(std::max(spec.minimum, -kIntMax)), int(std::min(spec.maximum, kIntMax)));
+    // Shown at the minimum instead of its number (k-Shape's channel: "all").
+    spin->setSpecialValueText(QString::fromStdString(spec.minimumWord));
     spin->setKeyboardTracking(false);
     spin->setToolTip(toolTip(spec));
 }
