@@ -323,7 +323,10 @@ py::dict kshape(const FloatArray& x, const py::dict& params, const std::string& 
     py::dict out;
     const auto n = py::ssize_t(series.n);
     out["labels"] = toArray(std::move(r.labels), {n});
-    out["centroids"] = toArray(std::move(r.centroids), {py::ssize_t(r.k), py::ssize_t(r.length)});
+    // k x m for one channel, k x C x m for all channels together (the CLI's .npy alike).
+    std::vector<py::ssize_t> centroidShape{py::ssize_t(r.k), py::ssize_t(r.length)};
+    if (r.channels > 1) centroidShape.insert(centroidShape.begin() + 1, py::ssize_t(r.channels));
+    out["centroids"] = toArray(std::move(r.centroids), std::move(centroidShape));
     out["distances"] = toArray(std::move(r.distances), {n});
     out["shifts"] = toArray(std::move(r.shifts), {n});
     out["iterations"] = r.iterations;

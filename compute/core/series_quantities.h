@@ -68,25 +68,29 @@ std::vector<float> columnZScores(const FeatureMatrix& matrix, std::span<const st
 /// its members (faint), each aligned to the group's summary line (bold).
 struct SeriesGroups {
     std::size_t groups = 0;
-    std::size_t length = 0;    ///< values per member and per summary
+    std::size_t length = 0;    ///< values per channel of a member and of a summary
     std::vector<int> groupOf;  ///< per series of the set: its group, -1 none
-    /// series x length: each series as drawn (e.g. z-normalised), already aligned to its
-    /// group's summary.
+    /// series x channels x length: each series as drawn (e.g. z-normalised), already aligned
+    /// to its group's summary.
     std::vector<float> members;
-    std::vector<float> summaries;  ///< groups x length
-    std::size_t channel = 0;       ///< the channel of the set that was grouped
-    std::string method;            ///< what made the groups: "k-Shape"
-    std::string groupName;         ///< what a group is: "cluster"
-    std::string summaryName;       ///< what the bold line is: "centroid"
+    std::vector<float> summaries;  ///< groups x channels x length
+    /// Channels per member and summary: 1 (the set's `channel`), or all of the set's when they
+    /// were grouped together.
+    std::size_t channels = 1;
+    std::size_t channel = 0;  ///< the channel of the set that was grouped (channels == 1)
+    std::string method;       ///< what made the groups: "k-Shape"
+    std::string groupName;    ///< what a group is: "cluster"
+    std::string summaryName;  ///< what the bold line is: "centroid"
     /// How the members are drawn: "z-normalised and shifted onto the centroid".
     std::string memberNote;
     std::shared_ptr<const void> owner;  ///< the result it came from
 
-    std::span<const float> member(std::size_t series) const {
-        return {members.data() + series * length, length};
+    /// Channel d (0 .. channels - 1) of a member and of a summary.
+    std::span<const float> member(std::size_t series, std::size_t d = 0) const {
+        return {members.data() + (series * channels + d) * length, length};
     }
-    std::span<const float> summary(std::size_t group) const {
-        return {summaries.data() + group * length, length};
+    std::span<const float> summary(std::size_t group, std::size_t d = 0) const {
+        return {summaries.data() + (group * channels + d) * length, length};
     }
     /// The members of each group, in the set's order.
     std::vector<std::vector<std::size_t>> membersByGroup() const;

@@ -49,32 +49,39 @@ void validateKShape(const SeriesSet& series, const KShapeParams& params) {
         throw Error("k-Shape supports series of up to " + num(kKShapeMaxLength) +
                     " samples (its FFTs and shifts use 32-bit sizes), the set's length is " +
                     num(series.length));
-    if (params.channel >= series.channels)
-        throw Error("channel " + num(params.channel) + " is out of range: the series have " +
+    if (series.channels == 0) throw Error("k-Shape needs series of at least one channel");
+    if (params.channel && *params.channel >= series.channels)
+        throw Error("channel " + num(*params.channel) + " is out of range: the series have " +
                     num(series.channels) + " channel(s)");
     series.validate();
 }
 
-std::vector<float> kshapeInput(const SeriesSet& series, std::size_t channel) {
-    if (channel >= series.channels)
-        throw Error("channel " + num(channel) + " is out of range: the series have " +
+std::size_t kshapeChannelCount(const SeriesSet& series, const KShapeParams& params) {
+    return params.channel ? 1 : series.channels;
+}
+
+std::vector<float> kshapeInput(const SeriesSet& series, std::optional<std::size_t> channel) {
+    if (channel && *channel >= series.channels)
+        throw Error("channel " + num(*channel) + " is out of range: the series have " +
                     num(series.channels) + " channel(s)");
     const std::size_t m = series.length;
+    const std::size_t first = channel.value_or(0), channels = channel ? 1 : series.channels;
+    const std::size_t rowCount = series.n * channels;
     // Hundreds of MB at Times-C's sizes: on 2 MiB pages the zeroing first touch is several
     // times faster (and a cancel waits less for it).
     std::vector<float> out;
-    reserveOnHugePages(out, series.n * m);
-    out.resize(series.n * m, 0.0f);
-    // Each series on its own: any split over threads gives the same values.
-    parallelRanges(series.n, threadsFor(series.n * m, std::size_t(1) << 20), nullptr,
+    reserveOnHugePages(out, rowCount * m);
+    out.resize(rowCount * m, 0.0f);
+    // Each channel of each series on its own: any split over threads gives the same values.
+    parallelRanges(rowCount, threadsFor(rowCount * m, std::size_t(1) << 20), nullptr,
                    [&](std::size_t begin, std::size_t end, unsigned) {
-                       for (std::size_t i = begin; i < end; ++i) {
+                       for (std::size_t row = begin; row < end; ++row) {
+                           const std::size_t i = row / channels, d = first + row % channels;
                            const std::size_t len = std::min<std::size_t>(
                                i < series.lengths.size() ? series.lengths[i] : m, m);
                            if (len == 0) continue;
-                           const float* x =
-                               series.values.data() + (i * series.channels + channel) * m;
-                           float* y = out.data() + i * m;
+                           const float* x = series.values.data() + (i * series.channels + d) * m;
+                           float* y = out.data() + row * m;
                            const auto [mean, sd] = meanAndSd(x, len);
                            if (!(sd > 0.0)) continue;  // constant: zeros
                            for (std::size_t t = 0; t < len; ++t)
@@ -119,13 +126,17 @@ std::size_t kshapeFftSize(std::size_t m) {
     }
 }
 
-double sbdDirect(std::span<const float> x, std::span<const float> y, int* shift) {
+double sbdDirect(std::span<const float> x, std::span<const float> y, int* shift,
+                 std::size_t channels) {
     if (x.size() != y.size())
         throw Error("SBD needs series of equal length, got " + num(x.size()) + " and " +
                     num(y.size()));
-    const std::ptrdiff_t m = std::ptrdiff_t(x.size());
+    if (channels == 0 || x.size() % channels != 0)
+        throw Error("SBD cannot split " + num(x.size()) + " values into " + num(channels) +
+                    " channels");
+    const std::ptrdiff_t m = std::ptrdiff_t(x.size() / channels);
     double nx = 0.0, ny = 0.0;
-    for (std::ptrdiff_t t = 0; t < m; ++t) {
+    for (std::size_t t = 0; t < x.size(); ++t) {
         nx += double(x[t]) * double(x[t]);
         ny += double(y[t]) * double(y[t]);
     }
@@ -133,12 +144,16 @@ double sbdDirect(std::span<const float> x, std::span<const float> y, int* shift)
     double best = -std::numeric_limits<double>::infinity();
     std::ptrdiff_t bestW = -(m - 1);
     for (std::ptrdiff_t w = -(m - 1); w <= m - 1; ++w) {
-        // NCC_w = sum_t x[t] y[t - w]
+        // NCC_w = sum_d sum_t x_d[t] y_d[t - w]
         double cc = 0.0;
         const std::ptrdiff_t lo = std::max<std::ptrdiff_t>(0, w);
         const std::ptrdiff_t hi = std::min<std::ptrdiff_t>(m, m + w);
-        for (std::ptrdiff_t t = lo; t < hi; ++t)
-            cc += double(x[t]) * double(y[t - w]);
+        for (std::size_t d = 0; d < channels; ++d) {
+            const float* xd = x.data() + d * std::size_t(m);
+            const float* yd = y.data() + d * std::size_t(m);
+            for (std::ptrdiff_t t = lo; t < hi; ++t)
+                cc += double(xd[t]) * double(yd[t - w]);
+        }
         const double ncc = den > 0.0 ? cc / den : 0.0;
         if (ncc > best) {
             best = ncc;

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -32,6 +33,21 @@ namespace cs {
 //    preferred, so there is no shape); (2) every series goes to the centroid of smallest SBD
 //    (ties: the lower cluster);
 //  - it stops when no label changed in an iteration, or after maxIterations.
+// Multivariate k-Shape (all C channels of a set together), as kshape-python's _kshape runs it
+// on an n x m x C array (its TODS 2017 extension), with C = 1 the definition above exactly:
+//  - input: every channel of every series z-normalised on its own over the series' true length
+//    (as above), zero after its end: a series is C x m (channel-major), kshapeInput(set, {});
+//  - SBD(x, y) = 1 - max_w NCC_w(x, y) with ONE shift w for all channels: NCC_w is the sum over
+//    channels of the channels' cross-correlations at w, divided by the norms of the whole C x m
+//    series, ||x||_F ||y||_F (0 when either is 0); ties as above. This is the assignment's
+//    distance, and the result's shift and distance of every series;
+//  - the shape of a cluster is found channel by channel, each channel as a univariate k-Shape
+//    would (step (1) above on that channel alone): a member's channel d is aligned to the
+//    centroid's channel d by the univariate SBD of the two (its own shift, not the shared one;
+//    not aligned while that centroid channel is all zeros), and the centroid's channel d is the
+//    shape of those aligned channels, zero when they are all constant. kshape-python does so
+//    (`_extract_shape` per channel on x[:, :, d]); an empty cluster's centroid is zeros in every
+//    channel, as above.
 // Empty clusters are kept, not removed or re-seeded: a k far above the set's natural count
 // leaves some clusters without members, with zero centroids (at convergence; without it, a
 // cluster emptied by the last assignment still shows the centroid of its former members). A
@@ -89,22 +105,32 @@ KShapeShapeSolver kshapeShapeSolverFor(std::size_t count, std::size_t m);
 /// space) and rarely orthogonal to the top eigenvector.
 std::vector<double> kshapePowerStart(std::size_t side);
 
+/// The descriptor's channel value (the word "all") for all channels together.
+inline constexpr std::int64_t kKShapeAllChannels = -1;
+
 /// k-Shape parameters.
 struct KShapeParams {
     int k = 3;                ///< clusters (1 .. n)
     int maxIterations = 100;  ///< iterations at most (>= 1)
     std::uint64_t seed = 1;   ///< the initial random labels
-    std::size_t channel = 0;  ///< the channel clustered (multivariate sets)
+    /// The one channel clustered; empty: all channels together (multivariate k-Shape above),
+    /// which on a univariate set is channel 0.
+    std::optional<std::size_t> channel;
 };
+
+/// Channels per series of the clustering: the set's when params.channel is empty, else 1.
+std::size_t kshapeChannelCount(const SeriesSet& series, const KShapeParams& params);
 
 /// k-Shape's output for N series of length m.
 struct KShapeResult {
     std::vector<std::int32_t> labels;  ///< cluster per series, 0 .. k-1
-    std::vector<float> centroids;      ///< k x m, z-normalised (zeros for an empty cluster)
+    /// k x channels x m, each channel z-normalised (zeros for an empty cluster)
+    std::vector<float> centroids;
     std::vector<float> distances;      ///< SBD of every series to its own centroid
     std::vector<std::int32_t> shifts;  ///< the best shift of every series against it
     ///< (sbdDirect(centroid, series)'s: the series shifted by it is aligned to the centroid)
-    std::size_t length = 0;  ///< m
+    std::size_t length = 0;    ///< m
+    std::size_t channels = 1;  ///< channels per centroid (kshapeChannelCount)
     int k = 0;
     int iterations = 0;      ///< iterations run
     bool converged = false;  ///< stopped because no label changed
@@ -112,8 +138,9 @@ struct KShapeResult {
     /// on the CPU. Not part of the result's value.
     std::shared_ptr<const DeviceResident> device;
 
+    /// Centroid c, channels x m.
     std::span<const float> centroid(int c) const {
-        return {centroids.data() + std::size_t(c) * length, length};
+        return {centroids.data() + std::size_t(c) * channels * length, channels * length};
     }
 };
 
@@ -132,15 +159,19 @@ inline constexpr std::size_t kKShapeMaxLength = std::size_t(1) << 29;
 
 /// Throws cs::Error when k < 1, maxIterations < 1, or the set cannot be clustered with them
 /// (fewer than k series, length < 2 or above kKShapeMaxLength, channel out of range, no
-/// series).
+/// series, no channels).
 void validateKShape(const SeriesSet& series, const KShapeParams& params);
 
-/// The clustered series: n x m floats as described above.
-std::vector<float> kshapeInput(const SeriesSet& series, std::size_t channel);
+/// The clustered series as described above: n x m floats for one channel, n x C x m for all
+/// (channel empty).
+std::vector<float> kshapeInput(const SeriesSet& series, std::optional<std::size_t> channel);
 
-/// SBD of x and y (equal lengths) by the definition above, computed directly in double (O(m^2));
-/// the oracle of the FFT versions. shift receives the best shift when not null.
-double sbdDirect(std::span<const float> x, std::span<const float> y, int* shift = nullptr);
+/// SBD of x and y (equal sizes, `channels` x m each, channel-major) by the definition above,
+/// computed directly in double (O(C m^2)); the oracle of the FFT versions. shift receives the
+/// best (shared) shift when not null. Throws cs::Error when the sizes differ or do not split
+/// into `channels`.
+double sbdDirect(std::span<const float> x, std::span<const float> y, int* shift = nullptr,
+                 std::size_t channels = 1);
 
 /// y shifted by `shift` (> 0: later), zero-filled.
 std::vector<float> shiftZeroFilled(std::span<const float> y, int shift);

@@ -127,16 +127,23 @@ void bestShift(const float* cc, std::size_t m, std::size_t size, double den, dou
     }
 }
 
-// The best NCC of c against x (kshape.h: x shifted by `shift` aligns to c) from their spectra:
-// the inverse transform of C conj(X) is the cross-correlation at every shift. norms = ||c|| ||x||.
+// The best NCC of c against x (kshape.h: x shifted by `shift` aligns to c) from the spectra of
+// their `channels` channels (`stride` apart): the inverse transform of the sum over channels of
+// C_d conj(X_d) is the channels' summed cross-correlation at every shift, in one inverse
+// transform. norms = ||c|| ||x|| over all the channels.
 void bestCorrelation(const FftPlans& plans, const fftwf_complex* cs, const fftwf_complex* xs,
-                     std::size_t m, double norms, fftwf_complex* product, float* real, double& ncc,
-                     int& shift) {
-    for (std::size_t f = 0; f < plans.bins(); ++f) {
-        const float ar = cs[f][0], ai = cs[f][1];
-        const float br = xs[f][0], bi = xs[f][1];
-        product[f][0] = ar * br + ai * bi;
-        product[f][1] = ai * br - ar * bi;
+                     std::size_t channels, std::size_t stride, std::size_t m, double norms,
+                     fftwf_complex* product, float* real, double& ncc, int& shift) {
+    for (std::size_t d = 0; d < channels; ++d) {
+        const fftwf_complex* c = cs + d * stride;
+        const fftwf_complex* x = xs + d * stride;
+        for (std::size_t f = 0; f < plans.bins(); ++f) {
+            const float ar = c[f][0], ai = c[f][1];
+            const float br = x[f][0], bi = x[f][1];
+            const float re = ar * br + ai * bi, im = ai * br - ar * bi;
+            product[f][0] = d == 0 ? re : product[f][0] + re;
+            product[f][1] = d == 0 ? im : product[f][1] + im;
+        }
     }
     plans.inverse(product, real);
     bestShift(real, m, plans.size(), double(plans.size()) * norms, ncc, shift);
@@ -299,15 +306,16 @@ KShapeShapeInfo shapeOf(std::size_t countIn, std::size_t m, AlignedRow&& aligned
     return info;
 }
 
-// One cluster's new centroid from x (n x m) into c. members: series indices in index order;
-// shifts: each series' alignment to the current centroid (ignored when `aligned` is false).
-void extractShape(const std::vector<float>& x, std::size_t m,
+// Channel d of one cluster's new centroid from x (n x channels x m) into c (m floats).
+// members: series indices in index order; shifts (n x channels): each series channel's
+// alignment to the current centroid's channel (ignored when `aligned` is false).
+void extractShape(const std::vector<float>& x, std::size_t channels, std::size_t d, std::size_t m,
                   const std::vector<std::size_t>& members, const std::vector<std::int32_t>& shifts,
                   bool aligned, float* c, const JobControl& job) {
     const auto alignedRow = [&](std::size_t r, float* out) {
-        const std::size_t i = members[r];
-        const float* xi = x.data() + i * m;
-        const std::ptrdiff_t shift = aligned ? shifts[i] : 0, mm = std::ptrdiff_t(m);
+        const std::size_t row = members[r] * channels + d;
+        const float* xi = x.data() + row * m;
+        const std::ptrdiff_t shift = aligned ? shifts[row] : 0, mm = std::ptrdiff_t(m);
         for (std::ptrdiff_t t = 0; t < mm; ++t) {
             const std::ptrdiff_t from = t - shift;
             out[t] = from >= 0 && from < mm ? xi[from] : 0.0f;
@@ -338,21 +346,27 @@ KShapeShapeInfo kshapeShapeCpu(std::span<const float> aligned, std::size_t count
         solver, fallbackSide, centroid.data(), job);
 }
 
-double sbdFft(std::span<const float> x, std::span<const float> y, int* shift) {
-    if (x.size() != y.size() || x.empty())
-        throw Error("SBD needs non-empty series of equal length, got " + std::to_string(x.size()) +
-                    " and " + std::to_string(y.size()));
-    const std::size_t m = x.size();
+double sbdFft(std::span<const float> x, std::span<const float> y, int* shift,
+              std::size_t channels) {
+    if (x.size() != y.size() || x.empty() || channels == 0 || x.size() % channels != 0)
+        throw Error("SBD needs non-empty series of equal length in " + std::to_string(channels) +
+                    " channel(s), got " + std::to_string(x.size()) + " and " +
+                    std::to_string(y.size()) + " values");
+    const std::size_t m = x.size() / channels;
     const FftPlans plans(kshapeFftSize(m));
+    const std::size_t stride = (plans.bins() + 7) / 8 * 8;
     FloatBuffer real = allocFloats(plans.size());
-    ComplexBuffer xs = allocComplex(plans.bins()), ys = allocComplex(plans.bins()),
+    ComplexBuffer xs = allocComplex(channels * stride), ys = allocComplex(channels * stride),
                   product = allocComplex(plans.bins());
-    plans.forward(x.data(), m, real.get(), xs.get());
-    plans.forward(y.data(), m, real.get(), ys.get());
+    for (std::size_t d = 0; d < channels; ++d) {
+        plans.forward(x.data() + d * m, m, real.get(), &xs[d * stride]);
+        plans.forward(y.data() + d * m, m, real.get(), &ys[d * stride]);
+    }
     double ncc = 0.0;
     int best = 0;
-    bestCorrelation(plans, xs.get(), ys.get(), m, norm2(x.data(), m) * norm2(y.data(), m),
-                    product.get(), real.get(), ncc, best);
+    bestCorrelation(plans, xs.get(), ys.get(), channels, stride, m,
+                    norm2(x.data(), x.size()) * norm2(y.data(), y.size()), product.get(),
+                    real.get(), ncc, best);
     if (shift) *shift = best;
     return 1.0 - ncc;
 }
@@ -363,13 +377,15 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
     job.checkpoint();
     const unsigned workers = workersFor(threads);
     const std::size_t n = series.n, m = series.length, k = std::size_t(params.k);
+    // Channels per series: rows of x are (series, channel) pairs, a series' rows adjacent.
+    const std::size_t channels = kshapeChannelCount(series, params), rows = n * channels;
     const unsigned seriesWorkers = unsigned(std::min<std::size_t>(workers, n));
 
     const FftPlans plans(kshapeFftSize(m));
     // Spectra are stored `stride` apart so every one starts as aligned as fftwf_malloc's
     // memory: the plans' SIMD code requires the alignment they were made with.
     const std::size_t size = plans.size(), stride = (plans.bins() + 7) / 8 * 8;
-    const bool cacheSpectra = n * stride * sizeof(fftwf_complex) <= kSpectraCacheBytes;
+    const bool cacheSpectra = rows * stride * sizeof(fftwf_complex) <= kSpectraCacheBytes;
 
     // Every worker's FFT arrays, made here: FFTW sanctions only its execute functions on other
     // threads, not its allocator.
@@ -380,48 +396,56 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
     std::vector<WorkerArrays> work(seriesWorkers);
     for (auto& w : work) {
         w.real = allocFloats(size);
-        if (!cacheSpectra) w.own = allocComplex(plans.bins());
+        if (!cacheSpectra) w.own = allocComplex(channels * stride);
         w.product = allocComplex(plans.bins());
     }
 
     std::vector<float> x;
-    std::vector<double> seriesNorms(n);
+    // ||x_i|| over all channels (the SBD's), and per channel (the channels' own alignment).
+    std::vector<double> seriesNorms(n), rowNorms(rows);
     ComplexBuffer spectra;
     {
         auto stage = job.stage("normalise");
         x = kshapeInput(series, params.channel);
-        if (cacheSpectra) spectra = allocComplex(n * stride);
-        parallelFor(blocksOf(n), &job, {.threads = seriesWorkers},
-                    [&](std::size_t block, unsigned t) {
-                        float* real = work[t].real.get();
-                        const std::size_t end = std::min(n, (block + 1) * kSeriesBlock);
-                        for (std::size_t i = block * kSeriesBlock; i < end; ++i) {
-                            seriesNorms[i] = norm2(x.data() + i * m, m);
-                            if (cacheSpectra)
-                                plans.forward(x.data() + i * m, m, real, &spectra[i * stride]);
-                        }
-                    });
+        if (cacheSpectra) spectra = allocComplex(rows * stride);
+        parallelFor(
+            blocksOf(n), &job, {.threads = seriesWorkers}, [&](std::size_t block, unsigned t) {
+                float* real = work[t].real.get();
+                const std::size_t end = std::min(n, (block + 1) * kSeriesBlock);
+                for (std::size_t i = block * kSeriesBlock; i < end; ++i) {
+                    seriesNorms[i] = norm2(x.data() + i * channels * m, channels * m);
+                    for (std::size_t row = i * channels; row < (i + 1) * channels; ++row) {
+                        rowNorms[row] = norm2(x.data() + row * m, m);
+                        if (cacheSpectra)
+                            plans.forward(x.data() + row * m, m, real, &spectra[row * stride]);
+                    }
+                }
+            });
     }
     job.setProgress(0.02, "normalise");
 
     KShapeResult r;
     r.length = m;
+    r.channels = channels;
     r.k = params.k;
     r.labels.resize(n);
     r.distances.assign(n, 1.0f);
     r.shifts.assign(n, 0);
-    r.centroids.assign(k * m, 0.0f);
+    r.centroids.assign(k * channels * m, 0.0f);
     {
         Random random(params.seed);
         for (auto& label : r.labels)
             label = std::int32_t(random.below(k));
     }
-    // Per cluster: is its current centroid all zeros (its members are then not aligned)?
-    std::vector<char> centroidZero(k, 1);
+    // Per centroid channel: is it all zeros (the members' channel is then not aligned)?
+    std::vector<char> centroidZero(k * channels, 1);
     std::vector<std::int32_t> labels(n), shifts(n);
+    // Each series channel's own shift onto its centroid's channel (kshape.h, multivariate):
+    // the shape step's alignment. With one channel it is the series' shift itself.
+    std::vector<std::int32_t> channelShifts(channels > 1 ? rows : 0);
     std::vector<float> distances(n);
-    ComplexBuffer centroidSpectra = allocComplex(k * stride);
-    std::vector<double> centroidNorms(k);
+    ComplexBuffer centroidSpectra = allocComplex(k * channels * stride);
+    std::vector<double> centroidNorms(k), centroidRowNorms(k * channels);
 
     for (int iteration = 0; iteration < params.maxIterations; ++iteration) {
         {
@@ -429,58 +453,73 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
             std::vector<std::vector<std::size_t>> members(k);
             for (std::size_t i = 0; i < n; ++i)
                 members[std::size_t(r.labels[i])].push_back(i);
-            std::vector<float> next(k * m);
-            // Clusters in parallel, one at a time to whichever worker is free.
-            const unsigned clusterWorkers = unsigned(std::min<std::size_t>(workers, k));
-            parallelFor(k, &job, {.threads = clusterWorkers}, [&](std::size_t j, unsigned) {
-                extractShape(x, m, members[j], r.shifts, !centroidZero[j], next.data() + j * m,
-                             job);
-            });
+            std::vector<float> next(k * channels * m);
+            const std::vector<std::int32_t>& alignShifts = channels > 1 ? channelShifts : r.shifts;
+            // Centroid channels in parallel, one at a time to whichever worker is free.
+            const unsigned shapeWorkers = unsigned(std::min<std::size_t>(workers, k * channels));
+            parallelFor(k * channels, &job, {.threads = shapeWorkers},
+                        [&](std::size_t jd, unsigned) {
+                            extractShape(x, channels, jd % channels, m, members[jd / channels],
+                                         alignShifts, !centroidZero[jd], next.data() + jd * m, job);
+                        });
             r.centroids = std::move(next);
             FloatBuffer real = allocFloats(size);
             for (std::size_t j = 0; j < k; ++j) {
-                const float* c = r.centroids.data() + j * m;
-                centroidZero[j] = std::all_of(c, c + m, [](float v) { return v == 0.0f; });
-                centroidNorms[j] = norm2(r.centroids.data() + j * m, m);
-                plans.forward(r.centroids.data() + j * m, m, real.get(),
-                              &centroidSpectra[j * stride]);
+                centroidNorms[j] = norm2(r.centroids.data() + j * channels * m, channels * m);
+                for (std::size_t jd = j * channels; jd < (j + 1) * channels; ++jd) {
+                    const float* c = r.centroids.data() + jd * m;
+                    centroidZero[jd] = std::all_of(c, c + m, [](float v) { return v == 0.0f; });
+                    centroidRowNorms[jd] = norm2(c, m);
+                    plans.forward(c, m, real.get(), &centroidSpectra[jd * stride]);
+                }
             }
         }
         {
             auto stage = job.stage("assign");
-            parallelFor(blocksOf(n), &job, {.threads = seriesWorkers},
-                        [&](std::size_t block, unsigned t) {
-                            float* real = work[t].real.get();
-                            fftwf_complex* own = work[t].own.get();
-                            fftwf_complex* product = work[t].product.get();
-                            const std::size_t end = std::min(n, (block + 1) * kSeriesBlock);
-                            for (std::size_t i = block * kSeriesBlock; i < end; ++i) {
-                                job.checkpoint();
-                                const fftwf_complex* xs = own;
-                                if (cacheSpectra)
-                                    xs = &spectra[i * stride];
-                                else
-                                    plans.forward(x.data() + i * m, m, real, own);
-                                double bestSbd = std::numeric_limits<double>::infinity();
-                                int bestCluster = 0, bestShiftValue = 0;
-                                for (std::size_t j = 0; j < k; ++j) {
-                                    double ncc = 0.0;
-                                    int shift = 0;
-                                    bestCorrelation(plans, &centroidSpectra[j * stride], xs, m,
-                                                    centroidNorms[j] * seriesNorms[i], product,
-                                                    real, ncc, shift);
-                                    const double sbd = 1.0 - ncc;
-                                    if (sbd < bestSbd) {
-                                        bestSbd = sbd;
-                                        bestCluster = int(j);
-                                        bestShiftValue = shift;
-                                    }
-                                }
-                                labels[i] = bestCluster;
-                                distances[i] = float(bestSbd);
-                                shifts[i] = bestShiftValue;
+            parallelFor(
+                blocksOf(n), &job, {.threads = seriesWorkers}, [&](std::size_t block, unsigned t) {
+                    float* real = work[t].real.get();
+                    fftwf_complex* own = work[t].own.get();
+                    fftwf_complex* product = work[t].product.get();
+                    const std::size_t end = std::min(n, (block + 1) * kSeriesBlock);
+                    for (std::size_t i = block * kSeriesBlock; i < end; ++i) {
+                        job.checkpoint();
+                        const fftwf_complex* xs = own;
+                        if (cacheSpectra)
+                            xs = &spectra[i * channels * stride];
+                        else
+                            for (std::size_t d = 0; d < channels; ++d)
+                                plans.forward(x.data() + (i * channels + d) * m, m, real,
+                                              own + d * stride);
+                        double bestSbd = std::numeric_limits<double>::infinity();
+                        int bestCluster = 0, bestShiftValue = 0;
+                        for (std::size_t j = 0; j < k; ++j) {
+                            double ncc = 0.0;
+                            int shift = 0;
+                            bestCorrelation(plans, &centroidSpectra[j * channels * stride], xs,
+                                            channels, stride, m, centroidNorms[j] * seriesNorms[i],
+                                            product, real, ncc, shift);
+                            const double sbd = 1.0 - ncc;
+                            if (sbd < bestSbd) {
+                                bestSbd = sbd;
+                                bestCluster = int(j);
+                                bestShiftValue = shift;
                             }
-                        });
+                        }
+                        labels[i] = bestCluster;
+                        distances[i] = float(bestSbd);
+                        shifts[i] = bestShiftValue;
+                        if (channels == 1) continue;
+                        for (std::size_t d = 0; d < channels; ++d) {
+                            const std::size_t jd = std::size_t(bestCluster) * channels + d;
+                            const std::size_t row = i * channels + d;
+                            double ncc = 0.0;
+                            bestCorrelation(plans, &centroidSpectra[jd * stride], xs + d * stride,
+                                            1, stride, m, centroidRowNorms[jd] * rowNorms[row],
+                                            product, real, ncc, channelShifts[row]);
+                        }
+                    }
+                });
         }
         const bool changed = labels != r.labels;
         r.labels = labels;

@@ -13,16 +13,18 @@ namespace cs {
 /// following compute/kshape/kshape.h: SBD through FFTW3 single-precision cross-correlations
 /// (padded to kshapeFftSize(m)), shapes in double by kshapeShapeSolverFor's path (Eigen's
 /// symmetric eigensolver on M or on the Gram, or the power iteration). The same
-/// result whatever the thread count. Input: one channel of the series (validateKShape); series
-/// n x m floats (kshapeInput). Stages (JobControl timings, one entry per occurrence; the CUDA
-/// backend uses the same names): "normalise" (input and series spectra), then per iteration
-/// "shapes" and "assign". threads <= 0: one per hardware thread. Throws cs::Error on bad input,
-/// cs::Cancelled when the job is cancelled (between iterations and inside the stages; never a
-/// half-filled result). Memory: O(n m), never O(m^2): the input (n x m floats), the members
-/// z-normalised (n x m doubles in all), the series spectra (n x (m + 1) complex floats while
-/// they fit in 1 GiB, else recomputed every iteration) and, per cluster computed at once, a
-/// matrix of side min(count, m) <= kKShapeDenseSide (kKShapeFallbackSide when the power
-/// iteration fails its check).
+/// result whatever the thread count. Input: one channel of the series or all of them
+/// (validateKShape, kshapeInput: n x C x m floats); with several channels the cross spectra are
+/// summed over the channels before one inverse transform per series and centroid. Stages
+/// (JobControl timings, one entry per occurrence; the CUDA backend uses the same names):
+/// "normalise" (input and series spectra), then per iteration "shapes" and "assign". threads <= 0:
+/// one per hardware thread. Throws cs::Error on bad input, cs::Cancelled when the job is cancelled
+/// (between iterations and inside the stages; never a half-filled result). Memory: O(n C m), never
+/// O(m^2): the input (n x C x m floats), the members z-normalised (n x m doubles in all, one
+/// channel at a time), the series spectra (n x C x (m + 1) complex floats while they fit in 1 GiB,
+/// else recomputed every iteration) and, per centroid channel computed at once, a matrix of side
+/// min(count, m) <= kKShapeDenseSide (kKShapeFallbackSide when the power iteration fails its
+/// check).
 /// @code cs::KShapeResult r = cs::kshapeCpu(series, {.k = 3, .seed = 7}, job, 4); @endcode
 KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobControl& job,
                        int threads = 0);
@@ -47,9 +49,10 @@ KShapeShapeInfo kshapeShapeCpu(std::span<const float> aligned, std::size_t count
                                const JobControl& job,
                                std::size_t fallbackSide = kKShapeFallbackSide);
 
-/// SBD of x and y (equal lengths, >= 1) the way kshapeCpu computes it: FFTW single precision
+/// SBD of x and y (channels x m each, m >= 1) the way kshapeCpu computes it: FFTW single precision
 /// cross-correlation padded to kshapeFftSize(m), normalised in double, the first shift of the
 /// maximum; shift receives it when not null. One-off plans: for tests, not for loops.
-double sbdFft(std::span<const float> x, std::span<const float> y, int* shift = nullptr);
+double sbdFft(std::span<const float> x, std::span<const float> y, int* shift = nullptr,
+              std::size_t channels = 1);
 
 }  // namespace cs

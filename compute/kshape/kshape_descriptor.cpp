@@ -49,33 +49,43 @@ const AlgorithmDescriptor& kshapeDescriptor() {
             .option = "channel",
             .label = "C&hannel",
             .type = Type::Int,
-            .minimum = 0,
+            .minimum = double(kKShapeAllChannels),
             .maximum = 65535,
-            .defaultValue = std::int64_t(defaults.channel),
-            .help = "the channel clustered, for multivariate sets (0 is the first)",
+            .defaultValue = kKShapeAllChannels,
+            .help =
+                "the channel clustered (0 is the first), or all: every channel together "
+                "(multivariate k-Shape, one shift per series for all its channels)",
+            .minimumWord = "all",
             .bounds = [](const DataShape* data,
                          const ParameterValues&) -> std::optional<ParameterBounds> {
                 if (!data || data->channels == 0) return std::nullopt;
                 return ParameterBounds{
-                    0, double(data->channels) - 1.0,
-                    "below the number of channels (" + std::to_string(data->channels) + ")"};
+                    double(kKShapeAllChannels), double(data->channels) - 1.0,
+                    "all or below the number of channels (" + std::to_string(data->channels) + ")"};
             }};
         d.parameters = {k, iterations, seed, channel};
-        // The input and its z-normalised copy (n x m floats each), the series' spectra while
-        // they fit 1 GiB (m + 1 complex floats each), and every cluster's aligned members,
-        // raw and z-normalised (count x m doubles twice, all clusters at once at worst).
-        d.memory = [](const DataShape& data, const ParameterValues&) {
+        // The input and its z-normalised copy (n x m floats per channel clustered), the
+        // series' spectra while they fit 1 GiB (m + 1 complex floats per channel), and every
+        // cluster's aligned members, raw and z-normalised (count x m doubles twice, all
+        // clusters at once at worst: one channel at a time).
+        d.memory = [](const DataShape& data, const ParameterValues& values) {
             const double n = double(data.items), m = double(data.length);
             const double channels = double(std::max<std::size_t>(data.channels, 1));
-            const double spectra = std::min(n * (m + 1.0) * 8.0, double(std::size_t(1) << 30));
-            return MemoryNeed{n * m * (4.0 * channels + 4.0 + 16.0) + spectra,
+            const double clustered =
+                values.has("channel") && values.integer("channel") != kKShapeAllChannels ? 1.0
+                                                                                         : channels;
+            const double spectra =
+                std::min(n * clustered * (m + 1.0) * 8.0, double(std::size_t(1) << 30));
+            return MemoryNeed{n * m * (4.0 * channels + 4.0 * clustered + 16.0) + spectra,
                               "the aligned members of every cluster (series x length doubles, "
                               "twice)",
                               "use fewer or shorter series"};
         };
         d.exports = {
             {"labels", "k-Shape labels as CSV (index,label,distance,shift)", "_kshape.csv"},
-            {"centroids", "k-Shape centroids as a k × m float32 NumPy array",
+            {"centroids",
+             "k-Shape centroids as a float32 NumPy array, k × m (one channel) or k × C × m "
+             "(all channels)",
              "_kshape_centroids.npy"}};
         return d;
     }();
@@ -87,7 +97,8 @@ KShapeParams kshapeParams(const ParameterValues& values) {
     p.k = int(values.integer("k"));
     p.maxIterations = int(values.integer("maxIterations"));
     p.seed = std::uint64_t(values.integer("seed"));
-    p.channel = std::size_t(values.integer("channel"));
+    const std::int64_t channel = values.integer("channel");
+    if (channel != kKShapeAllChannels) p.channel = std::size_t(channel);
     return p;
 }
 
@@ -96,7 +107,7 @@ ParameterValues kshapeValues(const KShapeParams& p) {
     v.set("k", std::int64_t(p.k));
     v.set("maxIterations", std::int64_t(p.maxIterations));
     v.set("seed", std::int64_t(p.seed));
-    v.set("channel", std::int64_t(p.channel));
+    v.set("channel", p.channel ? std::int64_t(*p.channel) : kKShapeAllChannels);
     return v;
 }
 

@@ -6,8 +6,8 @@
 
 namespace cs {
 
-/// k-Shape's parameters (k, maxIterations, seed, channel) and exports (labels CSV, centroids
-/// .npy), declared once.
+/// k-Shape's parameters (k, maxIterations, seed, channel: a number or "all") and exports (labels
+/// CSV, centroids .npy), declared once.
 /// @code KShapeParams p = kshapeParams(kshapeDescriptor().defaults()); @endcode
 const AlgorithmDescriptor& kshapeDescriptor();
 /// The parameters for a full set of k-Shape values.

@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "compute/core/random.h"
 #include "compute/kshape/kshape.h"
 
 namespace cs::test {
@@ -19,7 +20,7 @@ namespace cs::test {
 
 /// One iteration's output.
 struct OracleKShapeStep {
-    std::vector<float> centroids;        ///< k x m, the new shapes
+    std::vector<float> centroids;        ///< k x channels x m, the new shapes
     std::vector<std::int32_t> labels;    ///< the assignment to them
     std::vector<double> distances;       ///< SBD to the own centroid
     std::vector<int> shifts;             ///< sbdDirect(centroid, series)'s shift
@@ -77,80 +78,118 @@ inline std::vector<double> oracleDominantEigenvector(const std::vector<double>& 
     return v;
 }
 
-/// One iteration from `labels` and `centroids` (k x m; zeros: not aligned) on x (n x m, the
-/// kshapeInput() values).
+/// SBD of x and y (channels x m each, channel-major) written from kshape.h's words rather than
+/// sbdDirect's loop: y moved by every shift w (zero-filled, shiftZeroFilled), its dot product
+/// with x summed over the channels, over the product of the whole norms; the first w of the
+/// maximum. shift receives it.
+inline double oracleSbd(std::span<const float> x, std::span<const float> y, std::size_t channels,
+                        int* shift) {
+    const std::size_t m = x.size() / channels;
+    double xx = 0.0, yy = 0.0;
+    for (std::size_t e = 0; e < x.size(); ++e) {
+        xx += double(x[e]) * double(x[e]);
+        yy += double(y[e]) * double(y[e]);
+    }
+    const double den = std::sqrt(xx) * std::sqrt(yy);
+    double best = -std::numeric_limits<double>::infinity();
+    for (int w = -int(m) + 1; w <= int(m) - 1; ++w) {
+        double dot = 0.0;
+        for (std::size_t d = 0; d < channels; ++d) {
+            const std::vector<float> moved = shiftZeroFilled(y.subspan(d * m, m), w);
+            for (std::size_t t = 0; t < m; ++t)
+                dot += double(x[d * m + t]) * double(moved[t]);
+        }
+        const double ncc = den > 0.0 ? dot / den : 0.0;
+        if (ncc > best) {
+            best = ncc;
+            *shift = w;
+        }
+    }
+    return 1.0 - best;
+}
+
+/// One iteration from `labels` and `centroids` (k x channels x m; a zero channel: not aligned)
+/// on x (n x channels x m, the kshapeInput() values). With several channels (kshape.h,
+/// multivariate), written as kshape-python's _kshape reads: each centroid channel is the shape
+/// of the members' channel, each aligned to it by the univariate sbdDirect of that channel
+/// alone, computed here afresh; the assignment is by the multichannel sbdDirect.
 inline OracleKShapeStep oracleKShapeStep(const std::vector<float>& x, std::size_t n, std::size_t m,
                                          int k, const std::vector<std::int32_t>& labels,
-                                         const std::vector<float>& centroids) {
+                                         const std::vector<float>& centroids,
+                                         std::size_t channels = 1) {
     OracleKShapeStep out;
-    out.centroids.assign(std::size_t(k) * m, 0.0f);
-    for (int j = 0; j < k; ++j) {
-        const std::span<const float> cur(centroids.data() + std::size_t(j) * m, m);
-        bool zero = true;
-        for (float v : cur)
-            zero = zero && v == 0.0f;
-        std::vector<std::vector<double>> aligned;  // not z-normalised
-        for (std::size_t i = 0; i < n; ++i) {
-            if (labels[i] != j) continue;
-            const std::span<const float> xi(x.data() + i * m, m);
-            std::vector<float> a(xi.begin(), xi.end());
-            if (!zero) {
-                int shift = 0;
-                sbdDirect(cur, xi, &shift);
-                a = shiftZeroFilled(xi, shift);
+    const std::size_t cm = channels * m;
+    out.centroids.assign(std::size_t(k) * cm, 0.0f);
+    for (int j = 0; j < k; ++j)
+        for (std::size_t d = 0; d < channels; ++d) {
+            const std::size_t row = std::size_t(j) * channels + d;
+            const std::span<const float> cur(centroids.data() + row * m, m);
+            bool zero = true;
+            for (float v : cur)
+                zero = zero && v == 0.0f;
+            std::vector<std::vector<double>> aligned;  // not z-normalised
+            for (std::size_t i = 0; i < n; ++i) {
+                if (labels[i] != j) continue;
+                const std::span<const float> xi(x.data() + (i * channels + d) * m, m);
+                std::vector<float> a(xi.begin(), xi.end());
+                if (!zero) {
+                    int shift = 0;
+                    sbdDirect(cur, xi, &shift);
+                    a = shiftZeroFilled(xi, shift);
+                }
+                aligned.emplace_back(a.begin(), a.end());
             }
-            aligned.emplace_back(a.begin(), a.end());
-        }
-        if (aligned.empty()) continue;  // zeros
-        std::vector<double> s(m * m, 0.0);
-        for (const auto& a : aligned) {
-            const std::vector<double> y = oracleZNormalised(a);
+            if (aligned.empty()) continue;  // zeros
+            std::vector<double> s(m * m, 0.0);
+            for (const auto& a : aligned) {
+                const std::vector<double> y = oracleZNormalised(a);
+                for (std::size_t r = 0; r < m; ++r)
+                    for (std::size_t c = 0; c < m; ++c)
+                        s[r * m + c] += y[r] * y[c];
+            }
+            // M = P S P, P = I - 11^T / m, by two explicit products.
+            std::vector<double> p(m * m), ps(m * m, 0.0), mat(m * m, 0.0);
             for (std::size_t r = 0; r < m; ++r)
                 for (std::size_t c = 0; c < m; ++c)
-                    s[r * m + c] += y[r] * y[c];
-        }
-        // M = P S P, P = I - 11^T / m, by two explicit products.
-        std::vector<double> p(m * m), ps(m * m, 0.0), mat(m * m, 0.0);
-        for (std::size_t r = 0; r < m; ++r)
-            for (std::size_t c = 0; c < m; ++c)
-                p[r * m + c] = (r == c ? 1.0 : 0.0) - 1.0 / double(m);
-        for (std::size_t r = 0; r < m; ++r)
-            for (std::size_t q = 0; q < m; ++q)
-                for (std::size_t c = 0; c < m; ++c)
-                    ps[r * m + c] += p[r * m + q] * s[q * m + c];
-        for (std::size_t r = 0; r < m; ++r)
-            for (std::size_t q = 0; q < m; ++q)
-                for (std::size_t c = 0; c < m; ++c)
-                    mat[r * m + c] += ps[r * m + q] * p[q * m + c];
-        std::vector<double> v = oracleDominantEigenvector(mat, m);
-        double minus = 0.0, plus = 0.0;
-        for (const auto& a : aligned) {
-            double dm = 0.0, dp = 0.0;
-            for (std::size_t t = 0; t < m; ++t) {
-                dm += (a[t] - v[t]) * (a[t] - v[t]);
-                dp += (a[t] + v[t]) * (a[t] + v[t]);
+                    p[r * m + c] = (r == c ? 1.0 : 0.0) - 1.0 / double(m);
+            for (std::size_t r = 0; r < m; ++r)
+                for (std::size_t q = 0; q < m; ++q)
+                    for (std::size_t c = 0; c < m; ++c)
+                        ps[r * m + c] += p[r * m + q] * s[q * m + c];
+            for (std::size_t r = 0; r < m; ++r)
+                for (std::size_t q = 0; q < m; ++q)
+                    for (std::size_t c = 0; c < m; ++c)
+                        mat[r * m + c] += ps[r * m + q] * p[q * m + c];
+            std::vector<double> v = oracleDominantEigenvector(mat, m);
+            double minus = 0.0, plus = 0.0;
+            for (const auto& a : aligned) {
+                double dm = 0.0, dp = 0.0;
+                for (std::size_t t = 0; t < m; ++t) {
+                    dm += (a[t] - v[t]) * (a[t] - v[t]);
+                    dp += (a[t] + v[t]) * (a[t] + v[t]);
+                }
+                minus += std::sqrt(dm);
+                plus += std::sqrt(dp);
             }
-            minus += std::sqrt(dm);
-            plus += std::sqrt(dp);
+            if (minus >= plus)
+                for (double& e : v)
+                    e = -e;
+            const std::vector<double> c = oracleZNormalised(v);
+            for (std::size_t t = 0; t < m; ++t)
+                out.centroids[row * m + t] = float(c[t]);
         }
-        if (minus >= plus)
-            for (double& e : v)
-                e = -e;
-        const std::vector<double> c = oracleZNormalised(v);
-        for (std::size_t t = 0; t < m; ++t)
-            out.centroids[std::size_t(j) * m + t] = float(c[t]);
-    }
     out.labels.assign(n, 0);
     out.distances.assign(n, 0.0);
     out.shifts.assign(n, 0);
     out.secondDistance.assign(n, std::numeric_limits<double>::infinity());
     for (std::size_t i = 0; i < n; ++i) {
-        const std::span<const float> xi(x.data() + i * m, m);
+        const std::span<const float> xi(x.data() + i * cm, cm);
         double best = std::numeric_limits<double>::infinity();
         for (int j = 0; j < k; ++j) {
             int shift = 0;
-            const double d = sbdDirect(
-                std::span<const float>(out.centroids.data() + std::size_t(j) * m, m), xi, &shift);
+            const double d =
+                sbdDirect(std::span<const float>(out.centroids.data() + std::size_t(j) * cm, cm),
+                          xi, &shift, channels);
             if (d < best) {
                 out.secondDistance[i] = best;
                 best = d;
@@ -163,6 +202,34 @@ inline OracleKShapeStep oracleKShapeStep(const std::vector<float>& x, std::size_
         out.distances[i] = best;
     }
     return out;
+}
+
+/// A whole run written as kshape.h and kshape-python's loop read, from oracleKShapeStep: the
+/// labels drawn by cs::Random(seed).below(k) in series order, zero centroids, steps until no
+/// label changes or maxIterations. minMargin receives the smallest gap, over every step and
+/// series, between the best and second-best SBD (where rounding could make another
+/// implementation choose otherwise). iterations receives the steps run.
+inline OracleKShapeStep oracleKShapeRun(const std::vector<float>& x, std::size_t n, std::size_t m,
+                                        int k, std::uint64_t seed, int maxIterations,
+                                        std::size_t channels, double& minMargin, int& iterations) {
+    std::vector<std::int32_t> labels(n);
+    Random random(seed);
+    for (auto& l : labels)
+        l = std::int32_t(random.below(std::uint64_t(k)));
+    OracleKShapeStep step;
+    step.centroids.assign(std::size_t(k) * channels * m, 0.0f);
+    minMargin = std::numeric_limits<double>::infinity();
+    iterations = 0;
+    for (int it = 0; it < maxIterations; ++it) {
+        step = oracleKShapeStep(x, n, m, k, labels, step.centroids, channels);
+        ++iterations;
+        for (std::size_t i = 0; i < n; ++i)
+            minMargin = std::min(minMargin, step.secondDistance[i] - step.distances[i]);
+        const bool changed = step.labels != labels;
+        labels = step.labels;
+        if (!changed) break;
+    }
+    return step;
 }
 
 }  // namespace cs::test

@@ -61,6 +61,12 @@ private slots:
         const cs::KShapeParams ks = cs::kshapeParams(cs::kshapeDescriptor().defaults());
         QCOMPARE(ks.k, cs::KShapeParams{}.k);
         QCOMPARE(ks.maxIterations, cs::KShapeParams{}.maxIterations);
+        QCOMPARE(ks.channel, cs::KShapeParams{}.channel);  // all channels
+        QVERIFY(!ks.channel);
+        // The channel, a number or all, there and back.
+        QCOMPARE(cs::kshapeParams(cs::kshapeValues({.channel = 3})).channel,
+                 std::optional<std::size_t>(3));
+        QCOMPARE(cs::kshapeValues({}).integer("channel"), cs::kKShapeAllChannels);
         const cs::RocketParams rk = cs::rocketParams(cs::rocketDescriptor().defaults());
         QCOMPARE(rk.kernels, cs::RocketParams{}.kernels);
         // And back: values of a params struct make the same struct.
@@ -138,6 +144,21 @@ private slots:
         QTest::newRow("empty") << "knn"
                                << "k"
                                << "" << false;
+        QTest::newRow("channel all") << "kshape"
+                                     << "channel"
+                                     << "all" << true;
+        QTest::newRow("channel 5") << "kshape"
+                                   << "channel"
+                                   << "5" << true;
+        QTest::newRow("channel every") << "kshape"
+                                       << "channel"
+                                       << "every" << false;
+        QTest::newRow("channel -2") << "kshape"
+                                    << "channel"
+                                    << "-2" << false;
+        QTest::newRow("seed all") << "kshape"
+                                  << "seed"
+                                  << "all" << false;
     }
     void parseRefusesWhatItCannotRepresent() {
         QFETCH(QString, algorithm);
@@ -194,6 +215,15 @@ private slots:
         sv.set("channel", std::int64_t(6));
         const cs::DataShape motions{.items = 4, .length = 100, .channels = 6};
         QCOMPARE(ks.check(sv, &motions).size(), std::size_t(2));
+        // All channels suits any set; written and read as the word.
+        const cs::ParameterSpec& channel = *ks.parameter("channel");
+        sv.set("k", std::int64_t(4));
+        sv.set("channel", cs::kKShapeAllChannels);
+        QVERIFY(ks.check(sv, &motions).empty());
+        QCOMPARE(channel.format(cs::kKShapeAllChannels), std::string("all"));
+        QCOMPARE(channel.format(std::int64_t(2)), std::string("2"));
+        QCOMPARE(channel.expected(), std::string("all or an integer in [0, 65535]"));
+        QVERIFY(ks.describe(sv).find("channel=all") != std::string::npos);
     }
 
     void exportsGoByTheMostSpecificEnding() {
