@@ -251,19 +251,30 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     DeviceScope scope(ctx.device());
     job.checkpoint();
     const std::size_t n = series.n, m = series.length, k = std::size_t(params.k);
+    // Channels per series (kshape.h, multivariate): rows of x, of the series' spectra and of the
+    // centroids are (series or cluster, channel) pairs, one series' or cluster's adjacent.
+    const std::size_t channels = kshapeChannelCount(series, params), rows = n * channels;
+    const bool multichannel = channels > 1;
     const std::size_t length = fftLengthFor(m), bins = length / 2 + 1;
-    // Series per assignment batch: their cross-correlations with every centroid fit the budget.
+    // Series per assignment batch: their cross-correlations with every centroid, and with
+    // their own centroid channel by channel, fit the budget.
+    const std::size_t perSeries = std::max(k, channels);
     const std::size_t batch = std::clamp<std::size_t>(
-        kCrossCorrelationBytes / std::max<std::size_t>(k * length * sizeof(float), 1), 1, n);
+        kCrossCorrelationBytes / std::max<std::size_t>(perSeries * length * sizeof(float), 1), 1,
+        n);
     // The memory of the run by part: every term grows with n m or with a batch, never with m^2
     // (the shape step's matrices are at most kKShapeDenseSide square, kKShapeFallbackSide when
     // the power iteration fails its check on clusters longer and larger than kKShapeDenseSide).
-    const std::size_t seriesBytes = n * (m * 4 + bins * 8 + 8 + 4 * 4);  // x, spectra, norms...
-    const std::size_t membersBytes = n * m * (4 + 8) + n * 8;            // raw, z, Z^T v
+    // x, spectra, norms (whole and per channel), labels, shifts, members, distances and the
+    // channels' own shifts.
+    const std::size_t seriesBytes = rows * (m * 4 + bins * 8 + 8 + 4) + n * (8 + 4 * 4);
+    const std::size_t membersBytes = n * m * (4 + 8) + n * 8;  // raw, z, Z^T v: one channel
     // Cross spectra and correlations of one batch, cuFFT's work area (about the cross spectra),
-    // the centroids, their spectra and padding, the series' padding while their spectra form.
-    const std::size_t assignBytes = batch * k * (2 * bins * 8 + length * 4) +
-                                    k * (m * 4 + bins * 8 + length * 4 + 8) + batch * length * 4;
+    // the centroids, their spectra, padding and norms, the series' padding while their spectra
+    // form.
+    const std::size_t assignBytes = batch * perSeries * (2 * bins * 8 + length * 4) +
+                                    k * channels * (m * 4 + bins * 8 + length * 4 + 8) + k * 8 +
+                                    batch * length * 4;
     const std::size_t denseSide = m <= kKShapeDenseSide ? m : std::min(n, kKShapeDenseSide);
     const std::size_t fallbackSide =
         m > kKShapeDenseSide && n > kKShapeDenseSide ? std::min({n, m, kKShapeFallbackSide}) : 0;
@@ -292,9 +303,10 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     // The set-up runs for a few hundred ms at 100000 series of 1024 (host normalisation, the
     // upload, cuFFT's first plans): a checkpoint after each step.
     job.checkpoint();
-    DeviceBuffer<float> x(n * m, s);
-    DeviceBuffer<double> seriesNorms(n, s);
-    DeviceBuffer<cufftComplex> seriesSpectra(n * bins, s);
+    DeviceBuffer<float> x(rows * m, s);
+    // ||x_i|| over all channels (the SBD's), and per channel (the channels' own alignment).
+    DeviceBuffer<double> seriesNorms(n, s), rowNorms(multichannel ? rows : 0, s);
+    DeviceBuffer<cufftComplex> seriesSpectra(rows * bins, s);
     {
         ScopedGpuStage stage(ctx, job, "upload");
         x.copyFromHost(input);
@@ -302,10 +314,11 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     job.checkpoint();
     {
         ScopedGpuStage stage(ctx, job, "spectra");
-        launchKShapeNorms(x.data(), n, m, seriesNorms.data(), s);
+        launchKShapeNorms(x.data(), n, channels * m, seriesNorms.data(), s);
+        if (multichannel) launchKShapeNorms(x.data(), rows, m, rowNorms.data(), s);
         DeviceBuffer<float> padded(batch * length, s);
-        for (std::size_t first = 0; first < n; first += batch) {
-            const std::size_t count = std::min(batch, n - first);
+        for (std::size_t first = 0; first < rows; first += batch) {
+            const std::size_t count = std::min(batch, rows - first);
             launchKShapePad(x.data() + first * m, count, m, length, padded.data(), s);
             ctx.fftPlan(CufftPlan::Kind::R2C, (long long)length, (long long)count)
                 .execR2C(padded.data(), seriesSpectra.data() + first * bins);
@@ -315,29 +328,36 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
 
     KShapeResult result;
     result.length = m;
+    result.channels = channels;
     result.k = params.k;
     result.labels.resize(n);
     Random rng(params.seed);
     for (std::size_t i = 0; i < n; ++i)
         result.labels[i] = std::int32_t(rng.below(k));
-    result.centroids.assign(k * m, 0.0f);
+    result.centroids.assign(k * channels * m, 0.0f);
     result.distances.assign(n, 0.0f);
     result.shifts.assign(n, 0);
-    std::vector<bool> zeroCentroid(k, true);
+    // Per centroid channel: all zeros (the members' channel is then not aligned)?
+    std::vector<bool> zeroCentroid(k * channels, true);
 
-    DeviceBuffer<float> centroids(k * m, s);
+    const std::size_t centroidRows = k * channels;
+    DeviceBuffer<float> centroids(centroidRows * m, s);
     centroids.zero();
-    DeviceBuffer<double> centroidNorms(k, s);
-    DeviceBuffer<cufftComplex> centroidSpectra(k * bins, s);
-    DeviceBuffer<float> centroidPadded(k * length, s);
+    DeviceBuffer<double> centroidNorms(k, s), centroidRowNorms(multichannel ? centroidRows : 0, s);
+    DeviceBuffer<cufftComplex> centroidSpectra(centroidRows * bins, s);
+    DeviceBuffer<float> centroidPadded(centroidRows * length, s);
     DeviceBuffer<std::int32_t> labels(n, s), shifts(n, s), members(n, s);
+    // Each series channel's own shift onto its centroid's channel: the shape step's alignment
+    // (kshape.h, multivariate); with one channel it is the series' shift itself.
+    DeviceBuffer<std::int32_t> channelShifts(multichannel ? rows : 0, s);
+    const std::int32_t* alignShifts = multichannel ? channelShifts.data() : shifts.data();
     DeviceBuffer<float> distances(n, s);
     shifts.zero();
     DeviceBuffer<float> raw(n * m, s);
     DeviceBuffer<double> z(n * m, s);
     ShapeScratch shape(n, m, s);
-    DeviceBuffer<cufftComplex> cross(batch * k * bins, s);
-    DeviceBuffer<float> cc(batch * k * length, s);
+    DeviceBuffer<cufftComplex> cross(batch * perSeries * bins, s);
+    DeviceBuffer<float> cc(batch * perSeries * length, s);
 
     for (int it = 0; it < params.maxIterations; ++it) {
         job.checkpoint();
@@ -359,22 +379,25 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
             for (std::size_t i = 0; i < n; ++i)
                 order[fill[std::size_t(result.labels[i])]++] = std::int32_t(i);
             members.copyFromHost(order);
-            for (std::size_t j = 0; j < k; ++j) {
+            // Channel by channel (kshape.h, multivariate): each is a univariate shape of the
+            // members' channel, aligned by its own shifts.
+            for (std::size_t jd = 0; jd < centroidRows; ++jd) {
+                const std::size_t j = jd / channels, d = jd % channels;
                 const std::size_t count = start[j + 1] - start[j];
+                float* centroid = centroids.data() + jd * m;
                 if (count == 0) {
-                    CS_CUDA_CHECK(
-                        cudaMemsetAsync(centroids.data() + j * m, 0, m * sizeof(float), s));
-                    zeroCentroid[j] = true;
+                    CS_CUDA_CHECK(cudaMemsetAsync(centroid, 0, m * sizeof(float), s));
+                    zeroCentroid[jd] = true;
                     continue;
                 }
                 shape.varying.zero();
-                launchKShapeAlign(x.data(), m, members.data() + start[j], count, shifts.data(),
-                                  !zeroCentroid[j], raw.data(), z.data(), shape.varying.data(), s);
+                launchKShapeAlign(x.data(), m, channels, d, members.data() + start[j], count,
+                                  alignShifts, !zeroCentroid[jd], raw.data(), z.data(),
+                                  shape.varying.data(), s);
                 if (shape.varying.toHost()[0] == 0) {
                     // Every aligned member constant: M = 0, no shape (kshape.h).
-                    CS_CUDA_CHECK(
-                        cudaMemsetAsync(centroids.data() + j * m, 0, m * sizeof(float), s));
-                    zeroCentroid[j] = true;
+                    CS_CUDA_CHECK(cudaMemsetAsync(centroid, 0, m * sizeof(float), s));
+                    zeroCentroid[jd] = true;
                     continue;
                 }
                 dominantEigenvector(ctx, job, z.data(), count, m, shape);
@@ -382,28 +405,44 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
                 launchKShapeSignSums(raw.data(), count, m, shape.v.data(), shape.signSums.data(),
                                      s);
                 const std::vector<double> sums = shape.signSums.toHost();
-                launchKShapeCentroid(shape.v.data(), m, sums[0] >= sums[1] ? -1.0 : 1.0,
-                                     centroids.data() + j * m, s);
-                zeroCentroid[j] = false;
-                // signSums.toHost() has waited for the stream: a cancel costs one cluster.
+                launchKShapeCentroid(shape.v.data(), m, sums[0] >= sums[1] ? -1.0 : 1.0, centroid,
+                                     s);
+                zeroCentroid[jd] = false;
+                // signSums.toHost() has waited for the stream: a cancel costs one channel.
                 job.checkpoint();
             }
         }
         {
             ScopedGpuStage stage(ctx, job, "assign");
-            launchKShapeNorms(centroids.data(), k, m, centroidNorms.data(), s);
-            launchKShapePad(centroids.data(), k, m, length, centroidPadded.data(), s);
-            ctx.fftPlan(CufftPlan::Kind::R2C, (long long)length, (long long)k)
+            launchKShapeNorms(centroids.data(), k, channels * m, centroidNorms.data(), s);
+            if (multichannel)
+                launchKShapeNorms(centroids.data(), centroidRows, m, centroidRowNorms.data(), s);
+            launchKShapePad(centroids.data(), centroidRows, m, length, centroidPadded.data(), s);
+            ctx.fftPlan(CufftPlan::Kind::R2C, (long long)length, (long long)centroidRows)
                 .execR2C(centroidPadded.data(), centroidSpectra.data());
             for (std::size_t first = 0; first < n; first += batch) {
                 const std::size_t count = std::min(batch, n - first);
-                launchKShapeCrossSpectra(seriesSpectra.data() + first * bins,
-                                         centroidSpectra.data(), count, k, bins, cross.data(), s);
+                launchKShapeCrossSpectra(seriesSpectra.data() + first * channels * bins,
+                                         centroidSpectra.data(), count, k, channels, bins,
+                                         cross.data(), s);
                 ctx.fftPlan(CufftPlan::Kind::C2R, (long long)length, (long long)(count * k))
                     .execC2R(cross.data(), cc.data());
                 launchKShapeAssign(cc.data(), first, count, k, m, length, seriesNorms.data(),
                                    centroidNorms.data(), labels.data(), distances.data(),
                                    shifts.data(), s);
+                if (multichannel) {
+                    // Each channel against its new centroid's channel, for the next shapes
+                    // (the labels of this batch are on the stream already).
+                    launchKShapeChannelCrossSpectra(seriesSpectra.data() + first * channels * bins,
+                                                    centroidSpectra.data(), labels.data() + first,
+                                                    count, channels, bins, cross.data(), s);
+                    ctx.fftPlan(CufftPlan::Kind::C2R, (long long)length,
+                                (long long)(count * channels))
+                        .execC2R(cross.data(), cc.data());
+                    launchKShapeChannelShifts(cc.data(), first, count, channels, m, length,
+                                              rowNorms.data(), centroidRowNorms.data(),
+                                              labels.data(), channelShifts.data(), s);
+                }
                 // Many series make many batches of k FFTs each: wait and look between them.
                 if (first + count < n) {
                     ctx.synchronize();

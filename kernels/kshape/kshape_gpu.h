@@ -8,7 +8,12 @@
 // converge or its check fails (kshapeShapeSolverFor in compute/kshape/kshape.h: device memory
 // O(n m), never O(m^2)); and the assignment by SBD with cuFFT (the series' spectra once per run,
 // the centroids' per iteration, the cross spectra element-wise, one inverse transform per
-// series x centroid, the NCC maximum in one kernel). Semantics: compute/kshape/kshape.h; agrees
+// series x centroid, the NCC maximum in one kernel). All channels together (multivariate
+// k-Shape): the series' and centroids' spectra are batched over their channels, the cross
+// spectra summed over the channels before the one inverse transform per series x centroid,
+// and after the assignment each channel's own shift onto its centroid's channel comes from one
+// more batched inverse transform per batch; the shapes are found channel by channel.
+// Semantics: compute/kshape/kshape.h; agrees
 // with the CPU backend within float rounding. Host-only header. Stages (CUDA events):
 // "normalise", "upload", "spectra", then per iteration "shapes" and "assign".
 

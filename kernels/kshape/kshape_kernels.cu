@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The k-Shape kernels (Times-C's stages): norms, padding for cuFFT, the element-wise cross
-// spectra, the NCC maximum per (series, centroid) and the assignment, the alignment of a
+// spectra (summed over channels), the NCC maximum per (series, centroid) and the assignment,
+// each channel's own shift onto its centroid's channel (multivariate), the alignment of a
 // cluster's members, the centring P S P, the power iteration's start and normalisation, the sign
 // rule and the z-normalised centroid. Conventions as compute/kshape/kshape.h.
 #include <cfloat>
@@ -49,20 +50,80 @@ __global__ void padKernel(const float* x, std::size_t rows, std::size_t m, std::
     out[e] = t < m ? x[r * m + t] : 0.0f;
 }
 
+// Series i and centroid j have `channels` spectra each, adjacent: the sum over channels of
+// c_d * conj(s_d) is the spectrum of their summed cross-correlations (kshape.h, multivariate).
 __global__ void crossSpectraKernel(const cufftComplex* series, const cufftComplex* centroids,
-                                   std::size_t n, std::size_t k, std::size_t bins,
-                                   cufftComplex* out) {
+                                   std::size_t n, std::size_t k, std::size_t channels,
+                                   std::size_t bins, cufftComplex* out) {
     const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (e >= n * k * bins) return;
     const std::size_t f = e % bins, pair = e / bins;
     const std::size_t i = pair / k, j = pair % k;
-    const cufftComplex c = centroids[j * bins + f], s = series[i * bins + f];
-    // c * conj(s)
+    float re = 0.0f, im = 0.0f;
+    for (std::size_t d = 0; d < channels; ++d) {
+        const cufftComplex c = centroids[(j * channels + d) * bins + f];
+        const cufftComplex s = series[(i * channels + d) * bins + f];
+        re += c.x * s.x + c.y * s.y;  // c * conj(s)
+        im += c.y * s.x - c.x * s.y;
+    }
+    out[e] = make_cuComplex(re, im);
+}
+
+// Channel d of series `local` against channel d of its own centroid (labels[local]): their
+// cross spectrum alone, row local channels + d of out.
+__global__ void channelCrossSpectraKernel(const cufftComplex* series, const cufftComplex* centroids,
+                                          const std::int32_t* labels, std::size_t count,
+                                          std::size_t channels, std::size_t bins,
+                                          cufftComplex* out) {
+    const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (e >= count * channels * bins) return;
+    const std::size_t f = e % bins, row = e / bins;
+    const std::size_t local = row / channels, d = row % channels;
+    const std::size_t centroidRow = std::size_t(labels[local]) * channels + d;
+    const cufftComplex c = centroids[centroidRow * bins + f], s = series[row * bins + f];
     out[e] = make_cuComplex(c.x * s.x + c.y * s.y, c.y * s.x - c.x * s.y);
 }
 
-// One block per series: for every centroid the largest NCC over the 2m - 1 shifts (the first
-// on ties, shifts from -(m - 1) up), then the centroid of the smallest SBD.
+// The largest NCC of one circular cross-correlation r (fftLength floats, unnormalised) over the
+// 2m - 1 shifts, the first on ties (shifts from -(m - 1) up), by the whole block; den = length
+// times the two norms (0: every NCC is 0). Every thread returns the maximum and its index p
+// (shift p - (m - 1)). The final barrier lets the caller call again at once with the same
+// shared arrays.
+__device__ void blockBestShift(const float* r, std::size_t m, std::size_t length, double den,
+                               double* bestValue, int* bestIndex, double& value, int& index) {
+    const int shiftsCount = int(2 * m - 1);
+    double mine = -INFINITY;
+    int at = shiftsCount;
+    for (int p = threadIdx.x; p < shiftsCount; p += kThreads) {
+        const long lag = long(p) - long(m - 1);
+        const double v = den > 0.0 ? double(r[lag >= 0 ? lag : long(length) + lag]) / den : 0.0;
+        if (v > mine) {  // p grows per thread: the first maximum stays
+            mine = v;
+            at = p;
+        }
+    }
+    bestValue[threadIdx.x] = mine;
+    bestIndex[threadIdx.x] = at;
+    __syncthreads();
+    for (int half = kThreads / 2; half > 0; half /= 2) {
+        if (threadIdx.x < half) {
+            const double ov = bestValue[threadIdx.x + half];
+            const int oi = bestIndex[threadIdx.x + half];
+            if (ov > bestValue[threadIdx.x] ||
+                (ov == bestValue[threadIdx.x] && oi < bestIndex[threadIdx.x])) {
+                bestValue[threadIdx.x] = ov;
+                bestIndex[threadIdx.x] = oi;
+            }
+        }
+        __syncthreads();
+    }
+    value = bestValue[0];
+    index = bestIndex[0];
+    __syncthreads();
+}
+
+// One block per series: for every centroid the largest NCC over the 2m - 1 shifts, then the
+// centroid of smallest SBD.
 __global__ void assignKernel(const float* cc, std::size_t first, std::size_t k, std::size_t m,
                              std::size_t length, const double* seriesNorms,
                              const double* centroidNorms, std::int32_t* labels, float* distances,
@@ -70,44 +131,20 @@ __global__ void assignKernel(const float* cc, std::size_t first, std::size_t k, 
     __shared__ double bestValue[kThreads];
     __shared__ int bestIndex[kThreads];
     const std::size_t local = blockIdx.x, i = first + local;
-    const int shiftsCount = int(2 * m - 1);
     double bestDist = INFINITY;
     int bestLabel = 0, bestShift = 0;
     for (std::size_t j = 0; j < k; ++j) {
-        const float* r = cc + (local * k + j) * length;
         const double den = seriesNorms[i] * centroidNorms[j] * double(length);
-        double value = -INFINITY;
-        int index = shiftsCount;
-        for (int p = threadIdx.x; p < shiftsCount; p += kThreads) {
-            const long lag = long(p) - long(m - 1);
-            const double v = den > 0.0 ? double(r[lag >= 0 ? lag : long(length) + lag]) / den : 0.0;
-            if (v > value) {  // p grows per thread: the first maximum stays
-                value = v;
-                index = p;
-            }
-        }
-        bestValue[threadIdx.x] = value;
-        bestIndex[threadIdx.x] = index;
-        __syncthreads();
-        for (int half = kThreads / 2; half > 0; half /= 2) {
-            if (threadIdx.x < half) {
-                const double ov = bestValue[threadIdx.x + half];
-                const int oi = bestIndex[threadIdx.x + half];
-                if (ov > bestValue[threadIdx.x] ||
-                    (ov == bestValue[threadIdx.x] && oi < bestIndex[threadIdx.x])) {
-                    bestValue[threadIdx.x] = ov;
-                    bestIndex[threadIdx.x] = oi;
-                }
-            }
-            __syncthreads();
-        }
-        const double dist = 1.0 - bestValue[0];
+        double value = 0.0;
+        int index = 0;
+        blockBestShift(cc + (local * k + j) * length, m, length, den, bestValue, bestIndex, value,
+                       index);
+        const double dist = 1.0 - value;
         if (dist < bestDist) {  // strictly: the lower centroid on ties
             bestDist = dist;
             bestLabel = int(j);
-            bestShift = bestIndex[0] - int(m - 1);
+            bestShift = index - int(m - 1);
         }
-        __syncthreads();
     }
     if (threadIdx.x == 0) {
         labels[i] = bestLabel;
@@ -116,15 +153,36 @@ __global__ void assignKernel(const float* cc, std::size_t first, std::size_t k, 
     }
 }
 
-// One block per member: the aligned row, and that row z-normalised into column r of z.
-__global__ void alignKernel(const float* x, std::size_t m, const std::int32_t* members,
+// One block per channel row of the batch (series first + row / channels, channel
+// row % channels): its own best shift onto its centroid's channel, from cc (rows of fftLength).
+__global__ void channelShiftsKernel(const float* cc, std::size_t first, std::size_t channels,
+                                    std::size_t m, std::size_t length, const double* rowNorms,
+                                    const double* centroidRowNorms, const std::int32_t* labels,
+                                    std::int32_t* channelShifts) {
+    __shared__ double bestValue[kThreads];
+    __shared__ int bestIndex[kThreads];
+    const std::size_t row = blockIdx.x;
+    const std::size_t i = first + row / channels, d = row % channels;
+    const std::size_t seriesRow = i * channels + d;
+    const std::size_t centroidRow = std::size_t(labels[i]) * channels + d;
+    const double den = rowNorms[seriesRow] * centroidRowNorms[centroidRow] * double(length);
+    double value = 0.0;
+    int index = 0;
+    blockBestShift(cc + row * length, m, length, den, bestValue, bestIndex, value, index);
+    if (threadIdx.x == 0) channelShifts[seriesRow] = index - int(m - 1);
+}
+
+// One block per member: the aligned row of channel `channel`, and that row z-normalised into
+// column r of z.
+__global__ void alignKernel(const float* x, std::size_t m, std::size_t channels,
+                            std::size_t channel, const std::int32_t* members,
                             const std::int32_t* shifts, bool align, float* raw, double* z,
                             unsigned* varying) {
     __shared__ double scratch[kThreads / 32];
     const std::size_t r = blockIdx.x;
-    const std::int32_t member = members[r];
-    const long shift = align ? long(shifts[member]) : 0;
-    const float* src = x + std::size_t(member) * m;
+    const std::size_t row = std::size_t(members[r]) * channels + channel;
+    const long shift = align ? long(shifts[row]) : 0;
+    const float* src = x + row * m;
     float* dst = raw + r * m;
     double sum = 0.0;
     for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
@@ -250,11 +308,32 @@ void launchKShapePad(const float* x, std::size_t rows, std::size_t m, std::size_
 }
 
 void launchKShapeCrossSpectra(const cufftComplex* series, const cufftComplex* centroids,
-                              std::size_t n, std::size_t k, std::size_t bins, cufftComplex* out,
-                              cudaStream_t stream) {
+                              std::size_t n, std::size_t k, std::size_t channels, std::size_t bins,
+                              cufftComplex* out, cudaStream_t stream) {
     if (n == 0 || k == 0) return;
     crossSpectraKernel<<<blocksFor(n * k * bins), kThreads, 0, stream>>>(series, centroids, n, k,
-                                                                         bins, out);
+                                                                         channels, bins, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeChannelCrossSpectra(const cufftComplex* series, const cufftComplex* centroids,
+                                     const std::int32_t* labels, std::size_t count,
+                                     std::size_t channels, std::size_t bins, cufftComplex* out,
+                                     cudaStream_t stream) {
+    if (count == 0) return;
+    channelCrossSpectraKernel<<<blocksFor(count * channels * bins), kThreads, 0, stream>>>(
+        series, centroids, labels, count, channels, bins, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeChannelShifts(const float* cc, std::size_t first, std::size_t count,
+                               std::size_t channels, std::size_t m, std::size_t fftLength,
+                               const double* rowNorms, const double* centroidRowNorms,
+                               const std::int32_t* labels, std::int32_t* channelShifts,
+                               cudaStream_t stream) {
+    if (count == 0) return;
+    channelShiftsKernel<<<unsigned(count * channels), kThreads, 0, stream>>>(
+        cc, first, channels, m, fftLength, rowNorms, centroidRowNorms, labels, channelShifts);
     CS_CUDA_CHECK_LAUNCH();
 }
 
@@ -268,12 +347,12 @@ void launchKShapeAssign(const float* cc, std::size_t first, std::size_t count, s
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchKShapeAlign(const float* x, std::size_t m, const std::int32_t* members,
-                       std::size_t count, const std::int32_t* shifts, bool align, float* raw,
-                       double* z, unsigned* varying, cudaStream_t stream) {
+void launchKShapeAlign(const float* x, std::size_t m, std::size_t channels, std::size_t channel,
+                       const std::int32_t* members, std::size_t count, const std::int32_t* shifts,
+                       bool align, float* raw, double* z, unsigned* varying, cudaStream_t stream) {
     if (count == 0) return;
-    alignKernel<<<unsigned(count), kThreads, 0, stream>>>(x, m, members, shifts, align, raw, z,
-                                                          varying);
+    alignKernel<<<unsigned(count), kThreads, 0, stream>>>(x, m, channels, channel, members, shifts,
+                                                          align, raw, z, varying);
     CS_CUDA_CHECK_LAUNCH();
 }
 

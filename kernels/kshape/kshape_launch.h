@@ -18,11 +18,30 @@ void launchKShapeNorms(const float* x, std::size_t rows, std::size_t m, double* 
 /// out (rows x fftLength) = each row of x (rows x m) followed by zeros.
 void launchKShapePad(const float* x, std::size_t rows, std::size_t m, std::size_t fftLength,
                      float* out, cudaStream_t stream);
-/// out[(i k + j) bins + f] = centroid spectrum j at f times the conjugate of series spectrum i
-/// at f, for series [0, n) and centroids [0, k): the spectra of their cross-correlations.
+/// out[(i k + j) bins + f] = the sum over channels d of centroid j's spectrum of channel d at f
+/// times the conjugate of series i's of channel d (spectra rows (i channels + d), bins apart),
+/// for series [0, n) and centroids [0, k): the spectra of their cross-correlations summed over
+/// the channels.
 void launchKShapeCrossSpectra(const cufftComplex* series, const cufftComplex* centroids,
-                              std::size_t n, std::size_t k, std::size_t bins, cufftComplex* out,
-                              cudaStream_t stream);
+                              std::size_t n, std::size_t k, std::size_t channels, std::size_t bins,
+                              cufftComplex* out, cudaStream_t stream);
+/// out[(r channels + d) bins + f] = the spectrum of channel d of centroid labels[r] times the
+/// conjugate of series r's, for series [0, count) (series and labels start at the batch's
+/// first): each channel's cross-correlation with its own centroid's channel.
+void launchKShapeChannelCrossSpectra(const cufftComplex* series, const cufftComplex* centroids,
+                                     const std::int32_t* labels, std::size_t count,
+                                     std::size_t channels, std::size_t bins, cufftComplex* out,
+                                     cudaStream_t stream);
+/// For series [first, first + count): channelShifts[i channels + d] = the best (first) shift of
+/// channel d of series i onto channel d of its centroid labels[i], from cc (row
+/// (i - first) channels + d of fftLength: launchKShapeChannelCrossSpectra's inverse
+/// transforms); the NCC's norms are rowNorms[i channels + d] and
+/// centroidRowNorms[labels[i] channels + d].
+void launchKShapeChannelShifts(const float* cc, std::size_t first, std::size_t count,
+                               std::size_t channels, std::size_t m, std::size_t fftLength,
+                               const double* rowNorms, const double* centroidRowNorms,
+                               const std::int32_t* labels, std::int32_t* channelShifts,
+                               cudaStream_t stream);
 /// For series [first, first + count): from the circular cross-correlations cc ((i - first) k + j
 /// rows of fftLength, unnormalised inverse transforms), the NCC at every shift of every centroid,
 /// the best (first) shift per centroid, and the centroid of smallest SBD (ties: the lower):
@@ -31,13 +50,14 @@ void launchKShapeAssign(const float* cc, std::size_t first, std::size_t count, s
                         std::size_t m, std::size_t fftLength, const double* seriesNorms,
                         const double* centroidNorms, std::int32_t* labels, float* distances,
                         std::int32_t* shifts, cudaStream_t stream);
-/// For the members (indices into x, n x m): raw (members x m floats) = the member shifted by
-/// shifts[member] (zero-filled; not shifted when align is false), z (column-major m x members
-/// doubles) = that row z-normalised (a constant row becomes zeros); *varying = 1 when some row
-/// is not constant (else left as it is).
-void launchKShapeAlign(const float* x, std::size_t m, const std::int32_t* members,
-                       std::size_t count, const std::int32_t* shifts, bool align, float* raw,
-                       double* z, unsigned* varying, cudaStream_t stream);
+/// For the members (indices into x, n x channels x m), channel `channel`: raw (members x m
+/// floats) = that channel of the member shifted by shifts[member channels + channel]
+/// (zero-filled; not shifted when align is false), z (column-major m x members doubles) = that
+/// row z-normalised (a constant row becomes zeros); *varying = 1 when some row is not constant
+/// (else left as it is).
+void launchKShapeAlign(const float* x, std::size_t m, std::size_t channels, std::size_t channel,
+                       const std::int32_t* members, std::size_t count, const std::int32_t* shifts,
+                       bool align, float* raw, double* z, unsigned* varying, cudaStream_t stream);
 /// out (side doubles) = kshapePowerStart(side): the power iteration's start, not normalised.
 void launchKShapeRamp(double* out, std::size_t side, cudaStream_t stream);
 /// s (m x m, symmetric) becomes P s P with P = I - 11^T / m; scratch: m + 1 doubles.

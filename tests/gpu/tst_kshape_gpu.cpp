@@ -5,7 +5,11 @@
 // fixed point (every series at its nearest centroid by the direct SBD, up to near-ties) that
 // agrees with the class labels as well as the CPU's does. Long series (m > kKShapeDenseSide) take
 // the Gram path and, with large clusters too, the matrix-free power iteration on both backends:
-// one and two iterations against the CPU on generated sets of each.
+// one and two iterations against the CPU on generated sets of each. Multivariate sets (all
+// channels together, kshape.h) run the same checks, BasicMotions among the UCR sets by default;
+// multivariateMatchesCpu adds JapaneseVowels (12 channels, unequal lengths), one channel of a
+// multivariate set, and generated long multichannel series, for up to three iterations (the
+// second and third align each channel by its own shift).
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -41,13 +45,13 @@ const char* const kSets[] = {"ucr/ItalyPowerDemand/ItalyPowerDemand_TRAIN.ts",
 std::size_t misassigned(const SeriesSet& s, const KShapeParams& p, const KShapeResult& r,
                         double slack) {
     const std::vector<float> x = cs::kshapeInput(s, p.channel);
-    const std::size_t m = r.length;
+    const std::size_t cm = r.channels * r.length;
     std::size_t bad = 0;
     for (std::size_t i = 0; i < s.n; ++i) {
-        const std::span<const float> xi(x.data() + i * m, m);
-        const double own = cs::sbdDirect(r.centroid(r.labels[i]), xi);
+        const std::span<const float> xi(x.data() + i * cm, cm);
+        const double own = cs::sbdDirect(r.centroid(r.labels[i]), xi, nullptr, r.channels);
         for (int j = 0; j < r.k; ++j)
-            if (cs::sbdDirect(r.centroid(j), xi) < own - slack) {
+            if (cs::sbdDirect(r.centroid(j), xi, nullptr, r.channels) < own - slack) {
                 ++bad;
                 break;
             }
@@ -115,16 +119,19 @@ CS_TEST(fullRunsAreFixedPoints) {
                                        " series not at their "
                                        "nearest centroid");
         }
-        for (int j = 0; j < gpu.k; ++j) {
+        CS_CHECK_EQ(gpu.channels, cs::kshapeChannelCount(s, p));
+        for (std::size_t row = 0; row < std::size_t(gpu.k) * gpu.channels; ++row) {
             double sum = 0.0, squares = 0.0;
-            for (float v : gpu.centroid(j)) {
+            for (std::size_t t = 0; t < gpu.length; ++t) {
+                const double v = gpu.centroids[row * gpu.length + t];
                 sum += v;
-                squares += double(v) * v;
+                squares += v * v;
             }
             const double mean = sum / double(gpu.length);
             const double var = squares / double(gpu.length) - mean * mean;
-            CS_CHECK_MSG(std::abs(mean) < 1e-4 && (std::abs(var - 1.0) < 1e-3 || var < 1e-12),
-                         name + ": centroid " + std::to_string(j) + " is not z-normalised");
+            CS_CHECK_MSG(
+                std::abs(mean) < 1e-4 && (std::abs(var - 1.0) < 1e-3 || var < 1e-12),
+                name + ": centroid channel " + std::to_string(row) + " is not z-normalised");
         }
         const double riCpu = cs::clusterAgreement(cpu.labels, s.labels).randIndex;
         const double riGpu = cs::clusterAgreement(gpu.labels, s.labels).randIndex;
@@ -182,6 +189,76 @@ CS_TEST(longSeriesMatchCpu) {
                          at + ": " + std::to_string(differ) + " labels differ");
             sameSoFar = differ == 0;
             for (std::size_t i = 0; i < c.n; ++i)
+                if (cpu.labels[i] == gpu.labels[i])
+                    CS_CHECK_NEAR(gpu.distances[i], cpu.distances[i], 1e-4);
+        }
+    }
+}
+
+// All channels together against the CPU, iteration by iteration while the labels agree: the
+// summed cross spectra, the shared shift and each channel's own alignment of the next shapes.
+CS_TEST(multivariateMatchesCpu) {
+    struct Case {
+        std::string name;
+        SeriesSet series;
+        KShapeParams params;
+    };
+    std::vector<Case> cases;
+    for (const char* file :
+         {"ucr/BasicMotions/BasicMotions_TRAIN.ts", "ucr/JapaneseVowels/JapaneseVowels_TRAIN.ts"}) {
+        if (!std::filesystem::exists(cs::test::sharedData(file))) continue;
+        SeriesSet s = cs::io::readSeriesWithSplit(cs::test::sharedData(file));
+        const int k = int(std::max<std::size_t>(s.classCount(), 2));
+        cases.push_back({file, s, {.k = k, .seed = 5}});
+        if (std::string(file).find("BasicMotions") != std::string::npos)
+            cases.push_back(
+                {std::string(file) + " channel 4", s, {.k = k, .seed = 5, .channel = 4}});
+    }
+    // Long channels: each channel's shape on the Gram path (m > kKShapeDenseSide).
+    cases.push_back({"generated 60 x 3 x 1500",
+                     cs::demo::makeShapeSeries(60, 1500, 3, 13),
+                     {.k = 3, .seed = 13}});
+    // Unequal lengths made by hand: every third series cut to 70 of 96 samples.
+    {
+        SeriesSet v = cs::demo::makeShapeSeries(90, 96, 4, 17);
+        for (std::size_t i = 0; i < v.n; i += 3) {
+            v.lengths[i] = 70;
+            for (std::size_t d = 0; d < v.channels; ++d)
+                std::fill(v.values.begin() + std::ptrdiff_t((i * v.channels + d) * 96 + 70),
+                          v.values.begin() + std::ptrdiff_t((i * v.channels + d + 1) * 96), 0.0f);
+        }
+        cases.push_back({"generated 90 x 4 x 96, unequal", v, {.k = 4, .seed = 17}});
+    }
+    for (const Case& c : cases) {
+        bool sameSoFar = true;
+        for (int iterations : {1, 2, 3}) {
+            if (!sameSoFar) break;
+            KShapeParams p = c.params;
+            p.maxIterations = iterations;
+            cs::JobControl cpuJob, gpuJob;
+            const KShapeResult cpu = cs::kshapeCpu(c.series, p, cpuJob, 0);
+            const KShapeResult gpu = g_backend->kshape(c.series, p, gpuJob);
+            const std::string at = c.name + " iterations=" + std::to_string(iterations);
+            CS_CHECK_EQ(gpu.channels, cpu.channels);
+            CS_CHECK_EQ(gpu.iterations, cpu.iterations);
+            CS_CHECK_EQ(gpu.centroids.size(), cpu.centroids.size());
+            if (gpu.centroids.size() != cpu.centroids.size()) break;
+            double worst = 0.0;
+            for (std::size_t e = 0; e < cpu.centroids.size(); ++e)
+                worst = std::max(worst, double(std::abs(cpu.centroids[e] - gpu.centroids[e])));
+            cs::test::info(at + ": centroids differ by " + std::to_string(worst) + " at most");
+            CS_CHECK_MSG(worst <= 2e-3, at + ": centroids differ by " + std::to_string(worst));
+            std::size_t differ = 0, shiftsDiffer = 0;
+            for (std::size_t i = 0; i < c.series.n; ++i) {
+                differ += cpu.labels[i] != gpu.labels[i];
+                shiftsDiffer += cpu.labels[i] == gpu.labels[i] && cpu.shifts[i] != gpu.shifts[i];
+            }
+            CS_CHECK_MSG(differ <= c.series.n / 100,
+                         at + ": " + std::to_string(differ) + " labels differ");
+            CS_CHECK_MSG(shiftsDiffer <= c.series.n / 100,
+                         at + ": " + std::to_string(shiftsDiffer) + " shifts differ");
+            sameSoFar = differ == 0;
+            for (std::size_t i = 0; i < c.series.n; ++i)
                 if (cpu.labels[i] == gpu.labels[i])
                     CS_CHECK_NEAR(gpu.distances[i], cpu.distances[i], 1e-4);
         }
