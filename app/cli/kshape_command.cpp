@@ -50,7 +50,8 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
     o->options = std::make_shared<ParameterOptions>(*cmd, kshapeDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--out", o->out, "Write index,label,distance,shift rows (.csv)");
-    cmd->add_option("--centroids", o->centroids, "Write the k x m float32 centroids (.npy)");
+    cmd->add_option("--centroids", o->centroids,
+                    "Write the float32 centroids (.npy): k x m for one channel, k x C x m for all");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
@@ -77,6 +78,9 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
                     return backend->kshape(s, o->params, job);
                 });
             const double totalMs = millisecondsSince(start);
+            // "all" or the channel's number, as --channel reads it.
+            const std::string channel =
+                kshapeDescriptor().parameter("channel")->format(*values.find("channel"));
             const bool labelled = !s.labels.empty() && std::any_of(s.labels.begin(), s.labels.end(),
                                                                    [](auto l) { return l >= 0; });
             ClusterAgreement agreement;
@@ -84,28 +88,33 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
             if (!o->out.empty()) {
                 std::ostringstream header;
                 header << "kshape k=" << o->params.k << " maxIterations=" << o->params.maxIterations
-                       << " seed=" << o->params.seed << " channel=" << o->params.channel
+                       << " seed=" << o->params.seed << " channel=" << channel
                        << " iterations=" << r.iterations
                        << " converged=" << (r.converged ? "true" : "false")
                        << " backend=" << backend->name() << " file=" << o->file;
                 io::writeKShapeCsv(o->out, r.labels, r.distances, r.shifts, header.str());
             }
-            if (!o->centroids.empty())
-                io::writeNpy(o->centroids, std::span<const float>(r.centroids),
-                             {std::size_t(r.k), r.length});
+            if (!o->centroids.empty()) {
+                std::vector<std::size_t> shape{std::size_t(r.k), r.length};
+                if (r.channels > 1) shape.insert(shape.begin() + 1, r.channels);
+                io::writeNpy(o->centroids, std::span<const float>(r.centroids), shape);
+            }
             const nlohmann::json summary = kshapeSummary(r);
             if (o->json) {
-                nlohmann::json j = {{"algorithm", "kshape"},
-                                    {"file", o->file},
-                                    {"backend", backend->name()},
-                                    {"device", backend->info().device},
-                                    {"k", o->params.k},
-                                    {"max_iterations", o->params.maxIterations},
-                                    {"seed", o->params.seed},
-                                    {"channel", o->params.channel},
-                                    {"n", s.n},
-                                    {"length", s.length},
-                                    {"channels", s.channels}};
+                nlohmann::json j = {
+                    {"algorithm", "kshape"},
+                    {"file", o->file},
+                    {"backend", backend->name()},
+                    {"device", backend->info().device},
+                    {"k", o->params.k},
+                    {"max_iterations", o->params.maxIterations},
+                    {"seed", o->params.seed},
+                    {"channel", o->params.channel ? nlohmann::json(*o->params.channel)
+                                                  : nlohmann::json(channel)},
+                    {"clustered_channels", r.channels},
+                    {"n", s.n},
+                    {"length", s.length},
+                    {"channels", s.channels}};
                 j.update(summary);
                 if (labelled) {
                     j["classes"] = s.classCount();
@@ -118,7 +127,9 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
             } else {
                 std::ostringstream line;
                 line << fileName(o->file) << ": k-Shape k=" << o->params.k << " on " << s.n
-                     << " series of length " << s.length << ", " << r.iterations << " iterations"
+                     << " series of length " << s.length;
+                if (r.channels > 1) line << " (" << r.channels << " channels together)";
+                line << ", " << r.iterations << " iterations"
                      << (r.converged ? " (converged)" : " (not converged)") << ", sizes "
                      << summary["cluster_sizes"].dump();
                 if (const std::size_t empty = summary["empty_clusters"]; empty > 0)
