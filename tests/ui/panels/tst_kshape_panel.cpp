@@ -354,7 +354,7 @@ private slots:
         QCOMPARE(seriesView.clusterCharts().size(), std::size_t(2));
         // A channel the set does not have: the same.
         own.setChannel(3);
-        QCOMPARE(own.params().channel, std::size_t(0));
+        QVERIFY(!own.params().channel);  // still all (the set's one channel)
         QVERIFY2(own.warningLabel()->text().contains(QLatin1String("channel 3")),
                  qPrintable(own.warningLabel()->text()));
         QCOMPARE(status.count(), 2);
@@ -513,6 +513,106 @@ private slots:
         const QString text = panel()->statisticsLabel()->text();
         QVERIFY2(text.contains(QLatin1String("2 of the 3 clusters are empty")), qPrintable(text));
         QCOMPARE(text, KShapePanel::statisticsText(*run));
+    }
+
+    void multivariateStacksTheChannels() {
+        // BasicMotions (6 channels): all of them together by default, the panel's result a direct
+        // run's, each cluster chart stacking the channels' centroids (and members) top to
+        // bottom, lane by lane; one channel on request draws one centroid per chart.
+        const QString path = data("ucr/BasicMotions/BasicMotions_TRAIN.ts");
+        if (!QFileInfo::exists(path)) CS_QSKIP_MISSING_DATA("missing " + path);
+        m_window->openFile(path);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->seriesSet() && view()->seriesSet()->n == 80, 30000);
+        QVERIFY(panel()->channelSpin()->isVisibleTo(panel()));
+        QCOMPARE(panel()->channelSpin()->value(), int(cs::kKShapeAllChannels));
+        QCOMPARE(panel()->channelSpin()->text(), QStringLiteral("all"));
+        QCOMPARE(panel()->channelSpin()->maximum(), 5);
+        QString error;
+        const auto all =
+            m_window->algorithms().parseAssignment(QStringLiteral("kshape.channel=all"), &error);
+        QVERIFY2(all, qPrintable(error));
+        QCOMPARE(std::get<std::int64_t>(all->value), cs::kKShapeAllChannels);
+        const cs::ui::Algorithm* kshape = m_window->algorithms().find(QStringLiteral("kshape"));
+        kshape->setParameter(QStringLiteral("k"), std::int64_t(4));
+        kshape->setParameter(QStringLiteral("seed"), std::int64_t(1));
+        kshape->setParameter(all->parameter, all->value);
+        kshape->run();
+        QTRY_VERIFY_WITH_TIMEOUT(!kshape->isBusy() && panel()->lastRun() &&
+                                     panel()->lastRun()->series == view()->seriesSet(),
+                                 60000);
+        auto run = panel()->lastRun();
+        QVERIFY(!run->params.channel);
+        QCOMPARE(run->result->channels, std::size_t(6));
+        const cs::KShapeResult want = directRun(series(), run->params);
+        QCOMPARE(run->result->labels, want.labels);
+        QCOMPARE(run->result->shifts, want.shifts);
+        QVERIFY(panel()->statisticsLabel()->text().contains(QLatin1String("All 6 channels")));
+        QCOMPARE(view()->style(), SeriesView::Style::Clusters);
+        QVERIFY(view()->note().contains(QLatin1String("all 6 channels together")));
+        const std::size_t m = run->result->length;
+        for (int c = 0; c < 4; ++c) {
+            QChart* chart = view()->clusterCharts()[std::size_t(c)];
+            std::vector<QLineSeries*> centroids;
+            for (QAbstractSeries* line : chart->series())
+                if (line->name() == QLatin1String("centroid"))
+                    centroids.push_back(qobject_cast<QLineSeries*>(line));
+            QCOMPARE(centroids.size(), std::size_t(6));
+            // Channel d's line is its centroid channel lowered by d lanes, and the lanes keep
+            // apart: every point of channel d is above every point of channel d + 1.
+            const auto values = run->result->centroid(c);
+            double lane = 0.0;
+            for (std::size_t d = 0; d < 6; ++d) {
+                const auto points = centroids[d]->points();
+                QCOMPARE(std::size_t(points.size()), m);
+                const double offset = points[0].y() - double(values[d * m]);
+                if (d == 1) lane = -offset;
+                QVERIFY(std::abs(offset + double(d) * lane) < 1e-3 * std::max(1.0, lane));
+                for (std::size_t t = 0; t < m; ++t)
+                    QVERIFY(std::abs(points[qsizetype(t)].y() - offset - values[d * m + t]) < 1e-4);
+                if (d + 1 < 6) {
+                    double lowest = 1e300, highestBelow = -1e300;
+                    for (QAbstractSeries* any : chart->series()) {
+                        const auto* line = qobject_cast<QLineSeries*>(any);
+                        // The lines of channel d and d + 1, members included, by position.
+                        const qsizetype index = chart->series().indexOf(any);
+                        const qsizetype perChannel = chart->series().size() / 6;
+                        for (const QPointF& p : line->points()) {
+                            if (index / perChannel == qsizetype(d))
+                                lowest = std::min(lowest, p.y());
+                            if (index / perChannel == qsizetype(d + 1))
+                                highestBelow = std::max(highestBelow, p.y());
+                        }
+                    }
+                    QVERIFY2(highestBelow < lowest,
+                             qPrintable(QStringLiteral("cluster %1 channel %2").arg(c).arg(d)));
+                }
+            }
+            QVERIFY(lane > 0.0);
+        }
+        // k x C x m centroids in the export.
+        const QString npy = m_tmp.filePath(QStringLiteral("motions_kshape_centroids.npy"));
+        QCOMPARE(m_window->exportTo(npy), QString());
+        // (readNpy takes 1-D and 2-D arrays only: the header and the size are read here.)
+        QFile written(npy);
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        const QByteArray bytes = written.readAll();
+        QVERIFY2(bytes.left(128).contains("'shape': (4, 6, 100)"), bytes.left(128).constData());
+        const qsizetype headerEnd = bytes.indexOf('\n') + 1;
+        QCOMPARE(bytes.size() - headerEnd, qsizetype(4 * 6 * 100 * sizeof(float)));
+        const auto* values = reinterpret_cast<const float*>(bytes.constData() + headerEnd);
+        QVERIFY(std::equal(run->result->centroids.begin(), run->result->centroids.end(), values));
+
+        // One channel: the univariate clustering of that channel, one centroid per chart.
+        panel()->setChannel(2);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel()->isBusy() && panel()->lastRun() != run, 60000);
+        run = panel()->lastRun();
+        QCOMPARE(run->params.channel, std::optional<std::size_t>(2));
+        QCOMPARE(run->result->channels, std::size_t(1));
+        QCOMPARE(run->result->labels, directRun(series(), run->params).labels);
+        for (QChart* chart : view()->clusterCharts())
+            QCOMPARE(chart->series().back()->name(), QStringLiteral("centroid"));
+        QVERIFY(view()->note().contains(QLatin1String("channel ")));
+        QVERIFY(!view()->note().contains(QLatin1String("together")));
     }
 
     void cleanupTestCase() { m_window.reset(); }

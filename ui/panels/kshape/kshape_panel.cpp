@@ -52,7 +52,7 @@ KShapePanel::KShapePanel(JobRunner& runner, SeriesView& view, QWidget* parent)
     m_iterationsSpin = addIntParameter("maxIterations");
     m_seedSpin = addIntParameter("seed");
     m_channelSpin = addIntParameter("channel", /*stored=*/false);
-    m_channelSpin->setRange(0, 0);
+    m_channelSpin->setRange(int(kKShapeAllChannels), int(kKShapeAllChannels));
     m_agreement = new QLabel;
     m_agreement->setObjectName(QStringLiteral("kshapeAgreement"));
     m_agreement->setWordWrap(true);
@@ -78,9 +78,10 @@ void KShapePanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
         const ParameterSpec& k = parameterSpec(kshapeDescriptor(), "k");
         m_kSpin->setValue(classes > 0 ? int(std::min<std::size_t>(classes, m_kSpin->maximum()))
                                       : int(std::get<std::int64_t>(k.defaultValue)));
+        // All channels together (the descriptor's default), or one of the set's.
         const int channels = m_series ? int(m_series->channels) : 0;
-        m_channelSpin->setRange(0, std::max(channels - 1, 0));
-        m_channelSpin->setValue(0);
+        m_channelSpin->setRange(int(kKShapeAllChannels), std::max(channels - 1, 0));
+        m_channelSpin->setValue(int(kKShapeAllChannels));
         parameterForm()->setRowVisible(m_channelSpin, channels > 1);
     }
     setEnabled(hasInput());
@@ -109,7 +110,8 @@ void KShapePanel::setSeed(std::uint64_t seed) {
 }
 
 void KShapePanel::setChannel(int channel) {
-    if (m_series && (channel < 0 || std::size_t(channel) >= m_series->channels)) {
+    if (m_series && channel != kKShapeAllChannels &&
+        (channel < 0 || std::size_t(channel) >= m_series->channels)) {
         refuse(tr("channel %1 does not exist: the set has %2")
                    .arg(channel)
                    .arg(m_series->channels == 1 ? tr("1 channel")
@@ -210,6 +212,8 @@ QString KShapePanel::statisticsText(const KShapeRun& run) {
                  .arg(count(r.labels.size()))
                  .arg(r.k)
                  .arg(count(r.length));
+    if (r.channels > 1)
+        lines << tr("All %1 channels together: one shift per series").arg(r.channels);
     QStringList sizes;
     for (std::size_t c = 0; c < run.sizes.size(); ++c)
         sizes << tr("%1: %2").arg(c).arg(count(run.sizes[c]));
@@ -234,11 +238,13 @@ QString KShapePanel::agreementText(const KShapeRun& run) {
 
 QString KShapePanel::parameterText() const {
     const KShapeParams p = m_run ? m_run->params : params();
-    QString text = QStringLiteral("kshape k=%1 maxIterations=%2 seed=%3 channel=%4")
-                       .arg(p.k)
-                       .arg(p.maxIterations)
-                       .arg(qulonglong(p.seed))
-                       .arg(qulonglong(p.channel));
+    const ParameterSpec& channel = parameterSpec(kshapeDescriptor(), "channel");
+    QString text =
+        QStringLiteral("kshape k=%1 maxIterations=%2 seed=%3 channel=%4")
+            .arg(p.k)
+            .arg(p.maxIterations)
+            .arg(qulonglong(p.seed))
+            .arg(QString::fromStdString(channel.format(*kshapeValues(p).find("channel"))));
     if (m_run)
         text +=
             QStringLiteral(" iterations=%1 converged=%2")
@@ -265,13 +271,17 @@ QString KShapePanel::exportLabels(const QString& path) const {
 QString KShapePanel::exportCentroids(const QString& path) const {
     if (!m_run) return tr("no k-Shape centroids to export yet");
     const KShapeResult& r = *m_run->result;
+    // k x m for one channel, k x C x m for all channels together (as the CLI writes them).
+    std::vector<std::size_t> shape{std::size_t(r.k), r.length};
+    if (r.channels > 1) shape.insert(shape.begin() + 1, r.channels);
     try {
-        io::writeNpy(path.toStdString(), std::span<const float>(r.centroids),
-                     {std::size_t(r.k), r.length});
+        io::writeNpy(path.toStdString(), std::span<const float>(r.centroids), shape);
     } catch (const std::exception& e) {
         return QString::fromUtf8(e.what());
     }
-    logInfo(tr("k-Shape centroids (%1 × %2) written to %3").arg(r.k).arg(count(r.length), path));
+    const QString dims = r.channels > 1 ? tr("%1 × %2 × %3").arg(r.k).arg(r.channels).arg(r.length)
+                                        : tr("%1 × %2").arg(r.k).arg(count(r.length));
+    logInfo(tr("k-Shape centroids (%1) written to %2").arg(dims, path));
     return {};
 }
 

@@ -31,12 +31,13 @@ struct KShapeRun {
 
 /// The k-Shape panel for time-series sets: k (1 .. 64; the set's class count when it has
 /// labels, else 3), max iterations (1 .. 1000), seed and, for multivariate sets, the channel
-/// clustered. Run, and every change re-runs through the JobRunner (kind "kshape", latest wins,
-/// LiveRun's scheduling). A run calls Backend::kshape and, with class labels, clusterAgreement.
-/// Shows the iterations and whether it converged, the cluster sizes, RI/ARI/NMI against the
-/// classes, the backend and each stage's time; the series view offers its Clusters style (the
-/// first result brings it to the front). A refused or failed run is reported (log, status bar,
-/// panel) and leaves the previous result on screen.
+/// clustered: "all" (every channel together, the default; the view then stacks the channels of
+/// each centroid and its members) or one. Run, and every change re-runs through the JobRunner (kind
+/// "kshape", latest wins, LiveRun's scheduling). A run calls Backend::kshape and, with class
+/// labels, clusterAgreement. Shows the iterations and whether it converged, the cluster sizes,
+/// RI/ARI/NMI against the classes, the backend and each stage's time; the series view offers its
+/// Clusters style (the first result brings it to the front). A refused or failed run is reported
+/// (log, status bar, panel) and leaves the previous result on screen.
 /// @code
 /// KShapePanel panel(runner, seriesView);
 /// panel.setSeriesSet(series);
@@ -56,7 +57,7 @@ public:
     /// The parameters as the widgets show them.
     KShapeParams params() const;
     /// Setters as the widgets: each re-runs when series are loaded. A channel the set does not
-    /// have is reported (as a refused run) and not set.
+    /// have is reported (as a refused run) and not set; kKShapeAllChannels is all of them.
     void setK(int k);
     void setMaxIterations(int iterations);
     void setSeed(std::uint64_t seed);
@@ -67,7 +68,8 @@ public:
     /// Writes the labels as CSV: a "# kshape k=..." parameter line, the header
     /// "index,label,distance,shift", one line per series. Returns the error, or empty.
     QString exportLabels(const QString& path) const;
-    /// Writes the centroids as .npy: k x m float32. Returns the error, or empty.
+    /// Writes the centroids as .npy: k x m float32 (one channel) or k x C x m (all). Returns the
+    /// error, or empty.
     QString exportCentroids(const QString& path) const;
     /// The parameter line written to label files ("kshape k=3 maxIterations=100 ...").
     QString parameterText() const;

@@ -251,9 +251,10 @@ bool SeriesView::setFeatureMatrix(std::shared_ptr<const SeriesSet> series, Featu
 
 bool SeriesView::setGroups(std::shared_ptr<const SeriesSet> series, SeriesGroups groups) {
     if (groups && (series != m_series || !m_series || groups.groupOf.size() != m_series->n ||
-                   groups.channel >= m_series->channels ||
-                   groups.members.size() != m_series->n * groups.length ||
-                   groups.summaries.size() != groups.groups * groups.length))
+                   (groups.channels == 1 ? groups.channel >= m_series->channels
+                                         : groups.channels != m_series->channels) ||
+                   groups.members.size() != m_series->n * groups.channels * groups.length ||
+                   groups.summaries.size() != groups.groups * groups.channels * groups.length))
         return false;
     m_groups = std::move(groups);
     m_clustersDirty = true;
@@ -292,7 +293,9 @@ void SeriesView::rebuildClusters() {
     const std::vector<std::vector<std::size_t>> members = g.membersByGroup();
     const QString groupName = QString::fromStdString(g.groupName);
     const bool labelled = !s.labels.empty() && s.classCount() > 0;
-    const int cap = maxMembersPerCluster();
+    const std::size_t channels = g.channels;
+    // Every channel multiplies the lines of a chart: fewer members each.
+    const int cap = std::max(3, maxMembersPerCluster() / int(channels));
     const int columns = std::clamp(int(std::ceil(std::sqrt(double(k)))), 1, 8);
     const QPalette pal = palette();
     for (int c = 0; c < k; ++c) {
@@ -305,35 +308,51 @@ void SeriesView::rebuildClusters() {
         titleFont.setPointSizeF(std::max(7.0, titleFont.pointSizeF() * 0.9));
         chart->setTitleFont(titleFont);
         const QColor colour = ColourMaps::categorical(c);
-        float lo = std::numeric_limits<float>::infinity();
-        float hi = -lo;
         // Evenly spaced members, each as the groups align it to the summary.
         const std::size_t drawn = std::min(group.size(), std::size_t(cap));
-        QColor faint = colour;
-        faint.setAlpha(std::clamp(
-            int(255.0 * 2.5 / std::sqrt(double(std::max<std::size_t>(drawn, 1)))), 40, 140));
-        for (std::size_t j = 0; j < drawn; ++j) {
-            const std::size_t i = group[(2 * j + 1) * group.size() / (2 * drawn)];
-            const std::span<const float> aligned = g.member(i);
-            for (float v : aligned) {
+        std::vector<std::size_t> shown(drawn);
+        for (std::size_t j = 0; j < drawn; ++j)
+            shown[j] = group[(2 * j + 1) * group.size() / (2 * drawn)];
+        float lo = std::numeric_limits<float>::infinity();
+        float hi = -lo;
+        const auto widen = [&](std::span<const float> values) {
+            for (float v : values) {
                 lo = std::min(lo, v);
                 hi = std::max(hi, v);
             }
-            auto* line = new QLineSeries;
-            line->replace(decimated(aligned, kMaxPointsPerClusterSeries));
-            line->setPen(QPen(faint, 1.0));
-            chart->addSeries(line);
+        };
+        for (std::size_t d = 0; d < channels; ++d) {
+            for (const std::size_t i : shown)
+                widen(g.member(i, d));
+            widen(g.summary(std::size_t(c), d));
         }
-        auto* centroid = new QLineSeries;
-        centroid->setName(QString::fromStdString(g.summaryName));
-        const auto values = g.summary(std::size_t(c));
-        for (float v : values) {
-            lo = std::min(lo, v);
-            hi = std::max(hi, v);
+        // Channels clustered together are stacked top to bottom, channel d lowered by d lanes:
+        // a lane as tall as all of them spans, so that no two overlap.
+        const double lane = channels > 1 && lo < hi ? 1.05 * double(hi - lo) : 0.0;
+        QColor faint = colour;
+        faint.setAlpha(std::clamp(
+            int(255.0 * 2.5 / std::sqrt(double(std::max<std::size_t>(drawn, 1)))), 40, 140));
+        for (std::size_t d = 0; d < channels; ++d) {
+            const double offset = -double(d) * lane;
+            const auto lowered = [offset](QList<QPointF> points) {
+                for (QPointF& p : points)
+                    p.ry() += offset;
+                return points;
+            };
+            for (const std::size_t i : shown) {
+                auto* line = new QLineSeries;
+                line->replace(lowered(decimated(g.member(i, d), kMaxPointsPerClusterSeries)));
+                line->setPen(QPen(faint, 1.0));
+                chart->addSeries(line);
+            }
+            auto* centroid = new QLineSeries;
+            centroid->setName(QString::fromStdString(g.summaryName));
+            centroid->replace(
+                lowered(decimated(g.summary(std::size_t(c), d), kMaxPointsPerSeries)));
+            centroid->setPen(QPen(colour.darker(130), channels > 1 ? 1.8 : 2.6));
+            chart->addSeries(centroid);
         }
-        centroid->replace(decimated(values, kMaxPointsPerSeries));
-        centroid->setPen(QPen(colour.darker(130), 2.6));
-        chart->addSeries(centroid);
+        if (lane > 0.0) lo -= float(double(channels - 1) * lane);
 
         QString title =
             group.empty() ? tr("%1 %2 · empty").arg(groupName).arg(c)
@@ -367,11 +386,13 @@ void SeriesView::rebuildClusters() {
             const float margin = hi > lo ? 0.05f * (hi - lo) : 1.0f;
             y->setRange(lo - margin, hi + margin);
         }
-        // Ticks at round values from 0, as the lines' chart.
+        // Ticks at round values from 0, as the lines' chart; stacked channels get one grid line
+        // at each channel's zero and no numbers, which would mix the lanes' offsets in.
         y->setLabelFormat(QStringLiteral("%g"));
         y->setTickType(QValueAxis::TicksDynamic);
         y->setTickAnchor(0);
-        y->setTickInterval(niceStep(y->max() - y->min(), 3));
+        y->setTickInterval(lane > 0.0 ? lane : niceStep(y->max() - y->min(), 3));
+        y->setLabelsVisible(lane <= 0.0);
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         for (auto* series : chart->series()) {
@@ -688,11 +709,19 @@ void SeriesView::rebuild() {
                     .arg(QString::fromStdString(g.method))
                     .arg(g.groups)
                     .arg(QString::fromStdString(g.groupName), number(g.groupOf.size()));
-        if (s.channels > 1) {
-            const std::size_t ch = g.channel;
-            note << tr("channel %1")
-                        .arg(ch < s.channelNames.size() ? QString::fromStdString(s.channelNames[ch])
-                                                        : QString::number(ch));
+        const auto channelName = [&](std::size_t ch) {
+            return ch < s.channelNames.size() ? QString::fromStdString(s.channelNames[ch])
+                                              : QString::number(ch);
+        };
+        if (g.channels > 1) {
+            QStringList names;
+            for (std::size_t ch = 0; ch < g.channels; ++ch)
+                names << channelName(ch);
+            note << tr("all %1 channels together, stacked top to bottom: %2")
+                        .arg(g.channels)
+                        .arg(names.join(QStringLiteral(", ")));
+        } else if (s.channels > 1) {
+            note << tr("channel %1").arg(channelName(g.channel));
         }
         note << tr("up to %1 members per %2, %3 (bold)")
                     .arg(maxMembersPerCluster())
