@@ -5,6 +5,7 @@
 // newest parameters, refused and failed runs keep the previous result, new data clears it,
 // export reads back, and the real executable runs k-Shape from the command line (exit status 1
 // when the run is refused).
+#include <QCategoryAxis>
 #include <QChart>
 #include <QComboBox>
 #include <QFile>
@@ -588,6 +589,11 @@ private slots:
                 }
             }
             QVERIFY(lane > 0.0);
+            // The lanes are named by channel, bottom up, each at its zero.
+            auto* lanes = qobject_cast<QCategoryAxis*>(chart->axes(Qt::Vertical).front());
+            QVERIFY(lanes);
+            QCOMPARE(lanes->categoriesLabels(), QStringList({"5", "4", "3", "2", "1", "0"}));
+            QVERIFY(std::abs(lanes->endValue(QStringLiteral("1")) + lane) < 1e-9 * lane);
         }
         // k x C x m centroids in the export.
         const QString npy = m_tmp.filePath(QStringLiteral("motions_kshape_centroids.npy"));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/series/series_view.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -381,18 +382,29 @@ void SeriesView::rebuildClusters() {
         x->setTickType(QValueAxis::TicksDynamic);
         x->setTickAnchor(0);
         x->setTickInterval(std::max(1.0, niceStep(x->max(), 3)));
-        auto* y = new QValueAxis;
-        if (lo <= hi) {
-            const float margin = hi > lo ? 0.05f * (hi - lo) : 1.0f;
-            y->setRange(lo - margin, hi + margin);
+        QAbstractAxis* y = nullptr;
+        const double margin = lo < hi ? 0.05 * double(hi - lo) : 1.0;
+        if (lane > 0.0) {
+            // Stacked channels: each named at its lane's zero, where its grid line runs; numbers
+            // would mix the lanes' offsets in. Categories go bottom up.
+            auto* lanes = new QCategoryAxis;
+            lanes->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+            lanes->setRange(double(lo) - margin, double(hi) + margin);
+            for (std::size_t d = channels; d-- > 0;)
+                lanes->append(d < s.channelNames.size() ? QString::fromStdString(s.channelNames[d])
+                                                        : QString::number(d),
+                              -double(d) * lane);
+            y = lanes;
+        } else {
+            auto* values = new QValueAxis;
+            if (lo <= hi) values->setRange(double(lo) - margin, double(hi) + margin);
+            // Ticks at round values from 0, as the lines' chart.
+            values->setLabelFormat(QStringLiteral("%g"));
+            values->setTickType(QValueAxis::TicksDynamic);
+            values->setTickAnchor(0);
+            values->setTickInterval(niceStep(values->max() - values->min(), 3));
+            y = values;
         }
-        // Ticks at round values from 0, as the lines' chart; stacked channels get one grid line
-        // at each channel's zero and no numbers, which would mix the lanes' offsets in.
-        y->setLabelFormat(QStringLiteral("%g"));
-        y->setTickType(QValueAxis::TicksDynamic);
-        y->setTickAnchor(0);
-        y->setTickInterval(lane > 0.0 ? lane : niceStep(y->max() - y->min(), 3));
-        y->setLabelsVisible(lane <= 0.0);
         chart->addAxis(x, Qt::AlignBottom);
         chart->addAxis(y, Qt::AlignLeft);
         for (auto* series : chart->series()) {
