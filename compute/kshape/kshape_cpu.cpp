@@ -455,13 +455,14 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
                 members[std::size_t(r.labels[i])].push_back(i);
             std::vector<float> next(k * channels * m);
             const std::vector<std::int32_t>& alignShifts = channels > 1 ? channelShifts : r.shifts;
-            // Centroid channels in parallel, one at a time to whichever worker is free.
-            const unsigned shapeWorkers = unsigned(std::min<std::size_t>(workers, k * channels));
-            parallelFor(k * channels, &job, {.threads = shapeWorkers},
-                        [&](std::size_t jd, unsigned) {
-                            extractShape(x, channels, jd % channels, m, members[jd / channels],
-                                         alignShifts, !centroidZero[jd], next.data() + jd * m, job);
-                        });
+            // Clusters in parallel, one at a time to whichever worker is free, and a cluster's
+            // channels one after another: the members held at once stay n x m doubles at most.
+            const unsigned clusterWorkers = unsigned(std::min<std::size_t>(workers, k));
+            parallelFor(k, &job, {.threads = clusterWorkers}, [&](std::size_t j, unsigned) {
+                for (std::size_t jd = j * channels; jd < (j + 1) * channels; ++jd)
+                    extractShape(x, channels, jd % channels, m, members[j], alignShifts,
+                                 !centroidZero[jd], next.data() + jd * m, job);
+            });
             r.centroids = std::move(next);
             FloatBuffer real = allocFloats(size);
             for (std::size_t j = 0; j < k; ++j) {
