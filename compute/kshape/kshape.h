@@ -34,9 +34,11 @@ namespace cs {
 //    (ties: the lower cluster);
 //  - it stops when no label changed in an iteration, or after maxIterations.
 // Multivariate k-Shape (all C channels of a set together), as kshape-python's _kshape runs it
-// on an n x m x C array (its TODS 2017 extension), with C = 1 the definition above exactly:
+// on an n x m x C array, with C = 1 the definition above exactly:
 //  - input: every channel of every series z-normalised on its own over the series' true length
-//    (as above), zero after its end: a series is C x m (channel-major), kshapeInput(set, {});
+//    (as above), zero after its end: a series is C x m (channel-major), kshapeInput(set,
+//    std::nullopt); kshape-python takes its array as given, so it was fed these values when
+//    its labels were compared with ours (tst_kshape: identical on BasicMotions);
 //  - SBD(x, y) = 1 - max_w NCC_w(x, y) with ONE shift w for all channels: NCC_w is the sum over
 //    channels of the channels' cross-correlations at w, divided by the norms of the whole C x m
 //    series, ||x||_F ||y||_F (0 when either is 0); ties as above. This is the assignment's
