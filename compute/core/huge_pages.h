@@ -8,7 +8,10 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <future>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace cs {
@@ -58,6 +61,27 @@ void resizeOnHugePages(std::vector<T>& v, std::size_t n) {
     }
 #endif
     v.resize(n);
+}
+
+/// resizeOnHugePages(n) on a thread of its own, for a result of gigabytes mapped while the GPU
+/// computes it. The thread is detached and owns the vector until it is taken: a cancelled job
+/// drops the future at once instead of waiting for the mapping (the vector is then freed by
+/// whichever of the two ends last).
+/// @code auto host = cs::resizeOnHugePagesInBackground<float>(n); ...; v = host.get(); @endcode
+template <typename T>
+std::future<std::vector<T>> resizeOnHugePagesInBackground(std::size_t n) {
+    std::promise<std::vector<T>> promise;
+    std::future<std::vector<T>> future = promise.get_future();
+    std::thread([promise = std::move(promise), n]() mutable {
+        try {
+            std::vector<T> v;
+            resizeOnHugePages(v, n);
+            promise.set_value(std::move(v));
+        } catch (...) {
+            promise.set_exception(std::current_exception());
+        }
+    }).detach();
+    return future;
 }
 
 }  // namespace cs

@@ -4,7 +4,6 @@
 #include "kernels/rocket/minirocket_gpu.h"
 
 #include <algorithm>
-#include <future>
 #include <string>
 #include <vector>
 
@@ -102,8 +101,7 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
     out.n = n;
     out.kernels = model.featureCount();
     out.layers = model.layers();
-    std::future<void> hostBuffers = std::async(
-        std::launch::async, [&out, size = n * cols] { resizeOnHugePages(out.values, size); });
+    auto hostBuffers = resizeOnHugePagesInBackground<float>(n * cols);
     const cudaStream_t s = ctx.stream();
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> lengths;
@@ -143,7 +141,7 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
     workspace.reset();
     {
         const auto stage = job.stage("host buffers");  // what the transform did not hide
-        hostBuffers.get();
+        out.values = hostBuffers.get();
     }
     {
         ScopedGpuStage stage(ctx, job, "download");

@@ -4,7 +4,6 @@
 #include "kernels/rocket/rocket_gpu.h"
 
 #include <algorithm>
-#include <future>
 #include <string>
 #include <vector>
 
@@ -68,8 +67,7 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
     RocketFeatures out;
     out.n = n;
     out.kernels = k;
-    std::future<void> hostBuffers = std::async(
-        std::launch::async, [&out, size = n * 2 * k] { resizeOnHugePages(out.values, size); });
+    auto hostBuffers = resizeOnHugePagesInBackground<float>(n * 2 * k);
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> seriesLengths;
     DeviceBuffer<std::int32_t> lengths, dilations, paddings, counts, starts, indices, weightStart;
@@ -111,7 +109,7 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
     values.reset();
     {
         const auto stage = job.stage("host buffers");  // what the transform did not hide
-        hostBuffers.get();
+        out.values = hostBuffers.get();
     }
     {
         ScopedGpuStage stage(ctx, job, "download");
