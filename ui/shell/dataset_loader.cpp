@@ -12,6 +12,7 @@
 
 #include "compute/core/error.h"
 #include "compute/demo/demo_data.h"
+#include "compute/io/content_hash.h"
 #include "compute/io/text_input.h"
 
 namespace cs::ui {
@@ -31,9 +32,10 @@ void DatasetLoader::cancelRunning() {
         control->cancel();
 }
 
-std::uint64_t DatasetLoader::loadFile(const QString& path, io::DataKind kind) {
+std::uint64_t DatasetLoader::loadFile(const QString& path, io::DataKind kind,
+                                      const QString& expectedHash) {
     const QString name = QFileInfo(path).fileName();
-    return start(tr("Loading %1…").arg(name), path, [path, name, kind]() -> Outcome {
+    return start(tr("Loading %1…").arg(name), path, [path, name, kind, expectedHash]() -> Outcome {
         Outcome out;
         // Checked here so that a missing file gives the same message whatever the reader.
         const QFileInfo info(path);
@@ -45,7 +47,16 @@ std::uint64_t DatasetLoader::loadFile(const QString& path, io::DataKind kind) {
             out.error = tr("%1: is a folder, not a data file").arg(path);
             return out;
         }
+        // Hashed before reading, so that a changed file never replaces the data on screen.
+        const QString hash = QString::fromStdString(io::fileContentHash(path.toStdString()));
+        if (!expectedHash.isEmpty() && hash != expectedHash) {
+            out.error = tr("%1: the file changed since the session was saved (its content hash "
+                           "is %2, the session expects %3)")
+                            .arg(path, hash, expectedHash);
+            return out;
+        }
         io::Dataset data = io::loadDataset(path.toStdString(), kind);  // in the request's scope
+        out.dataset.contentHash = hash;
         out.dataset.name = name;
         out.dataset.path = path;
         out.dataset.kind = kind;

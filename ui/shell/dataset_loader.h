@@ -22,7 +22,8 @@ struct LoadedDataset {
     QString name;                            ///< for titles: the file name, or "Demo points" ...
     QString path;                            ///< the file, or empty for demo data
     io::DataKind kind = io::DataKind::Auto;  ///< the kind it was opened as (recent files)
-    double seconds = 0.0;                    ///< wall time of the load
+    QString contentHash;   ///< io::fileContentHash of the file as read (sessions), or empty
+    double seconds = 0.0;  ///< wall time of the load
     std::uint64_t generation = 0;
 };
 
@@ -41,8 +42,10 @@ public:
     explicit DatasetLoader(QObject* parent = nullptr);
     ~DatasetLoader() override;
 
-    /// Reads path as kind (Auto: cs::io::guessKind). Returns the request's generation.
-    std::uint64_t loadFile(const QString& path, io::DataKind kind = io::DataKind::Auto);
+    /// Reads path as kind (Auto: cs::io::guessKind). With expectedHash (a session's), a file whose
+    /// content hash differs fails before it is read. Returns the request's generation.
+    std::uint64_t loadFile(const QString& path, io::DataKind kind = io::DataKind::Auto,
+                           const QString& expectedHash = {});
     /// Generates n demo points (cs::demo::makeDemoPoints with a fixed seed).
     std::uint64_t loadDemoPoints(std::size_t n);
     /// Generates the demo time-series set.
