@@ -51,6 +51,8 @@ public:
     /// The value of a Choice parameter.
     const std::string& word(std::string_view name) const;
     const ParameterValue* find(std::string_view name) const;
+    /// Same names with the same values (undo compares a panel's values before and after).
+    bool operator==(const ParameterValues&) const = default;
 
 private:
     std::map<std::string, ParameterValue, std::less<>> m_values;

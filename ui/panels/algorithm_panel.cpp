@@ -41,6 +41,7 @@ AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& des
           runner, m_kind,
           [this] {
               m_live.beginSubmit();
+              m_runValues = parameterValues();
               if (hasInput()) submitRun();
           },
           longJobMs, longJobDebounceMs) {
@@ -143,9 +144,31 @@ bool AlgorithmPanel::isBusy() const {
 }
 
 void AlgorithmPanel::parametersChanged() {
-    if (!hasInput() || !mayRun()) return;
+    const ParameterValues now = parameterValues();
+    if (m_programChanges == 0 && m_editedValues && *m_editedValues != now)
+        emit parametersEdited(*m_editedValues, now);
+    m_editedValues = now;
+    if (m_holdRuns || !hasInput() || !mayRun()) return;
     m_live.schedule();
     updateRunning();
+}
+
+void AlgorithmPanel::changeByProgram(const std::function<void()>& change) {
+    ++m_programChanges;
+    change();
+    --m_programChanges;
+    m_editedValues = parameterValues();
+}
+
+void AlgorithmPanel::applyParameters(const ParameterValues& values, bool rerun) {
+    const bool held = m_holdRuns;
+    m_holdRuns = !rerun;
+    changeByProgram([&] {
+        for (const ParameterSpec& spec : m_descriptor.parameters)
+            if (const ParameterValue* value = values.find(spec.name))
+                setParameter(QString::fromStdString(spec.name), *value);
+    });
+    m_holdRuns = held;
 }
 
 Algorithm AlgorithmPanel::algorithm() {
@@ -245,6 +268,8 @@ void AlgorithmPanel::addResultWidget(QWidget* widget) {
 
 void AlgorithmPanel::resetResult(const QString& summary) {
     m_live.reset();
+    // New data: an edit from here on starts from what the panel shows now.
+    m_editedValues = parameterValues();
     setWarning({});
     m_timings->clear();
     m_timings->hide();
@@ -280,6 +305,11 @@ void AlgorithmPanel::showTimings(const JobOutcome& outcome, const QString& detai
 void AlgorithmPanel::onFinished(const JobOutcome& outcome) {
     if (outcome.kind != m_kind) return;
     m_live.finished(outcome);
+    // Every run in the log with what it ran with, so that a result seen once can be found again.
+    logInfo(tr("run %1 (%2 ms on %3)")
+                .arg(QString::fromStdString(m_descriptor.describe(m_runValues)))
+                .arg(outcome.milliseconds, 0, 'f', 0)
+                .arg(outcome.backend));
     showOutcome(outcome);
     m_live.runPending();
     updateRunning();

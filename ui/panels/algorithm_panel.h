@@ -3,8 +3,10 @@
 
 #include <QKeySequence>
 #include <QWidget>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "compute/core/algorithm_descriptor.h"
@@ -79,6 +81,14 @@ public:
     /// is none.
     virtual bool showPointColouring() { return false; }
 
+    /// The values the next run uses: the rows made by add*Parameter and a panel's own widgets
+    /// (DBSCAN's eps and path, ROCKET's variant), over the descriptor's defaults.
+    virtual ParameterValues parameterValues() const;
+    /// Sets these values (any of the descriptor's, already checked) as the program, not the
+    /// user: they are not offered to undo. rerun false: no live re-run follows (a session sets
+    /// every value first, then runs what had a result); true: a change re-runs as an edit does.
+    void applyParameters(const ParameterValues& values, bool rerun);
+
     QPushButton* runButton() const { return m_runButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
     QPushButton* exportButton() const { return m_exportButton; }
@@ -95,6 +105,9 @@ signals:
     void exportRequested();
     /// A line for the status bar.
     void statusMessage(const QString& text, int timeoutMs);
+    /// The user changed the parameters (an edit, or one step of a drag): every value before
+    /// and after it, for undo.
+    void parametersEdited(const cs::ParameterValues& before, const cs::ParameterValues& after);
 
 protected:
     AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& descriptor,
@@ -122,8 +135,9 @@ protected:
     QSpinBox* addIntParameter(const char* name, bool stored = true);
     QDoubleSpinBox* addDoubleParameter(const char* name, bool stored = true);
     QCheckBox* addBoolParameter(const char* name, const QString& text, bool stored = true);
-    /// The values of the rows made by add*Parameter, over the descriptor's defaults.
-    ParameterValues parameterValues() const;
+    /// Runs change, in which the panel itself sets parameters (a clamp to the data, the knee's
+    /// eps): they re-run like any change but are not the user's edits, so not offered to undo.
+    void changeByProgram(const std::function<void()>& change);
     /// The Parameters box's form (rows go above Run and Cancel).
     QFormLayout* parameterForm() const { return m_form; }
     /// Adds a box of the panel's own under the Result box.
@@ -179,6 +193,11 @@ private:
     QString m_kind;
     LiveRun m_live;
     std::map<std::string, QWidget*> m_parameterWidgets;  // rows made by add*Parameter
+    // The values as the last edit (or program change) left them: the "before" of the next edit.
+    std::optional<ParameterValues> m_editedValues;
+    int m_programChanges = 0;     // changeByProgram() depth
+    bool m_holdRuns = false;      // applyParameters(rerun = false) in progress
+    ParameterValues m_runValues;  // those of the run submitted last, for the log
 
     QVBoxLayout* m_layout = nullptr;
     QFormLayout* m_form = nullptr;

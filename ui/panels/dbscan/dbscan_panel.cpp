@@ -310,14 +310,14 @@ void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     m_epsMax = diag * 0.25;
     // Down to a thousandth of the slider's smallest eps, up to 40 times its largest.
     m_epsSpin->setRange(m_epsMin * 1e-3, m_epsMax * 40.0);
-    {
+    changeByProgram([&] {
         // A starting eps for the controls only: no run happens until the knee is known.
         const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
         m_eps = NumberSpinBox::shown(diag * 0.01);
         m_epsSpin->setValue(m_eps);
         m_epsSlider->setValue(sliderPosition(m_eps));
         m_chart->setEps(m_eps);
-    }
+    });
     submitKDistance();
 }
 
@@ -383,7 +383,7 @@ void DbscanPanel::clampMinPtsToData() {
     if (why.empty()) return;
     const auto clamped = std::get<std::int64_t>(spec.clamp(current, &shape, values));
     logWarning(tr("DBSCAN: %1; MinPts is set to %2").arg(QString::fromStdString(why)).arg(clamped));
-    m_minPtsSpin->setValue(int(clamped));
+    changeByProgram([&] { m_minPtsSpin->setValue(int(clamped)); });
 }
 
 void DbscanPanel::setStar(bool star) {
@@ -403,12 +403,16 @@ void DbscanPanel::savePath() {
                          std::string(toString(DbscanPath(m_pathBox->currentData().toInt()))));
 }
 
-DbscanParams DbscanPanel::params() const {
+ParameterValues DbscanPanel::parameterValues() const {
     // MinPts and DBSCAN* are the generic rows; eps and the path have widgets of their own.
-    ParameterValues values = parameterValues();
+    ParameterValues values = AlgorithmPanel::parameterValues();
     values.set("eps", m_eps);
     values.set("path", std::string(toString(DbscanPath(m_pathBox->currentData().toInt()))));
-    return dbscanParams(values);
+    return values;
+}
+
+DbscanParams DbscanPanel::params() const {
+    return dbscanParams(parameterValues());
 }
 
 bool DbscanPanel::hasInput() const {
@@ -586,11 +590,13 @@ void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
         if (!m_epsChosen && !m_run && m_suggestedEps > 0) {
             // The knee only presets eps: loading data keeps its own colouring until the user
             // (or the automation) asks for clusters.
-            const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
-            m_epsSpin->setValue(NumberSpinBox::shown(m_suggestedEps));
-            m_eps = m_epsSpin->value();
-            m_epsSlider->setValue(sliderPosition(m_eps));
-            m_chart->setEps(m_eps);
+            changeByProgram([&] {
+                const QSignalBlocker b1(m_epsSpin), b2(m_epsSlider);
+                m_epsSpin->setValue(NumberSpinBox::shown(m_suggestedEps));
+                m_eps = m_epsSpin->value();
+                m_epsSlider->setValue(sliderPosition(m_eps));
+                m_chart->setEps(m_eps);
+            });
         }
         if (m_waitingForKnee) {
             m_waitingForKnee = false;

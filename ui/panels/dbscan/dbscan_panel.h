@@ -57,6 +57,8 @@ public:
 
     /// The parameters as the widgets show them.
     DbscanParams params() const;
+    /// The generic rows' values with eps and the path, whose widgets are the panel's own.
+    ParameterValues parameterValues() const override;
     void setEps(double eps);
     void setMinPts(int minPts);
     void setStar(bool star);

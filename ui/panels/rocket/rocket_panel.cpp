@@ -129,10 +129,14 @@ bool RocketPanel::hasInput() const {
     return m_series && m_series->n > 0;
 }
 
-RocketParams RocketPanel::params() const {
-    ParameterValues values = parameterValues();
+ParameterValues RocketPanel::parameterValues() const {
+    ParameterValues values = AlgorithmPanel::parameterValues();
     values.set("variant", m_variantBox->currentData().toString().toStdString());
-    return rocketParams(values);
+    return values;
+}
+
+RocketParams RocketPanel::params() const {
+    return rocketParams(parameterValues());
 }
 
 void RocketPanel::setVariant(RocketVariant variant) {

@@ -74,6 +74,8 @@ public:
 
     /// The parameters as the widgets show them.
     RocketParams params() const;
+    /// The generic rows' values with the variant, whose combo box is the panel's own.
+    ParameterValues parameterValues() const override;
     /// Setters as the widgets: each re-runs when series are loaded.
     void setKernels(int kernels);
     void setSeed(std::uint64_t seed);
