@@ -162,7 +162,7 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
         m_planar = p.dims < 3 || hi[2] == lo[2];
         if (p.dims >= 3) m_suggestedUp = upAxisForDepth(lo[2], hi[2]);
         m_colourOptions = PointColouring::options(p);
-        m_pointSize = defaultPointSize(p.n);
+        setPointSize(defaultPointSize(p.n));
     }
     resetCamera();
     m_positionsDirty = true;
@@ -338,6 +338,14 @@ void PointCloudView::resetCamera() {
     update();
 }
 
+void PointCloudView::setCameraPose(const QVector3D& target, float distance, float yawDegrees,
+                                   float pitchDegrees) {
+    m_camera.setTarget(target);
+    m_camera.setDistance(distance);
+    m_camera.setAngles(yawDegrees, pitchDegrees);
+    update();
+}
+
 void PointCloudView::fitToData() {
     QVector3D lo, hi;
     worldBox(lo, hi);
@@ -424,8 +432,11 @@ QPointF PointCloudView::project(const QVector3D& world) const {
 }
 
 void PointCloudView::setPointSize(float pixels) {
-    m_pointSize = std::clamp(pixels, kMinPointSize, kMaxPointSize);
+    const float size = std::clamp(pixels, kMinPointSize, kMaxPointSize);
+    if (size == m_pointSize) return;
+    m_pointSize = size;
     update();
+    emit pointSizeChanged(m_pointSize);
 }
 
 void PointCloudView::increasePointSize() {

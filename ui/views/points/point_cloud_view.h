@@ -183,6 +183,10 @@ public:
     UpAxis suggestedUpAxis() const { return m_suggestedUp; }
 
     const OrbitCamera& camera() const { return m_camera; }
+    /// Places the camera as camera() described it before (a saved session's): the target in the
+    /// view's recentred space, the distance and the angles (degrees).
+    void setCameraPose(const QVector3D& target, float distance, float yawDegrees,
+                       float pitchDegrees);
     /// Default orientation, framing the data.
     void resetCamera();
     /// Keeps the orientation, centres and frames the data.
@@ -237,6 +241,8 @@ signals:
     void colourOptionsChanged();
     /// The colouring changed (id as colourBy()).
     void colourByChanged(const QString& id);
+    /// The point size changed (logical pixels).
+    void pointSizeChanged(float pixels);
     /// The latest content reached the screen (after a data or colour change).
     void contentDrawn();
     /// The GL context was created; glInfo() is filled.
