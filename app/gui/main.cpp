@@ -3,6 +3,8 @@
 // handled by cs::ui::Automation, the window by cs::ui::MainWindow.
 #include <QApplication>
 #include <QCoreApplication>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSurfaceFormat>
 #include <QThreadPool>
 #include <cstdio>
@@ -13,6 +15,7 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/gl_interop.h"
 #include "ui/shell/automation.h"
+#include "ui/shell/autosave.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/theme.h"
 #include "ui/views/points/point_cloud_view.h"
@@ -50,6 +53,22 @@ int printTextAndExit(int argc, char** argv) {
     return 0;
 }
 
+// What to do with the session a run that did not exit cleanly autosaved: the command line's
+// answer, none with --quit (a script never waits on a dialog), else the user's.
+bool restoresCrashedSession(const cs::ui::AutomationOptions& options, QWidget* window) {
+    if (!options.recover.isEmpty()) return options.recover == QLatin1String("yes");
+    if (options.quit) return false;
+    QMessageBox box(QMessageBox::Question, QObject::tr("Restore the last session?"),
+                    QObject::tr("Clusterscope did not exit cleanly last time. Restore the session "
+                                "it autosaved (its data, parameters and views)?"),
+                    QMessageBox::NoButton, window);
+    QPushButton* restore = box.addButton(QObject::tr("&Restore"), QMessageBox::AcceptRole);
+    box.addButton(QObject::tr("&Not now"), QMessageBox::RejectRole);
+    box.setDefaultButton(restore);
+    box.exec();
+    return box.clickedButton() == restore;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -83,7 +102,14 @@ int main(int argc, char** argv) {
             return cs::ui::Automation::kUsageError;
         }
         window.show();
-        cs::ui::Automation automation(window, *options);
+        cs::ui::AutomationOptions opening = *options;
+        cs::ui::Autosave autosave(window);
+        if (const QString crashed = autosave.start(); !crashed.isEmpty()) {
+            // Data named on the command line wins; the autosave stays where start() put it.
+            if (!cs::ui::Automation::namesData(opening) && restoresCrashedSession(opening, &window))
+                opening.session = crashed;
+        }
+        cs::ui::Automation automation(window, opening);
         QObject::connect(&automation, &cs::ui::Automation::finished, &app, &QCoreApplication::exit,
                          Qt::QueuedConnection);
         automation.start();

@@ -62,6 +62,21 @@ std::optional<AutomationOptions> Automation::parse(
         QStringLiteral("N"));
     const QCommandLineOption demoSeriesOption(QStringLiteral("demo-series"),
                                               QObject::tr("Open the demo time-series set."));
+    const QCommandLineOption sessionOption(
+        QStringLiteral("session"),
+        QObject::tr("Open a saved session (or a PNG exported by Clusterscope) instead of a file: "
+                    "its data, parameters, results and views."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption saveSessionOption(
+        QStringLiteral("save-session"),
+        QObject::tr("When everything has run, save the session (data, parameters, views) as "
+                    "JSON."),
+        QStringLiteral("OUT.json"));
+    const QCommandLineOption recoverOption(
+        QStringLiteral("recover"),
+        QObject::tr("When the last run did not exit cleanly, open its autosaved session (yes) "
+                    "or keep it aside (no) instead of asking; with --quit the default is no."),
+        QStringLiteral("yes|no"));
     const QCommandLineOption paramOption(
         QStringLiteral("param"), QObject::tr("Set a parameter of an algorithm (repeatable)."),
         QStringLiteral("ALGO.NAME=VALUE"));
@@ -99,8 +114,9 @@ std::optional<AutomationOptions> Automation::parse(
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
     parser.addOptions({helpOption, versionOption, asOption, demoPointsOption, demoSeriesOption,
-                       paramOption, runOption, sweepOption, screenshotOption, measureOption,
-                       exportOption, sizeOption, timeoutOption, quitOption});
+                       sessionOption, paramOption, runOption, sweepOption, screenshotOption,
+                       measureOption, exportOption, saveSessionOption, recoverOption, sizeOption,
+                       timeoutOption, quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -152,9 +168,17 @@ std::optional<AutomationOptions> Automation::parse(
                             .arg(parser.value(demoPointsOption)));
     }
     o.demoSeries = parser.isSet(demoSeriesOption);
-    const int sources = int(!o.file.isEmpty()) + int(o.demoPoints.has_value()) + int(o.demoSeries);
+    o.session = parser.value(sessionOption);
+    const int sources = int(!o.file.isEmpty()) + int(o.demoPoints.has_value()) + int(o.demoSeries) +
+                        int(!o.session.isEmpty());
     if (sources > 1)
-        return fail(QObject::tr("give only one of FILE, --demo-points and --demo-series"));
+        return fail(
+            QObject::tr("give only one of FILE, --demo-points, --demo-series and --session"));
+    if (parser.isSet(recoverOption)) {
+        o.recover = parser.value(recoverOption);
+        if (o.recover != QLatin1String("yes") && o.recover != QLatin1String("no"))
+            return fail(QObject::tr("--recover takes 'yes' or 'no', not '%1'").arg(o.recover));
+    }
     o.params = parser.values(paramOption);
     o.runs = parser.values(runOption);
     o.sweeps = parser.values(sweepOption);
@@ -178,7 +202,7 @@ std::optional<AutomationOptions> Automation::parse(
     };
     for (const auto& [option, path] :
          {std::pair{&screenshotOption, &o.screenshot}, std::pair{&measureOption, &o.measure},
-          std::pair{&exportOption, &o.exportPath}}) {
+          std::pair{&exportOption, &o.exportPath}, std::pair{&saveSessionOption, &o.saveSession}}) {
         const QString problem = checkOutput(*option, path);
         if (!problem.isEmpty()) return fail(problem);
     }
@@ -207,6 +231,11 @@ std::optional<AutomationOptions> Automation::parse(
                             .arg(parser.value(timeoutOption)));
     }
     return o;
+}
+
+bool Automation::namesData(const AutomationOptions& options) {
+    return !options.file.isEmpty() || options.demoPoints || options.demoSeries ||
+           !options.session.isEmpty();
 }
 
 QString Automation::validate(const AutomationOptions& options, const AlgorithmRegistry& registry,
@@ -266,7 +295,9 @@ void Automation::start() {
     if (m_options.windowSize.isValid()) m_window.resize(m_options.windowSize);
     m_clock.start();
     m_phase = Phase::Loading;
-    if (!m_options.file.isEmpty())
+    if (!m_options.session.isEmpty())
+        m_window.openSession(m_options.session);
+    else if (!m_options.file.isEmpty())
         m_window.openFile(m_options.file, m_options.kind);
     else if (m_options.demoSeries)
         m_window.openDemoSeries();
@@ -364,6 +395,10 @@ void Automation::saveScreenshotAndFinish() {
     // The screenshot and exports are still written: they show what the failure left.
     if (!m_runError.isEmpty()) fail(tr("a run failed: %1").arg(m_runError));
     exportResults();
+    if (!m_options.saveSession.isEmpty()) {
+        if (const QString error = m_window.saveSession(m_options.saveSession); !error.isEmpty())
+            fail(tr("cannot save the session: %1").arg(error));
+    }
     if (!m_options.screenshot.isEmpty()) {
         const QImage image = m_window.grabWindow();
         if (const QString error = MainWindow::savePng(image, m_options.screenshot);

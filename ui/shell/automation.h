@@ -20,8 +20,8 @@ class MainWindow;
 
 /// What the GUI's command line asks for:
 /// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
-///  [--param ALGO.NAME=VALUE]... [--run ALGO]... [--measure OUT.json] [--export OUT]
-///  [--screenshot OUT.png]
+///  [--session FILE] [--param ALGO.NAME=VALUE]... [--run ALGO]... [--measure OUT.json]
+///  [--export OUT] [--save-session OUT.json] [--recover yes|no] [--screenshot OUT.png]
 ///  [--window-size WxH]
 ///  [--timeout S] [--quit]`
 struct AutomationOptions {
@@ -29,11 +29,16 @@ struct AutomationOptions {
     io::DataKind kind = io::DataKind::Auto;  ///< --as
     std::optional<std::size_t> demoPoints;   ///< --demo-points N (N may end in k or M)
     bool demoSeries = false;                 ///< --demo-series
-    QStringList params;                      ///< --param texts, checked by Automation
-    QStringList runs;                        ///< --run algorithm names, in order
-    QStringList sweeps;                      ///< --sweep algorithm names, in order
-    QString screenshot;                      ///< --screenshot PNG path, or empty
-    QString measure;                         ///< --measure JSON path (ViewBenchmark), or empty
+    QString session;      ///< --session: a session (or a PNG exported here) to open
+    QString saveSession;  ///< --save-session: where to write the session after the runs
+    /// --recover: "yes" opens the session autosaved by a run that did not exit cleanly, "no"
+    /// keeps it aside; empty: ask (a dialog), except with --quit, which never asks (no).
+    QString recover;
+    QStringList params;  ///< --param texts, checked by Automation
+    QStringList runs;    ///< --run algorithm names, in order
+    QStringList sweeps;  ///< --sweep algorithm names, in order
+    QString screenshot;  ///< --screenshot PNG path, or empty
+    QString measure;     ///< --measure JSON path (ViewBenchmark), or empty
     QString exportPath;  ///< --export: what File ▸ Export writes (.csv labels, .npy data, .png)
     QSize windowSize;    ///< --window-size, or invalid (keep the saved one)
     int timeoutSeconds = 600;  ///< --timeout: give up waiting after this long
@@ -63,6 +68,8 @@ public:
     static std::optional<AutomationOptions> parse(
         const QStringList& arguments, QString* error,
         const std::vector<const AlgorithmDescriptor*>& algorithms = {});
+    /// True when the options name what to open (a file, a demo or a session).
+    static bool namesData(const AutomationOptions& options);
     /// Checks --param and --run against registry; empty when fine, else the message.
     static QString validate(const AutomationOptions& options, const AlgorithmRegistry& registry,
                             std::vector<ParameterAssignment>* assignments = nullptr);

@@ -34,6 +34,7 @@
 #include <QStyle>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUndoStack>
 #include <QUrl>
 
 #include "compute/backend/backend_registry.h"
@@ -51,6 +52,7 @@
 #include "ui/shell/logger.h"
 #include "ui/shell/shortcuts_dialog.h"
 #include "ui/shell/theme.h"
+#include "ui/shell/undo_commands.h"
 #include "ui/views/points/point_cloud_view.h"
 #include "ui/views/series/series_view.h"
 
@@ -60,6 +62,8 @@ namespace {
 const QString kGeometryKey = QStringLiteral("mainWindow/geometry");
 const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kRecentKey = QStringLiteral("recentFiles");
+const QString kRecentSessionsKey = QStringLiteral("recentSessions");
+constexpr int kRestorePollMs = 25;
 // The job that keeps the loaded points on the compute device (Backend::keepResident).
 const QString kResidentJob = QStringLiteral("resident");
 // The same for the loaded series (Backend::keepSeriesResident), for the series heat map.
@@ -172,6 +176,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_stack->addWidget(m_seriesView);
     setCentralWidget(m_stack);
 
+    m_undo = new QUndoStack(this);
+    m_recordedPointSize = m_pointView->pointSize();
+    connect(m_pointView, &PointCloudView::pointSizeChanged, this, &MainWindow::recordPointSize);
+
     m_logDock = new LogDock(this);
     m_logDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
@@ -204,6 +212,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreState(settings.value(kStateKey).toByteArray());
     // The log starts small so that the data has the room.
     if (!settings.contains(kStateKey)) resizeDocks({m_logDock}, {150}, Qt::Vertical);
+
+    m_restoreTimer.setInterval(kRestorePollMs);
+    connect(&m_restoreTimer, &QTimer::timeout, this, &MainWindow::finishRestore);
 
     m_backendChip->refresh();
 }
@@ -318,6 +329,10 @@ void MainWindow::addPanel(AlgorithmPanel* panel) {
     connect(panel, &AlgorithmPanel::exportRequested, this,
             [this, panel] { exportResultInteractively(panel->kind()); });
     connect(panel, &AlgorithmPanel::resultChanged, this, &MainWindow::updateViewActions);
+    connect(panel, &AlgorithmPanel::parametersEdited, this,
+            [this, panel](const ParameterValues& before, const ParameterValues& after) {
+                m_undo->push(new ParameterEdit(*panel, before, after));
+            });
     m_panels.emplace_back(panel, dock);
 }
 
@@ -386,6 +401,17 @@ void MainWindow::createActions() {
     m_exportAction->setShortcut(QKeySequence(tr("Ctrl+E")));
     m_exportAction->setToolTip(tr("Save the current view as PNG, or its data as .npy"));
     connect(m_exportAction, &QAction::triggered, this, &MainWindow::exportInteractively);
+
+    m_openSessionAction = new QAction(tr("Open &Session…"), this);
+    m_openSessionAction->setToolTip(
+        tr("Open a saved session, or a PNG exported by Clusterscope, with its data, parameters "
+           "and views"));
+    connect(m_openSessionAction, &QAction::triggered, this, &MainWindow::openSessionInteractively);
+    m_saveSessionAction = new QAction(tr("Save Session &As…"), this);
+    m_saveSessionAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+    m_saveSessionAction->setToolTip(
+        tr("Save the data's place, every method's parameters and the views as one JSON file"));
+    connect(m_saveSessionAction, &QAction::triggered, this, &MainWindow::saveSessionInteractively);
 
     m_quitAction = new QAction(tr("&Quit"), this);
     m_quitAction->setShortcut(QKeySequence(tr("Ctrl+Q")));
@@ -466,9 +492,28 @@ void MainWindow::createMenus() {
     demo->addSeparator();
     demo->addAction(tr("Time series (600 × 256, 5 classes)"), this, &MainWindow::openDemoSeries);
     file->addSeparator();
+    file->addAction(m_openSessionAction);
+    m_recentSessionsMenu = file->addMenu(tr("Open Recent Sess&ion"));
+    rebuildRecentSessionsMenu();
+    file->addAction(m_saveSessionAction);
+    file->addSeparator();
     file->addAction(m_exportAction);
     file->addSeparator();
     file->addAction(m_quitAction);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_undo->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_undo->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    // Ctrl+Shift+Z everywhere, and the platform's own (Ctrl+Y on some) as well.
+    QList<QKeySequence> redoKeys{QKeySequence(tr("Ctrl+Shift+Z"))};
+    for (const QKeySequence& k : QKeySequence::keyBindings(QKeySequence::Redo))
+        if (!redoKeys.contains(k)) redoKeys << k;
+    redo->setShortcuts(redoKeys);
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_pointViewAction);
@@ -548,7 +593,7 @@ void MainWindow::createToolBar() {
     m_colourBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_colourBox->setToolTip(tr("Colour the points by a coordinate or an attribute"));
     connect(m_colourBox, &QComboBox::activated, this,
-            [this](int index) { colourBy(m_colourBox->itemData(index).toString()); });
+            [this](int index) { chooseColourBy(m_colourBox->itemData(index).toString()); });
     auto* colourWidget = new QWidget;
     auto* colourLayout = new QHBoxLayout(colourWidget);
     colourLayout->setContentsMargins(4, 0, 4, 0);
@@ -596,6 +641,10 @@ void MainWindow::createStatusBar() {
 }
 
 void MainWindow::openFile(const QString& path, io::DataKind kind) {
+    if (kind == io::DataKind::Auto && isSessionFileName(path)) {
+        openSession(path);
+        return;
+    }
     const auto kindText = io::toString(kind);
     logInfo(tr("opening %1%2")
                 .arg(path, kind == io::DataKind::Auto
@@ -614,11 +663,11 @@ void MainWindow::openDemoSeries() {
 }
 
 bool MainWindow::isBusy() const {
-    return m_loader->isBusy();
+    return m_loader->isBusy() || m_restore.has_value();
 }
 
 bool MainWindow::isSettled() const {
-    if (m_loader->isBusy() || m_algorithms.isBusy()) return false;
+    if (isBusy() || m_algorithms.isBusy()) return false;
     // A hidden window draws nothing, so there is nothing to wait for.
     if (!isVisible()) return true;
     // The series view's heat maps draw in GL too: wait for the one in front.
@@ -645,9 +694,16 @@ QString MainWindow::currentName() const {
 void MainWindow::onLoaded(const LoadedDataset& dataset) {
     const QString from = dataset.path.isEmpty() ? dataset.name : dataset.path;
     const QString took = tr("in %1 s").arg(dataset.seconds, 0, 'f', 2);
+    const SessionData source{
+        .path = dataset.path.isEmpty() ? QString() : QFileInfo(dataset.path).absoluteFilePath(),
+        .kind = dataset.kind,
+        .contentHash = dataset.contentHash,
+        .demoPoints = dataset.path.isEmpty() && dataset.points ? dataset.points->n : 0,
+        .demoSeries = dataset.path.isEmpty() && dataset.series != nullptr};
     if (dataset.points) {
         const PointSet& p = *dataset.points;
         m_pointsName = dataset.name;
+        m_pointsSource = source;
         m_pointView->setPointSet(dataset.points);
         if (m_upAutomatic) chooseUpAxis();
         // One upload for the algorithms and the view: with CUDA running, the view draws the
@@ -670,6 +726,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
     } else if (dataset.series) {
         const SeriesSet& s = *dataset.series;
         m_seriesName = dataset.name;
+        m_seriesSource = source;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
         for (auto& [panel, dock] : m_panels)
             panel->setSeriesSet(dataset.series);
@@ -699,14 +756,25 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
             logWarning(s.isTest.empty() ? tr("%1: %2").arg(from, text) : text);
         }
     }
+    // Parameter ranges belong to the data: steps back into other data's values would mislead.
+    m_undo->clear();
     if (!dataset.path.isEmpty()) addRecent(dataset.path, dataset.kind);
     updateTitle();
     updateViewActions();
     statusBar()->showMessage(tr("Loaded %1").arg(dataset.name), 5000);
     emit datasetLoaded(dataset.name);
+    if (m_restore && dataset.generation == m_restore->generation) restoreNextData();
 }
 
-void MainWindow::onLoadFailed(const QString& message, const QString& path) {
+void MainWindow::onLoadFailed(const QString& failure, const QString& path) {
+    QString message = failure;
+    if (m_restore) {
+        // Whatever of the session had loaded stays; nothing more of it is applied.
+        if (path != m_restore->path)
+            message = tr("%1 (the session %2 is not restored)").arg(failure, m_restore->path);
+        m_restore.reset();
+        m_restoreTimer.stop();
+    }
     logError(message);
     const QString name = path.isEmpty() ? tr("the demo data") : QFileInfo(path).fileName();
     statusBar()->showMessage(tr("Could not open %1: %2").arg(name, message), 15000);
@@ -785,6 +853,31 @@ void MainWindow::colourBy(const QString& id) {
     m_pointView->setColourBy(id);
 }
 
+void MainWindow::chooseColourBy(const QString& id) {
+    const QString shown = shownColourId();
+    if (id == shown) return;
+    QString title = id;
+    for (QAction* a : m_colourGroup->actions())
+        if (a->data().toString() == id) title = a->text();
+    m_undo->push(new ViewSettingEdit(
+        tr("Colour by %1").arg(title), -1, shown, id,
+        [this](const QVariant& v) { colourBy(v.toString()); }, false));
+}
+
+void MainWindow::recordPointSize(float size) {
+    const float before = m_recordedPointSize;
+    m_recordedPointSize = size;
+    if (m_undoing || m_restore) return;
+    m_undo->push(new ViewSettingEdit(
+        tr("Point size"), 2, before, size,
+        [this](const QVariant& v) {
+            m_undoing = true;
+            m_pointView->setPointSize(v.toFloat());
+            m_undoing = false;
+        },
+        true));
+}
+
 void MainWindow::rebuildColourMenu() {
     for (QAction* a : m_colourGroup->actions()) {
         m_colourGroup->removeAction(a);
@@ -801,7 +894,7 @@ void MainWindow::rebuildColourMenu() {
         a->setData(option.id);
         a->setCheckable(true);
         a->setChecked(option.id == shown);
-        connect(a, &QAction::triggered, this, [this, id = option.id] { colourBy(id); });
+        connect(a, &QAction::triggered, this, [this, id = option.id] { chooseColourBy(id); });
         m_colourMenu->addAction(a);
     }
     if (m_colourMenu->isEmpty())
@@ -814,10 +907,12 @@ void MainWindow::rebuildColourMenu() {
 }
 
 QStringList MainWindow::openFilters() {
-    return {tr("All supported files (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy *.ts *.arff "
+    return {tr("All supported files (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy *.ts *.arff *.json "
+               "*.png "
                "*_TRAIN *_TEST)"),
             tr("Point clouds (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy)"),
-            tr("Time series (*.ts *.arff *.csv *.tsv *.txt *_TRAIN *_TEST)"), tr("All files (*)")};
+            tr("Time series (*.ts *.arff *.csv *.tsv *.txt *_TRAIN *_TEST)"),
+            tr("Sessions and images exported by Clusterscope (*.json *.png)"), tr("All files (*)")};
 }
 
 bool MainWindow::isAmbiguous(const QString& path) {
@@ -927,7 +1022,210 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 QImage MainWindow::grabWindow() {
-    return grab().toImage();
+    return withSession(grab().toImage());
+}
+
+QImage MainWindow::withSession(QImage image) const {
+    const Session session = currentSession();
+    if (session.points || session.series)
+        image.setText(QString::fromLatin1(kSessionPngKey),
+                      QString::fromUtf8(sessionToJson(session, {}, JsonLayout::Compact)));
+    return image;
+}
+
+Session MainWindow::currentSession() const {
+    Session s;
+    s.points = m_pointsSource;
+    s.series = m_seriesSource;
+    s.seriesInFront = currentView() == View::Series;
+    for (const auto& [panel, dock] : m_panels)
+        s.methods.push_back({&panel->descriptor(), panel->parameterValues(), panel->hasResult()});
+    s.colourBy = shownColourId();
+    s.pointSize = m_pointView->pointSize();
+    s.upAxis = int(m_pointView->upAxis());
+    if (m_pointView->pointCount() > 0) {
+        const OrbitCamera& c = m_pointView->camera();
+        s.camera = SessionCamera{c.target(), c.distance(), c.yaw(), c.pitch()};
+    }
+    s.seriesStyle = int(m_seriesView->style());
+    s.seriesChannel = m_seriesView->channel();
+    s.seriesSplit = int(m_seriesView->split());
+    s.featureLayer = m_seriesView->featureLayer();
+    return s;
+}
+
+QString MainWindow::saveSession(const QString& path, bool remember) {
+    const Session session = currentSession();
+    if (!session.points && !session.series)
+        return tr("cannot save a session to %1: no data is loaded").arg(path);
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    try {
+        const QByteArray json = sessionToJson(session, absolute);
+        io::writeFileBytes(absolute.toStdString(), std::string_view(json.constData(), json.size()));
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    if (remember) {
+        addRecentSession(absolute);
+        logInfo(tr("session saved as %1").arg(absolute));
+    }
+    return {};
+}
+
+void MainWindow::openSession(const QString& path) {
+    logInfo(tr("opening the session %1").arg(path));
+    QString error;
+    auto session = readSessionFile(path, m_algorithms.descriptors(), &error);
+    // Data that moved is named before anything is loaded: the data on screen stays.
+    for (const auto* data :
+         {session ? &session->points : nullptr, session ? &session->series : nullptr}) {
+        if (!data || !*data || (*data)->path.isEmpty() || QFileInfo::exists((*data)->path))
+            continue;
+        error = tr("%1: its data file %2 is missing (moved or deleted?); put it back, or open "
+                   "the data and save the session again")
+                    .arg(path, (*data)->path);
+        session.reset();
+        break;
+    }
+    if (!session) {
+        m_restore.reset();
+        onLoadFailed(error, path);
+        return;
+    }
+    Restore restore{.session = *session, .path = QFileInfo(path).absoluteFilePath()};
+    // The view in front is loaded last, so that it is the one on screen.
+    const std::optional<SessionData>& first =
+        session->seriesInFront ? session->points : session->series;
+    const std::optional<SessionData>& last =
+        session->seriesInFront ? session->series : session->points;
+    for (const auto* data : {&first, &last})
+        if (*data) restore.loads.push_back(**data);
+    m_restore = std::move(restore);
+    restoreNextData();
+}
+
+void MainWindow::restoreNextData() {
+    if (m_restore->loads.empty()) {
+        restoreMethods();
+        return;
+    }
+    const SessionData data = m_restore->loads.front();
+    m_restore->loads.erase(m_restore->loads.begin());
+    if (data.demoSeries)
+        m_restore->generation = m_loader->loadDemoSeries();
+    else if (data.path.isEmpty())
+        m_restore->generation = m_loader->loadDemoPoints(data.demoPoints);
+    else
+        m_restore->generation = m_loader->loadFile(data.path, data.kind, data.contentHash);
+}
+
+void MainWindow::restoreMethods() {
+    const Session& s = m_restore->session;
+    setCurrentView(s.seriesInFront ? View::Series : View::Points);
+    if (m_pointView->pointCount() > 0) {
+        m_pointView->setUpAxis(PointCloudView::UpAxis(s.upAxis));
+        if (s.pointSize > 0) m_pointView->setPointSize(s.pointSize);
+    }
+    if (m_seriesView->seriesSet()) {
+        m_seriesView->setChannel(s.seriesChannel);
+        m_seriesView->setSplit(SeriesView::Split(s.seriesSplit));
+    }
+    // Every value first, then the runs: a run must see the session's values, not a mix.
+    for (const SessionMethod& m : s.methods)
+        for (auto& [panel, dock] : m_panels)
+            if (&panel->descriptor() == m.descriptor) panel->applyParameters(m.values, false);
+    for (const SessionMethod& m : s.methods)
+        for (auto& [panel, dock] : m_panels)
+            if (&panel->descriptor() == m.descriptor && m.hadResult) panel->run();
+    m_restoreTimer.start();
+}
+
+void MainWindow::finishRestore() {
+    if (m_algorithms.isBusy()) return;
+    m_restoreTimer.stop();
+    const Restore restore = std::move(*m_restore);
+    m_restore.reset();
+    const Session& s = restore.session;
+    if (m_seriesView->seriesSet()) {
+        m_seriesView->setStyle(SeriesView::Style(s.seriesStyle));
+        if (m_seriesView->hasFeatureMatrix()) m_seriesView->setFeatureLayer(s.featureLayer);
+    }
+    if (m_pointView->pointCount() > 0) {
+        if (!s.colourBy.isEmpty() && s.colourBy != shownColourId()) colourBy(s.colourBy);
+        if (s.camera)
+            m_pointView->setCameraPose(s.camera->target, s.camera->distance, s.camera->yaw,
+                                       s.camera->pitch);
+    }
+    m_undo->clear();
+    addRecentSession(restore.path);
+    logInfo(tr("session %1 restored").arg(restore.path));
+    statusBar()->showMessage(tr("Session %1 restored").arg(QFileInfo(restore.path).fileName()),
+                             5000);
+    emit sessionRestored(restore.path);
+}
+
+void MainWindow::saveSessionInteractively() {
+    QSettings settings;
+    const QString base = QFileInfo(currentName()).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Save session"),
+        QDir(settings.value(kLastDirKey, QDir::homePath()).toString())
+            .filePath((base.isEmpty() ? tr("session") : base) + QLatin1String(kSessionSuffix)),
+        tr("Clusterscope sessions (*.json)"));
+    if (path.isEmpty()) return;
+    if (QFileInfo(path).suffix().isEmpty()) path += QLatin1String(kSessionSuffix);
+    const QString error = saveSession(path);
+    if (!error.isEmpty()) {
+        logError(error);
+        QMessageBox::warning(this, tr("Could not save the session"), error);
+        return;
+    }
+    statusBar()->showMessage(tr("Session saved as %1").arg(path), 5000);
+}
+
+void MainWindow::openSessionInteractively() {
+    QSettings settings;
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open session"), settings.value(kLastDirKey, QDir::homePath()).toString(),
+        tr("Sessions and images exported by Clusterscope (*.json *.png);;All files (*)"));
+    if (path.isEmpty()) return;
+    settings.setValue(kLastDirKey, QFileInfo(path).absolutePath());
+    openSession(path);
+}
+
+QStringList MainWindow::recentSessions() const {
+    return QSettings().value(kRecentSessionsKey).toStringList();
+}
+
+void MainWindow::addRecentSession(const QString& path) {
+    QStringList paths = recentSessions();
+    paths.removeAll(path);
+    paths.prepend(path);
+    while (paths.size() > kMaxRecent)
+        paths.removeLast();
+    QSettings().setValue(kRecentSessionsKey, paths);
+    rebuildRecentSessionsMenu();
+}
+
+void MainWindow::rebuildRecentSessionsMenu() {
+    m_recentSessionsMenu->clear();
+    const QStringList paths = recentSessions();
+    for (int i = 0; i < paths.size(); ++i) {
+        const QString path = paths[i];
+        QAction* a = m_recentSessionsMenu->addAction(
+            tr("&%1  %2").arg(i + 1 == 10 ? 0 : i + 1).arg(QFileInfo(path).fileName()), this,
+            [this, path] { openSession(path); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    if (paths.isEmpty()) m_recentSessionsMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    m_recentSessionsMenu->setToolTipsVisible(true);
+    m_recentSessionsMenu->addSeparator();
+    QAction* clear = m_recentSessionsMenu->addAction(tr("&Clear Recent"), this, [this] {
+        QSettings().remove(kRecentSessionsKey);
+        rebuildRecentSessionsMenu();
+    });
+    clear->setEnabled(!paths.isEmpty());
 }
 
 QString MainWindow::savePng(const QImage& image, const QString& path) {
@@ -948,7 +1246,7 @@ QString MainWindow::exportTo(const QString& path) {
     const bool series = currentView() == View::Series;
     if (suffix == QLatin1String("png")) {
         const QImage image =
-            series ? m_seriesView->grab().toImage() : m_pointView->grabFramebuffer();
+            withSession(series ? m_seriesView->grab().toImage() : m_pointView->grabFramebuffer());
         if (QString error = savePng(image, path); !error.isEmpty()) return error;
         logInfo(tr("view saved as %1").arg(path));
         return {};

@@ -8,10 +8,12 @@
 #include <QString>
 #include <QTimer>
 #include <cstddef>
+#include <optional>
 
 #include "compute/io/dataset.h"
 #include "ui/panels/algorithm_registry.h"
 #include "ui/shell/dataset_loader.h"
+#include "ui/shell/session.h"
 
 class QAction;
 class QActionGroup;
@@ -21,6 +23,7 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QStackedWidget;
+class QUndoStack;
 
 namespace cs::ui {
 
@@ -74,7 +77,25 @@ public:
     /// not at all); returns the error, or an empty string.
     static QString savePng(const QImage& image, const QString& path);
 
-    /// True while a load runs.
+    /// The session on screen: where the data of each view came from, every method's parameters
+    /// and whether it has a result, the views' states.
+    Session currentSession() const;
+    /// Writes currentSession() as JSON to path (whole or not at all, never over an input) and,
+    /// with remember (not for autosaves), adds it to File ▸ Open Recent Session. Returns the
+    /// error, or an empty string.
+    QString saveSession(const QString& path, bool remember = true);
+    /// Opens a session: a session file, or a PNG exported here (it carries its session). Loads
+    /// its data (a file must still have the content hash it had), sets every parameter, re-runs
+    /// the methods that had results, then restores the views and the camera. A bad session file
+    /// or data that moved or changed is reported as a failed load is (log, message,
+    /// loadFailed()), and what is on screen stays.
+    void openSession(const QString& path);
+    /// True from openSession() until the session is on screen (or failed).
+    bool isRestoringSession() const { return m_restore.has_value(); }
+    /// Recent sessions, newest first (QSettings "recentSessions").
+    QStringList recentSessions() const;
+
+    /// True while a load runs, or a session is being restored.
     bool isBusy() const;
     /// No load or algorithm job pending, and the front view has drawn its latest content.
     bool isSettled() const;
@@ -93,6 +114,9 @@ public:
     RocketPanel* rocketPanel() const { return m_rocketPanel; }
     KShapePanel* kshapePanel() const { return m_kshapePanel; }
     AlgorithmRegistry& algorithms() { return m_algorithms; }
+    /// Edit ▸ Undo and Redo: the user's parameter edits (every method), colour by and point
+    /// size. New data or a restored session starts it afresh.
+    QUndoStack* undoStack() const { return m_undo; }
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
 
@@ -115,6 +139,8 @@ signals:
     void datasetLoaded(const QString& name);
     /// A load failed; message names the file and the problem.
     void loadFailed(const QString& message);
+    /// A session opened by openSession() is on screen.
+    void sessionRestored(const QString& path);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -153,9 +179,44 @@ private:
     QString shownColourId() const;
     /// Colours by an entry of the Colour by menu or combo (the clusters are not recomputed).
     void colourBy(const QString& id);
+    /// The user's choice of colourBy(id), as an undo step.
+    void chooseColourBy(const QString& id);
+    /// Records a point size change made by the user (keys, menu) as an undo step.
+    void recordPointSize(float size);
     void updateTitle();
     void updateViewActions();
     void saveWindowState();
+    void saveSessionInteractively();
+    void openSessionInteractively();
+    void addRecentSession(const QString& path);
+    void rebuildRecentSessionsMenu();
+    /// The next data of the session being restored, or its methods once all are loaded.
+    void restoreNextData();
+    /// Every method's parameters, the runs of those that had results, the states that need no
+    /// result; the rest (colouring, style, camera) waits until the runs are done.
+    void restoreMethods();
+    void finishRestore();
+    /// The image with the session in its text chunk (exported PNGs reopen as sessions).
+    QImage withSession(QImage image) const;
+
+    // A session being restored: the data still to load, the load awaited.
+    struct Restore {
+        Session session;
+        QString path;
+        std::vector<SessionData> loads;
+        std::uint64_t generation = 0;
+    };
+    std::optional<Restore> m_restore;
+    QUndoStack* m_undo = nullptr;
+    float m_recordedPointSize = 0.0f;  // the "before" of the next point size step
+    bool m_undoing = false;            // a view setting is being set by undo or redo
+    QTimer m_restoreTimer;             // polls for the restored runs to finish
+    // Where the data on screen came from (sessions).
+    std::optional<SessionData> m_pointsSource;
+    std::optional<SessionData> m_seriesSource;
+    QMenu* m_recentSessionsMenu = nullptr;
+    QAction* m_openSessionAction = nullptr;
+    QAction* m_saveSessionAction = nullptr;
 
     DatasetLoader* m_loader = nullptr;
     AlgorithmRegistry m_algorithms;

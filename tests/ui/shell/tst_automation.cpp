@@ -48,6 +48,8 @@ private:
         auto env = QProcessEnvironment::systemEnvironment();
         // The child's settings must not touch the user's (nor another test run's).
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        // Nor its autosave and crash marker.
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
         return env;
     }
     struct Run {
@@ -210,6 +212,102 @@ private slots:
                                           m_tmp.filePath(QStringLiteral("none.csv")), "--quit"});
         QCOMPARE(none.exitCode, 1);
         QVERIFY2(none.stdErr.contains(QLatin1String("no DBSCAN labels")), qPrintable(none.stdErr));
+    }
+
+    void endToEndSession() {
+        // --save-session after the runs; --session (or the exported PNG as FILE) brings the same
+        // methods and views back, saved again identically.
+        const QString first = m_tmp.filePath(QStringLiteral("first.session.json"));
+        const QString shot = m_tmp.filePath(QStringLiteral("first.png"));
+        Run run = runClusterscope({"--demo-points", "4000", "--param", "dbscan.eps=3.5", "--param",
+                                   "knn.k=7", "--run", "dbscan", "--save-session", first,
+                                   "--screenshot", shot, "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        auto read = [](const QString& path) {
+            QFile file(path);
+            [&] { QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path)); }();
+            return QJsonDocument::fromJson(file.readAll()).object();
+        };
+        const QJsonObject saved = read(first);
+        const QJsonObject dbscan =
+            saved[QStringLiteral("methods")][QStringLiteral("dbscan")].toObject();
+        QCOMPARE(dbscan[QStringLiteral("parameters")][QStringLiteral("eps")].toDouble(), 3.5);
+        QVERIFY(dbscan[QStringLiteral("hasResult")].toBool());
+        QCOMPARE(
+            saved[QStringLiteral("data")][QStringLiteral("points")][QStringLiteral("demoPoints")]
+                .toInt(),
+            4000);
+
+        for (const QStringList& open : {QStringList{"--session", first}, QStringList{shot}}) {
+            const QString again = m_tmp.filePath(QStringLiteral("again.session.json"));
+            run = runClusterscope(open + QStringList{"--save-session", again, "--quit"});
+            QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+            const QJsonObject back = read(again);
+            QCOMPARE(back[QStringLiteral("methods")], saved[QStringLiteral("methods")]);
+            QCOMPARE(back[QStringLiteral("view")], saved[QStringLiteral("view")]);
+            QCOMPARE(back[QStringLiteral("data")], saved[QStringLiteral("data")]);
+        }
+
+        const QString broken = m_tmp.filePath(QStringLiteral("broken.session.json"));
+        QFile file(broken);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"format\": \"clusterscope-session\", \"version\": 1, \"da");
+        file.close();
+        run = runClusterscope({"--session", broken, "--quit"});
+        QCOMPARE(run.exitCode, 1);
+        QVERIFY2(run.stdErr.contains(QLatin1String("broken.session.json")) &&
+                     run.stdErr.contains(QLatin1String("not valid JSON")),
+                 qPrintable(run.stdErr));
+    }
+
+    void endToEndCrashRecovery() {
+        // A run killed after its DBSCAN result leaves its crash marker and its autosave; the next
+        // start restores it when --recover says so (never a dialog in a script).
+        const QDir dataDir(m_tmp.filePath(QStringLiteral("data/Clusterscope/Clusterscope")));
+        const QString autosave = dataDir.filePath(QStringLiteral("autosave.session.json"));
+        const QString marker = dataDir.filePath(QStringLiteral("running.lock"));
+        QProcess crashing;
+        crashing.setProcessEnvironment(childEnvironment());
+        crashing.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                       {"--demo-points", "3000", "--param", "dbscan.eps=3.25", "--run", "dbscan"});
+        QVERIFY(crashing.waitForStarted());
+        const auto autosaved = [&] {
+            QFile file(autosave);
+            if (!file.open(QIODevice::ReadOnly)) return false;
+            const QJsonObject dbscan = QJsonDocument::fromJson(file.readAll())
+                                           .object()[QStringLiteral("methods")]
+                                           .toObject()[QStringLiteral("dbscan")]
+                                           .toObject();
+            return dbscan[QStringLiteral("hasResult")].toBool();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(autosaved(), 120000);
+        crashing.kill();  // SIGKILL: no clean exit
+        crashing.waitForFinished();
+        QVERIFY(QFileInfo::exists(marker));
+
+        const QString restored = m_tmp.filePath(QStringLiteral("restored.session.json"));
+        Run run = runClusterscope({"--recover", "yes", "--save-session", restored, "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        QVERIFY2(run.stdErr.contains(QLatin1String("did not exit cleanly")),
+                 qPrintable(run.stdErr));
+        QFile file(restored);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject root = QJsonDocument::fromJson(file.readAll()).object();
+        const QJsonObject dbscan =
+            root[QStringLiteral("methods")][QStringLiteral("dbscan")].toObject();
+        QCOMPARE(dbscan[QStringLiteral("parameters")][QStringLiteral("eps")].toDouble(), 3.25);
+        QVERIFY(dbscan[QStringLiteral("hasResult")].toBool());
+        QCOMPARE(
+            root[QStringLiteral("data")][QStringLiteral("points")][QStringLiteral("demoPoints")]
+                .toInt(),
+            3000);
+
+        // That run exited cleanly: nothing is left to recover.
+        QVERIFY(!QFileInfo::exists(autosave));
+        run = runClusterscope({"--demo-points", "500", "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        QVERIFY2(!run.stdErr.contains(QLatin1String("did not exit cleanly")),
+                 qPrintable(run.stdErr));
     }
 
     void endToEndFailures() {

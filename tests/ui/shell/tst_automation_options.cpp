@@ -41,6 +41,11 @@ private slots:
         QCOMPARE(parse({"--demo-points", "10M"})->demoPoints, std::size_t(10000000));
         QCOMPARE(parse({"--demo-points", "1.5M"})->demoPoints, std::size_t(1500000));
         QVERIFY(parse({"--demo-series"})->demoSeries);
+        o = parse({"--session", "s.json", "--save-session", m_tmp.filePath("t.json")});
+        QVERIFY(o);
+        QCOMPARE(o->session, QStringLiteral("s.json"));
+        QCOMPARE(o->saveSession, m_tmp.filePath("t.json"));
+        QVERIFY(o->file.isEmpty());
         QVERIFY(parse({"--help"})->help);
         QVERIFY(parse({"--help"})->helpText.contains(QLatin1String("--screenshot")));
         QVERIFY(parse({"--version"})->version);
@@ -56,6 +61,13 @@ private slots:
         QTest::newRow("two files") << QStringList{"a.pcd", "b.pcd"} << "at most one FILE";
         QTest::newRow("file and demo")
             << QStringList{"a.pcd", "--demo-points", "10"} << "only one of";
+        QTest::newRow("session and file")
+            << QStringList{"a.pcd", "--session", "s.json"} << "only one of";
+        QTest::newRow("session and demo")
+            << QStringList{"--demo-series", "--session", "s.json"} << "--session";
+        QTest::newRow("save-session folder")
+            << QStringList{"--save-session", "/nonexistent-folder/s.json"}
+            << "save-session '/nonexistent";
         QTest::newRow("bad count") << QStringList{"--demo-points", "lots"} << "--demo-points";
         QTest::newRow("zero count") << QStringList{"--demo-points", "0"} << "--demo-points";
         QTest::newRow("huge count") << QStringList{"--demo-points", "500M"} << "--demo-points";

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: MIT
+// Sessions: File ▸ Save session then Open session brings back the same parameters, results,
+// camera and picture; exported PNGs carry their session and reopen it; bad session files and
+// data that moved or changed give messages naming the file and the problem, and the data on
+// screen stays. The command line's --session and --save-session, end to end.
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <fstream>
+#include <random>
+
+#include "app/common/register_backends.h"
+#include "tests/ui/gui_test_main.h"
+#include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/panels/knn/knn_panel.h"
+#include "ui/panels/kshape/kshape_panel.h"
+#include "ui/panels/rocket/rocket_panel.h"
+#include "ui/shell/main_window.h"
+#include "ui/shell/session.h"
+#include "ui/views/points/point_cloud_view.h"
+
+using cs::ui::MainWindow;
+
+namespace {
+
+// Three blobs in 3-D as an .xyz file: a data file of the test's own, to move and change.
+void writeBlobs(const QString& path, int perBlob = 300) {
+    std::mt19937 rng(11);
+    std::normal_distribution<float> noise(0.0f, 0.4f);
+    std::ofstream out(path.toStdString());
+    for (const auto& [cx, cy, cz] :
+         {std::tuple{0.f, 0.f, 0.f}, std::tuple{6.f, 0.f, 1.f}, std::tuple{0.f, 7.f, -2.f}})
+        for (int i = 0; i < perBlob; ++i)
+            out << cx + noise(rng) << ' ' << cy + noise(rng) << ' ' << cz + noise(rng) << '\n';
+}
+
+bool settle(MainWindow& window) {
+    return QTest::qWaitFor([&] { return window.isSettled(); }, 60000);
+}
+
+bool openAndWait(MainWindow& window, const QString& path) {
+    QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+    window.openFile(path);
+    return QTest::qWaitFor([&] { return !loaded.isEmpty() && window.isSettled(); }, 60000);
+}
+
+bool restore(MainWindow& window, const QString& path) {
+    QSignalSpy restored(&window, &MainWindow::sessionRestored);
+    window.openSession(path);
+    return QTest::qWaitFor([&] { return !restored.isEmpty() && window.isSettled(); }, 60000);
+}
+
+// The share of pixels that differ clearly between two images of the same size: a picture
+// restored from a session is the same picture, up to rasterisation noise.
+double differingShare(const QImage& a, const QImage& b) {
+    if (a.size() != b.size()) return 1.0;
+    int differ = 0, total = 0;
+    for (int y = 0; y < a.height(); y += 2)
+        for (int x = 0; x < a.width(); x += 2) {
+            const QColor p = a.pixelColor(x, y), q = b.pixelColor(x, y);
+            if (std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) +
+                    std::abs(p.blue() - q.blue()) >
+                60)
+                ++differ;
+            ++total;
+        }
+    return double(differ) / total;
+}
+
+int foregroundPixels(const QImage& image, const QColor& background) {
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 2)
+        for (int x = 0; x < image.width(); x += 2) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - background.red()) + std::abs(c.green() - background.green()) +
+                    std::abs(c.blue() - background.blue()) >
+                24)
+                ++n;
+        }
+    return n;
+}
+
+// What a session must bring back, read from a window.
+struct Picture {
+    std::vector<cs::ParameterValues> values;  // every panel's, in menu order
+    std::vector<std::int32_t> labels;         // DBSCAN's
+    bool knnResult = false;
+    cs::ui::OrbitCamera camera;
+    float pointSize = 0;
+    QString colourBy;
+    QImage frame;
+};
+
+Picture pictureOf(MainWindow& window) {
+    Picture p;
+    for (cs::ui::AlgorithmPanel* panel :
+         {static_cast<cs::ui::AlgorithmPanel*>(window.dbscanPanel()),
+          static_cast<cs::ui::AlgorithmPanel*>(window.knnPanel()),
+          static_cast<cs::ui::AlgorithmPanel*>(window.rocketPanel()),
+          static_cast<cs::ui::AlgorithmPanel*>(window.kshapePanel())})
+        p.values.push_back(panel->parameterValues());
+    if (const auto run = window.dbscanPanel()->lastRun()) p.labels = run->result.labels;
+    p.knnResult = window.knnPanel()->hasResult();
+    p.camera = window.pointView()->camera();
+    p.pointSize = window.pointView()->pointSize();
+    p.colourBy = window.pointView()->colourBy();
+    p.frame = window.pointView()->grabFramebuffer();
+    return p;
+}
+
+}  // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    std::unique_ptr<MainWindow> m_window;
+
+    QString tmp(const QString& name) const { return m_tmp.filePath(name); }
+
+    std::unique_ptr<MainWindow> makeWindow() {
+        auto window = std::make_unique<MainWindow>();
+        window->resize(1100, 750);
+        window->show();
+        [&] { QVERIFY(QTest::qWaitForWindowExposed(window.get())); }();
+        return window;
+    }
+
+    // Data on screen, DBSCAN and the kNN graph run with parameters of the test's choosing, the
+    // camera turned and the points larger: a picture that differs from every default.
+    void buildPicture(MainWindow& window, const QString& data) {
+        QVERIFY(openAndWait(window, data));
+        // One DBSCAN run, as the restored window makes: the clusters' colours then match too.
+        cs::ParameterValues dbscan;
+        dbscan.set("eps", 0.9);
+        dbscan.set("minPts", std::int64_t(7));
+        window.dbscanPanel()->applyParameters(dbscan, false);
+        window.dbscanPanel()->run();
+        window.knnPanel()->setK(6);
+        window.knnPanel()->run();
+        window.rocketPanel()->setKernels(3000);  // no series: a value only
+        QVERIFY(settle(window));
+        QVERIFY(window.dbscanPanel()->hasResult());
+        QVERIFY(window.knnPanel()->hasResult());
+        window.pointView()->orbit(35.0f, -12.0f);
+        window.pointView()->zoom(0.8f);
+        window.pointView()->increasePointSize();
+        QVERIFY(settle(window));
+    }
+
+    void expectFailure(MainWindow& window, const QString& session, const QStringList& words) {
+        const std::size_t before = window.pointView()->pointCount();
+        QSignalSpy failed(&window, &MainWindow::loadFailed);
+        QSignalSpy restored(&window, &MainWindow::sessionRestored);
+        window.openSession(session);
+        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
+        const QString message = failed.front().front().toString();
+        for (const QString& word : words)
+            QVERIFY2(message.contains(word),
+                     qPrintable(message + QStringLiteral(" lacks ") + word));
+        QVERIFY(settle(window));
+        QCOMPARE(restored.count(), 0);
+        QCOMPARE(window.pointView()->pointCount(), before);  // the data on screen stays
+        QVERIFY(!window.isRestoringSession());
+    }
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        QSettings().clear();
+        cs::app::registerBuiltinBackends();
+        writeBlobs(tmp(QStringLiteral("blobs.xyz")));
+    }
+
+    void init() { m_window = makeWindow(); }
+    void cleanup() { m_window.reset(); }
+
+    void saveThenOpenGivesTheSamePicture() {
+        buildPicture(*m_window, tmp(QStringLiteral("blobs.xyz")));
+        const QString session = tmp(QStringLiteral("round.session.json"));
+        QCOMPARE(m_window->saveSession(session), QString());
+        const Picture saved = pictureOf(*m_window);
+        QVERIFY(foregroundPixels(saved.frame, m_window->pointView()->backgroundColour()) > 400);
+        QCOMPARE(m_window->recentSessions().value(0), session);
+        m_window.reset();
+
+        // Another window, with other data on screen, opens it.
+        m_window = makeWindow();
+        QVERIFY(openAndWait(*m_window, tmp(QStringLiteral("blobs.xyz"))));
+        m_window->openDemoPoints(500);
+        QVERIFY(settle(*m_window));
+        QVERIFY(restore(*m_window, session));
+        const Picture back = pictureOf(*m_window);
+        QCOMPARE(back.values.size(), saved.values.size());
+        for (std::size_t i = 0; i < saved.values.size(); ++i)
+            QVERIFY2(back.values[i] == saved.values[i], qPrintable(QString::number(i)));
+        QCOMPARE(std::get<double>(*back.values[0].find("eps")), 0.9);
+        QCOMPARE(std::get<std::int64_t>(*back.values[1].find("k")), std::int64_t(6));
+        QCOMPARE(back.labels, saved.labels);
+        QVERIFY(!back.labels.empty());
+        QVERIFY(back.knnResult);
+        QCOMPARE(back.camera.target(), saved.camera.target());
+        QCOMPARE(back.camera.distance(), saved.camera.distance());
+        QCOMPARE(back.camera.yaw(), saved.camera.yaw());
+        QCOMPARE(back.camera.pitch(), saved.camera.pitch());
+        QCOMPARE(back.pointSize, saved.pointSize);
+        QCOMPARE(back.colourBy, saved.colourBy);
+        const double share = differingShare(saved.frame, back.frame);
+        QVERIFY2(share < 0.02, qPrintable(QStringLiteral("%1 of the pixels differ").arg(share)));
+        QVERIFY(cs::test::logged(QStringLiteral("restored")));
+    }
+
+    void exportedPngCarriesTheSession() {
+        buildPicture(*m_window, tmp(QStringLiteral("blobs.xyz")));
+        const QString png = tmp(QStringLiteral("view.png"));
+        QCOMPARE(m_window->exportTo(png), QString());
+        const Picture saved = pictureOf(*m_window);
+        const QString text = QImage(png).text(QString::fromLatin1(cs::ui::kSessionPngKey));
+        QVERIFY(text.contains(QLatin1String("clusterscope-session")));
+        // The window's screenshot (--screenshot) carries the same.
+        QCOMPARE(m_window->grabWindow().text(QString::fromLatin1(cs::ui::kSessionPngKey)), text);
+        m_window.reset();
+
+        m_window = makeWindow();
+        QSignalSpy restored(m_window.get(), &MainWindow::sessionRestored);
+        m_window->openFile(png);  // File ▸ Open of the PNG
+        QVERIFY(
+            QTest::qWaitFor([&] { return !restored.isEmpty() && m_window->isSettled(); }, 60000));
+        const Picture back = pictureOf(*m_window);
+        QCOMPARE(back.labels, saved.labels);
+        QVERIFY(back.values == saved.values);
+        QCOMPARE(back.camera.yaw(), saved.camera.yaw());
+    }
+
+    void movedFolderStillOpens() {
+        // The data beside the session, both moved to another folder: found by its relative path.
+        const QDir from(tmp(QStringLiteral("project")));
+        QVERIFY(QDir().mkpath(from.path()));
+        writeBlobs(from.filePath(QStringLiteral("cloud.xyz")));
+        QVERIFY(openAndWait(*m_window, from.filePath(QStringLiteral("cloud.xyz"))));
+        QCOMPARE(m_window->saveSession(from.filePath(QStringLiteral("s.json"))), QString());
+        const QString to = tmp(QStringLiteral("moved"));
+        QVERIFY(QDir().rename(from.path(), to));
+        QVERIFY(restore(*m_window, QDir(to).filePath(QStringLiteral("s.json"))));
+        QCOMPARE(m_window->pointView()->pointCount(), std::size_t(900));
+    }
+
+    void badSessionsGiveClearErrors() {
+        const QString data = tmp(QStringLiteral("data.xyz"));
+        writeBlobs(data);
+        QVERIFY(openAndWait(*m_window, data));
+        const QString good = tmp(QStringLiteral("good.json"));
+        QCOMPARE(m_window->saveSession(good), QString());
+        QFile file(good);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray json = file.readAll();
+        file.close();
+        auto write = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(tmp(name));
+            [&] { QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate)); }();
+            f.write(bytes);
+            return tmp(name);
+        };
+        auto edited = [&](const std::function<void(QJsonObject&)>& edit) {
+            QJsonObject root = QJsonDocument::fromJson(json).object();
+            edit(root);
+            return QJsonDocument(root).toJson();
+        };
+
+        expectFailure(*m_window,
+                      write(QStringLiteral("truncated.json"), json.left(json.size() / 2)),
+                      {QStringLiteral("truncated.json"), QStringLiteral("not valid JSON")});
+        expectFailure(*m_window, write(QStringLiteral("empty.json"), {}),
+                      {QStringLiteral("empty.json"), QStringLiteral("empty")});
+        expectFailure(*m_window, write(QStringLiteral("other.json"), "{\"a\": 1}"),
+                      {QStringLiteral("other.json"), QStringLiteral("not a Clusterscope session")});
+        expectFailure(*m_window, tmp(QStringLiteral("absent.json")),
+                      {QStringLiteral("absent.json"), QStringLiteral("no such session file")});
+        expectFailure(*m_window, write(QStringLiteral("future.json"), edited([](QJsonObject& r) {
+                                           r[QStringLiteral("version")] = 99;
+                                       })),
+                      {QStringLiteral("future.json"), QStringLiteral("version 99")});
+        expectFailure(
+            *m_window, write(QStringLiteral("badeps.json"), edited([](QJsonObject& r) {
+                                 QJsonObject methods = r[QStringLiteral("methods")].toObject();
+                                 QJsonObject dbscan = methods[QStringLiteral("dbscan")].toObject();
+                                 QJsonObject params =
+                                     dbscan[QStringLiteral("parameters")].toObject();
+                                 params[QStringLiteral("eps")] = QStringLiteral("wide");
+                                 dbscan[QStringLiteral("parameters")] = params;
+                                 methods[QStringLiteral("dbscan")] = dbscan;
+                                 r[QStringLiteral("methods")] = methods;
+                             })),
+            {QStringLiteral("badeps.json"), QStringLiteral("methods.dbscan.parameters.eps"),
+             QStringLiteral("\"wide\"")});
+        expectFailure(*m_window, write(QStringLiteral("unknown.json"), edited([](QJsonObject& r) {
+                                           QJsonObject methods =
+                                               r[QStringLiteral("methods")].toObject();
+                                           methods[QStringLiteral("hdbscan")] = QJsonObject();
+                                           r[QStringLiteral("methods")] = methods;
+                                       })),
+                      {QStringLiteral("unknown.json"), QStringLiteral("hdbscan")});
+
+        // A PNG that is not one of ours.
+        QImage plain(20, 20, QImage::Format_RGB32);
+        plain.fill(Qt::red);
+        QVERIFY(plain.save(tmp(QStringLiteral("plain.png"))));
+        expectFailure(*m_window, tmp(QStringLiteral("plain.png")),
+                      {QStringLiteral("plain.png"), QStringLiteral("no Clusterscope session")});
+
+        // The data changed since: refused by its content hash before it replaces anything.
+        {
+            std::ofstream out(data.toStdString(), std::ios::app);
+            out << "1 2 3\n";
+        }
+        expectFailure(
+            *m_window, good,
+            {data, QStringLiteral("changed since the session was saved"), QStringLiteral("cs64:")});
+        // The data gone.
+        QVERIFY(QFile::remove(data));
+        expectFailure(*m_window, good,
+                      {QStringLiteral("good.json"), data, QStringLiteral("missing")});
+    }
+};
+
+CS_GL_TEST_MAIN(TestSession)
+#include "tst_session.moc"

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#include "ui/shell/undo_commands.h"
+
+#include <QDateTime>
+#include <QObject>
+#include <QStringList>
+
+#include "ui/panels/algorithm_panel.h"
+
+namespace cs::ui {
+namespace {
+
+qint64 nowMs() {
+    return QDateTime::currentMSecsSinceEpoch();
+}
+
+}  // namespace
+
+ParameterEdit::ParameterEdit(AlgorithmPanel& panel, ParameterValues before, ParameterValues after)
+    : m_panel(panel),
+      m_before(std::move(before)),
+      m_after(std::move(after)),
+      m_editedAtMs(nowMs()) {
+    QStringList labels;
+    for (const ParameterSpec& spec : panel.descriptor().parameters) {
+        const ParameterValue* a = m_before.find(spec.name);
+        const ParameterValue* b = m_after.find(spec.name);
+        if ((a == nullptr) != (b == nullptr) || (a && *a != *b)) {
+            m_changed.push_back(spec.name);
+            labels << QString::fromStdString(spec.label).remove(QLatin1Char('&'));
+        }
+    }
+    setText(QObject::tr("%1 %2").arg(QString::fromStdString(panel.descriptor().title),
+                                     labels.join(QStringLiteral(", "))));
+}
+
+void ParameterEdit::undo() {
+    m_panel.applyParameters(m_before, true);
+    m_applied = false;
+}
+
+void ParameterEdit::redo() {
+    if (!m_applied) m_panel.applyParameters(m_after, true);
+    m_applied = true;
+}
+
+bool ParameterEdit::mergeWith(const QUndoCommand* other) {
+    const auto* next = static_cast<const ParameterEdit*>(other);
+    if (&next->m_panel != &m_panel || next->m_changed != m_changed ||
+        next->m_editedAtMs - m_editedAtMs > kUndoMergeMs)
+        return false;
+    m_after = next->m_after;
+    m_editedAtMs = next->m_editedAtMs;
+    // A drag that ends where it started is no step at all.
+    setObsolete(m_after == m_before);
+    return true;
+}
+
+ViewSettingEdit::ViewSettingEdit(const QString& text, int mergeId, QVariant before, QVariant after,
+                                 std::function<void(const QVariant&)> apply, bool applied)
+    : m_mergeId(mergeId),
+      m_before(std::move(before)),
+      m_after(std::move(after)),
+      m_apply(std::move(apply)),
+      m_editedAtMs(nowMs()),
+      m_applied(applied) {
+    setText(text);
+}
+
+void ViewSettingEdit::undo() {
+    m_apply(m_before);
+    m_applied = false;
+}
+
+void ViewSettingEdit::redo() {
+    if (!m_applied) m_apply(m_after);
+    m_applied = true;
+}
+
+bool ViewSettingEdit::mergeWith(const QUndoCommand* other) {
+    const auto* next = static_cast<const ViewSettingEdit*>(other);
+    if (next->m_editedAtMs - m_editedAtMs > kUndoMergeMs) return false;
+    m_after = next->m_after;
+    m_editedAtMs = next->m_editedAtMs;
+    setObsolete(m_after == m_before);
+    return true;
+}
+
+}  // namespace cs::ui

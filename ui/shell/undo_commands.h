@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QUndoCommand>
+#include <QVariant>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compute/core/algorithm_descriptor.h"
+
+namespace cs::ui {
+
+class AlgorithmPanel;
+
+/// Steps of one setting in quick succession (a slider drag, a held key) merge into one undo step
+/// when they come less than this many milliseconds apart.
+inline constexpr qint64 kUndoMergeMs = 600;
+
+/// A user's edit of a method's parameters (AlgorithmPanel::parametersEdited), written once for
+/// every method: undo sets the values before, redo those after, and either re-runs as an edit
+/// does. The edit has happened when it is pushed, so the first redo() does nothing.
+/// @code
+/// connect(panel, &AlgorithmPanel::parametersEdited, [=](auto& before, auto& after) {
+///     stack->push(new ParameterEdit(*panel, before, after));
+/// });
+/// @endcode
+class ParameterEdit : public QUndoCommand {
+public:
+    ParameterEdit(AlgorithmPanel& panel, ParameterValues before, ParameterValues after);
+
+    void undo() override;
+    void redo() override;
+    int id() const override { return 1; }
+    /// Merges a later edit of the same parameters of the same panel made within kUndoMergeMs.
+    bool mergeWith(const QUndoCommand* other) override;
+
+private:
+    AlgorithmPanel& m_panel;
+    ParameterValues m_before;
+    ParameterValues m_after;
+    std::vector<std::string> m_changed;  // the parameters whose values differ
+    qint64 m_editedAtMs = 0;
+    bool m_applied = true;
+};
+
+/// A user's change of a view setting (colour by, point size): apply(value) sets it without
+/// recording. With applied true the change has happened already (the first redo() does
+/// nothing); else redo() makes it. Changes with the same mergeId within kUndoMergeMs merge.
+class ViewSettingEdit : public QUndoCommand {
+public:
+    ViewSettingEdit(const QString& text, int mergeId, QVariant before, QVariant after,
+                    std::function<void(const QVariant&)> apply, bool applied);
+
+    void undo() override;
+    void redo() override;
+    int id() const override { return m_mergeId; }
+    bool mergeWith(const QUndoCommand* other) override;
+
+private:
+    int m_mergeId;
+    QVariant m_before;
+    QVariant m_after;
+    std::function<void(const QVariant&)> m_apply;
+    qint64 m_editedAtMs = 0;
+    bool m_applied;
+};
+
+}  // namespace cs::ui
