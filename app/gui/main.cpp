@@ -53,6 +53,31 @@ int printTextAndExit(int argc, char** argv) {
     return 0;
 }
 
+// The command line as given: QGuiApplication takes -session and --session (X11 session
+// management) out of arguments(), and this window's --session names a Clusterscope session.
+QStringList rawArguments(int argc, char** argv) {
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << QString::fromLocal8Bit(argv[i]);
+    return arguments;
+}
+
+// QApplication::arguments() with the --session option Qt removed put back from raw.
+QStringList withSessionOption(QStringList arguments, const QStringList& raw) {
+    for (const QString& a : arguments)
+        if (a == QLatin1String("--session") || a.startsWith(QLatin1String("--session=")))
+            return arguments;  // this platform left it there
+    for (qsizetype i = 1; i < raw.size(); ++i) {
+        const QString& a = raw[i];
+        if ((a == QLatin1String("--session") || a == QLatin1String("-session")) &&
+            i + 1 < raw.size())
+            arguments << QStringLiteral("--session") << raw[++i];
+        else if (a.startsWith(QLatin1String("--session=")))
+            arguments << a;
+    }
+    return arguments;
+}
+
 // What to do with the session a run that did not exit cleanly autosaved: the command line's
 // answer, none with --quit (a script never waits on a dialog), else the user's.
 bool restoresCrashedSession(const cs::ui::AutomationOptions& options, QWidget* window) {
@@ -77,12 +102,14 @@ int main(int argc, char** argv) {
     // Before the QApplication: every GL context, the window's included, must be 3.3 core for
     // the point view's shaders and for context sharing to work.
     QSurfaceFormat::setDefaultFormat(cs::ui::PointCloudView::defaultSurfaceFormat());
+    const QStringList raw = rawArguments(argc, argv);
     QApplication app(argc, argv);
     describeApplication();
     QApplication::setDesktopFileName(QStringLiteral("clusterscope"));
 
     QString error;
-    const auto options = cs::ui::Automation::parse(QApplication::arguments(), &error);
+    const auto options =
+        cs::ui::Automation::parse(withSessionOption(QApplication::arguments(), raw), &error);
     if (!options) {
         std::fprintf(stderr, "clusterscope: error: %s\n(see clusterscope --help)\n",
                      qPrintable(error));
