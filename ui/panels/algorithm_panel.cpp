@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -169,6 +170,48 @@ void AlgorithmPanel::applyParameters(const ParameterValues& values, bool rerun) 
                 setParameter(QString::fromStdString(spec.name), *value);
     });
     m_holdRuns = held;
+}
+
+QVariantMap AlgorithmPanel::viewOptions() const {
+    QVariantMap options;
+    for (const auto& [name, widget] : m_viewOptionWidgets) {
+        if (auto* box = qobject_cast<QCheckBox*>(widget)) options[name] = box->isChecked();
+        if (auto* slider = qobject_cast<QSlider*>(widget)) options[name] = slider->value();
+    }
+    return options;
+}
+
+void AlgorithmPanel::setViewOptions(const QVariantMap& options) {
+    m_settingViewOptions = true;
+    for (const auto& [name, widget] : m_viewOptionWidgets) {
+        const QVariant value = options.value(name);
+        if (auto* box = qobject_cast<QCheckBox*>(widget); box && value.typeId() == QMetaType::Bool)
+            box->setChecked(value.toBool());
+        if (auto* slider = qobject_cast<QSlider*>(widget);
+            slider && (value.typeId() == QMetaType::Int || value.typeId() == QMetaType::Double))
+            slider->setValue(value.toInt());
+    }
+    m_settingViewOptions = false;
+    m_editedViewOptions = viewOptions();
+}
+
+void AlgorithmPanel::addViewOption(const QString& name, QCheckBox* box) {
+    m_viewOptionWidgets[name] = box;
+    m_editedViewOptions[name] = box->isChecked();
+    connect(box, &QCheckBox::toggled, this, &AlgorithmPanel::viewOptionChanged);
+}
+
+void AlgorithmPanel::addViewOption(const QString& name, QSlider* slider) {
+    m_viewOptionWidgets[name] = slider;
+    m_editedViewOptions[name] = slider->value();
+    connect(slider, &QSlider::valueChanged, this, &AlgorithmPanel::viewOptionChanged);
+}
+
+void AlgorithmPanel::viewOptionChanged() {
+    const QVariantMap now = viewOptions();
+    if (!m_settingViewOptions && now != m_editedViewOptions)
+        emit viewOptionsEdited(m_editedViewOptions, now);
+    m_editedViewOptions = now;
 }
 
 Algorithm AlgorithmPanel::algorithm() {

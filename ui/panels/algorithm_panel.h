@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QKeySequence>
+#include <QVariantMap>
 #include <QWidget>
 #include <functional>
 #include <map>
@@ -23,6 +24,7 @@ class QFormLayout;
 class QLabel;
 class QProgressBar;
 class QPushButton;
+class QSlider;
 class QSpinBox;
 class QVBoxLayout;
 
@@ -88,6 +90,12 @@ public:
     /// user: they are not offered to undo. rerun false: no live re-run follows (a session sets
     /// every value first, then runs what had a result); true: a change re-runs as an edit does.
     void applyParameters(const ParameterValues& values, bool rerun);
+    /// The panel's view options (DBSCAN's Show core, border and noise; the kNN graph's edges
+    /// and their opacity) by name: a bool per check box, an int per slider.
+    QVariantMap viewOptions() const;
+    /// Sets those of options the panel has (others, and values of another type, are ignored),
+    /// as the program: not offered to undo.
+    void setViewOptions(const QVariantMap& options);
 
     QPushButton* runButton() const { return m_runButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }
@@ -108,6 +116,8 @@ signals:
     /// The user changed the parameters (an edit, or one step of a drag): every value before
     /// and after it, for undo.
     void parametersEdited(const cs::ParameterValues& before, const cs::ParameterValues& after);
+    /// The user changed a view option: every option before and after it, for undo.
+    void viewOptionsEdited(const QVariantMap& before, const QVariantMap& after);
 
 protected:
     AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& descriptor,
@@ -138,6 +148,9 @@ protected:
     /// Runs change, in which the panel itself sets parameters (a clamp to the data, the knee's
     /// eps): they re-run like any change but are not the user's edits, so not offered to undo.
     void changeByProgram(const std::function<void()>& change);
+    /// Makes a check box or a slider of the panel's own a view option (sessions, undo).
+    void addViewOption(const QString& name, QCheckBox* box);
+    void addViewOption(const QString& name, QSlider* slider);
     /// The Parameters box's form (rows go above Run and Cancel).
     QFormLayout* parameterForm() const { return m_form; }
     /// Adds a box of the panel's own under the Result box.
@@ -187,6 +200,7 @@ private:
     void onProgress(const QString& kind, double fraction, const QString& stage);
     void updateRunning();
     void store(const char* name, const ParameterValue& value, bool stored);
+    void viewOptionChanged();
 
     JobRunner& m_runner;
     const AlgorithmDescriptor& m_descriptor;
@@ -198,6 +212,9 @@ private:
     int m_programChanges = 0;     // changeByProgram() depth
     bool m_holdRuns = false;      // applyParameters(rerun = false) in progress
     ParameterValues m_runValues;  // those of the run submitted last, for the log
+    std::map<QString, QWidget*> m_viewOptionWidgets;
+    QVariantMap m_editedViewOptions;  // the "before" of the next view option edit
+    bool m_settingViewOptions = false;
 
     QVBoxLayout* m_layout = nullptr;
     QFormLayout* m_form = nullptr;

@@ -64,6 +64,8 @@ const QString kStateKey = QStringLiteral("mainWindow/state");
 const QString kRecentKey = QStringLiteral("recentFiles");
 const QString kRecentSessionsKey = QStringLiteral("recentSessions");
 constexpr int kRestorePollMs = 25;
+// Undo merge ids of the panels' view options: this plus the panel's index.
+constexpr int kViewOptionsUndoId = 100;
 // The job that keeps the loaded points on the compute device (Backend::keepResident).
 const QString kResidentJob = QStringLiteral("resident");
 // The same for the loaded series (Backend::keepSeriesResident), for the series heat map.
@@ -332,6 +334,15 @@ void MainWindow::addPanel(AlgorithmPanel* panel) {
     connect(panel, &AlgorithmPanel::parametersEdited, this,
             [this, panel](const ParameterValues& before, const ParameterValues& after) {
                 m_undo->push(new ParameterEdit(*panel, before, after));
+            });
+    // Each panel's options merge among themselves only (an opacity drag is one step).
+    const int viewOptionsId = kViewOptionsUndoId + int(m_panels.size());
+    connect(panel, &AlgorithmPanel::viewOptionsEdited, this,
+            [this, panel, viewOptionsId](const QVariantMap& before, const QVariantMap& after) {
+                m_undo->push(new ViewSettingEdit(
+                    tr("%1 view").arg(QString::fromStdString(panel->descriptor().title)),
+                    viewOptionsId, before, after,
+                    [panel](const QVariant& v) { panel->setViewOptions(v.toMap()); }, true));
             });
     m_panels.emplace_back(panel, dock);
 }
@@ -1038,8 +1049,11 @@ Session MainWindow::currentSession() const {
     s.points = m_pointsSource;
     s.series = m_seriesSource;
     s.seriesInFront = currentView() == View::Series;
-    for (const auto& [panel, dock] : m_panels)
+    for (const auto& [panel, dock] : m_panels) {
         s.methods.push_back({&panel->descriptor(), panel->parameterValues(), panel->hasResult()});
+        if (const QVariantMap options = panel->viewOptions(); !options.isEmpty())
+            s.panelViews[panel->kind()] = options;
+    }
     s.colourBy = shownColourId();
     s.pointSize = m_pointView->pointSize();
     s.upAxis = int(m_pointView->upAxis());
@@ -1130,6 +1144,9 @@ void MainWindow::restoreMethods() {
         m_seriesView->setChannel(s.seriesChannel);
         m_seriesView->setSplit(SeriesView::Split(s.seriesSplit));
     }
+    for (auto& [panel, dock] : m_panels)
+        if (const auto it = s.panelViews.find(panel->kind()); it != s.panelViews.end())
+            panel->setViewOptions(it->second);
     // Every value first, then the runs: a run must see the session's values, not a mix.
     for (const SessionMethod& m : s.methods)
         for (auto& [panel, dock] : m_panels)

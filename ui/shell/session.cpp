@@ -225,6 +225,26 @@ private:
             if (const auto c = member(p, QStringLiteral("camera"), where, QJsonValue::Object))
                 s.camera = readCamera(c->toObject(), where + QStringLiteral(".camera"));
         }
+        if (const auto panels = member(view, QStringLiteral("panels"), QStringLiteral("view"),
+                                       QJsonValue::Object)) {
+            const QJsonObject all = panels->toObject();
+            for (auto it = all.begin(); it != all.end(); ++it) {
+                const QString where = QStringLiteral("view.panels.") + it.key();
+                if (!it.value().isObject()) {
+                    fail(where, QObject::tr("expected an object"));
+                    return;
+                }
+                const QJsonObject options = it.value().toObject();
+                for (auto o = options.begin(); o != options.end(); ++o)
+                    if (!o.value().isBool() && !o.value().isDouble()) {
+                        fail(where + QLatin1Char('.') + o.key(),
+                             QObject::tr("expected true, false or a number"));
+                        return;
+                    }
+                s.panelViews[it.key()] = options.toVariantMap();
+            }
+        }
+        if (m_failed) return;
         if (view.contains(QStringLiteral("series"))) {
             const QString where = QStringLiteral("view.series");
             const QJsonObject p = object(view, QStringLiteral("series"), where);
@@ -366,7 +386,11 @@ QByteArray sessionToJson(const Session& session, const QString& sessionFile, Jso
                              {QStringLiteral("channel"), session.seriesChannel},
                              {QStringLiteral("split"), kSplits.value(session.seriesSplit)},
                              {QStringLiteral("featureLayer"), qint64(session.featureLayer)}};
+    QJsonObject panels;
+    for (const auto& [name, options] : session.panelViews)
+        panels[name] = QJsonObject::fromVariantMap(options);
     const QJsonObject view{
+        {QStringLiteral("panels"), panels},
         {QStringLiteral("front"),
          session.seriesInFront ? QStringLiteral("series") : QStringLiteral("points")},
         {QStringLiteral("points"), points},

@@ -3,8 +3,10 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QVariantMap>
 #include <QVector3D>
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -53,6 +55,9 @@ struct Session {
     float pointSize = 0.0f;  ///< logical pixels (0: not saved)
     int upAxis = 0;          ///< PointCloudView::UpAxis as int
     std::optional<SessionCamera> camera;
+
+    /// The panels' view options (AlgorithmPanel::viewOptions), by method name.
+    std::map<QString, QVariantMap> panelViews;
 
     int seriesStyle = 0;  ///< SeriesView::Style as int
     int seriesChannel = 0;

@@ -8,6 +8,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <fstream>
@@ -92,6 +93,7 @@ struct Picture {
     cs::ui::OrbitCamera camera;
     float pointSize = 0;
     QString colourBy;
+    QVariantMap knnView;
     QImage frame;
 };
 
@@ -108,6 +110,7 @@ Picture pictureOf(MainWindow& window) {
     p.camera = window.pointView()->camera();
     p.pointSize = window.pointView()->pointSize();
     p.colourBy = window.pointView()->colourBy();
+    p.knnView = window.knnPanel()->viewOptions();
     p.frame = window.pointView()->grabFramebuffer();
     return p;
 }
@@ -144,6 +147,7 @@ private:
         window.knnPanel()->setK(6);
         window.knnPanel()->run();
         window.rocketPanel()->setKernels(3000);  // no series: a value only
+        window.knnPanel()->opacitySlider()->setValue(80);
         QVERIFY(settle(window));
         QVERIFY(window.dbscanPanel()->hasResult());
         QVERIFY(window.knnPanel()->hasResult());
@@ -210,6 +214,8 @@ private slots:
         QCOMPARE(back.camera.pitch(), saved.camera.pitch());
         QCOMPARE(back.pointSize, saved.pointSize);
         QCOMPARE(back.colourBy, saved.colourBy);
+        QCOMPARE(back.knnView, saved.knnView);
+        QCOMPARE(back.knnView.value(QStringLiteral("edgeOpacity")).toInt(), 80);
         const double share = differingShare(saved.frame, back.frame);
         QVERIFY2(share < 0.02, qPrintable(QStringLiteral("%1 of the pixels differ").arg(share)));
         QVERIFY(cs::test::logged(QStringLiteral("restored")));

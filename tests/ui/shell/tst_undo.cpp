@@ -2,7 +2,9 @@
 // Edit ▸ Undo and Redo through the keyboard (Ctrl+Z, Ctrl+Shift+Z): parameter edits of any
 // method (typed, or a slider dragged: one step), colour by and point size; new data starts
 // afresh. Every finished run is in the log with its parameters.
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -178,6 +180,24 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
         QCOMPARE(m_window->undoStack()->count(), 0);
         QVERIFY(settle());
+    }
+
+    void visibility() {
+        // A view option of a panel: the kNN graph's Show edges, toggled from the keyboard.
+        m_window->findChild<QDockWidget*>(QStringLiteral("knnDock"))->raise();
+        QCheckBox* show = m_window->knnPanel()->showEdgesBox();
+        QTRY_VERIFY(show->isVisible());
+        const bool before = show->isChecked();
+        show->setFocus();
+        QTest::keyClick(show, Qt::Key_Space);
+        QCOMPARE(show->isChecked(), !before);
+        QCOMPARE(m_window->pointView()->edgesVisible(), !before);
+        QCOMPARE(m_window->undoStack()->count(), 1);
+        undo();
+        QCOMPARE(show->isChecked(), before);
+        QCOMPARE(m_window->pointView()->edgesVisible(), before);
+        redo();
+        QCOMPARE(show->isChecked(), !before);
     }
 
     void everyRunIsLogged() {

@@ -263,6 +263,9 @@ void DbscanPanel::buildUi() {
             QSettings().setValue(key, on);
             repaint();
         });
+    addViewOption(QStringLiteral("showCore"), m_showCore);
+    addViewOption(QStringLiteral("showBorder"), m_showBorder);
+    addViewOption(QStringLiteral("showNoise"), m_showNoise);
     // The export dialog belongs to the main window (File ▸ Export… offers the labels too).
 }
 

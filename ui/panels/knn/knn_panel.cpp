@@ -89,6 +89,8 @@ KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
         QSettings().setValue(kOpacityKey, v);
         applyEdgeStyle();
     });
+    addViewOption(QStringLiteral("showEdges"), m_showEdges);
+    addViewOption(QStringLiteral("edgeOpacity"), m_opacity);
     applyEdgeStyle();
 }
 
