@@ -656,6 +656,7 @@ void MainWindow::openFile(const QString& path, io::DataKind kind) {
         openSession(path);
         return;
     }
+    abandonRestore();
     const auto kindText = io::toString(kind);
     logInfo(tr("opening %1%2")
                 .arg(path, kind == io::DataKind::Auto
@@ -666,10 +667,12 @@ void MainWindow::openFile(const QString& path, io::DataKind kind) {
 }
 
 void MainWindow::openDemoPoints(std::size_t n) {
+    abandonRestore();
     m_loader->loadDemoPoints(n);
 }
 
 void MainWindow::openDemoSeries() {
+    abandonRestore();
     m_loader->loadDemoSeries();
 }
 
@@ -1116,6 +1119,14 @@ void MainWindow::openSession(const QString& path) {
         if (*data) restore.loads.push_back(**data);
     m_restore = std::move(restore);
     restoreNextData();
+}
+
+void MainWindow::abandonRestore() {
+    // Other data asked for supersedes the session's loads: the session is not restored.
+    if (!m_restore) return;
+    logWarning(tr("the session %1 is not restored: other data was opened").arg(m_restore->path));
+    m_restore.reset();
+    m_restoreTimer.stop();
 }
 
 void MainWindow::restoreNextData() {

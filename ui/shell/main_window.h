@@ -196,6 +196,8 @@ private:
     /// result; the rest (colouring, style, camera) waits until the runs are done.
     void restoreMethods();
     void finishRestore();
+    /// Drops the session being restored (other data was asked for).
+    void abandonRestore();
     /// The image with the session in its text chunk (exported PNGs reopen as sessions).
     QImage withSession(QImage image) const;
 

@@ -461,7 +461,8 @@ private slots:
         const QString all = lines.join('\n');
         for (const char* expected :
              {"File|Open…|Ctrl+O", "File|Quit|Ctrl+Q", "View|Reset camera|R", "View|Fit to data|F",
-              "View|Log|Ctrl+L", "View|Full screen|F11", "Help|Keyboard shortcuts|F1"})
+              "View|Log|Ctrl+L", "View|Full screen|F11", "Help|Keyboard shortcuts|F1",
+              "File|Save Session As…|Ctrl+Shift+S", "Edit|Undo|Ctrl+Z", "Edit|Redo|Ctrl+Shift+Z"})
             QVERIFY2(all.contains(QString::fromUtf8(expected)),
                      qPrintable(expected + ("\n" + all)));
         QVERIFY(all.contains(QLatin1String("Larger points")));

@@ -23,6 +23,7 @@
 #include "ui/shell/main_window.h"
 #include "ui/shell/session.h"
 #include "ui/views/points/point_cloud_view.h"
+#include "ui/views/series/series_view.h"
 
 using cs::ui::MainWindow;
 
@@ -221,6 +222,40 @@ private slots:
         QVERIFY(cs::test::logged(QStringLiteral("restored")));
     }
 
+    void seriesMethodsComeBack() {
+        // The series methods the same way: k-Shape's clusters and ROCKET's features, with the
+        // series view showing the clusters.
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openDemoSeries();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        QVERIFY(settle(*m_window));
+        cs::ParameterValues kshape;
+        kshape.set("k", std::int64_t(4));
+        kshape.set("seed", std::int64_t(7));
+        m_window->kshapePanel()->applyParameters(kshape, false);
+        m_window->kshapePanel()->run();
+        cs::ParameterValues rocket;
+        rocket.set("kernels", std::int64_t(300));
+        m_window->rocketPanel()->applyParameters(rocket, false);
+        m_window->rocketPanel()->run();
+        QVERIFY(settle(*m_window));
+        QVERIFY(m_window->seriesView()->setStyle(cs::ui::SeriesView::Style::Clusters));
+        const QString session = tmp(QStringLiteral("series.session.json"));
+        QCOMPARE(m_window->saveSession(session), QString());
+        const auto labels = m_window->kshapePanel()->lastRun()->result->labels;
+        const auto features = m_window->rocketPanel()->lastRun()->features->values;
+        m_window.reset();
+
+        m_window = makeWindow();
+        QVERIFY(restore(*m_window, session));
+        QCOMPARE(m_window->currentView(), MainWindow::View::Series);
+        QCOMPARE(m_window->seriesView()->style(), cs::ui::SeriesView::Style::Clusters);
+        QCOMPARE(m_window->kshapePanel()->parameterValues().integer("k"), std::int64_t(4));
+        QCOMPARE(m_window->kshapePanel()->lastRun()->result->labels, labels);
+        QCOMPARE(m_window->rocketPanel()->parameterValues().integer("kernels"), std::int64_t(300));
+        QVERIFY(m_window->rocketPanel()->lastRun()->features->values == features);
+    }
+
     void exportedPngCarriesTheSession() {
         buildPicture(*m_window, tmp(QStringLiteral("blobs.xyz")));
         const QString png = tmp(QStringLiteral("view.png"));
@@ -254,6 +289,20 @@ private slots:
         QVERIFY(QDir().rename(from.path(), to));
         QVERIFY(restore(*m_window, QDir(to).filePath(QStringLiteral("s.json"))));
         QCOMPARE(m_window->pointView()->pointCount(), std::size_t(900));
+    }
+
+    void otherDataSupersedesARestore() {
+        QVERIFY(openAndWait(*m_window, tmp(QStringLiteral("blobs.xyz"))));
+        const QString session = tmp(QStringLiteral("superseded.json"));
+        QCOMPARE(m_window->saveSession(session), QString());
+        QSignalSpy restored(m_window.get(), &MainWindow::sessionRestored);
+        m_window->openSession(session);
+        QVERIFY(m_window->isRestoringSession());
+        m_window->openDemoPoints(300);  // the user opens something else meanwhile
+        QVERIFY(!m_window->isRestoringSession());
+        QVERIFY(settle(*m_window));
+        QCOMPARE(m_window->pointView()->pointCount(), std::size_t(300));
+        QCOMPARE(restored.count(), 0);
     }
 
     void badSessionsGiveClearErrors() {
