@@ -82,7 +82,7 @@ fi
 if [[ $gui != - && $xvfb != - ]]; then
     shot=$(mktemp -d)
     gui_ok() {
-        XDG_CONFIG_HOME=$shot/config "$xvfb" -a -s "-screen 0 1600x1000x24" "$gui" \
+        XDG_CONFIG_HOME=$shot/config XDG_DATA_HOME=$shot/data "$xvfb" -a -s "-screen 0 1600x1000x24" "$gui" \
             --screenshot "$shot/window.png" --quit >"$shot/log" 2>&1 &&
             [[ $(stat -c %s "$shot/window.png" 2>/dev/null || echo 0) -gt 10000 ]] ||
             { cat "$shot/log"; return 1; }

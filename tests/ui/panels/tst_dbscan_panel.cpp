@@ -269,6 +269,7 @@ private slots:
     void executableRunsDbscan() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
         const QString png = m_tmp.filePath(QStringLiteral("dbscan.png"));
         QProcess p;
         p.setProcessEnvironment(env);

@@ -263,6 +263,7 @@ private slots:
     void executableRunsKnn() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
         const QString png = m_tmp.filePath(QStringLiteral("knn.png"));
         const QString csv = m_tmp.filePath(QStringLiteral("cli_knn.csv"));
         QProcess p;

@@ -417,6 +417,7 @@ private slots:
     void executableRunsKShape() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
         const QString png = m_tmp.filePath(QStringLiteral("kshape.png"));
         const QString csv = m_tmp.filePath(QStringLiteral("cli_kshape.csv"));
         QProcess p;

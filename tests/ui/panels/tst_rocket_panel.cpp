@@ -462,6 +462,7 @@ private slots:
     void executableRunsRocket() {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
         const QString png = m_tmp.filePath(QStringLiteral("rocket.png"));
         const QString csv = m_tmp.filePath(QStringLiteral("cli_rocket.csv"));
         QProcess p;
