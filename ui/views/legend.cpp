@@ -34,9 +34,28 @@ int visibleRows(const Legend& legend) {
 }  // namespace
 
 QSize Legend::sizeHint(const QPainter& painter) const {
+    return sizeHint(painter.font());
+}
+
+int Legend::entryAt(const QFont& font, const QPoint& topRight, const QPoint& pos) const {
+    if (kind != Kind::Categories) return -1;
+    // paint()'s geometry: the title, then one row per entry.
+    const QSize size = sizeHint(font);
+    const QRect box(topRight.x() - size.width(), topRight.y(), size.width(), size.height());
+    if (!box.contains(pos)) return -1;
+    QFont bold = font;
+    bold.setBold(true);
+    const int line = QFontMetrics(font).height() + 3;
+    const int top = box.top() + kPadding + QFontMetrics(bold).height() + 6;
+    if (pos.y() < top) return -1;
+    const int row = (pos.y() - top) / line;
+    return row < visibleRows(*this) ? row : -1;
+}
+
+QSize Legend::sizeHint(const QFont& font) const {
     if (kind == Kind::None) return {};
-    const QFontMetrics fm(painter.font());
-    QFont bold = painter.font();
+    const QFontMetrics fm(font);
+    QFont bold = font;
     bold.setBold(true);
     const QFontMetrics fmBold(bold);
     const int line = fm.height() + 3;

@@ -6,8 +6,10 @@
 #include <QString>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+class QFont;
 class QPainter;
 
 namespace cs::ui {
@@ -22,6 +24,9 @@ struct Legend {
         QString name;            ///< category name as in the data ("blob 1", "noise")
         std::uint32_t rgba = 0;  ///< packed RGBA8 (ColourMaps)
         std::size_t count = 0;   ///< points of that category
+        /// The category's id in its result (a DBSCAN cluster id, -1 for noise), for clicks on
+        /// the entry; none for rows that stand for no one category ("… 3 more clusters").
+        std::optional<std::int32_t> category;
     };
 
     Kind kind = Kind::None;
@@ -35,6 +40,9 @@ struct Legend {
 
     /// Size the overlay needs with font metrics of painter's font.
     QSize sizeHint(const QPainter& painter) const;
+    QSize sizeHint(const QFont& font) const;
+    /// The entry whose row holds pos, for a legend painted with font at topRight; -1 for none.
+    int entryAt(const QFont& font, const QPoint& topRight, const QPoint& pos) const;
     /// Draws the overlay with its top-right corner at topRight, in palette's colours (window
     /// colour, translucent, as the box; text colour for the words).
     void paint(QPainter& painter, const QPoint& topRight, const QPalette& palette) const;

@@ -775,8 +775,10 @@ void DbscanPanel::repaint() {
     const std::size_t shown = order.size() > kLegendClusters + 1 ? kLegendClusters : order.size();
     for (std::size_t i = 0; i < shown; ++i) {
         const auto c = std::size_t(order[i]);
-        legend.entries.push_back({tr("cluster %1").arg(c + 1),
-                                  run.slotColours[std::size_t(run.slotOf[c])], run.sizes[c]});
+        // The id the labels CSV and the inspector give, so that the three agree.
+        legend.entries.push_back({tr("cluster %1").arg(c),
+                                  run.slotColours[std::size_t(run.slotOf[c])], run.sizes[c],
+                                  std::int32_t(c)});
     }
     if (shown < order.size()) {
         std::size_t rest = 0;
@@ -786,7 +788,7 @@ void DbscanPanel::repaint() {
                                   ColourMaps::packRgba(m_view.palette().color(QPalette::Mid)),
                                   rest});
     }
-    legend.entries.push_back({tr("noise"), ColourMaps::packRgba(noise), r.stats.noisePoints});
+    legend.entries.push_back({tr("noise"), ColourMaps::packRgba(noise), r.stats.noisePoints, -1});
     m_view.setCategories(
         dbscanCategories(std::shared_ptr<const DbscanResult>(m_run, &run.result)),
         clusterPaint(run.slotOf, run.slotColours, ColourMaps::packRgba(noise), vis),
