@@ -6,8 +6,10 @@
 #include <QLocale>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QOpenGLPaintDevice>
 #include <QPainter>
+#include <QRubberBand>
 #include <QWheelEvent>
 #include <algorithm>
 #include <chrono>
@@ -39,6 +41,11 @@ constexpr float kOrbitDegreesPerPixel = 0.4f;
 constexpr float kOrbitDegreesPerKey = 5.0f;
 constexpr float kZoomPerWheelStep = 0.85f;
 constexpr float kPointSizeStep = 1.25f;
+// A press that moves less than this (Manhattan, logical pixels) before release is a click.
+constexpr int kClickSlop = 4;
+// The cursor must rest this long before a hover pick: a pick per mouse event would redraw the
+// whole cloud for every pixel the mouse crosses.
+constexpr int kHoverDelayMs = 150;
 // glDrawElements takes a GLsizei count: larger graphs are drawn in slices of this many indices.
 constexpr std::size_t kMaxIndicesPerDraw = std::size_t(1) << 30;
 
@@ -69,7 +76,14 @@ PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
         contentChanged();
     });
     setMinimumSize(200, 150);
-    setMouseTracking(false);
+    setMouseTracking(true);  // hover picks
+    m_hoverTimer.setSingleShot(true);
+    m_hoverTimer.setInterval(kHoverDelayMs);
+    connect(&m_hoverTimer, &QTimer::timeout, this, [this] {
+        if (m_dragButton != Qt::NoButton) return;
+        const auto picked = pickPoint(m_hoverPos);
+        emit pointHovered(picked ? qint64(*picked) : -1, mapToGlobal(m_hoverPos));
+    });
     connect(this, &QOpenGLWidget::frameSwapped, this, [this] {
         const bool wasDrawn = isContentDrawn();
         m_drawnGeneration = m_paintedGeneration;
@@ -119,6 +133,9 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_edgeHostIndices.reset();
     m_edgeIndexCount = 0;
     m_edgesDirty = true;
+    m_mask.clear();
+    m_maskDirty = true;
+    m_marked.clear();
     if (m_points && m_points->n > 0) {
         const PointSet& p = *m_points;
         float lo[3] = {0, 0, 0};
@@ -431,6 +448,169 @@ QPointF PointCloudView::project(const QVector3D& world) const {
     return {(ndc.x() + 1.0) * 0.5 * width(), (1.0 - ndc.y()) * 0.5 * height()};
 }
 
+int PointCloudView::pickRadius() const {
+    // A sprite is hit anywhere on it; small sprites get a margin a hand can aim at.
+    return int(std::ceil(m_pointSize / 2.0f)) + 4;
+}
+
+std::optional<std::size_t> PointCloudView::pickPoint(QPointF pixel) {
+    QElapsedTimer clock;
+    clock.start();
+    if (!m_glReady || !m_pickProgram || !context() || pointCount() == 0) return std::nullopt;
+    makeCurrent();
+    upload();
+    if (m_uploadedCount == 0) {
+        doneCurrent();
+        return std::nullopt;
+    }
+    const qreal dpr = devicePixelRatioF();
+    const int radius = int(std::ceil(pickRadius() * dpr));
+    const int side = 2 * radius + 1;
+    if (!m_pickTarget || m_pickTarget->width() != side) {
+        m_pickTarget =
+            std::make_unique<QOpenGLFramebufferObject>(side, side, QOpenGLFramebufferObject::Depth);
+    }
+    // A pick matrix: the side x side pixels around the cursor fill the small target, at the
+    // screen's own pixel scale, so sprites keep their size and only those pixels are shaded.
+    const double width = std::max(1.0, double(this->width()) * dpr);
+    const double height = std::max(1.0, double(this->height()) * dpr);
+    const double px = std::floor(pixel.x() * dpr) + 0.5, py = std::floor(pixel.y() * dpr) + 0.5;
+    const double cx = 2.0 * px / width - 1.0, cy = 1.0 - 2.0 * py / height;
+    const double sx = width / side, sy = height / side;
+    const QMatrix4x4 pick(float(sx), 0, 0, float(-sx * cx), 0, float(sy), 0, float(-sy * cy), 0, 0,
+                          1, 0, 0, 0, 0, 1);
+
+    m_pickTarget->bind();
+    glViewport(0, 0, side, side);
+    glClearColor(0, 0, 0, 0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glDepthMask(GL_TRUE);
+    glDisable(GL_BLEND);
+    if (!context()->isOpenGLES()) {
+        glEnable(kProgramPointSize);
+        if (context()->format().profile() != QSurfaceFormat::CoreProfile) glEnable(kPointSprite);
+    }
+    m_pickProgram->bind();
+    m_pickProgram->setUniformValue("u_mvp", pick * modelViewProjection());
+    m_pickProgram->setUniformValue("u_pointSize", float(m_pointSize * dpr));
+    {
+        QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+        bindMask(m_uploadedCount);
+        glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
+    }
+    m_pickProgram->release();
+    glDisable(GL_DEPTH_TEST);
+    std::vector<std::uint8_t> rgba(std::size_t(side) * side * 4);
+    glReadPixels(0, 0, side, side, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
+    glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
+    doneCurrent();
+
+    // The drawn pixel nearest to the cursor wins (the centre pixel when a point covers it).
+    std::optional<std::size_t> best;
+    int bestDist2 = std::numeric_limits<int>::max();
+    for (int y = 0; y < side; ++y)
+        for (int x = 0; x < side; ++x) {
+            const std::uint8_t* c = &rgba[(std::size_t(y) * side + x) * 4];
+            const std::uint32_t id = std::uint32_t(c[0]) | std::uint32_t(c[1]) << 8 |
+                                     std::uint32_t(c[2]) << 16 | std::uint32_t(c[3]) << 24;
+            const int dist2 = (x - radius) * (x - radius) + (y - radius) * (y - radius);
+            if (id == 0 || id > m_uploadedCount || dist2 > radius * radius || dist2 >= bestDist2)
+                continue;
+            bestDist2 = dist2;
+            best = id - 1;
+        }
+    m_pickMs = double(clock.nsecsElapsed()) / 1e6;
+    return best;
+}
+
+void PointCloudView::bindMask(std::size_t n) {
+    // Called with the VAO bound. Without a mask (or one of other points) every point reads the
+    // constant 0: shown.
+    if (m_maskCount == n && n > 0) {
+        glEnableVertexAttribArray(2);
+    } else {
+        glDisableVertexAttribArray(2);
+        glVertexAttrib1f(2, 0.0f);
+    }
+}
+
+bool PointCloudView::setPointMask(std::vector<std::uint8_t> mask) {
+    if (!mask.empty() && mask.size() != pointCount()) {
+        logWarning(tr("point view: a mask of %1 values given for %2 points; mask unchanged")
+                       .arg(mask.size())
+                       .arg(pointCount()));
+        return false;
+    }
+    m_mask = std::move(mask);
+    m_maskDirty = true;
+    contentChanged();
+    return true;
+}
+
+void PointCloudView::setMarkedPoints(std::vector<std::uint32_t> indices) {
+    std::erase_if(indices, [n = pointCount()](std::uint32_t i) { return i >= n; });
+    m_marked = std::move(indices);
+    contentChanged();
+}
+
+void PointCloudView::drawMarkers() {
+    if (!m_markerProgram || m_marked.empty() || m_positionCount != pointCount()) return;
+    const QColor focus = palette().color(QPalette::Highlight);
+    const QColor neighbour = palette().color(QPalette::Text);
+    m_markerProgram->bind();
+    m_markerProgram->setUniformValue("u_mvp", modelViewProjection());
+    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+    const float dpr = float(devicePixelRatioF());
+    const float base = std::max(m_pointSize, 4.0f) * dpr;
+    // Neighbours first, so that the inspected point's ring stays on top.
+    for (std::size_t i = m_marked.size(); i-- > 0;) {
+        const bool first = i == 0;
+        const QColor c = first ? focus : neighbour;
+        m_markerProgram->setUniformValue("u_colour", QVector3D(c.redF(), c.greenF(), c.blueF()));
+        m_markerProgram->setUniformValue("u_pointSize",
+                                         first ? base + 14.0f * dpr : base + 6.0f * dpr);
+        m_markerProgram->setUniformValue("u_inner", first ? 0.55f : 0.6f);
+        glDrawArrays(GL_POINTS, GLint(m_marked[i]), 1);
+    }
+    m_markerProgram->release();
+}
+
+int PointCloudView::legendEntryAt(QPoint pos) const {
+    // Where paintOverlay draws it, in the font it draws with.
+    const QRect area = rect().adjusted(12, 12, -12, -12);
+    return pointCount() == 0 ? -1 : m_legend.entryAt(glOverlayFont(font()), area.topRight(), pos);
+}
+
+PointCloudView::BoxProjection PointCloudView::boxProjection(const QRectF& box) const {
+    const double w = std::max(width(), 1), h = std::max(height(), 1);
+    BoxProjection p;
+    p.centre = m_centre;
+    p.scale = m_scale;
+    p.mvp = modelViewProjection();
+    // Widget y grows downward, NDC y upward.
+    p.ndc = QRectF(QPointF(2.0 * box.left() / w - 1.0, 1.0 - 2.0 * box.bottom() / h),
+                   QPointF(2.0 * box.right() / w - 1.0, 1.0 - 2.0 * box.top() / h));
+    return p;
+}
+
+std::vector<std::uint32_t> PointCloudView::pointsInBox(const PointSet& points,
+                                                       const BoxProjection& box) {
+    std::vector<std::uint32_t> out;
+    const std::size_t d = points.dims, used = std::min<std::size_t>(d, 3);
+    for (std::size_t i = 0; i < points.n; ++i) {
+        float v[3] = {0, 0, 0};
+        for (std::size_t j = 0; j < used; ++j)
+            v[j] = float((double(points.coords[i * d + j]) - box.centre[j]) * box.scale);
+        const QVector4D clip = box.mvp.map(QVector4D(v[0], v[1], v[2], 1.0f));
+        if (clip.w() <= 0.0f) continue;  // behind the camera
+        const QPointF ndc(clip.x() / clip.w(), clip.y() / clip.w());
+        if (box.ndc.contains(ndc)) out.push_back(std::uint32_t(i));
+    }
+    return out;
+}
+
 void PointCloudView::setPointSize(float pixels) {
     const float size = std::clamp(pixels, kMinPointSize, kMaxPointSize);
     if (size == m_pointSize) return;
@@ -479,7 +659,11 @@ void PointCloudView::initializeGL() {
         m_positions.create();
         m_colourBuffer.create();
         m_edgeBuffer.create();
+        m_maskBuffer.create();
     }
+    m_pickTarget.reset();
+    m_maskCount = 0;
+    m_maskDirty = true;
     m_uploadedCount = 0;
     m_colourBytes = 0;
     m_colourCount = 0;
@@ -514,6 +698,13 @@ bool PointCloudView::buildProgram() {
         logWarning(tr("point view: %1; kNN edges are not drawn").arg(m_glError));
         m_glError = pointError;
     }
+    // Picking and markers are extras too: without them the view still draws.
+    m_pickProgram = buildShaders(QStringLiteral("pick"), tr("pick"));
+    if (!m_pickProgram) logWarning(tr("point view: %1; points cannot be picked").arg(m_glError));
+    m_markerProgram = buildShaders(QStringLiteral("marker"), tr("marker"));
+    if (!m_markerProgram)
+        logWarning(tr("point view: %1; inspected points are not marked").arg(m_glError));
+    m_glError = pointError;
     return true;
 }
 
@@ -547,8 +738,13 @@ void PointCloudView::releaseGl() {
     m_positions.destroy();
     m_colourBuffer.destroy();
     m_edgeBuffer.destroy();
+    m_maskBuffer.destroy();
+    m_pickTarget.reset();
     m_program.reset();
     m_edgeProgram.reset();
+    m_pickProgram.reset();
+    m_markerProgram.reset();
+    m_maskCount = 0;
     m_edgeBytes = 0;
     m_edgeIndexCount = 0;
     m_uploadedCount = 0;
@@ -561,7 +757,7 @@ void PointCloudView::releaseGl() {
 }
 
 void PointCloudView::upload() {
-    if (!m_positionsDirty && !m_coloursDirty && !m_edgesDirty) return;
+    if (!m_positionsDirty && !m_coloursDirty && !m_edgesDirty && !m_maskDirty) return;
     const std::size_t n = pointCount();
     while (glGetError() != GL_NO_ERROR) {
     }
@@ -589,6 +785,15 @@ void PointCloudView::upload() {
                                   ? tr("the categories were computed on the CPU")
                                   : QString());
         }
+    }
+    if (m_maskDirty) {
+        m_maskDirty = false;
+        // A binder of its own: the nested uploads above release the VAO when they return.
+        QOpenGLVertexArrayObject::Binder maskBinder(&m_vao);
+        m_maskBuffer.bind();
+        glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_mask.size()), m_mask.data(), GL_DYNAMIC_DRAW);
+        glVertexAttribPointer(2, 1, GL_UNSIGNED_BYTE, GL_FALSE, 0, nullptr);
+        m_maskCount = m_mask.size();
     }
     const GLenum error = glGetError();
     m_uploadedCount = error == GL_NO_ERROR && m_positionCount == n && m_colourCount == n ? n : 0;
@@ -917,12 +1122,16 @@ void PointCloudView::paintGL() {
             // Rim shading helps big sprites and only muddies points a few pixels wide.
             m_program->setUniformValue("u_shading",
                                        0.3f * std::clamp((m_pointSize - 2.0f) / 6.0f, 0.0f, 1.0f));
+            m_program->setUniformValue("u_background",
+                                       QVector3D(bg.redF(), bg.greenF(), bg.blueF()));
             {
                 QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+                bindMask(m_uploadedCount);
                 glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
             }
             m_program->release();
             glDisable(GL_DEPTH_TEST);
+            drawMarkers();
             if (m_drawTiming) {
                 glFinish();
                 m_frameTiming.drawMs = double(drawClock.nsecsElapsed()) / 1e6;
@@ -991,16 +1200,36 @@ void PointCloudView::paintOverlay(QPainter& painter) {
 }
 
 void PointCloudView::mousePressEvent(QMouseEvent* event) {
-    m_lastMouse = event->position().toPoint();
+    m_lastMouse = m_pressMouse = event->position().toPoint();
     m_dragButton = event->button();
-    m_panning = m_dragButton == Qt::RightButton || m_dragButton == Qt::MiddleButton ||
-                (m_dragButton == Qt::LeftButton && (event->modifiers() & Qt::ShiftModifier));
+    m_moved = false;
+    m_hoverTimer.stop();
+    const bool ctrl = event->modifiers() & Qt::ControlModifier;
+    m_panning =
+        m_dragButton == Qt::RightButton || m_dragButton == Qt::MiddleButton ||
+        (m_dragButton == Qt::LeftButton && !ctrl && (event->modifiers() & Qt::ShiftModifier));
+    if (m_dragButton == Qt::LeftButton && ctrl) {
+        // A child widget: the box moves without repainting the cloud under it.
+        if (!m_box) m_box = new QRubberBand(QRubberBand::Rectangle, this);
+        m_box->setGeometry(QRect(m_pressMouse, QSize()));
+        m_box->show();
+    }
     event->accept();
 }
 
 void PointCloudView::mouseMoveEvent(QMouseEvent* event) {
-    if (m_dragButton == Qt::NoButton) return;
     const QPoint pos = event->position().toPoint();
+    if (m_dragButton == Qt::NoButton) {
+        m_hoverPos = pos;
+        m_hoverTimer.start();
+        return;
+    }
+    if ((pos - m_pressMouse).manhattanLength() >= kClickSlop) m_moved = true;
+    if (m_box && m_box->isVisible()) {
+        m_box->setGeometry(QRect(m_pressMouse, pos).normalized());
+        event->accept();
+        return;
+    }
     const QPoint delta = pos - m_lastMouse;
     m_lastMouse = pos;
     if (m_panning)
@@ -1012,8 +1241,29 @@ void PointCloudView::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void PointCloudView::mouseReleaseEvent(QMouseEvent* event) {
-    if (event->button() == m_dragButton) m_dragButton = Qt::NoButton;
+    if (event->button() != m_dragButton) {
+        event->accept();
+        return;
+    }
+    m_dragButton = Qt::NoButton;
+    const QPoint pos = event->position().toPoint();
+    if (m_box && m_box->isVisible()) {
+        m_box->hide();
+        if (m_moved)
+            emit boxSelected(QRectF(QRect(m_pressMouse, pos).normalized()), event->modifiers());
+    } else if (event->button() == Qt::LeftButton && !m_moved && legendEntryAt(pos) >= 0) {
+        emit legendClicked(legendEntryAt(pos), event->modifiers());
+    } else if (event->button() == Qt::LeftButton && !m_moved && !m_panning) {
+        const auto picked = pickPoint(pos);
+        emit pointClicked(picked ? qint64(*picked) : -1);
+    }
     event->accept();
+}
+
+void PointCloudView::leaveEvent(QEvent* event) {
+    m_hoverTimer.stop();
+    emit pointHovered(-1, {});
+    QOpenGLWidget::leaveEvent(event);
 }
 
 void PointCloudView::wheelEvent(QWheelEvent* event) {

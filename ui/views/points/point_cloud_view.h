@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QMatrix4x4>
 #include <QOpenGLBuffer>
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLShaderProgram>
@@ -29,6 +30,9 @@ namespace cs {
 class GlBufferLink;
 }  // namespace cs
 
+class QOpenGLFramebufferObject;
+class QRubberBand;
+
 namespace cs::ui {
 
 /// The 3-D point view: every point of a PointSet as a round sprite, coloured per point, under
@@ -56,8 +60,19 @@ namespace cs::ui {
 /// uploaded once per set of edges, or written by CUDA through interop when the edges were
 /// computed on the GPU (edgePath()).
 ///
+/// Highlights are quantities too: a per-point mask (setPointMask: shown, dimmed toward the
+/// background and behind the rest, or hidden) and marked points (setMarkedPoints: rings drawn
+/// over everything, the inspected point and its neighbours).
+///
+/// Picking is a GPU pass (pickPoint): the points are drawn once more into a small offscreen
+/// framebuffer around the cursor in colours that encode their indices, and the pixels are read
+/// back, so a pick costs no CPU work proportional to N.
+///
 /// Mouse: left drag orbits, right/middle or Shift+left drag pans, the wheel zooms toward the
-/// cursor. Keys: arrows orbit, R resets the camera, F fits the data, + / - change point size.
+/// cursor; a left click picks the point under the cursor (pointClicked), resting the cursor on
+/// a point reports it (pointHovered), Ctrl+left drag draws a selection box (boxSelected; with
+/// Shift it adds, with Alt it removes). Keys: arrows orbit, R resets the camera, F fits the
+/// data, + / - change point size.
 class PointCloudView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
     Q_OBJECT
 public:
@@ -201,6 +216,42 @@ public:
     /// Where a data point lands, in widget pixels (for tests and picking).
     QPointF project(const QVector3D& world) const;
 
+    /// The point drawn under pixel (widget coordinates), or the drawn point nearest to it within
+    /// pickRadius() pixels; nullopt when none is, or before GL is ready. Hidden points cannot
+    /// be picked, and a dimmed one only where nothing shown covers it.
+    std::optional<std::size_t> pickPoint(QPointF pixel);
+    /// How far from the cursor a pick looks, in logical pixels.
+    int pickRadius() const;
+    /// Milliseconds the last pickPoint() took, GPU pass and read-back included.
+    double lastPickMilliseconds() const { return m_pickMs; }
+
+    /// What a point's mask value does (setPointMask).
+    enum PointMask : std::uint8_t { Shown = 0, Dimmed = 1, Hidden = 2 };
+    /// A mask value per point (empty clears the mask); false (and nothing changes) when the size
+    /// does not match the points.
+    bool setPointMask(std::vector<std::uint8_t> mask);
+    const std::vector<std::uint8_t>& pointMask() const { return m_mask; }
+    /// Rings around these points: the first one large (the inspected point), the rest smaller
+    /// (its neighbours); empty clears them. Indices beyond the points are ignored.
+    void setMarkedPoints(std::vector<std::uint32_t> indices);
+    const std::vector<std::uint32_t>& markedPoints() const { return m_marked; }
+
+    /// What a selection box needs to find its points off the GUI thread (pointsInBox): the
+    /// view's transform frozen at the moment the box was drawn.
+    struct BoxProjection {
+        std::array<double, 3> centre{};
+        double scale = 1.0;
+        QMatrix4x4 mvp;
+        QRectF ndc;  ///< the box in normalised device coordinates
+    };
+    /// The legend entry drawn at pos (widget coordinates), or -1.
+    int legendEntryAt(QPoint pos) const;
+    /// The projection of a box given in widget coordinates.
+    BoxProjection boxProjection(const QRectF& box) const;
+    /// The indices of the points that land inside the box and in front of the camera (a scan
+    /// over all points: call it on a worker).
+    static std::vector<std::uint32_t> pointsInBox(const PointSet& points, const BoxProjection& box);
+
     /// Point diameter in logical pixels.
     float pointSize() const { return m_pointSize; }
     void setPointSize(float pixels);
@@ -247,6 +298,15 @@ signals:
     void contentDrawn();
     /// The GL context was created; glInfo() is filled.
     void glInitialized();
+    /// A left click picked this point (pickPoint), or -1 for a click where no point is.
+    void pointClicked(qint64 index);
+    /// The cursor rests on this point (-1: on none); globalPos is where, for a tooltip.
+    void pointHovered(qint64 index, QPoint globalPos);
+    /// A selection box was drawn (widget coordinates) with these modifiers (Shift: add, Alt:
+    /// remove, else replace).
+    void boxSelected(QRectF box, Qt::KeyboardModifiers modifiers);
+    /// A click on a row of the legend: entry indexes legend().entries.
+    void legendClicked(int entry, Qt::KeyboardModifiers modifiers);
 
 protected:
     void initializeGL() override;
@@ -255,6 +315,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void changeEvent(QEvent* event) override;
 
@@ -277,6 +338,8 @@ private:
     void allocateEdgeBuffer(std::size_t bytes, const void* data);
     void setEdgePath(UploadPath path, const QString& why);
     void drawEdges();
+    void drawMarkers();
+    void bindMask(std::size_t n);
     void updateEdgeColourOption();
     void paintOverlay(QPainter& painter);
     void contentChanged();
@@ -310,6 +373,15 @@ private:
     float m_pointSize = 3.0f;
 
     std::unique_ptr<QOpenGLShaderProgram> m_program;
+    std::unique_ptr<QOpenGLShaderProgram> m_pickProgram;
+    std::unique_ptr<QOpenGLShaderProgram> m_markerProgram;
+    std::unique_ptr<QOpenGLFramebufferObject> m_pickTarget;
+    double m_pickMs = 0.0;
+    std::vector<std::uint8_t> m_mask;
+    QOpenGLBuffer m_maskBuffer{QOpenGLBuffer::VertexBuffer};
+    bool m_maskDirty = false;
+    std::size_t m_maskCount = 0;  // mask values written into m_maskBuffer
+    std::vector<std::uint32_t> m_marked;
     QOpenGLVertexArrayObject m_vao;
     QOpenGLBuffer m_positions{QOpenGLBuffer::VertexBuffer};
     QOpenGLBuffer m_colourBuffer{QOpenGLBuffer::VertexBuffer};
@@ -351,6 +423,11 @@ private:
     std::uint64_t m_drawnGeneration = 0;
 
     QPoint m_lastMouse;
+    QPoint m_pressMouse;
+    bool m_moved = false;  // the press became a drag: no click on release
+    QRubberBand* m_box = nullptr;
+    QTimer m_hoverTimer;
+    QPoint m_hoverPos;
     Qt::MouseButton m_dragButton = Qt::NoButton;
     bool m_panning = false;
 };
