@@ -6,16 +6,21 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLocale>
 #include <QRegularExpression>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 
 #include "compute/core/error.h"
 #include "compute/io/writers.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/shell/logger.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/point_inspector.h"
 #include "ui/shell/view_benchmark.h"
+#include "ui/views/points/point_cloud_view.h"
 
 namespace cs::ui {
 namespace {
@@ -34,6 +39,14 @@ std::optional<std::size_t> parseCount(const QString& text) {
     if (suffix == QLatin1String("m")) v *= 1e6;
     if (v < 1 || v > kMaxDemoPoints || v != std::floor(v)) return std::nullopt;
     return std::size_t(v);
+}
+
+// "what=N" with a non-negative integer N, for --select and --inspect.
+std::optional<qint64> parseKeyed(const QString& text, const QString& key) {
+    static const QRegularExpression re(QStringLiteral("^\\s*(\\w+)\\s*=\\s*([0-9]{1,18})\\s*$"));
+    const auto m = re.match(text);
+    if (!m.hasMatch() || m.captured(1) != key) return std::nullopt;
+    return m.captured(2).toLongLong();
 }
 
 }  // namespace
@@ -103,6 +116,18 @@ std::optional<AutomationOptions> Automation::parse(
         QObject::tr("When everything has run, write what File ▸ Export writes: the view (.png), "
                     "the data (.npy) or a result, by the file name's ending (listed below)."),
         QStringLiteral("OUT"));
+    const QCommandLineOption selectOption(
+        QStringLiteral("select"),
+        QObject::tr("After the runs, select the points of DBSCAN cluster N (numbered as in the "
+                    "legend and the labels CSV); --export NAME_selection.csv writes them."),
+        QStringLiteral("cluster=N"));
+    const QCommandLineOption inspectOption(
+        QStringLiteral("inspect"),
+        QObject::tr("After the runs, inspect point I (0-based, among the points kept) and print "
+                    "the inspector's content as one JSON line on standard output: index, "
+                    "original_index, coordinates, cluster, role, k_distance and the exact k "
+                    "nearest neighbours (k from the kNN parameters)."),
+        QStringLiteral("point=I"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),
                                         QStringLiteral("WxH"));
@@ -114,9 +139,9 @@ std::optional<AutomationOptions> Automation::parse(
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
     parser.addOptions({helpOption, versionOption, asOption, demoPointsOption, demoSeriesOption,
-                       sessionOption, paramOption, runOption, sweepOption, screenshotOption,
-                       measureOption, exportOption, saveSessionOption, recoverOption, sizeOption,
-                       timeoutOption, quitOption});
+                       sessionOption, paramOption, runOption, sweepOption, selectOption,
+                       inspectOption, screenshotOption, measureOption, exportOption,
+                       saveSessionOption, recoverOption, sizeOption, timeoutOption, quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -179,6 +204,22 @@ std::optional<AutomationOptions> Automation::parse(
         if (o.recover != QLatin1String("yes") && o.recover != QLatin1String("no"))
             return fail(QObject::tr("--recover takes 'yes' or 'no', not '%1'").arg(o.recover));
     }
+    if (parser.isSet(selectOption)) {
+        const auto id = parseKeyed(parser.value(selectOption), QStringLiteral("cluster"));
+        if (!id || *id > std::numeric_limits<int>::max())
+            return fail(QObject::tr("--select takes cluster=N (a cluster id, 0 or more), not '%1'")
+                            .arg(parser.value(selectOption)));
+        o.selectCluster = int(*id);
+    }
+    if (parser.isSet(inspectOption)) {
+        const auto index = parseKeyed(parser.value(inspectOption), QStringLiteral("point"));
+        if (!index)
+            return fail(QObject::tr("--inspect takes point=I (a point index, 0 or more), not '%1'")
+                            .arg(parser.value(inspectOption)));
+        o.inspectPoint = std::size_t(*index);
+    }
+    if ((o.selectCluster || o.inspectPoint) && o.demoSeries)
+        return fail(QObject::tr("--select and --inspect work on points, not on --demo-series"));
     o.params = parser.values(paramOption);
     o.runs = parser.values(runOption);
     o.sweeps = parser.values(sweepOption);
@@ -275,7 +316,8 @@ Automation::Automation(MainWindow& window, AutomationOptions options, QObject* p
     // error; the exit status must say so, not only the log.
     connect(&Logger::instance(), &Logger::message, this, [this](const Logger::Entry& entry) {
         if (entry.level == Logger::Level::Error && m_runError.isEmpty() &&
-            (m_phase == Phase::Settling || m_phase == Phase::Measuring))
+            (m_phase == Phase::Settling || m_phase == Phase::Inspecting ||
+             m_phase == Phase::Measuring))
             m_runError = entry.text;
     });
 }
@@ -345,18 +387,61 @@ void Automation::poll() {
             return;
         case Phase::Settling:
             if (!m_window.isSettled()) return;
-            if (!m_options.measure.isEmpty()) {
-                startMeasuring();
+            if (selectAndInspect()) {
+                m_phase = Phase::Inspecting;
                 return;
             }
-            saveScreenshotAndFinish();
+            afterSettling();
             return;
+        case Phase::Inspecting: {
+            if (!m_window.isSettled()) return;
+            const auto& inspection = m_window.pointInspector()->inspection();
+            if (!inspection) {
+                fail(tr("--inspect: the inspector has no result for point %1")
+                         .arg(*m_options.inspectPoint));
+            } else {
+                // The one line on standard output: everything else goes to the log (stderr).
+                const QByteArray line =
+                    QJsonDocument(inspection->toJson()).toJson(QJsonDocument::Compact);
+                std::fwrite(line.constData(), 1, std::size_t(line.size()), stdout);
+                std::fputc('\n', stdout);
+                std::fflush(stdout);
+            }
+            afterSettling();
+            return;
+        }
         case Phase::Measuring:
             return;  // the benchmark calls back
         case Phase::Idle:
         case Phase::Done:
             return;
     }
+}
+
+bool Automation::selectAndInspect() {
+    if (m_options.selectCluster) {
+        const QString error = m_window.selectCluster(*m_options.selectCluster);
+        if (!error.isEmpty()) fail(tr("--select: %1").arg(error));
+    }
+    if (!m_options.inspectPoint) return false;
+    const std::size_t n = m_window.pointView()->pointCount();
+    if (*m_options.inspectPoint >= n) {
+        fail(tr("--inspect: there is no point %1 (the points are numbered 0 to %2)")
+                 .arg(*m_options.inspectPoint)
+                 .arg(qint64(n) - 1));
+        return false;
+    }
+    m_window.setCurrentView(MainWindow::View::Points);
+    m_window.inspectPoint(*m_options.inspectPoint);
+    return true;
+}
+
+void Automation::afterSettling() {
+    if (!m_options.measure.isEmpty()) {
+        startMeasuring();
+        return;
+    }
+    saveScreenshotAndFinish();
 }
 
 void Automation::startMeasuring() {

@@ -35,6 +35,7 @@
 #include <QToolBar>
 #include <QToolButton>
 #include <QUndoStack>
+#include <QToolTip>
 #include <QUrl>
 
 #include "compute/backend/backend_registry.h"
@@ -50,6 +51,8 @@
 #include "ui/shell/backend_chip.h"
 #include "ui/shell/log_dock.h"
 #include "ui/shell/logger.h"
+#include "ui/shell/point_inspector.h"
+#include "ui/shell/selection_model.h"
 #include "ui/shell/shortcuts_dialog.h"
 #include "ui/shell/theme.h"
 #include "ui/shell/undo_commands.h"
@@ -71,6 +74,11 @@ const QString kResidentJob = QStringLiteral("resident");
 // The same for the loaded series (Backend::keepSeriesResident), for the series heat map.
 const QString kResidentSeriesJob = QStringLiteral("resident-series");
 const QString kLastDirKey = QStringLiteral("ui/lastDirectory");
+// The job that finds the points inside a selection box (a scan over all points: off the GUI
+// thread).
+const QString kSelectJob = QStringLiteral("select");
+// The name ending under which File ▸ Export and --export write the selected points.
+const QString kSelectionEnding = QStringLiteral("_selection.csv");
 const QString kUpAxisKey = QStringLiteral("view/upAxis");
 // The stored up axis that means "by the data" (PointCloudView::suggestedUpAxis).
 constexpr int kAutomaticUp = -1;
@@ -186,9 +194,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_logDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::RightDockWidgetArea);
     addDockWidget(Qt::BottomDockWidgetArea, m_logDock);
 
+    m_selection = new SelectionModel(this);
     createActions();
     createStatusBar();
     createComputePanels();
+    createInspector();
     createMenus();
     createToolBar();
 
@@ -345,6 +355,232 @@ void MainWindow::addPanel(AlgorithmPanel* panel) {
                     [panel](const QVariant& v) { panel->setViewOptions(v.toMap()); }, true));
             });
     m_panels.emplace_back(panel, dock);
+}
+
+void MainWindow::createInspector() {
+    m_inspector = new PointInspector(*m_jobs, m_dbscanPanel, m_knnPanel);
+    m_inspectorDock = new QDockWidget(tr("Inspector"), this);
+    m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
+    m_inspectorDock->setWidget(m_inspector);
+    m_inspectorDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea |
+                                     Qt::BottomDockWidgetArea);
+    // Below the algorithm panels, not in their tabs: a pinned point stays in sight while its
+    // parameters change.
+    addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock, Qt::Vertical);
+    m_inspectorDock->hide();
+
+    connect(m_pointView, &PointCloudView::pointClicked, this, [this](qint64 index) {
+        if (index >= 0) inspectPoint(std::size_t(index));
+    });
+    connect(m_pointView, &PointCloudView::pointHovered, this,
+            [this](qint64 index, QPoint globalPos) {
+                if (index < 0)
+                    QToolTip::hideText();
+                else
+                    QToolTip::showText(globalPos, m_inspector->tooltip(std::size_t(index)),
+                                       m_pointView);
+            });
+    connect(m_pointView, &PointCloudView::boxSelected, this, &MainWindow::selectInBox);
+    connect(m_pointView, &PointCloudView::legendClicked, this, &MainWindow::onLegendClicked);
+    // Cluster ids name other clusters after a new run: what was hidden by id shows again.
+    connect(m_dbscanPanel, &AlgorithmPanel::resultChanged, this, [this] {
+        m_hiddenClusters.clear();
+        updatePointHighlight();
+    });
+    connect(m_inspector, &PointInspector::inspected, this, &MainWindow::updatePointHighlight);
+    connect(m_inspector, &PointInspector::cleared, this, &MainWindow::updatePointHighlight);
+    connect(m_selection, &SelectionModel::changed, this, &MainWindow::updatePointHighlight);
+    connect(m_jobs, &JobRunner::finished, this, [this](const JobOutcome& o) {
+        if (o.kind != kSelectJob) return;
+        const auto& [indices, mode] = *std::static_pointer_cast<
+            const std::pair<std::vector<std::uint32_t>, SelectionModel::Mode>>(o.result);
+        m_selection->selectPoints(indices, mode);
+        statusBar()->showMessage(tr("%1 points selected").arg(count(m_selection->points().size())),
+                                 5000);
+    });
+
+    m_selectClusterAction = new QAction(tr("Select the inspected point's &cluster"), this);
+    m_selectClusterAction->setShortcut(QKeySequence(tr("Ctrl+Shift+A")));
+    connect(m_selectClusterAction, &QAction::triggered, this, [this] {
+        const auto& p = m_inspector->inspection();
+        if (!p || !p->cluster || *p->cluster < 0) {
+            statusBar()->showMessage(tr("Inspect a point of a cluster first"), 5000);
+            return;
+        }
+        if (const QString error = selectCluster(*p->cluster); !error.isEmpty())
+            statusBar()->showMessage(error, 5000);
+    });
+    m_isolateAction = new QAction(tr("&Isolate the selection"), this);
+    m_isolateAction->setCheckable(true);
+    m_isolateAction->setShortcut(QKeySequence(tr("Ctrl+Shift+I")));
+    m_isolateAction->setToolTip(
+        tr("Hide the points outside the selection instead of dimming "
+           "them"));
+    connect(m_isolateAction, &QAction::toggled, this, &MainWindow::setIsolated);
+    m_invertAction = new QAction(tr("In&vert the selection"), this);
+    m_invertAction->setShortcut(QKeySequence(tr("Ctrl+Shift+V")));
+    connect(m_invertAction, &QAction::triggered, m_selection, &SelectionModel::invertPoints);
+    m_clearSelectionAction = new QAction(tr("&Clear the selection"), this);
+    m_clearSelectionAction->setShortcut(QKeySequence(tr("Ctrl+Shift+X")));
+    connect(m_clearSelectionAction, &QAction::triggered, m_selection, &SelectionModel::clear);
+    m_exportSelectionAction = new QAction(tr("Export the &selection…"), this);
+    m_exportSelectionAction->setToolTip(
+        tr("Write the selected points with their rows in the file as CSV"));
+    connect(m_exportSelectionAction, &QAction::triggered, this,
+            &MainWindow::exportSelectionInteractively);
+}
+
+void MainWindow::inspectPoint(std::size_t index) {
+    if (m_inspectorDock->isHidden()) {
+        m_inspectorDock->show();
+        // Room for the facts and a few neighbours, taken from the panels above.
+        resizeDocks({m_inspectorDock}, {std::max(360, height() / 2)}, Qt::Vertical);
+    }
+    m_inspectorDock->raise();
+    m_inspector->inspect(index);
+}
+
+QString MainWindow::selectCluster(int id, SelectionModel::Mode mode) {
+    const auto run = m_dbscanPanel ? m_dbscanPanel->lastRun() : nullptr;
+    if (!run || !m_dbscanPanel->hasClusters())
+        return tr("no DBSCAN clusters to select from: run DBSCAN first");
+    const DbscanResult& r = run->result;
+    if (id < -1 || id >= r.clusterCount)
+        return r.clusterCount == 0 ? tr("DBSCAN found no clusters: there is no cluster %1").arg(id)
+                                   : tr("there is no cluster %1: DBSCAN found clusters 0 to %2")
+                                         .arg(id)
+                                         .arg(r.clusterCount - 1);
+    std::vector<std::uint32_t> members;
+    for (std::size_t i = 0; i < r.labels.size(); ++i)
+        if (r.labels[i] == id) members.push_back(std::uint32_t(i));
+    m_selection->selectPoints(members, mode);
+    logInfo(tr("%1 %2: %3 points")
+                .arg(mode == SelectionModel::Mode::Remove ? tr("deselected") : tr("selected"),
+                     id < 0 ? tr("the noise") : tr("cluster %1").arg(id))
+                .arg(count(members.size())));
+    return {};
+}
+
+void MainWindow::setClusterHidden(int id, bool hidden) {
+    if (hidden)
+        m_hiddenClusters.insert(id);
+    else
+        m_hiddenClusters.remove(id);
+    updatePointHighlight();
+}
+
+void MainWindow::onLegendClicked(int entry, Qt::KeyboardModifiers modifiers) {
+    const Legend& legend = m_pointView->legend();
+    if (entry < 0 || std::size_t(entry) >= legend.entries.size()) return;
+    const auto& category = legend.entries[std::size_t(entry)].category;
+    if (!category || !m_dbscanPanel->hasClusters() ||
+        shownColourId() != panelColourId(*m_dbscanPanel))
+        return;
+    const int id = *category;
+    QString error;
+    if (modifiers & Qt::AltModifier)
+        setClusterHidden(id, !isClusterHidden(id));
+    else if (modifiers & Qt::ControlModifier)
+        error = selectCluster(id, SelectionModel::Mode::Remove);
+    else if (modifiers & Qt::ShiftModifier)
+        error = selectCluster(id, SelectionModel::Mode::Add);
+    else
+        error = selectCluster(id);
+    if (!error.isEmpty()) statusBar()->showMessage(error, 5000);
+}
+
+void MainWindow::setIsolated(bool isolated) {
+    if (isolated == m_isolated) return;
+    m_isolated = isolated;
+    const QSignalBlocker blocker(m_isolateAction);
+    m_isolateAction->setChecked(isolated);
+    updatePointHighlight();
+}
+
+void MainWindow::updatePointHighlight() {
+    const std::size_t n = m_pointView->pointCount();
+    std::vector<std::uint8_t> mask;
+    const auto run = m_dbscanPanel->hasClusters() ? m_dbscanPanel->lastRun() : nullptr;
+    if (m_selection->hasPoints() && m_selection->pointCount() == n) {
+        mask.assign(n, m_isolated ? PointCloudView::Hidden : PointCloudView::Dimmed);
+        for (std::uint32_t i : m_selection->points())
+            mask[i] = PointCloudView::Shown;
+    } else if (const auto& p = m_inspector->inspection(); p && p->cluster && *p->cluster >= 0) {
+        if (run && run->result.labels.size() == n) {
+            mask.assign(n, PointCloudView::Dimmed);
+            for (std::size_t i = 0; i < n; ++i)
+                if (run->result.labels[i] == *p->cluster) mask[i] = PointCloudView::Shown;
+        }
+    }
+    if (!m_hiddenClusters.isEmpty() && run && run->result.labels.size() == n) {
+        if (mask.empty()) mask.assign(n, PointCloudView::Shown);
+        for (std::size_t i = 0; i < n; ++i)
+            if (m_hiddenClusters.contains(run->result.labels[i])) mask[i] = PointCloudView::Hidden;
+    }
+    m_pointView->setPointMask(std::move(mask));
+    std::vector<std::uint32_t> marked;
+    if (const auto& p = m_inspector->inspection()) {
+        marked.push_back(std::uint32_t(p->index));
+        for (const Neighbour& nb : p->neighbours)
+            marked.push_back(std::uint32_t(nb.index));
+    }
+    m_pointView->setMarkedPoints(std::move(marked));
+}
+
+void MainWindow::selectInBox(const QRectF& box, Qt::KeyboardModifiers modifiers) {
+    const auto points = m_pointView->pointSet();
+    if (!points) return;
+    const auto mode = modifiers & Qt::AltModifier     ? SelectionModel::Mode::Remove
+                      : modifiers & Qt::ShiftModifier ? SelectionModel::Mode::Add
+                                                      : SelectionModel::Mode::Replace;
+    using Found = std::pair<std::vector<std::uint32_t>, SelectionModel::Mode>;
+    m_jobs->submit<Found>(kSelectJob, [points, projection = m_pointView->boxProjection(box), mode](
+                                          Backend&, JobControl&) {
+        return Found{PointCloudView::pointsInBox(*points, projection), mode};
+    });
+}
+
+QString MainWindow::exportSelection(const QString& path) const {
+    const auto points = m_pointView->pointSet();
+    if (!points || !m_selection->hasPoints()) return tr("no points selected to export");
+    const PointSet& p = *points;
+    std::string text = "index,original_index";
+    for (std::size_t j = 0; j < p.dims; ++j)
+        text += "," + (j < p.dimNames.size() ? p.dimNames[j] : "c" + std::to_string(j));
+    text += '\n';
+    for (std::uint32_t i : m_selection->points()) {
+        text += std::to_string(i) + ',' + std::to_string(p.fileRow(i));
+        for (float v : p.point(i))
+            text += ',' + QString::number(double(v), 'g', 9).toStdString();
+        text += '\n';
+    }
+    try {
+        io::writeFileBytes(path.toStdString(), text);
+    } catch (const std::exception& e) {
+        return QString::fromUtf8(e.what());
+    }
+    logInfo(tr("%1 selected points written to %2").arg(count(m_selection->points().size()), path));
+    return {};
+}
+
+void MainWindow::exportSelectionInteractively() {
+    if (!m_selection->hasPoints()) {
+        statusBar()->showMessage(tr("Select points first (Ctrl+drag a box in the point view)"),
+                                 5000);
+        return;
+    }
+    QSettings settings;
+    const QString base = QFileInfo(currentName()).completeBaseName();
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export the selection"),
+                                     QDir(settings.value(kLastDirKey, QDir::homePath()).toString())
+                                         .filePath(base + kSelectionEnding),
+                                     tr("Selected points (*%1)").arg(kSelectionEnding));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(kSelectionEnding, Qt::CaseInsensitive))
+        path =
+            QFileInfo(path).dir().filePath(QFileInfo(path).completeBaseName() + kSelectionEnding);
+    reportExport(path, exportSelection(path));
 }
 
 void MainWindow::raisePanelFor(InputKind input) {
@@ -509,6 +745,7 @@ void MainWindow::createMenus() {
     file->addAction(m_saveSessionAction);
     file->addSeparator();
     file->addAction(m_exportAction);
+    file->addAction(m_exportSelectionAction);
     file->addSeparator();
     file->addAction(m_quitAction);
 
@@ -573,6 +810,10 @@ void MainWindow::createMenus() {
         action->setShortcut(panel->viewShortcut());
         view->addAction(action);
     }
+    QAction* inspectorAction = m_inspectorDock->toggleViewAction();
+    inspectorAction->setText(tr("&Inspector"));
+    inspectorAction->setShortcut(QKeySequence(tr("Ctrl+I")));
+    view->addAction(inspectorAction);
     QAction* logAction = m_logDock->toggleViewAction();
     logAction->setText(tr("&Log"));
     logAction->setShortcut(QKeySequence(tr("Ctrl+L")));
@@ -580,6 +821,15 @@ void MainWindow::createMenus() {
     QMenu* theme = view->addMenu(tr("&Theme"));
     theme->addActions(m_themeGroup->actions());
     view->addAction(m_fullScreenAction);
+
+    QMenu* select = menuBar()->addMenu(tr("&Select"));
+    select->addAction(m_selectClusterAction);
+    select->addSeparator();
+    select->addAction(m_isolateAction);
+    select->addAction(m_invertAction);
+    select->addAction(m_clearSelectionAction);
+    select->addSeparator();
+    select->addAction(m_exportSelectionAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_shortcutsAction);
@@ -681,7 +931,8 @@ bool MainWindow::isBusy() const {
 }
 
 bool MainWindow::isSettled() const {
-    if (isBusy() || m_algorithms.isBusy()) return false;
+    if (isBusy() || m_algorithms.isBusy() || m_inspector->isBusy() || m_jobs->isBusy(kSelectJob))
+        return false;
     // A hidden window draws nothing, so there is nothing to wait for.
     if (!isVisible()) return true;
     // The series view's heat maps draw in GL too: wait for the one in front.
@@ -719,6 +970,8 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         m_pointsName = dataset.name;
         m_pointsSource = source;
         m_pointView->setPointSet(dataset.points);
+        m_inspector->setPointSet(dataset.points);
+        m_selection->setPointCount(p.n);
         if (m_upAutomatic) chooseUpAxis();
         // One upload for the algorithms and the view: with CUDA running, the view draws the
         // positions from the compute copy (interop) instead of uploading them itself.
@@ -742,6 +995,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         m_seriesName = dataset.name;
         m_seriesSource = source;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
+        m_selection->setSeriesCount(s.n);
         for (auto& [panel, dock] : m_panels)
             panel->setSeriesSet(dataset.series);
         raisePanelFor(InputKind::Series);
@@ -1279,6 +1533,8 @@ QString MainWindow::exportTo(const QString& path) {
         logInfo(tr("view saved as %1").arg(path));
         return {};
     }
+    if (!series && path.endsWith(kSelectionEnding, Qt::CaseInsensitive))
+        return exportSelection(path);
     // The algorithms' exports, by the most specific file-name ending, among the algorithms of
     // the data on screen (a .csv is DBSCAN's labels beside points, never beside series).
     std::vector<const AlgorithmDescriptor*> candidates;

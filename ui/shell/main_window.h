@@ -5,6 +5,7 @@
 #include <QMainWindow>
 #include <QMessageBox>
 #include <QPointer>
+#include <QSet>
 #include <QString>
 #include <QTimer>
 #include <cstddef>
@@ -14,6 +15,7 @@
 #include "ui/panels/algorithm_registry.h"
 #include "ui/shell/dataset_loader.h"
 #include "ui/shell/session.h"
+#include "ui/shell/selection_model.h"
 
 class QAction;
 class QActionGroup;
@@ -35,7 +37,9 @@ class JobRunner;
 class AlgorithmPanel;
 class LogDock;
 class PointCloudView;
+class PointInspector;
 class RocketPanel;
+class SelectionModel;
 class SeriesView;
 
 /// The application window. It owns the views (a point view and a series view, one shown at a
@@ -117,6 +121,36 @@ public:
     /// Edit ▸ Undo and Redo: the user's parameter edits (every method), colour by and point
     /// size. New data or a restored session starts it afresh.
     QUndoStack* undoStack() const { return m_undo; }
+
+    /// The selection every view shares.
+    SelectionModel* selection() const { return m_selection; }
+    /// The point inspector (in the Inspector dock).
+    PointInspector* pointInspector() const { return m_inspector; }
+    QDockWidget* inspectorDock() const { return m_inspectorDock; }
+    /// Inspects point index: shows the Inspector dock, marks the point and its neighbours in
+    /// the view and highlights its cluster.
+    void inspectPoint(std::size_t index);
+    /// Selects the members of DBSCAN cluster id (as the legend and the labels CSV number it; -1:
+    /// the noise), replacing the selection, adding to it or removing from it; returns the error
+    /// (no DBSCAN result, no such cluster), or an empty string.
+    QString selectCluster(int id, SelectionModel::Mode mode = SelectionModel::Mode::Replace);
+    /// Hides DBSCAN cluster id (-1: the noise) from the point view, or shows it again.
+    void setClusterHidden(int id, bool hidden);
+    bool isClusterHidden(int id) const { return m_hiddenClusters.contains(id); }
+    /// What a click on a legend row does: select that cluster (Shift: add it, Ctrl: remove it,
+    /// Alt: hide or show it). Only for the DBSCAN legend.
+    void onLegendClicked(int entry, Qt::KeyboardModifiers modifiers);
+    /// Select ▸ Isolate: points outside the selection are hidden rather than dimmed.
+    void setIsolated(bool isolated);
+    bool isIsolated() const { return m_isolated; }
+    /// Writes the selected points as CSV: index,original_index and the coordinates, one row per
+    /// point; returns the error, or an empty string.
+    QString exportSelection(const QString& path) const;
+    /// The actions of the Select menu, for tests.
+    QAction* isolateAction() const { return m_isolateAction; }
+    QAction* invertSelectionAction() const { return m_invertAction; }
+    QAction* clearSelectionAction() const { return m_clearSelectionAction; }
+
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
 
@@ -220,6 +254,14 @@ private:
     QAction* m_openSessionAction = nullptr;
     QAction* m_saveSessionAction = nullptr;
 
+    void createInspector();
+    /// The view's mask and markers from the selection, the isolate switch and the inspected
+    /// point: a selection dims (or hides) the rest; without one, the inspected point's cluster
+    /// stands out.
+    void updatePointHighlight();
+    void selectInBox(const QRectF& box, Qt::KeyboardModifiers modifiers);
+    void exportSelectionInteractively();
+
     DatasetLoader* m_loader = nullptr;
     AlgorithmRegistry m_algorithms;
     QStackedWidget* m_stack = nullptr;
@@ -244,6 +286,16 @@ private:
     QWidget* m_jobCancel = nullptr;
     QTimer m_jobShowTimer;
     QPointer<QMessageBox> m_errorBox;
+    SelectionModel* m_selection = nullptr;
+    PointInspector* m_inspector = nullptr;
+    QDockWidget* m_inspectorDock = nullptr;
+    bool m_isolated = false;
+    QSet<int> m_hiddenClusters;  // DBSCAN cluster ids of the run on screen
+    QAction* m_isolateAction = nullptr;
+    QAction* m_invertAction = nullptr;
+    QAction* m_clearSelectionAction = nullptr;
+    QAction* m_selectClusterAction = nullptr;
+    QAction* m_exportSelectionAction = nullptr;
     QString m_pointsName;
     QString m_seriesName;
 

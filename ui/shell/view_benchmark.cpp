@@ -7,6 +7,7 @@
 
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/shell/logger.h"
 #include "ui/shell/main_window.h"
 #include "ui/views/points/point_cloud_view.h"
 
@@ -83,7 +84,32 @@ void ViewBenchmark::start() {
     m_report[QStringLiteral("viewPixels")] =
         QJsonArray{int(view->width() * view->devicePixelRatioF()),
                    int(view->height() * view->devicePixelRatioF())};
+    measurePicks();
     startFrames();
+}
+
+void ViewBenchmark::measurePicks() {
+    PointCloudView* view = m_window.pointView();
+    std::vector<double> pickMs;
+    int hits = 0;
+    view->pickPoint(QPointF(view->width() / 2.0, view->height() / 2.0));  // builds the target
+    for (int i = 0; i < kPicks; ++i) {
+        // The middle half of the view, where the data is.
+        const QPointF at(view->width() * (0.25 + 0.5 * (i % kPickGrid) / (kPickGrid - 1)),
+                         view->height() * (0.25 + 0.5 * (i / kPickGrid) / (kPickGrid - 1)));
+        const std::int64_t start = nowNs();
+        hits += view->pickPoint(at).has_value();
+        pickMs.push_back(double(nowNs() - start) / 1e6);
+    }
+    QJsonObject picks = summary(pickMs);
+    picks[QStringLiteral("hits")] = hits;
+    m_report[QStringLiteral("pickMs")] = picks;
+    logInfo(tr("measured: pick (GPU pass and read-back) median %1 ms, max %2 ms over %3 picks, "
+               "%4 on a point")
+                .arg(picks[QStringLiteral("median")].toDouble(), 0, 'f', 2)
+                .arg(picks[QStringLiteral("max")].toDouble(), 0, 'f', 2)
+                .arg(kPicks)
+                .arg(hits));
 }
 
 void ViewBenchmark::startFrames() {

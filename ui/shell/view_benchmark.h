@@ -15,6 +15,8 @@ namespace cs::ui {
 class MainWindow;
 
 /// Measures what a user of the point view feels (`clusterscope --measure OUT.json`):
+///  - picks: the GPU pick pass (PointCloudView::pickPoint) at kPicks places across the view,
+///    from the click to the picked index on the GUI thread;
 ///  - frames: the view orbiting continuously, each frame's draw time (glFinish on both sides)
 ///    and the interval between presented frames;
 ///  - parameter to screen: from a DBSCAN eps change to the frame that shows its colours, with
@@ -33,6 +35,9 @@ public:
     static constexpr int kWarmupFrames = 20;
     /// Parameter changes timed per colour path (after one untimed change each).
     static constexpr int kChangesPerPath = 15;
+    /// Picks timed (a kPickGrid x kPickGrid grid over the view's middle, after one untimed).
+    static constexpr int kPickGrid = 5;
+    static constexpr int kPicks = kPickGrid * kPickGrid;
 
     void start();
 
@@ -43,6 +48,7 @@ signals:
     void failed(const QString& message);
 
 private:
+    void measurePicks();
     void startFrames();
     void onFrame();
     void startChanges();
