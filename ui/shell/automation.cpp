@@ -19,8 +19,10 @@
 #include "ui/shell/logger.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/point_inspector.h"
+#include "ui/shell/series_inspector.h"
 #include "ui/shell/view_benchmark.h"
 #include "ui/views/points/point_cloud_view.h"
+#include "ui/views/series/series_view.h"
 
 namespace cs::ui {
 namespace {
@@ -123,11 +125,13 @@ std::optional<AutomationOptions> Automation::parse(
         QStringLiteral("cluster=N"));
     const QCommandLineOption inspectOption(
         QStringLiteral("inspect"),
-        QObject::tr("After the runs, inspect point I (0-based, among the points kept) and print "
-                    "the inspector's content as one JSON line on standard output: index, "
-                    "original_index, coordinates, cluster, role, k_distance and the exact k "
-                    "nearest neighbours (k from the kNN parameters)."),
-        QStringLiteral("point=I"));
+        QObject::tr("After the runs, inspect point I (0-based, among the points kept) or series I "
+                    "and print the inspector's content as one JSON line on standard output; for "
+                    "a point: index, original_index, coordinates, cluster, role, k_distance and "
+                    "the exact k nearest neighbours (k from the kNN parameters); for a series: "
+                    "class, split, k-Shape cluster with SBD and shift to its centroid, the "
+                    "nearest series by SBD and ROCKET's prediction."),
+        QStringLiteral("point=I|series=I"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),
                                         QStringLiteral("WxH"));
@@ -212,14 +216,20 @@ std::optional<AutomationOptions> Automation::parse(
         o.selectCluster = int(*id);
     }
     if (parser.isSet(inspectOption)) {
-        const auto index = parseKeyed(parser.value(inspectOption), QStringLiteral("point"));
-        if (!index)
-            return fail(QObject::tr("--inspect takes point=I (a point index, 0 or more), not '%1'")
-                            .arg(parser.value(inspectOption)));
-        o.inspectPoint = std::size_t(*index);
+        const QString value = parser.value(inspectOption);
+        if (const auto point = parseKeyed(value, QStringLiteral("point")))
+            o.inspectPoint = std::size_t(*point);
+        else if (const auto series = parseKeyed(value, QStringLiteral("series")))
+            o.inspectSeries = std::size_t(*series);
+        else
+            return fail(QObject::tr("--inspect takes point=I or series=I (an index, 0 or more), "
+                                    "not '%1'")
+                            .arg(value));
     }
     if ((o.selectCluster || o.inspectPoint) && o.demoSeries)
-        return fail(QObject::tr("--select and --inspect work on points, not on --demo-series"));
+        return fail(
+            QObject::tr("--select and --inspect point=I work on points, not on "
+                        "--demo-series"));
     o.params = parser.values(paramOption);
     o.runs = parser.values(runOption);
     o.sweeps = parser.values(sweepOption);
@@ -395,14 +405,18 @@ void Automation::poll() {
             return;
         case Phase::Inspecting: {
             if (!m_window.isSettled()) return;
-            const auto& inspection = m_window.pointInspector()->inspection();
-            if (!inspection) {
-                fail(tr("--inspect: the inspector has no result for point %1")
-                         .arg(*m_options.inspectPoint));
+            std::optional<QJsonObject> content;
+            if (const auto& p = m_window.pointInspector()->inspection();
+                m_options.inspectPoint && p)
+                content = p->toJson();
+            if (const auto& s = m_window.seriesInspector()->inspection();
+                m_options.inspectSeries && s)
+                content = s->toJson();
+            if (!content) {
+                fail(tr("--inspect: the inspector has no result"));
             } else {
                 // The one line on standard output: everything else goes to the log (stderr).
-                const QByteArray line =
-                    QJsonDocument(inspection->toJson()).toJson(QJsonDocument::Compact);
+                const QByteArray line = QJsonDocument(*content).toJson(QJsonDocument::Compact);
                 std::fwrite(line.constData(), 1, std::size_t(line.size()), stdout);
                 std::fputc('\n', stdout);
                 std::fflush(stdout);
@@ -422,6 +436,20 @@ bool Automation::selectAndInspect() {
     if (m_options.selectCluster) {
         const QString error = m_window.selectCluster(*m_options.selectCluster);
         if (!error.isEmpty()) fail(tr("--select: %1").arg(error));
+    }
+    if (m_options.inspectSeries) {
+        const auto series = m_window.seriesView()->seriesSet();
+        const std::size_t n = series ? series->n : 0;
+        if (*m_options.inspectSeries >= n) {
+            fail(tr("--inspect: there is no series %1 (%2)")
+                     .arg(*m_options.inspectSeries)
+                     .arg(n == 0 ? tr("no series are loaded")
+                                 : tr("the series are numbered 0 to %1").arg(n - 1)));
+            return false;
+        }
+        m_window.setCurrentView(MainWindow::View::Series);
+        m_window.inspectSeries(*m_options.inspectSeries);
+        return true;
     }
     if (!m_options.inspectPoint) return false;
     const std::size_t n = m_window.pointView()->pointCount();

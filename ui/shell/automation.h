@@ -21,7 +21,7 @@ class MainWindow;
 /// What the GUI's command line asks for:
 /// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
 ///  [--session FILE] [--param ALGO.NAME=VALUE]... [--run ALGO]... [--sweep ALGO]...
-///  [--measure OUT.json] [--export OUT] [--select cluster=N] [--inspect point=I]
+///  [--measure OUT.json] [--export OUT] [--select cluster=N] [--inspect point=I|series=I]
 ///  [--save-session OUT.json] [--recover yes|no] [--screenshot OUT.png]
 ///  [--window-size WxH]
 ///  [--timeout S] [--quit]`
@@ -41,14 +41,15 @@ struct AutomationOptions {
     QString screenshot;  ///< --screenshot PNG path, or empty
     QString measure;     ///< --measure JSON path (ViewBenchmark), or empty
     QString exportPath;  ///< --export: what File ▸ Export writes (.csv labels, .npy data, .png)
-    std::optional<int> selectCluster;         ///< --select cluster=N
-    std::optional<std::size_t> inspectPoint;  ///< --inspect point=I
-    QSize windowSize;                         ///< --window-size, or invalid (keep the saved one)
-    int timeoutSeconds = 600;                 ///< --timeout: give up waiting after this long
-    bool quit = false;                        ///< --quit: exit when done (status ≠ 0 on failure)
-    bool help = false;                        ///< --help: print helpText and exit
-    bool version = false;                     ///< --version
-    QString helpText;                         ///< the usage text (filled by parse)
+    std::optional<int> selectCluster;          ///< --select cluster=N
+    std::optional<std::size_t> inspectPoint;   ///< --inspect point=I
+    std::optional<std::size_t> inspectSeries;  ///< --inspect series=I
+    QSize windowSize;                          ///< --window-size, or invalid (keep the saved one)
+    int timeoutSeconds = 600;                  ///< --timeout: give up waiting after this long
+    bool quit = false;                         ///< --quit: exit when done (status ≠ 0 on failure)
+    bool help = false;                         ///< --help: print helpText and exit
+    bool version = false;                      ///< --version
+    QString helpText;                          ///< the usage text (filled by parse)
 };
 
 /// Drives a MainWindow from the command line, for tests, demos and screenshots: opens the file

@@ -53,6 +53,7 @@
 #include "ui/shell/logger.h"
 #include "ui/shell/point_inspector.h"
 #include "ui/shell/selection_model.h"
+#include "ui/shell/series_inspector.h"
 #include "ui/shell/shortcuts_dialog.h"
 #include "ui/shell/theme.h"
 #include "ui/shell/undo_commands.h"
@@ -359,9 +360,22 @@ void MainWindow::addPanel(AlgorithmPanel* panel) {
 
 void MainWindow::createInspector() {
     m_inspector = new PointInspector(*m_jobs, m_dbscanPanel, m_knnPanel);
+    m_seriesInspector = new SeriesInspector(*m_jobs, m_kshapePanel, m_rocketPanel);
+    // One dock, one page per view: it shows what was picked in the view in front.
+    m_inspectorPages = new QStackedWidget;
+    m_inspectorPages->addWidget(m_inspector);
+    m_inspectorPages->addWidget(m_seriesInspector);
+    connect(m_stack, &QStackedWidget::currentChanged, this, [this] {
+        m_inspectorPages->setCurrentWidget(currentView() == View::Series
+                                               ? static_cast<QWidget*>(m_seriesInspector)
+                                               : static_cast<QWidget*>(m_inspector));
+    });
+    connect(m_seriesView, &SeriesView::seriesClicked, this, [this](qint64 index) {
+        if (index >= 0) inspectSeries(std::size_t(index));
+    });
     m_inspectorDock = new QDockWidget(tr("Inspector"), this);
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
-    m_inspectorDock->setWidget(m_inspector);
+    m_inspectorDock->setWidget(m_inspectorPages);
     m_inspectorDock->setAllowedAreas(Qt::LeftDockWidgetArea | Qt::RightDockWidgetArea |
                                      Qt::BottomDockWidgetArea);
     // Below the algorithm panels, not in their tabs: a pinned point stays in sight while its
@@ -430,14 +444,23 @@ void MainWindow::createInspector() {
             &MainWindow::exportSelectionInteractively);
 }
 
-void MainWindow::inspectPoint(std::size_t index) {
+void MainWindow::showInspectorDock() {
     if (m_inspectorDock->isHidden()) {
         m_inspectorDock->show();
         // Room for the facts and a few neighbours, taken from the panels above.
         resizeDocks({m_inspectorDock}, {std::max(360, height() / 2)}, Qt::Vertical);
     }
     m_inspectorDock->raise();
+}
+
+void MainWindow::inspectPoint(std::size_t index) {
+    showInspectorDock();
     m_inspector->inspect(index);
+}
+
+void MainWindow::inspectSeries(std::size_t index) {
+    showInspectorDock();
+    m_seriesInspector->inspect(index);
 }
 
 QString MainWindow::selectCluster(int id, SelectionModel::Mode mode) {
@@ -931,7 +954,8 @@ bool MainWindow::isBusy() const {
 }
 
 bool MainWindow::isSettled() const {
-    if (isBusy() || m_algorithms.isBusy() || m_inspector->isBusy() || m_jobs->isBusy(kSelectJob))
+    if (isBusy() || m_algorithms.isBusy() || m_inspector->isBusy() ||
+        m_seriesInspector->isBusy() || m_jobs->isBusy(kSelectJob))
         return false;
     // A hidden window draws nothing, so there is nothing to wait for.
     if (!isVisible()) return true;
@@ -996,6 +1020,7 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         m_seriesSource = source;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
         m_selection->setSeriesCount(s.n);
+        m_seriesInspector->setSeriesSet(dataset.series);
         for (auto& [panel, dock] : m_panels)
             panel->setSeriesSet(dataset.series);
         raisePanelFor(InputKind::Series);

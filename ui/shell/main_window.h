@@ -40,6 +40,7 @@ class PointCloudView;
 class PointInspector;
 class RocketPanel;
 class SelectionModel;
+class SeriesInspector;
 class SeriesView;
 
 /// The application window. It owns the views (a point view and a series view, one shown at a
@@ -126,6 +127,9 @@ public:
     SelectionModel* selection() const { return m_selection; }
     /// The point inspector (in the Inspector dock).
     PointInspector* pointInspector() const { return m_inspector; }
+    SeriesInspector* seriesInspector() const { return m_seriesInspector; }
+    /// Inspects series index of the set in the series view, as a click on it does.
+    void inspectSeries(std::size_t index);
     QDockWidget* inspectorDock() const { return m_inspectorDock; }
     /// Inspects point index: shows the Inspector dock, marks the point and its neighbours in
     /// the view and highlights its cluster.
@@ -255,6 +259,7 @@ private:
     QAction* m_saveSessionAction = nullptr;
 
     void createInspector();
+    void showInspectorDock();
     /// The view's mask and markers from the selection, the isolate switch and the inspected
     /// point: a selection dims (or hides) the rest; without one, the inspected point's cluster
     /// stands out.
@@ -288,6 +293,8 @@ private:
     QPointer<QMessageBox> m_errorBox;
     SelectionModel* m_selection = nullptr;
     PointInspector* m_inspector = nullptr;
+    SeriesInspector* m_seriesInspector = nullptr;
+    QStackedWidget* m_inspectorPages = nullptr;
     QDockWidget* m_inspectorDock = nullptr;
     bool m_isolated = false;
     QSet<int> m_hiddenClusters;  // DBSCAN cluster ids of the run on screen

@@ -60,7 +60,7 @@ PointInspector::PointInspector(JobRunner& runner, const DbscanPanel* dbscan, con
     for (const QString& name : names) {
         auto* value = new QLabel;
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        value->setWordWrap(true);
+        value->setWordWrap(false);
         m_values.push_back(value);
         if (name.isEmpty())
             form->addRow(m_kDistanceLabel, value);
@@ -201,7 +201,7 @@ void PointInspector::render() {
     if (p.cluster) cluster = *p.cluster < 0 ? tr("none (noise)") : QString::number(*p.cluster);
     m_values[0]->setText(QString::number(p.index));
     m_values[1]->setText(QString::number(p.fileRow));
-    m_values[2]->setText(coords.join(QLatin1Char('\n')));
+    m_values[2]->setText(coords.join(QStringLiteral(", ")));
     m_values[3]->setText(cluster);
     m_values[4]->setText(p.role.isEmpty() ? QStringLiteral("—") : p.role);
     m_kDistanceLabel->setText(tr("k-distance (MinPts %1)").arg(p.minPts));

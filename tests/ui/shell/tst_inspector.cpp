@@ -23,14 +23,21 @@
 #include "compute/core/geometry.h"
 #include "compute/demo/demo_data.h"
 #include "compute/io/point_readers.h"
+#include "compute/io/series_readers.h"
+#include "compute/kshape/kshape.h"
+#include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
 #include "ui/panels/knn/knn_panel.h"
+#include "ui/panels/kshape/kshape_panel.h"
 #include "ui/shell/dataset_loader.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/point_inspector.h"
 #include "ui/shell/selection_model.h"
+#include "ui/shell/series_inspector.h"
 #include "ui/views/points/point_cloud_view.h"
+#include "ui/views/series/series_heatmap_view.h"
+#include "ui/views/series/series_view.h"
 
 using cs::ui::MainWindow;
 using cs::ui::PointCloudView;
@@ -61,6 +68,23 @@ std::vector<std::pair<std::size_t, float>> bruteForce(const cs::PointSet& p, std
     for (std::size_t i = 0; i < all.size(); ++i)
         out.push_back({all[i].second, distances[i]});
     return out;
+}
+
+// The series nearest to series q by SBD over the k-Shape input rows, by brute force.
+std::pair<std::size_t, double> nearestBySbd(const cs::SeriesSet& s, std::size_t q) {
+    const std::vector<float> rows = cs::kshapeInput(s, 0);
+    const std::size_t m = s.length;
+    std::pair<std::size_t, double> best{0, 2.0};
+    for (std::size_t j = 0; j < s.n; ++j) {
+        if (j == q) continue;
+        const double d = cs::sbdDirect({rows.data() + q * m, m}, {rows.data() + j * m, m});
+        if (d < best.second) best = {j, d};
+    }
+    return best;
+}
+
+QString gunPoint() {
+    return QString::fromStdString(cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts").string());
 }
 
 }  // namespace
@@ -307,6 +331,77 @@ private slots:
         drag(second, Qt::ControlModifier | Qt::ShiftModifier);
         QVERIFY(QTest::qWaitFor([&] { return !changed.isEmpty(); }, 20000));
         QCOMPARE(selection->points(), want);
+    }
+
+    void clickOnAHeatmapRowInspectsTheSeries() {
+        if (!QFileInfo::exists(gunPoint()))
+            CS_QSKIP_MISSING_DATA(QStringLiteral("no %1").arg(gunPoint()));
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openFile(gunPoint());
+        QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty() && m_window->isSettled(); }, 60000));
+        m_window->kshapePanel()->setK(2);
+        m_window->algorithms().find(QStringLiteral("kshape"))->run();
+        QVERIFY(settle());
+        QVERIFY(m_window->kshapePanel()->lastRun());
+        cs::ui::SeriesView* view = m_window->seriesView();
+        QVERIFY(view->setStyle(cs::ui::SeriesView::Style::Heatmap));
+        QVERIFY(settle());
+        cs::ui::SeriesHeatmapView* heatmap = view->heatmapView();
+        const std::size_t row = heatmap->rowCount() / 3;
+        const std::size_t index = heatmap->rows()[row];
+        QTest::mouseClick(heatmap, Qt::LeftButton, {}, heatmap->cellCentre(row, 10).toPoint());
+        QVERIFY(settle());
+        QVERIFY(m_window->inspectorDock()->isVisible());
+        const auto& got = m_window->seriesInspector()->inspection();
+        QVERIFY(got);
+        QCOMPARE(got->index, index);
+        const cs::SeriesSet& s = *view->seriesSet();
+        QCOMPARE(got->className,
+                 QString::fromStdString(s.classNames[std::size_t(s.labels[index])]));
+        QCOMPARE(got->split, s.isTest[index] ? QStringLiteral("test") : QStringLiteral("train"));
+        const cs::KShapeResult& r = *m_window->kshapePanel()->lastRun()->result;
+        QVERIFY(got->cluster);
+        QCOMPARE(*got->cluster, r.labels[index]);
+        QCOMPARE(got->centroidSbd, r.distances[index]);
+        QCOMPARE(got->centroidShift, r.shifts[index]);
+        const auto [nearest, sbd] = nearestBySbd(s, index);
+        QVERIFY(got->nearest);
+        QCOMPARE(*got->nearest, nearest);
+        QCOMPARE(got->nearestSbd, sbd);
+        QVERIFY(got->prediction.isEmpty());  // no ROCKET run
+    }
+
+    void inspectASeriesOnTheCommandLine() {
+        if (!QFileInfo::exists(gunPoint()))
+            CS_QSKIP_MISSING_DATA(QStringLiteral("no %1").arg(gunPoint()));
+        const QString labels = m_tmp.filePath(QStringLiteral("gun_kshape.csv"));
+        const Run run = runClusterscope({gunPoint(), "--param", "kshape.k=2", "--run", "kshape",
+                                         "--export", labels, "--inspect", "series=17", "--quit"});
+        QVERIFY2(run.exitCode == 0, qPrintable(run.stdErr));
+        const QJsonObject json = QJsonDocument::fromJson(run.stdOut.trimmed().toUtf8()).object();
+        QCOMPARE(json[QStringLiteral("index")].toInteger(), qint64(17));
+        QFile l(labels);
+        QVERIFY(l.open(QIODevice::ReadOnly | QIODevice::Text));
+        QStringList row;  // index,label,distance,shift
+        for (const QString& line : QString::fromUtf8(l.readAll()).split(QLatin1Char('\n')))
+            if (line.startsWith(QLatin1String("17,"))) row = line.split(QLatin1Char(','));
+        QCOMPARE(row.size(), qsizetype(4));
+        QCOMPARE(json[QStringLiteral("cluster")].toInt(), row[1].toInt());
+        QCOMPARE(float(json[QStringLiteral("centroid_sbd")].toDouble()), row[2].toFloat());
+        QCOMPARE(json[QStringLiteral("centroid_shift")].toInt(), row[3].toInt());
+        const cs::SeriesSet s = cs::io::readSeriesWithSplit(gunPoint().toStdString());
+        QCOMPARE(json[QStringLiteral("class")].toString(),
+                 QString::fromStdString(s.classNames[std::size_t(s.labels[17])]));
+        const auto [nearest, sbd] = nearestBySbd(s, 17);
+        const QJsonObject near = json[QStringLiteral("nearest")].toObject();
+        QCOMPARE(std::size_t(near[QStringLiteral("index")].toInteger()), nearest);
+        QCOMPARE(near[QStringLiteral("sbd")].toDouble(), sbd);
+        QVERIFY(json[QStringLiteral("prediction")].isNull());
+
+        const Run bad = runClusterscope({gunPoint(), "--inspect", "series=5000", "--quit"});
+        QCOMPARE(bad.exitCode, 1);
+        QVERIFY2(bad.stdErr.contains(QLatin1String("there is no series 5000")),
+                 qPrintable(bad.stdErr));
     }
 
     void inspectOnTheCommandLine() {

@@ -1221,7 +1221,9 @@ void PointCloudView::mouseMoveEvent(QMouseEvent* event) {
     const QPoint pos = event->position().toPoint();
     if (m_dragButton == Qt::NoButton) {
         m_hoverPos = pos;
-        m_hoverTimer.start();
+        // Where a pick is slow (millions of points on a software renderer), hover picks wait
+        // longer, so that the view keeps up with the mouse.
+        m_hoverTimer.start(std::max(kHoverDelayMs, int(3.0 * m_pickMs)));
         return;
     }
     if ((pos - m_pressMouse).manhattanLength() >= kClickSlop) m_moved = true;

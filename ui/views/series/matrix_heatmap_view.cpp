@@ -127,6 +127,22 @@ QString MatrixHeatmapView::describe(QPointF pos) const {
     return m_fill->describe(row, column);
 }
 
+qint64 MatrixHeatmapView::rowAt(QPointF pos) const {
+    const QRectF plot = plotRect();
+    if (!m_fill || m_fill->rows() == 0 || shownColumns() == 0 || !plot.contains(pos)) return -1;
+    const std::size_t rows = m_fill->rows();
+    return qint64(
+        std::min(rows - 1, std::size_t((pos.y() - plot.top()) / plot.height() * double(rows))));
+}
+
+void MatrixHeatmapView::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton) {
+        const qint64 row = rowAt(event->position());
+        if (row >= 0) emit rowClicked(row);
+    }
+    QOpenGLWidget::mouseReleaseEvent(event);
+}
+
 void MatrixHeatmapView::mouseMoveEvent(QMouseEvent* event) {
     const QString text = describe(event->position());
     if (text.isEmpty())

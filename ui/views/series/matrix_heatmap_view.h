@@ -97,6 +97,8 @@ public:
     /// What the mouse at pos (widget coordinates) points at (HeatmapFill::describe), or empty
     /// outside the matrix.
     QString describe(QPointF pos) const;
+    /// The matrix row under pos (widget coordinates), or -1 outside the matrix.
+    qint64 rowAt(QPointF pos) const;
     /// True once the latest content was drawn and the frame swapped.
     bool isContentDrawn() const { return m_drawnGeneration == m_contentGeneration; }
     /// The registration of the pixel buffer with the device, if any (for tests).
@@ -112,11 +114,14 @@ public:
 
 signals:
     void contentDrawn();
+    /// A left click on matrix row `row`.
+    void rowClicked(qint64 row);
 
 protected:
     void initializeGL() override;
     void paintGL() override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
     /// Subclasses call this when what the fill reads changed without a new fill object.
     void contentChanged(bool refill = true);
 

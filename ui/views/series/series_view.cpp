@@ -94,6 +94,10 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_chartView->setRenderHint(QPainter::Antialiasing, true);
     m_chartView->setFrameShape(QFrame::NoFrame);
     m_heatmap = new SeriesHeatmapView(this);
+    connect(m_heatmap, &MatrixHeatmapView::rowClicked, this, [this](qint64 row) {
+        if (row >= 0 && std::size_t(row) < m_heatmap->rows().size())
+            emit seriesClicked(qint64(m_heatmap->rows()[std::size_t(row)]));
+    });
     m_featureMap = new FeatureMatrixView(this);
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_chartView);
@@ -342,6 +346,8 @@ void SeriesView::rebuildClusters() {
             };
             for (const std::size_t i : shown) {
                 auto* line = new QLineSeries;
+                connect(line, &QLineSeries::clicked, this,
+                        [this, i] { emit seriesClicked(qint64(i)); });
                 line->replace(lowered(decimated(g.member(i, d), kMaxPointsPerClusterSeries)));
                 line->setPen(QPen(faint, 1.0));
                 chart->addSeries(line);
@@ -631,6 +637,7 @@ void SeriesView::rebuild() {
         const int cls = labelled ? s.labels[i] : 0;
         const bool test = split && s.isTest[i];
         auto* line = new QLineSeries;
+        connect(line, &QLineSeries::clicked, this, [this, i] { emit seriesClicked(qint64(i)); });
         line->replace(decimated(values, kMaxPointsPerSeries));
         QColor colour = labelled ? ColourMaps::categorical(cls) : ColourMaps::categorical(0);
         // Translucent lines let dense bundles show their density; the more lines, the fainter.

@@ -128,6 +128,8 @@ public:
 signals:
     /// The chart was rebuilt (new data, channel or filter).
     void chartUpdated();
+    /// A click on a series: a line, a heat-map row or a member in a cluster chart.
+    void seriesClicked(qint64 index);
 
 protected:
     void changeEvent(QEvent* event) override;
