@@ -34,6 +34,9 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 f = j["frames"]
 print(f"{sys.argv[2]}: draw {f['drawMs']['median']:.2f} ms, frame interval {f['intervalMs']['median']:.2f} ms")
+p = j["pickMs"]
+print(f"  pick (GPU pass and read-back): {p['median']:.2f} ms median, {p['max']:.2f} ms max, "
+      f"{p['hits']} of {p['count']} on a point")
 for path in ("interop", "host"):
     q = j["paramToScreen"][path]
     print(f"  eps change to screen, {path:7s} ({q['colourPath']}): {q['totalMs']['median']:.1f} ms "
