@@ -46,6 +46,13 @@ std::vector<ShortcutsDialog::Row> ShortcutsDialog::rows(const QMenuBar* menuBar)
     out.push_back({view, tr("Orbit"), tr("Left drag, or arrow keys")});
     out.push_back({view, tr("Pan"), tr("Right or middle drag, or Shift+left drag")});
     out.push_back({view, tr("Zoom toward the cursor"), tr("Mouse wheel")});
+    out.push_back({view, tr("Inspect a point"), tr("Left click (rest the cursor: a tooltip)")});
+    out.push_back(
+        {view, tr("Select in a box"), tr("Ctrl+left drag (with Shift: add, with Alt: remove)")});
+    out.push_back({view, tr("Select a cluster"),
+                   tr("Click its legend row (Shift: add, Ctrl: remove, Alt: hide or show)")});
+    out.push_back({tr("Series view"), tr("Inspect a series"),
+                   tr("Click a line, a heat-map row or a cluster chart's member")});
     return out;
 }
 

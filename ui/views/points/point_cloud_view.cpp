@@ -1187,8 +1187,8 @@ void PointCloudView::paintOverlay(QPainter& painter) {
                          QString::fromStdString(p.dimNames.size() > 1 ? p.dimNames[1] : "c1"),
                          QString::fromStdString(p.dimNames.size() > 2 ? p.dimNames[2] : "c2"));
     const QString help =
-        tr("drag: orbit · Shift/right drag: pan · wheel: zoom · F: fit · R: reset · "
-           "+/−: point size");
+        tr("drag: orbit · Shift/right drag: pan · wheel: zoom · click: inspect · Ctrl+drag: "
+           "select · F: fit · R: reset · +/−: point size");
     QFont small = painter.font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
     painter.setFont(small);
