@@ -37,6 +37,7 @@
 #include <QUndoStack>
 #include <QToolTip>
 #include <QUrl>
+#include <algorithm>
 
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
@@ -370,9 +371,23 @@ void MainWindow::createInspector() {
                                                ? static_cast<QWidget*>(m_seriesInspector)
                                                : static_cast<QWidget*>(m_inspector));
     });
-    connect(m_seriesView, &SeriesView::seriesClicked, this, [this](qint64 index) {
-        if (index >= 0) inspectSeries(std::size_t(index));
-    });
+    // A click inspects a series; Ctrl+click adds it to the selection or takes it out.
+    connect(m_seriesView, &SeriesView::seriesClicked, this,
+            [this](qint64 index, Qt::KeyboardModifiers modifiers) {
+                if (index < 0) return;
+                if (!(modifiers & Qt::ControlModifier)) {
+                    inspectSeries(std::size_t(index));
+                    return;
+                }
+                const auto& selected = m_selection->series();
+                const auto one = std::uint32_t(index);
+                m_selection->selectSeries({&one, 1},
+                                          std::binary_search(selected.begin(), selected.end(), one)
+                                              ? SelectionModel::Mode::Remove
+                                              : SelectionModel::Mode::Add);
+            });
+    connect(m_selection, &SelectionModel::changed, this,
+            [this] { m_seriesView->setSelectedSeries(m_selection->series()); });
     m_inspectorDock = new QDockWidget(tr("Inspector"), this);
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspectorDock->setWidget(m_inspectorPages);

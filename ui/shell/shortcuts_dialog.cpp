@@ -53,6 +53,8 @@ std::vector<ShortcutsDialog::Row> ShortcutsDialog::rows(const QMenuBar* menuBar)
                    tr("Click its legend row (Shift: add, Ctrl: remove, Alt: hide or show)")});
     out.push_back({tr("Series view"), tr("Inspect a series"),
                    tr("Click a line, a heat-map row or a cluster chart's member")});
+    out.push_back({tr("Series view"), tr("Select or deselect a series"),
+                   tr("Ctrl+click it (the heat map highlights selected rows)")});
     return out;
 }
 

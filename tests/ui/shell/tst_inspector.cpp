@@ -369,6 +369,28 @@ private slots:
         QCOMPARE(*got->nearest, nearest);
         QCOMPARE(got->nearestSbd, sbd);
         QVERIFY(got->prediction.isEmpty());  // no ROCKET run
+
+        // Ctrl+click selects rows in the shared selection (the heat map highlights them), and
+        // takes them out again; a plain click keeps inspecting.
+        cs::ui::SelectionModel* selection = m_window->selection();
+        const std::size_t other = heatmap->rows()[row + 1];
+        QTest::mouseClick(heatmap, Qt::LeftButton, Qt::ControlModifier,
+                          heatmap->cellCentre(row, 10).toPoint());
+        QTest::mouseClick(heatmap, Qt::LeftButton, Qt::ControlModifier,
+                          heatmap->cellCentre(row + 1, 10).toPoint());
+        std::vector<std::uint32_t> want{std::uint32_t(index), std::uint32_t(other)};
+        std::sort(want.begin(), want.end());
+        QCOMPARE(selection->series(), want);
+        const auto& marked = heatmap->markedRows();
+        QCOMPARE(marked.size(), heatmap->rowCount());
+        for (std::size_t r = 0; r < marked.size(); ++r)
+            QCOMPARE(bool(marked[r]), r == row || r == row + 1);
+        QTest::mouseClick(heatmap, Qt::LeftButton, Qt::ControlModifier,
+                          heatmap->cellCentre(row, 10).toPoint());
+        QCOMPARE(selection->series(), (std::vector<std::uint32_t>{std::uint32_t(other)}));
+        m_window->clearSelectionAction()->trigger();
+        QVERIFY(heatmap->markedRows().empty());
+        QCOMPARE(m_window->seriesInspector()->inspection()->index, index);
     }
 
     void inspectASeriesOnTheCommandLine() {

@@ -135,10 +135,15 @@ qint64 MatrixHeatmapView::rowAt(QPointF pos) const {
         std::min(rows - 1, std::size_t((pos.y() - plot.top()) / plot.height() * double(rows))));
 }
 
+void MatrixHeatmapView::setMarkedRows(std::vector<std::uint8_t> marked) {
+    m_markedRows = std::move(marked);
+    update();  // the overlay only: the matrix itself is unchanged
+}
+
 void MatrixHeatmapView::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() == Qt::LeftButton) {
         const qint64 row = rowAt(event->position());
-        if (row >= 0) emit rowClicked(row);
+        if (row >= 0) emit rowClicked(row, event->modifiers());
     }
     QOpenGLWidget::mouseReleaseEvent(event);
 }
@@ -401,6 +406,19 @@ void MatrixHeatmapView::paintOverlay(QPainter& painter) {
                                 kBandWidth, double(r - start) * rowHeight),
                          label >= 0 ? ColourMaps::categorical(label) : pal.color(QPalette::Mid));
         start = r;
+    }
+    // Selected rows: a translucent highlight over the row, and a tick beside the class band.
+    if (m_markedRows.size() == rows) {
+        QColor over = pal.color(QPalette::Highlight);
+        over.setAlpha(110);
+        for (std::size_t r = 0; r < rows; ++r) {
+            if (!m_markedRows[r]) continue;
+            const QRectF row(plot.left(), plot.top() + double(r) * rowHeight, plot.width(),
+                             std::max(rowHeight, 1.0));
+            painter.fillRect(row, over);
+            painter.fillRect(QRectF(kLeft - 3, row.top(), 3, row.height()),
+                             pal.color(QPalette::Highlight));
+        }
     }
     // The colour bar and its scale.
     const QRectF bar(plot.right() + 10, plot.top(), 12, plot.height());

@@ -99,6 +99,9 @@ public:
     QString describe(QPointF pos) const;
     /// The matrix row under pos (widget coordinates), or -1 outside the matrix.
     qint64 rowAt(QPointF pos) const;
+    /// Rows drawn as selected (a highlight over the row), one flag per matrix row; empty: none.
+    void setMarkedRows(std::vector<std::uint8_t> marked);
+    const std::vector<std::uint8_t>& markedRows() const { return m_markedRows; }
     /// True once the latest content was drawn and the frame swapped.
     bool isContentDrawn() const { return m_drawnGeneration == m_contentGeneration; }
     /// The registration of the pixel buffer with the device, if any (for tests).
@@ -114,8 +117,8 @@ public:
 
 signals:
     void contentDrawn();
-    /// A left click on matrix row `row`.
-    void rowClicked(qint64 row);
+    /// A left click on matrix row `row`, with these keyboard modifiers.
+    void rowClicked(qint64 row, Qt::KeyboardModifiers modifiers);
 
 protected:
     void initializeGL() override;
@@ -135,6 +138,7 @@ private:
     QString m_viewName;
     QString m_emptyText;
     std::shared_ptr<const HeatmapFill> m_fill;
+    std::vector<std::uint8_t> m_markedRows;
     ViewInterop m_interop;
     std::unique_ptr<GlBufferLink> m_link;  // m_pixelBuffer registered with the device
     int m_columnLimit = 0;

@@ -8,6 +8,7 @@
 #include <QEvent>
 #include <QFileInfo>
 #include <QGridLayout>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegend>
@@ -94,10 +95,11 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     m_chartView->setRenderHint(QPainter::Antialiasing, true);
     m_chartView->setFrameShape(QFrame::NoFrame);
     m_heatmap = new SeriesHeatmapView(this);
-    connect(m_heatmap, &MatrixHeatmapView::rowClicked, this, [this](qint64 row) {
-        if (row >= 0 && std::size_t(row) < m_heatmap->rows().size())
-            emit seriesClicked(qint64(m_heatmap->rows()[std::size_t(row)]));
-    });
+    connect(m_heatmap, &MatrixHeatmapView::rowClicked, this,
+            [this](qint64 row, Qt::KeyboardModifiers modifiers) {
+                if (row >= 0 && std::size_t(row) < m_heatmap->rows().size())
+                    emit seriesClicked(qint64(m_heatmap->rows()[std::size_t(row)]), modifiers);
+            });
     m_featureMap = new FeatureMatrixView(this);
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_chartView);
@@ -346,8 +348,9 @@ void SeriesView::rebuildClusters() {
             };
             for (const std::size_t i : shown) {
                 auto* line = new QLineSeries;
-                connect(line, &QLineSeries::clicked, this,
-                        [this, i] { emit seriesClicked(qint64(i)); });
+                connect(line, &QLineSeries::clicked, this, [this, i] {
+                    emit seriesClicked(qint64(i), QGuiApplication::keyboardModifiers());
+                });
                 line->replace(lowered(decimated(g.member(i, d), kMaxPointsPerClusterSeries)));
                 line->setPen(QPen(faint, 1.0));
                 chart->addSeries(line);
@@ -618,6 +621,7 @@ void SeriesView::rebuild() {
         // The feature map lists the same series in the same order.
         m_featureMap->setRows(rows);
         m_heatmap->setRows(m_series, std::move(rows), std::size_t(m_channel));
+        markSelectedRows();
     }
 
     const std::size_t c = std::size_t(m_channel);
@@ -637,7 +641,8 @@ void SeriesView::rebuild() {
         const int cls = labelled ? s.labels[i] : 0;
         const bool test = split && s.isTest[i];
         auto* line = new QLineSeries;
-        connect(line, &QLineSeries::clicked, this, [this, i] { emit seriesClicked(qint64(i)); });
+        connect(line, &QLineSeries::clicked, this,
+                [this, i] { emit seriesClicked(qint64(i), QGuiApplication::keyboardModifiers()); });
         line->replace(decimated(values, kMaxPointsPerSeries));
         QColor colour = labelled ? ColourMaps::categorical(cls) : ColourMaps::categorical(0);
         // Translucent lines let dense bundles show their density; the more lines, the fainter.
@@ -829,6 +834,22 @@ void SeriesView::applyPalette() {
 void SeriesView::changeEvent(QEvent* event) {
     if (event->type() == QEvent::PaletteChange) applyPalette();
     QWidget::changeEvent(event);
+}
+
+void SeriesView::setSelectedSeries(std::vector<std::uint32_t> selected) {
+    m_selected = std::move(selected);
+    markSelectedRows();
+}
+
+void SeriesView::markSelectedRows() {
+    std::vector<std::uint8_t> marked;
+    if (!m_selected.empty()) {
+        marked.resize(m_heatmap->rows().size());
+        for (std::size_t r = 0; r < marked.size(); ++r)
+            marked[r] =
+                std::binary_search(m_selected.begin(), m_selected.end(), m_heatmap->rows()[r]);
+    }
+    m_heatmap->setMarkedRows(std::move(marked));
 }
 
 }  // namespace cs::ui

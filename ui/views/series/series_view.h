@@ -66,6 +66,9 @@ public:
     void setDeviceSeries(std::shared_ptr<const SeriesSet> series,
                          std::shared_ptr<const DeviceResident> copy);
     SeriesHeatmapView* heatmapView() const { return m_heatmap; }
+    /// The selected series (sorted indices of the set shown): the heat map highlights their
+    /// rows.
+    void setSelectedSeries(std::vector<std::uint32_t> selected);
     /// A feature matrix of the set shown, for the feature map; an empty one clears it (the view
     /// leaves the feature map). A matrix of another set is refused (false). A new set clears it.
     bool setFeatureMatrix(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix);
@@ -129,7 +132,7 @@ signals:
     /// The chart was rebuilt (new data, channel or filter).
     void chartUpdated();
     /// A click on a series: a line, a heat-map row or a member in a cluster chart.
-    void seriesClicked(qint64 index);
+    void seriesClicked(qint64 index, Qt::KeyboardModifiers modifiers);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -137,6 +140,7 @@ protected:
 
 private:
     void rebuild();
+    void markSelectedRows();
     void rebuildClusters();
     void clearClusters();
     void applyPalette();
@@ -152,6 +156,7 @@ private:
     int m_shownCount = 0;
 
     Style m_style = Style::Lines;
+    std::vector<std::uint32_t> m_selected;  // sorted series indices
     SeriesHeatmapView* m_heatmap = nullptr;
     FeatureMatrixView* m_featureMap = nullptr;
     QStackedWidget* m_stack = nullptr;
