@@ -35,6 +35,7 @@
 #include "ui/shell/point_inspector.h"
 #include "ui/shell/selection_model.h"
 #include "ui/shell/series_inspector.h"
+#include "ui/views/legend.h"
 #include "ui/views/points/point_cloud_view.h"
 #include "ui/views/series/series_heatmap_view.h"
 #include "ui/views/series/series_view.h"
@@ -297,6 +298,57 @@ private slots:
         QVERIFY(m_window->selectCluster(r.clusterCount).contains(QLatin1String("no cluster")));
         QVERIFY(m_window->selectCluster(-2).contains(QLatin1String("no cluster")));
         QVERIFY(selection->points().empty());
+    }
+
+    void legendClicksSelectAndHideClusters() {
+        QVERIFY(openClusteredDemo());
+        PointCloudView* view = m_window->pointView();
+        cs::ui::SelectionModel* selection = m_window->selection();
+        const cs::DbscanResult& r = m_window->dbscanPanel()->lastRun()->result;
+        const cs::ui::Legend& legend = view->legend();
+        // Where the legend draws entry e: found through the view's own hit test.
+        auto rowOf = [&](int e) {
+            for (int y = 0; y < view->height(); ++y)
+                for (int x = view->width() - 60; x < view->width() - 20; x += 10)
+                    if (view->legendEntryAt(QPoint(x, y)) == e) return QPoint(x, y + 2);
+            return QPoint(-1, -1);
+        };
+        auto members = [&](int id) {
+            std::vector<std::uint32_t> out;
+            for (std::size_t i = 0; i < r.labels.size(); ++i)
+                if (r.labels[i] == id) out.push_back(std::uint32_t(i));
+            return out;
+        };
+        const int first = *legend.entries[0].category, second = *legend.entries[1].category;
+        QVERIFY(rowOf(0).x() >= 0 && rowOf(1).x() >= 0);
+        QSignalSpy clicked(view, &PointCloudView::pointClicked);
+        QTest::mouseClick(view, Qt::LeftButton, {}, rowOf(0));
+        QCOMPARE(clicked.count(), 0);  // a legend click picks no point
+        QCOMPARE(selection->points(), members(first));
+        QTest::mouseClick(view, Qt::LeftButton, Qt::ShiftModifier, rowOf(1));
+        std::vector<std::uint32_t> both = members(first);
+        const auto more = members(second);
+        both.insert(both.end(), more.begin(), more.end());
+        std::sort(both.begin(), both.end());
+        QCOMPARE(selection->points(), both);
+        QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, rowOf(0));
+        QCOMPARE(selection->points(), members(second));
+        // Alt hides a cluster, and shows it again.
+        m_window->clearSelectionAction()->trigger();
+        QTest::mouseClick(view, Qt::LeftButton, Qt::AltModifier, rowOf(1));
+        QVERIFY(m_window->isClusterHidden(second));
+        const auto& mask = view->pointMask();
+        QCOMPARE(mask.size(), r.labels.size());
+        for (std::size_t i = 0; i < mask.size(); ++i)
+            QCOMPARE(mask[i] == PointCloudView::Hidden, r.labels[i] == second);
+        QTest::mouseClick(view, Qt::LeftButton, Qt::AltModifier, rowOf(1));
+        QVERIFY(!m_window->isClusterHidden(second));
+        QVERIFY(view->pointMask().empty());
+        // The noise row selects the noise.
+        const int noiseRow = int(legend.entries.size()) - 1;
+        QCOMPARE(*legend.entries[std::size_t(noiseRow)].category, -1);
+        QTest::mouseClick(view, Qt::LeftButton, {}, rowOf(noiseRow));
+        QCOMPARE(selection->points(), members(-1));
     }
 
     void boxSelectsOnAWorker() {

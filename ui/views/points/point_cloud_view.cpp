@@ -1249,10 +1249,11 @@ void PointCloudView::mouseReleaseEvent(QMouseEvent* event) {
     }
     m_dragButton = Qt::NoButton;
     const QPoint pos = event->position().toPoint();
-    if (m_box && m_box->isVisible()) {
-        m_box->hide();
-        if (m_moved)
-            emit boxSelected(QRectF(QRect(m_pressMouse, pos).normalized()), event->modifiers());
+    // A Ctrl+press that did not move is a click (Ctrl+click on the legend removes a cluster).
+    const bool boxing = m_box && m_box->isVisible();
+    if (boxing) m_box->hide();
+    if (boxing && m_moved) {
+        emit boxSelected(QRectF(QRect(m_pressMouse, pos).normalized()), event->modifiers());
     } else if (event->button() == Qt::LeftButton && !m_moved && legendEntryAt(pos) >= 0) {
         emit legendClicked(legendEntryAt(pos), event->modifiers());
     } else if (event->button() == Qt::LeftButton && !m_moved && !m_panning) {
