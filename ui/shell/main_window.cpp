@@ -409,7 +409,14 @@ void MainWindow::createInspector() {
                     QToolTip::showText(globalPos, m_inspector->tooltip(std::size_t(index)),
                                        m_pointView);
             });
-    connect(m_pointView, &PointCloudView::boxSelected, this, &MainWindow::selectInBox);
+    connect(m_pointView, &PointCloudView::boxSelected, this,
+            [this](const QRectF& box, Qt::KeyboardModifiers modifiers) {
+                selectInRegion(m_pointView->boxProjection(box), modifiers);
+            });
+    connect(m_pointView, &PointCloudView::lassoSelected, this,
+            [this](const QPolygonF& lasso, Qt::KeyboardModifiers modifiers) {
+                selectInRegion(m_pointView->lassoProjection(lasso), modifiers);
+            });
     connect(m_pointView, &PointCloudView::legendClicked, this, &MainWindow::onLegendClicked);
     // Cluster ids name other clusters after a new run: what was hidden by id shows again.
     connect(m_dbscanPanel, &AlgorithmPanel::resultChanged, this, [this] {
@@ -452,6 +459,11 @@ void MainWindow::createInspector() {
     m_clearSelectionAction = new QAction(tr("&Clear the selection"), this);
     m_clearSelectionAction->setShortcut(QKeySequence(tr("Ctrl+Shift+X")));
     connect(m_clearSelectionAction, &QAction::triggered, m_selection, &SelectionModel::clear);
+    m_lassoAction = new QAction(tr("&Lasso instead of box"), this);
+    m_lassoAction->setCheckable(true);
+    m_lassoAction->setShortcut(QKeySequence(tr("Ctrl+Shift+L")));
+    m_lassoAction->setToolTip(tr("Ctrl+drag in the point view draws a free outline"));
+    connect(m_lassoAction, &QAction::toggled, m_pointView, &PointCloudView::setLassoMode);
     m_exportSelectionAction = new QAction(tr("Export the &selection…"), this);
     m_exportSelectionAction->setToolTip(
         tr("Write the selected points with their rows in the file as CSV"));
@@ -565,15 +577,15 @@ void MainWindow::updatePointHighlight() {
     m_pointView->setMarkedPoints(std::move(marked));
 }
 
-void MainWindow::selectInBox(const QRectF& box, Qt::KeyboardModifiers modifiers) {
+void MainWindow::selectInRegion(const PointCloudView::BoxProjection& region,
+                                Qt::KeyboardModifiers modifiers) {
     const auto points = m_pointView->pointSet();
     if (!points) return;
     const auto mode = modifiers & Qt::AltModifier     ? SelectionModel::Mode::Remove
                       : modifiers & Qt::ShiftModifier ? SelectionModel::Mode::Add
                                                       : SelectionModel::Mode::Replace;
     using Found = std::pair<std::vector<std::uint32_t>, SelectionModel::Mode>;
-    m_jobs->submit<Found>(kSelectJob, [points, projection = m_pointView->boxProjection(box), mode](
-                                          Backend&, JobControl&) {
+    m_jobs->submit<Found>(kSelectJob, [points, projection = region, mode](Backend&, JobControl&) {
         return Found{PointCloudView::pointsInBox(*points, projection), mode};
     });
 }
@@ -862,6 +874,7 @@ void MainWindow::createMenus() {
 
     QMenu* select = menuBar()->addMenu(tr("&Select"));
     select->addAction(m_selectClusterAction);
+    select->addAction(m_lassoAction);
     select->addSeparator();
     select->addAction(m_isolateAction);
     select->addAction(m_invertAction);

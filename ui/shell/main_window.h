@@ -16,6 +16,7 @@
 #include "ui/shell/dataset_loader.h"
 #include "ui/shell/session.h"
 #include "ui/shell/selection_model.h"
+#include "ui/views/points/point_cloud_view.h"
 
 class QAction;
 class QActionGroup;
@@ -154,6 +155,7 @@ public:
     QAction* isolateAction() const { return m_isolateAction; }
     QAction* invertSelectionAction() const { return m_invertAction; }
     QAction* clearSelectionAction() const { return m_clearSelectionAction; }
+    QAction* lassoAction() const { return m_lassoAction; }
 
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
@@ -264,7 +266,9 @@ private:
     /// point: a selection dims (or hides) the rest; without one, the inspected point's cluster
     /// stands out.
     void updatePointHighlight();
-    void selectInBox(const QRectF& box, Qt::KeyboardModifiers modifiers);
+    /// Selects the points inside a box or lasso (on a worker).
+    void selectInRegion(const PointCloudView::BoxProjection& region,
+                        Qt::KeyboardModifiers modifiers);
     void exportSelectionInteractively();
 
     DatasetLoader* m_loader = nullptr;
@@ -303,6 +307,7 @@ private:
     QAction* m_clearSelectionAction = nullptr;
     QAction* m_selectClusterAction = nullptr;
     QAction* m_exportSelectionAction = nullptr;
+    QAction* m_lassoAction = nullptr;
     QString m_pointsName;
     QString m_seriesName;
 

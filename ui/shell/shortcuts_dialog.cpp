@@ -48,7 +48,8 @@ std::vector<ShortcutsDialog::Row> ShortcutsDialog::rows(const QMenuBar* menuBar)
     out.push_back({view, tr("Zoom toward the cursor"), tr("Mouse wheel")});
     out.push_back({view, tr("Inspect a point"), tr("Left click (rest the cursor: a tooltip)")});
     out.push_back(
-        {view, tr("Select in a box"), tr("Ctrl+left drag (with Shift: add, with Alt: remove)")});
+        {view, tr("Select in a box or lasso"),
+         tr("Ctrl+left drag (with Shift: add, with Alt: remove); Select ▸ Lasso instead of box")});
     out.push_back({view, tr("Select a cluster"),
                    tr("Click its legend row (Shift: add, Ctrl: remove, Alt: hide or show)")});
     out.push_back({tr("Series view"), tr("Inspect a series"),

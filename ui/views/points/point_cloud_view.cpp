@@ -41,6 +41,27 @@ constexpr float kOrbitDegreesPerPixel = 0.4f;
 constexpr float kOrbitDegreesPerKey = 5.0f;
 constexpr float kZoomPerWheelStep = 0.85f;
 constexpr float kPointSizeStep = 1.25f;
+
+// The lasso's outline, drawn by a child widget: moving it never repaints the cloud below.
+class LassoOverlay : public QWidget {
+public:
+    LassoOverlay(QWidget* parent, const QPolygonF& outline) : QWidget(parent), m_outline(outline) {
+        setAttribute(Qt::WA_TransparentForMouseEvents);
+        setAttribute(Qt::WA_NoSystemBackground);
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override {
+        QPainter painter(this);
+        painter.setRenderHint(QPainter::Antialiasing, true);
+        painter.setPen(QPen(palette().color(QPalette::Highlight), 1.5, Qt::DashLine));
+        painter.drawPolygon(m_outline);
+    }
+
+private:
+    const QPolygonF& m_outline;
+};
+
 // A press that moves less than this (Manhattan, logical pixels) before release is a click.
 constexpr int kClickSlop = 4;
 // The cursor must rest this long before a hover pick: a pick per mouse event would redraw the
@@ -595,6 +616,14 @@ PointCloudView::BoxProjection PointCloudView::boxProjection(const QRectF& box) c
     return p;
 }
 
+PointCloudView::BoxProjection PointCloudView::lassoProjection(const QPolygonF& lasso) const {
+    BoxProjection p = boxProjection(lasso.boundingRect());
+    const double w = std::max(width(), 1), h = std::max(height(), 1);
+    for (const QPointF& q : lasso)
+        p.lasso << QPointF(2.0 * q.x() / w - 1.0, 1.0 - 2.0 * q.y() / h);
+    return p;
+}
+
 std::vector<std::uint32_t> PointCloudView::pointsInBox(const PointSet& points,
                                                        const BoxProjection& box) {
     std::vector<std::uint32_t> out;
@@ -606,7 +635,9 @@ std::vector<std::uint32_t> PointCloudView::pointsInBox(const PointSet& points,
         const QVector4D clip = box.mvp.map(QVector4D(v[0], v[1], v[2], 1.0f));
         if (clip.w() <= 0.0f) continue;  // behind the camera
         const QPointF ndc(clip.x() / clip.w(), clip.y() / clip.w());
-        if (box.ndc.contains(ndc)) out.push_back(std::uint32_t(i));
+        if (box.ndc.contains(ndc) &&
+            (box.lasso.isEmpty() || box.lasso.containsPoint(ndc, Qt::OddEvenFill)))
+            out.push_back(std::uint32_t(i));
     }
     return out;
 }
@@ -1208,7 +1239,12 @@ void PointCloudView::mousePressEvent(QMouseEvent* event) {
     m_panning =
         m_dragButton == Qt::RightButton || m_dragButton == Qt::MiddleButton ||
         (m_dragButton == Qt::LeftButton && !ctrl && (event->modifiers() & Qt::ShiftModifier));
-    if (m_dragButton == Qt::LeftButton && ctrl) {
+    if (m_dragButton == Qt::LeftButton && ctrl && m_lassoMode) {
+        if (!m_lasso) m_lasso = new LassoOverlay(this, m_lassoPoints);
+        m_lassoPoints = QPolygonF{QPointF(m_pressMouse)};
+        m_lasso->setGeometry(rect());
+        m_lasso->show();
+    } else if (m_dragButton == Qt::LeftButton && ctrl) {
         // A child widget: the box moves without repainting the cloud under it.
         if (!m_box) m_box = new QRubberBand(QRubberBand::Rectangle, this);
         m_box->setGeometry(QRect(m_pressMouse, QSize()));
@@ -1232,6 +1268,12 @@ void PointCloudView::mouseMoveEvent(QMouseEvent* event) {
         event->accept();
         return;
     }
+    if (m_lasso && m_lasso->isVisible()) {
+        m_lassoPoints << QPointF(pos);
+        m_lasso->update();
+        event->accept();
+        return;
+    }
     const QPoint delta = pos - m_lastMouse;
     m_lastMouse = pos;
     if (m_panning)
@@ -1252,7 +1294,12 @@ void PointCloudView::mouseReleaseEvent(QMouseEvent* event) {
     // A Ctrl+press that did not move is a click (Ctrl+click on the legend removes a cluster).
     const bool boxing = m_box && m_box->isVisible();
     if (boxing) m_box->hide();
-    if (boxing && m_moved) {
+    const bool lassoing = m_lasso && m_lasso->isVisible();
+    if (lassoing) m_lasso->hide();
+    if (lassoing && m_moved && m_lassoPoints.size() >= 3) {
+        m_lassoPoints << QPointF(pos);
+        emit lassoSelected(m_lassoPoints, event->modifiers());
+    } else if (boxing && m_moved) {
         emit boxSelected(QRectF(QRect(m_pressMouse, pos).normalized()), event->modifiers());
     } else if (event->button() == Qt::LeftButton && !m_moved && legendEntryAt(pos) >= 0) {
         emit legendClicked(legendEntryAt(pos), event->modifiers());

@@ -8,6 +8,7 @@
 #include <QOpenGLVertexArrayObject>
 #include <QOpenGLWidget>
 #include <QPoint>
+#include <QPolygonF>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <array>
@@ -242,14 +243,20 @@ public:
         std::array<double, 3> centre{};
         double scale = 1.0;
         QMatrix4x4 mvp;
-        QRectF ndc;  ///< the box in normalised device coordinates
+        QRectF ndc;       ///< the box in normalised device coordinates
+        QPolygonF lasso;  ///< a lasso's outline in the same coordinates (ndc: its bounds), or empty
     };
     /// The legend entry drawn at pos (widget coordinates), or -1.
     int legendEntryAt(QPoint pos) const;
     /// The projection of a box given in widget coordinates.
     BoxProjection boxProjection(const QRectF& box) const;
-    /// The indices of the points that land inside the box and in front of the camera (a scan
-    /// over all points: call it on a worker).
+    /// The projection of a lasso (a closed outline) given in widget coordinates.
+    BoxProjection lassoProjection(const QPolygonF& lasso) const;
+    /// Ctrl+drag draws a lasso instead of a box (lassoSelected instead of boxSelected).
+    void setLassoMode(bool lasso) { m_lassoMode = lasso; }
+    bool lassoMode() const { return m_lassoMode; }
+    /// The indices of the points that land inside the box (and the lasso, when it has one) and
+    /// in front of the camera (a scan over all points: call it on a worker).
     static std::vector<std::uint32_t> pointsInBox(const PointSet& points, const BoxProjection& box);
 
     /// Point diameter in logical pixels.
@@ -305,6 +312,8 @@ signals:
     /// A selection box was drawn (widget coordinates) with these modifiers (Shift: add, Alt:
     /// remove, else replace).
     void boxSelected(QRectF box, Qt::KeyboardModifiers modifiers);
+    /// A lasso was drawn (widget coordinates, closed), with modifiers as boxSelected's.
+    void lassoSelected(QPolygonF lasso, Qt::KeyboardModifiers modifiers);
     /// A click on a row of the legend: entry indexes legend().entries.
     void legendClicked(int entry, Qt::KeyboardModifiers modifiers);
 
@@ -426,6 +435,9 @@ private:
     QPoint m_pressMouse;
     bool m_moved = false;  // the press became a drag: no click on release
     QRubberBand* m_box = nullptr;
+    bool m_lassoMode = false;
+    QWidget* m_lasso = nullptr;  // draws m_lassoPoints over the view without repainting it
+    QPolygonF m_lassoPoints;
     QTimer m_hoverTimer;
     QPoint m_hoverPos;
     Qt::MouseButton m_dragButton = Qt::NoButton;

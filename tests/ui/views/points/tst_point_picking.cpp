@@ -216,6 +216,39 @@ private slots:
         QCOMPARE(all.size(), std::size_t(5));
     }
 
+    void ctrlDragDrawsALassoInLassoMode() {
+        auto points = makePoints(2, {-4, 0, -2, 0, 0, 0, 2, 0, 4, 0});
+        auto view = makeView(points);
+        QVERIFY(view);
+        view->setLassoMode(true);
+        // A right triangle around point 1 whose long side passes just above point 2: point 2
+        // is inside the lasso's bounds but outside the lasso.
+        const QPointF p1 = view->project(at(*points, 1)), p2 = view->project(at(*points, 2));
+        const QPolygonF outline{p1 + QPointF(-10, 10), p2 + QPointF(10, 10),
+                                p1 + QPointF(-10, -10)};
+        QVERIFY(outline.boundingRect().contains(p2));
+        QSignalSpy lassos(view.get(), &PointCloudView::lassoSelected);
+        QSignalSpy boxes(view.get(), &PointCloudView::boxSelected);
+        QTest::mousePress(view.get(), Qt::LeftButton, Qt::ControlModifier, outline[0].toPoint());
+        for (const QPointF& corner : {outline[1], outline[2]}) {
+            QMouseEvent move(QEvent::MouseMove, corner, view->mapToGlobal(corner), Qt::NoButton,
+                             Qt::LeftButton, Qt::ControlModifier);
+            QApplication::sendEvent(view.get(), &move);
+        }
+        QTest::mouseRelease(view.get(), Qt::LeftButton, Qt::ControlModifier,
+                            outline[0].toPoint() + QPoint(0, -1));
+        QCOMPARE(boxes.count(), 0);
+        QCOMPARE(lassos.count(), 1);
+        const QPolygonF drawn = lassos.front().at(0).value<QPolygonF>();
+        QVERIFY(drawn.size() >= 3);
+        const auto inside = PointCloudView::pointsInBox(*points, view->lassoProjection(drawn));
+        QCOMPARE(inside, (std::vector<std::uint32_t>{1}));
+        // The same outline's bounds as a box take point 2 too.
+        const auto boxed =
+            PointCloudView::pointsInBox(*points, view->boxProjection(drawn.boundingRect()));
+        QCOMPARE(boxed, (std::vector<std::uint32_t>{1, 2}));
+    }
+
     void hoverReportsThePoint() {
         auto points = makePoints(2, {-2, 0, 2, 0});
         auto view = makeView(points);
