@@ -568,6 +568,18 @@ void MainWindow::updatePointHighlight() {
             if (m_hiddenClusters.contains(run->result.labels[i])) mask[i] = PointCloudView::Hidden;
     }
     m_pointView->setPointMask(std::move(mask));
+    // The legend marks the clusters the selection holds whole.
+    std::vector<std::int32_t> whole;
+    if (run && m_selection->hasPoints() && run->result.labels.size() == n) {
+        std::vector<std::size_t> selected(std::size_t(run->result.clusterCount) + 1, 0);
+        for (std::uint32_t i : m_selection->points())
+            ++selected[std::size_t(run->result.labels[i] + 1)];  // noise first
+        for (std::size_t c = 0; c < selected.size(); ++c) {
+            const std::size_t size = c == 0 ? run->result.stats.noisePoints : run->sizes[c - 1];
+            if (selected[c] > 0 && selected[c] == size) whole.push_back(std::int32_t(c) - 1);
+        }
+    }
+    m_pointView->setHighlightedCategories(std::move(whole));
     std::vector<std::uint32_t> marked;
     if (const auto& p = m_inspector->inspection()) {
         marked.push_back(std::uint32_t(p->index));

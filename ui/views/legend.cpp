@@ -85,7 +85,8 @@ QSize Legend::sizeHint(const QFont& font) const {
     return {width + 2 * kPadding, height + 2 * kPadding};
 }
 
-void Legend::paint(QPainter& painter, const QPoint& topRight, const QPalette& palette) const {
+void Legend::paint(QPainter& painter, const QPoint& topRight, const QPalette& palette,
+                   const std::vector<std::int32_t>& highlighted) const {
     if (kind == Kind::None) return;
     const QSize size = sizeHint(painter);
     const QRect box(topRight.x() - size.width(), topRight.y(), size.width(), size.height());
@@ -119,6 +120,12 @@ void Legend::paint(QPainter& painter, const QPoint& topRight, const QPalette& pa
         const int rows = visibleRows(*this);
         for (int i = 0; i < rows; ++i) {
             const Entry& e = entries[i];
+            if (e.category && std::find(highlighted.begin(), highlighted.end(), *e.category) !=
+                                  highlighted.end()) {
+                QColor mark = palette.color(QPalette::Highlight);
+                mark.setAlpha(90);
+                painter.fillRect(QRect(left - 4, y, right - left + 8, line), mark);
+            }
             const QRect swatch(left, y + (line - kSwatch) / 2, kSwatch, kSwatch);
             painter.setPen(QPen(palette.color(QPalette::Mid), 1));
             painter.setBrush(ColourMaps::toColor(e.rgba | 0xff000000u));

@@ -45,7 +45,9 @@ struct Legend {
     int entryAt(const QFont& font, const QPoint& topRight, const QPoint& pos) const;
     /// Draws the overlay with its top-right corner at topRight, in palette's colours (window
     /// colour, translucent, as the box; text colour for the words).
-    void paint(QPainter& painter, const QPoint& topRight, const QPalette& palette) const;
+    /// highlighted: categories whose rows are marked (selected clusters), by Entry::category.
+    void paint(QPainter& painter, const QPoint& topRight, const QPalette& palette,
+               const std::vector<std::int32_t>& highlighted = {}) const;
 };
 
 }  // namespace cs::ui

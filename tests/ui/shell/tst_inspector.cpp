@@ -331,6 +331,11 @@ private slots:
         both.insert(both.end(), more.begin(), more.end());
         std::sort(both.begin(), both.end());
         QCOMPARE(selection->points(), both);
+        // The legend marks both clusters, and only them.
+        std::vector<std::int32_t> marks = view->highlightedCategories();
+        std::sort(marks.begin(), marks.end());
+        QCOMPARE(marks,
+                 (std::vector<std::int32_t>{std::min(first, second), std::max(first, second)}));
         QTest::mouseClick(view, Qt::LeftButton, Qt::ControlModifier, rowOf(0));
         QCOMPARE(selection->points(), members(second));
         // Alt hides a cluster, and shows it again.

@@ -576,6 +576,12 @@ void PointCloudView::setMarkedPoints(std::vector<std::uint32_t> indices) {
     contentChanged();
 }
 
+void PointCloudView::setHighlightedCategories(std::vector<std::int32_t> categories) {
+    if (categories == m_legendMarks) return;
+    m_legendMarks = std::move(categories);
+    update();
+}
+
 void PointCloudView::drawMarkers() {
     if (!m_markerProgram || m_marked.empty() || m_positionCount != pointCount()) return;
     const QColor focus = palette().color(QPalette::Highlight);
@@ -1203,7 +1209,7 @@ void PointCloudView::paintOverlay(QPainter& painter) {
                             "drop a file here, or pick File ▸ Demo data."));
         return;
     }
-    m_legend.paint(painter, area.topRight(), pal);
+    m_legend.paint(painter, area.topRight(), pal, m_legendMarks);
 
     // What is on screen and how to move it: small, in the bottom-left corner.
     const PointSet& p = *m_points;

@@ -236,6 +236,9 @@ public:
     /// (its neighbours); empty clears them. Indices beyond the points are ignored.
     void setMarkedPoints(std::vector<std::uint32_t> indices);
     const std::vector<std::uint32_t>& markedPoints() const { return m_marked; }
+    /// Legend rows to mark (selected clusters), by Legend::Entry::category.
+    void setHighlightedCategories(std::vector<std::int32_t> categories);
+    const std::vector<std::int32_t>& highlightedCategories() const { return m_legendMarks; }
 
     /// What a selection box needs to find its points off the GUI thread (pointsInBox): the
     /// view's transform frozen at the moment the box was drawn.
@@ -391,6 +394,7 @@ private:
     bool m_maskDirty = false;
     std::size_t m_maskCount = 0;  // mask values written into m_maskBuffer
     std::vector<std::uint32_t> m_marked;
+    std::vector<std::int32_t> m_legendMarks;
     QOpenGLVertexArrayObject m_vao;
     QOpenGLBuffer m_positions{QOpenGLBuffer::VertexBuffer};
     QOpenGLBuffer m_colourBuffer{QOpenGLBuffer::VertexBuffer};
