@@ -336,7 +336,8 @@ RocketFeatures CudaBackend::miniRocketTransform(const SeriesSet& series,
                                                 const MiniRocketModel& model, JobControl& job) {
     auto kept = std::make_shared<RocketDeviceFeatures>();
     kept->context = m_context;
-    RocketFeatures features = miniRocketTransformCuda(*m_context, series, model, job, &kept->values);
+    RocketFeatures features =
+        miniRocketTransformCuda(*m_context, series, model, job, &kept->values);
     kept->n = features.n;
     kept->kernels = features.kernels;
     kept->layerCount = features.layers;

@@ -32,9 +32,8 @@ inline constexpr std::size_t kRocketSharedSeriesBytes = 96 * 1024;
 /// PPV and MAX of every kernel on series [first, first + count) of `series` (n x channels x
 /// length, normalised; series i convolved over its true length lengths[i]):
 /// features[(first + s) * 2 K + 2 w] = PPV, + 1 = MAX.
-void launchRocketTransform(const float* series, const std::uint32_t* lengths,
-                           std::size_t channels, std::size_t length, std::size_t first,
-                           std::size_t count, const RocketKernelView& kernels, float* features,
-                           cudaStream_t stream);
+void launchRocketTransform(const float* series, const std::uint32_t* lengths, std::size_t channels,
+                           std::size_t length, std::size_t first, std::size_t count,
+                           const RocketKernelView& kernels, float* features, cudaStream_t stream);
 
 }  // namespace cs::kernels

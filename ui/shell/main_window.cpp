@@ -34,8 +34,8 @@
 #include <QStyle>
 #include <QToolBar>
 #include <QToolButton>
-#include <QUndoStack>
 #include <QToolTip>
+#include <QUndoStack>
 #include <QUrl>
 #include <algorithm>
 
@@ -994,8 +994,8 @@ bool MainWindow::isBusy() const {
 }
 
 bool MainWindow::isSettled() const {
-    if (isBusy() || m_algorithms.isBusy() || m_inspector->isBusy() ||
-        m_seriesInspector->isBusy() || m_jobs->isBusy(kSelectJob))
+    if (isBusy() || m_algorithms.isBusy() || m_inspector->isBusy() || m_seriesInspector->isBusy() ||
+        m_jobs->isBusy(kSelectJob))
         return false;
     // A hidden window draws nothing, so there is nothing to wait for.
     if (!isVisible()) return true;

@@ -14,8 +14,8 @@
 #include "compute/io/dataset.h"
 #include "ui/panels/algorithm_registry.h"
 #include "ui/shell/dataset_loader.h"
-#include "ui/shell/session.h"
 #include "ui/shell/selection_model.h"
+#include "ui/shell/session.h"
 #include "ui/views/points/point_cloud_view.h"
 
 class QAction;
