@@ -123,22 +123,27 @@ void SeriesInspector::inspect(std::size_t index) {
     base.index = index;
     if (!s.labels.empty()) base.className = classNameOf(s, s.labels[index]);
     if (!s.isTest.empty()) base.split = s.isTest[index] ? tr("test") : tr("train");
-    // The channel k-Shape clusters, so that the nearest series is measured as its SBDs are.
-    const std::size_t channel = m_kshape ? m_kshape->params().channel : 0;
+    // The channel(s) k-Shape clusters, so that the nearest series is measured as its SBDs are.
+    const std::optional<std::size_t> channel =
+        m_kshape ? m_kshape->params().channel : std::optional<std::size_t>{};
     m_generation = m_runner.submit<SeriesInspection>(
         QLatin1String(kJobKind),
         [series = m_series, base = std::move(base), channel](Backend&, JobControl& job) {
             SeriesInspection out = base;
             const SeriesSet& s = *series;
-            const std::vector<float> rows = kshapeInput(s, std::min(channel, s.channels - 1));
-            const std::size_t m = s.length;
+            const std::optional<std::size_t> clustered =
+                channel ? std::optional<std::size_t>(std::min(*channel, s.channels - 1))
+                        : std::nullopt;
+            const std::vector<float> rows = kshapeInput(s, clustered);
+            const std::size_t channels = clustered ? 1 : s.channels;
+            const std::size_t m = s.length * channels;
             const std::span<const float> x(rows.data() + out.index * m, m);
             double best = std::numeric_limits<double>::infinity();
             for (std::size_t j = 0; j < s.n; ++j) {
                 if (j == out.index) continue;
                 job.checkpoint();
                 int shift = 0;
-                const double d = sbdDirect(x, {rows.data() + j * m, m}, &shift);
+                const double d = sbdDirect(x, {rows.data() + j * m, m}, &shift, channels);
                 if (d < best) {
                     best = d;
                     out.nearest = j;
