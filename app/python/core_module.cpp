@@ -338,28 +338,39 @@ py::dict kshape(const FloatArray& x, const py::dict& params, const std::string& 
     return out;
 }
 
-// The SBD (compute/kshape/kshape.h) of every series' clustered channel, z-normalised as k-Shape
-// takes it (kshapeInput), to every centroid, computed directly (sbdDirect): n x k distances.
+// The SBD (compute/kshape/kshape.h) of every series' clustered channel (channel < 0: all of them
+// together), z-normalised as k-Shape takes it (kshapeInput), to every centroid (k x m, or
+// k x C x m for all channels), computed directly (sbdDirect): n x k distances.
 py::array_t<double> kshapeDistances(const FloatArray& x, const FloatArray& centroids,
-                                    std::size_t channel) {
+                                    std::int64_t channel) {
     const cs::SeriesSet series = seriesOf(x);
-    if (centroids.ndim() != 2 || std::size_t(centroids.shape(1)) != series.length)
-        throw cs::Error("the series have length " + std::to_string(series.length) +
-                        ", the centroids were found on series of length " +
-                        std::to_string(centroids.ndim() == 2 ? centroids.shape(1) : 0));
-    if (channel >= series.channels)
+    const bool all = channel < 0;
+    const std::size_t channels = all ? series.channels : 1;
+    const bool shaped =
+        all && series.channels > 1
+            ? centroids.ndim() == 3 && std::size_t(centroids.shape(1)) == series.channels &&
+                  std::size_t(centroids.shape(2)) == series.length
+            : centroids.ndim() == 2 && std::size_t(centroids.shape(1)) == series.length;
+    if (!shaped)
+        throw cs::Error("the centroids (" + std::to_string(centroids.ndim()) +
+                        "-D) were not found on series of " + std::to_string(series.channels) +
+                        " channel(s) x " + std::to_string(series.length) + " samples clustered " +
+                        (all ? "with all channels together" : "one channel at a time"));
+    if (!all && std::size_t(channel) >= series.channels)
         throw cs::Error("channel " + std::to_string(channel) + " is not below the " +
                         std::to_string(series.channels) + " channel(s) of the series");
-    const std::size_t k = std::size_t(centroids.shape(0)), m = series.length;
+    const std::size_t k = std::size_t(centroids.shape(0)), m = series.length * channels;
     const std::vector<float> c(centroids.data(), centroids.data() + k * m);
     std::vector<double> d(series.n * k);
     {
         py::gil_scoped_release release;
-        const std::vector<float> input = cs::kshapeInput(series, channel);
+        const std::vector<float> input = cs::kshapeInput(
+            series, all ? std::nullopt : std::optional<std::size_t>(std::size_t(channel)));
         cs::parallelFor(series.n, nullptr, {}, [&](std::size_t i, unsigned) {
             const std::span<const float> s(input.data() + i * m, m);
             for (std::size_t j = 0; j < k; ++j)
-                d[i * k + j] = cs::sbdDirect(std::span<const float>(c.data() + j * m, m), s);
+                d[i * k + j] = cs::sbdDirect(std::span<const float>(c.data() + j * m, m), s,
+                                             nullptr, channels);
         });
     }
     return toArray(std::move(d), {py::ssize_t(series.n), py::ssize_t(k)});

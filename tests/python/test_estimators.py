@@ -98,7 +98,7 @@ class TestParameters(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "no parameter 'min_pts'"):
             d.set_params(min_pts=3)
         self.assertEqual(repr(cs.KShape(n_clusters=2)),
-                         "KShape(n_clusters=2, max_iter=100, seed=1, channel=0, backend='auto')")
+                         "KShape(n_clusters=2, max_iter=100, seed=1, channel=-1, backend='auto')")
         # What sklearn.base.clone does.
         r = cs.Rocket(num_kernels=50, seed=4)
         self.assertEqual(type(r)(**r.get_params()).get_params(), r.get_params())
@@ -239,6 +239,23 @@ class TestResults(unittest.TestCase):
         # 2-D and (n, 1, length) are the same series.
         np.testing.assert_array_equal(
             cs.KShape(n_clusters=3, seed=3, backend="cpu").fit_predict(X[:, None, :]), k.labels_)
+
+    def test_kshape_all_channels(self):
+        # Three channels clustered together (the default, channel=-1): k x C x m centroids, and
+        # predict() by the multichannel distance finds the fitted labels again; channel=1 clusters
+        # that channel alone.
+        X, _ = shapes(60, 64)
+        rng = np.random.default_rng(5)
+        X3 = np.stack([X, np.roll(X, 7, axis=1), X + 0.1 * rng.standard_normal(X.shape)],
+                      axis=1).astype(np.float32)
+        k = cs.KShape(n_clusters=3, seed=3, backend="cpu").fit(X3)
+        self.assertEqual(k.cluster_centers_.shape, (3, 3, 64))
+        np.testing.assert_array_equal(k.predict(X3), k.labels_)
+        distances = k.transform(X3)
+        np.testing.assert_allclose(distances[np.arange(60), k.labels_], k.distances_, atol=1e-5)
+        one = cs.KShape(n_clusters=3, seed=3, channel=1, backend="cpu").fit(X3)
+        self.assertEqual(one.cluster_centers_.shape, (3, 64))
+        np.testing.assert_array_equal(one.predict(X3), one.labels_)
 
     def test_rocket_classifies_the_shapes(self):
         X, y = shapes(80, 64)

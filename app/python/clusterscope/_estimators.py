@@ -167,20 +167,22 @@ class KNNGraph(_Estimator):
 
 class KShape(_Estimator):
     """k-Shape clustering (Paparrizos & Gravano, compute/kshape/kshape.h) of series
-    (n_series, length) or (n_series, n_channels, length), one channel at a time.
+    (n_series, length) or (n_series, n_channels, length): all channels together (multivariate
+    k-Shape, one shift per series) or one channel.
 
     n_clusters: clusters (at most the number of series); max_iter: refinement iterations at most;
-    seed: the initial random assignment; channel: the channel clustered.
+    seed: the initial random assignment; channel: the channel clustered, or -1 (the default) for
+    all channels together.
 
-    Fitted: labels_, cluster_centers_ (n_clusters x length, z-normalised; zeros for an empty
-    cluster), distances_ (each series' shape-based distance to its centroid), shifts_, n_iter_,
+    Fitted: labels_, cluster_centers_ (n_clusters x length, or n_clusters x n_channels x length
+    for all channels of a multichannel set; z-normalised; zeros for an empty cluster), distances_ (each series' shape-based distance to its centroid), shifts_, n_iter_,
     converged_, cluster_sizes_, empty_clusters_, backend_, stages_ms_.
     predict() and transform() measure the shape-based distance directly (in double, length^2
     work per series and centroid) to the fitted centroids; on the training series they agree with labels_ except where two distances
     are within float rounding of each other.
     """
 
-    def __init__(self, n_clusters=3, max_iter=100, seed=1, channel=0, backend="auto"):
+    def __init__(self, n_clusters=3, max_iter=100, seed=1, channel=-1, backend="auto"):
         self.n_clusters = n_clusters
         self.max_iter = max_iter
         self.seed = seed
