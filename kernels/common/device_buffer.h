@@ -128,4 +128,14 @@ private:
     cudaStream_t m_stream = nullptr;
 };
 
+/// A device copy of a host vector (at least one element, so that an empty table still has an
+/// address to pass), ordered on stream.
+/// @code DeviceBuffer<std::int32_t> d = uploadVector(kernels.lengths, ctx.stream()); @endcode
+template <typename T>
+DeviceBuffer<T> uploadVector(const std::vector<T>& host, cudaStream_t stream) {
+    DeviceBuffer<T> d(host.empty() ? 1 : host.size(), stream);
+    if (!host.empty()) d.copyFromHost(host);
+    return d;
+}
+
 }  // namespace cs::kernels

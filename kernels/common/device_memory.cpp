@@ -88,4 +88,8 @@ void keepPoolWarm(int device, std::size_t bytes) {
     CS_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &wanted));
 }
 
+std::string mebibytes(std::size_t bytes) {
+    return std::to_string((bytes + (std::size_t(1) << 20) - 1) >> 20) + " MiB";
+}
+
 }  // namespace cs::kernels

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <string>
 
 namespace cs::kernels {
 
@@ -24,5 +25,8 @@ bool memoryPoolsSupported();
 /// and repeated runs (slider moves, benchmark repetitions) map their buffers anew. Throws
 /// CudaError.
 void keepPoolWarm(int device, std::size_t bytes);
+
+/// "12 MiB" (rounded up): sizes in the messages of a run that does not fit on the device.
+std::string mebibytes(std::size_t bytes);
 
 }  // namespace cs::kernels

@@ -36,10 +36,6 @@ constexpr std::size_t kMaxPoints = std::size_t(std::numeric_limits<std::int32_t>
 // and no launch runs into a watchdog.
 constexpr double kPairDimsPerLaunch = 0x1p35;
 
-std::string mib(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
-
 void checkShape(std::size_t n, std::size_t dims, const char* what) {
     if (n > 0 && dims == 0)
         throw Error(std::string(what) + " needs points with at least 1 dimension");
@@ -52,7 +48,7 @@ void ensureFits(const StreamHandles& ctx, std::size_t bytes, const char* what, s
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
         throw Error(std::string(what) + " of " + std::to_string(n) + " points needs about " +
-                    mib(bytes) + " of GPU memory, but only " + mib(free) +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(free) +
                     " are free; use fewer points or the CPU backend");
 }
 

@@ -38,10 +38,6 @@ constexpr std::size_t kExactChunks = 512;
 // dimensions), so that a Cancel lands within 100 ms.
 constexpr double kPairDimsPerLaunch = 0x1p32;
 
-std::string mib(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
-
 std::size_t roundUp(std::size_t x, std::size_t m) {
     return (x + m - 1) / m * m;
 }
@@ -89,8 +85,8 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
     const std::size_t bytes = knnDeviceBytes(n, dims, params) + (resident ? 0 : n * dims * 4);
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
-        throw Error("the kNN graph of " + std::to_string(n) + " points needs about " + mib(bytes) +
-                    " of GPU memory, but only " + mib(free) +
+        throw Error("the kNN graph of " + std::to_string(n) + " points needs about " +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(free) +
                     " are free; use fewer points, a smaller k or the CPU backend");
     validateKnnInput(points, params, &job);
     keepPoolWarm(ctx.device(), bytes);

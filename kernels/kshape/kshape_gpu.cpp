@@ -39,10 +39,6 @@ std::size_t fftLengthFor(std::size_t m) {
     return length;
 }
 
-std::string mib(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
-
 // The power iteration of compute/kshape/kshape.h on w = A v (apply(v, w), side doubles) from the
 // unit vector v, for up to `steps` more steps (counted in `done`); true when it passes the
 // check, computed on the device (v may be as long as a series). stepBytes: the device memory
@@ -285,12 +281,12 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
         throw Error("k-Shape on " + std::to_string(n) + " series of length " + std::to_string(m) +
-                    " with k = " + std::to_string(k) + " needs about " + mib(bytes) +
-                    " of GPU memory (the series and their spectra " + mib(seriesBytes) +
-                    ", the members aligned " + mib(membersBytes) + ", the assignment " +
-                    mib(assignBytes) + ", the shapes " + mib(shapeBytes) + "), but only " +
-                    mib(free) + " are free; use fewer or shorter series, a smaller k, or the CPU " +
-                    "backend");
+                    " with k = " + std::to_string(k) + " needs about " + mebibytes(bytes) +
+                    " of GPU memory (the series and their spectra " + mebibytes(seriesBytes) +
+                    ", the members aligned " + mebibytes(membersBytes) + ", the assignment " +
+                    mebibytes(assignBytes) + ", the shapes " + mebibytes(shapeBytes) +
+                    "), but only " + mebibytes(free) +
+                    " are free; use fewer or shorter series, a smaller k, or the CPU " + "backend");
     // Every iteration allocates its per-cluster scratch: keep it mapped between syncs.
     keepPoolWarm(ctx.device(), bytes);
     const cudaStream_t s = ctx.stream();

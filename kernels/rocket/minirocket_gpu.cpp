@@ -22,17 +22,6 @@ namespace {
 // a cancel is noticed quickly.
 constexpr double kWorkPerLaunch = 0x1p35;
 
-std::string mib(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
-
-template <typename T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t s) {
-    DeviceBuffer<T> d(std::max<std::size_t>(host.size(), 1), s);
-    if (!host.empty()) d.copyFromHost(host);
-    return d;
-}
-
 // One representation's arrays on the device.
 struct DeviceRepresentation {
     DeviceBuffer<std::int32_t> dilations, featuresPerDilation, featureStart, channelCounts,
@@ -40,13 +29,13 @@ struct DeviceRepresentation {
     DeviceBuffer<float> biases;
 
     DeviceRepresentation(const MiniRocketRepresentation& rep, cudaStream_t s)
-        : dilations(upload(rep.dilations, s)),
-          featuresPerDilation(upload(rep.featuresPerDilation, s)),
-          featureStart(upload(rep.featureStart, s)),
-          channelCounts(upload(rep.channelCounts, s)),
-          channelStart(upload(rep.channelStart, s)),
-          channelIndex(upload(rep.channelIndex, s)),
-          biases(upload(rep.biases, s)) {}
+        : dilations(uploadVector(rep.dilations, s)),
+          featuresPerDilation(uploadVector(rep.featuresPerDilation, s)),
+          featureStart(uploadVector(rep.featureStart, s)),
+          channelCounts(uploadVector(rep.channelCounts, s)),
+          channelStart(uploadVector(rep.channelStart, s)),
+          channelIndex(uploadVector(rep.channelIndex, s)),
+          biases(uploadVector(rep.biases, s)) {}
 
     MiniRocketRepView view(const MiniRocketRepresentation& rep) const {
         return {std::int32_t(rep.dilations.size()),
@@ -92,7 +81,8 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
         throw Error(std::string(rocketVariantTitle(model.variant)) + " on " + std::to_string(n) +
-                    " series needs about " + mib(bytes) + " of GPU memory, but only " + mib(free) +
+                    " series needs about " + mebibytes(bytes) + " of GPU memory, but only " +
+                    mebibytes(free) +
                     " are free; use fewer features or series, or the CPU backend");
 
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
@@ -111,7 +101,7 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
         values = DeviceBuffer<float>(std::max<std::size_t>(valueCount, 1), s);
         copyToDeviceStaged(values.data(), series.values.data(), valueCount * sizeof(float),
                            ctx.device(), s);
-        lengths = upload(series.lengths, s);
+        lengths = uploadVector(series.lengths, s);
         for (const auto& rep : model.representations)
             reps.emplace_back(rep, s);
     }

@@ -119,6 +119,27 @@ __device__ PoolState<Poolings> mergeWarp(PoolState<Poolings> s, int lane) {
     return s;
 }
 
+// One block's work item: series `row`, representation r, dilation d (index di), whose
+// representation has L samples. False for a dilation index past the representation's count
+// (MultiRocket's two representations may have different counts): the whole block skips it.
+struct WorkItem {
+    int di = 0, r = 0, L = 0, d = 1;
+    std::size_t row = 0;
+};
+__device__ __forceinline__ bool decodeItem(std::size_t item, const MiniRocketView& m,
+                                           std::size_t first,
+                                           const std::uint32_t* __restrict__ lengths,
+                                           std::uint32_t length, WorkItem& w) {
+    w.di = int(item % std::size_t(m.maxDilations));
+    w.r = int(item / std::size_t(m.maxDilations) % std::size_t(m.representations));
+    w.row = first + item / std::size_t(m.maxDilations * m.representations);
+    if (w.di >= m.rep[w.r].dilationCount) return false;
+    const int trueLength = int(min(lengths[w.row], length));
+    w.L = w.r == 1 ? max(trueLength - 1, 0) : trueLength;
+    w.d = m.rep[w.r].dilations[w.di];
+    return true;
+}
+
 template <int Poolings>
 __global__ void __launch_bounds__(kMaxThreads)
     miniRocketKernel(const float* __restrict__ series, const std::uint32_t* __restrict__ lengths,
@@ -134,15 +155,11 @@ __global__ void __launch_bounds__(kMaxThreads)
     const std::size_t items = std::size_t(count) * std::size_t(m.representations * m.maxDilations);
 
     for (std::size_t item = blockIdx.x; item < items; item += gridDim.x) {
-        const int di = int(item % std::size_t(m.maxDilations));
-        const int r = int(item / std::size_t(m.maxDilations) % std::size_t(m.representations));
-        const std::size_t row = first + item / std::size_t(m.maxDilations * m.representations);
+        WorkItem w;
+        if (!decodeItem(item, m, first, lengths, length, w)) continue;  // the whole block skips
+        const int di = w.di, r = w.r, L = w.L, d = w.d;
+        const std::size_t row = w.row;
         const MiniRocketRepView& rep = m.rep[r];
-        if (di >= rep.dilationCount) continue;  // the whole block skips together
-
-        const int trueLength = int(min(lengths[row], length));
-        const int L = r == 1 ? max(trueLength - 1, 0) : trueLength;
-        const int d = rep.dilations[di];
         const int pad = 4 * d;
         const int padded = L + 2 * pad;
         // memory: x (channels x padded), alpha (channels x L), outputs (L).
@@ -332,15 +349,11 @@ __global__ void __launch_bounds__(kUnivariateThreads[Poolings == 4], Poolings ==
     const int t0 = tid * S;
 
     for (std::size_t item = blockIdx.x; item < items; item += gridDim.x) {
-        const int di = int(item % std::size_t(m.maxDilations));
-        const int r = int(item / std::size_t(m.maxDilations) % std::size_t(m.representations));
-        const std::size_t row = first + item / std::size_t(m.maxDilations * m.representations);
+        WorkItem w;
+        if (!decodeItem(item, m, first, lengths, length, w)) continue;  // the whole block skips
+        const int di = w.di, r = w.r, L = w.L, d = w.d;
+        const std::size_t row = w.row;
         const MiniRocketRepView& rep = m.rep[r];
-        if (di >= rep.dilationCount) continue;  // the whole block skips together
-
-        const int trueLength = int(min(lengths[row], length));
-        const int L = r == 1 ? max(trueLength - 1, 0) : trueLength;
-        const int d = rep.dilations[di];
         const int pad = 4 * d;
         const float* x = series + row * std::size_t(length);
         // The representation's sample t (0 outside [0, L)).

@@ -25,10 +25,6 @@
 namespace cs::kernels {
 namespace {
 
-std::string mib(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
-
 std::int32_t argmaxRow(const std::vector<double>& m, std::size_t rows, std::size_t r, int classes) {
     std::int32_t best = 0;
     for (int k = 1; k < classes; ++k)
@@ -349,8 +345,8 @@ RidgeModel ridgeFitCuda(StreamHandles& ctx, const float* features, std::size_t n
     const std::size_t margin = std::size_t(64) << 20;
     auto tooLarge = [&](std::size_t bytes) {
         return Error("the ridge classifier on " + std::to_string(nt) + " rows of " +
-                     std::to_string(p) + " features needs about " + mib(bytes) +
-                     " of GPU memory, but only " + mib(free) + " are free");
+                     std::to_string(p) + " features needs about " + mebibytes(bytes) +
+                     " of GPU memory, but only " + mebibytes(free) + " are free");
     };
     std::size_t bytes = 0;
     CovarianceSpace space;

@@ -22,17 +22,6 @@ namespace {
 // cancel is noticed quickly and no launch runs into a watchdog.
 constexpr double kWorkPerLaunch = 0x1p36;
 
-std::string mib(std::size_t bytes) {
-    return std::to_string((bytes + (1u << 20) - 1) >> 20) + " MiB";
-}
-
-template <typename T>
-DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t s) {
-    DeviceBuffer<T> d(std::max<std::size_t>(host.size(), 1), s);
-    d.copyFromHost(host);
-    return d;
-}
-
 }  // namespace
 
 RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
@@ -48,8 +37,8 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
                               k * 9 * sizeof(std::int32_t) + (std::size_t(4) << 20);
     const std::size_t free = ctx.freeMemory();
     if (bytes > free)
-        throw Error("ROCKET on " + std::to_string(n) + " series needs about " + mib(bytes) +
-                    " of GPU memory, but only " + mib(free) +
+        throw Error("ROCKET on " + std::to_string(n) + " series needs about " + mebibytes(bytes) +
+                    " of GPU memory, but only " + mebibytes(free) +
                     " are free; use fewer kernels or series, or the CPU backend");
 
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
@@ -76,16 +65,16 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
         ScopedGpuStage stage(ctx, job, "upload");
         values = DeviceBuffer<float>(valueCount, s);
         copyToDeviceStaged(values.data(), normalised.data(), values.bytes(), ctx.device(), s);
-        seriesLengths = upload(series.lengths, s);
-        lengths = upload(kernels.lengths, s);
-        biases = upload(kernels.biases, s);
-        dilations = upload(kernels.dilations, s);
-        paddings = upload(kernels.paddings, s);
-        counts = upload(kernels.channelCounts, s);
-        starts = upload(kernels.channelStart, s);
-        indices = upload(kernels.channelIndex, s);
-        weightStart = upload(kernels.weightStart, s);
-        weights = upload(kernels.weights, s);
+        seriesLengths = uploadVector(series.lengths, s);
+        lengths = uploadVector(kernels.lengths, s);
+        biases = uploadVector(kernels.biases, s);
+        dilations = uploadVector(kernels.dilations, s);
+        paddings = uploadVector(kernels.paddings, s);
+        counts = uploadVector(kernels.channelCounts, s);
+        starts = uploadVector(kernels.channelStart, s);
+        indices = uploadVector(kernels.channelIndex, s);
+        weightStart = uploadVector(kernels.weightStart, s);
+        weights = uploadVector(kernels.weights, s);
     }
     const RocketKernelView view{std::uint32_t(k),   lengths.data(), biases.data(), dilations.data(),
                                 paddings.data(),    counts.data(),  starts.data(), indices.data(),
