@@ -42,10 +42,10 @@ using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>
 using IntArray = py::array_t<std::int32_t, py::array::c_style | py::array::forcecast>;
 
 // Hands a vector to NumPy without copying it: the array owns it through a capsule.
-template <class T>
-py::array_t<T> toArray(std::vector<T>&& values, std::vector<py::ssize_t> shape) {
-    auto* owned = new std::vector<T>(std::move(values));
-    py::capsule release(owned, [](void* p) { delete static_cast<std::vector<T>*>(p); });
+template <class T, class A>
+py::array_t<T> toArray(std::vector<T, A>&& values, std::vector<py::ssize_t> shape) {
+    auto* owned = new std::vector<T, A>(std::move(values));
+    py::capsule release(owned, [](void* p) { delete static_cast<std::vector<T, A>*>(p); });
     return py::array_t<T>(std::move(shape), owned->data(), release);
 }
 

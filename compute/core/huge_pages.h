@@ -10,16 +10,41 @@
 #include <cstdint>
 #include <exception>
 #include <future>
+#include <memory>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 namespace cs {
 
+/// An allocator whose resize() leaves new trivial elements uninitialised: for result buffers of
+/// gigabytes that are written in full right after (a download from the GPU), where the zero fill
+/// of std::allocator would be a second pass over all the memory on one thread.
+template <typename T>
+struct UninitialisedAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = UninitialisedAllocator<U>;
+    };
+    UninitialisedAllocator() = default;
+    template <typename U>
+    UninitialisedAllocator(const UninitialisedAllocator<U>&) noexcept {}
+
+    template <typename U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        ::new (static_cast<void*>(p)) U;  // default-, not value-initialised
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        std::construct_at(p, std::forward<Args>(args)...);
+    }
+};
+
 /// Reserves n elements, asking the kernel to back them with transparent huge pages: the first
 /// touch of a result for millions of points then faults 2 MiB pages, not 4 KiB ones.
-template <typename T>
-void reserveOnHugePages(std::vector<T>& v, std::size_t n) {
+template <typename T, typename A>
+void reserveOnHugePages(std::vector<T, A>& v, std::size_t n) {
     v.reserve(n);
 #ifdef __linux__
     constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
@@ -34,8 +59,8 @@ void reserveOnHugePages(std::vector<T>& v, std::size_t n) {
 /// reserveOnHugePages, then resizes to n: first the pages are mapped by several threads at once
 /// (the kernel zeroes each page it maps, which one thread does at a few GB/s), so that the zero
 /// fill of resize() runs over mapped memory. For results of gigabytes.
-template <typename T>
-void resizeOnHugePages(std::vector<T>& v, std::size_t n) {
+template <typename T, typename A>
+void resizeOnHugePages(std::vector<T, A>& v, std::size_t n) {
     reserveOnHugePages(v, n);
 #ifdef __linux__
     constexpr int kPopulateWrite = 23;  // MADV_POPULATE_WRITE (Linux 5.14); older kernels: EINVAL
@@ -68,13 +93,13 @@ void resizeOnHugePages(std::vector<T>& v, std::size_t n) {
 /// drops the future at once instead of waiting for the mapping (the vector is then freed by
 /// whichever of the two ends last).
 /// @code auto host = cs::resizeOnHugePagesInBackground<float>(n); ...; v = host.get(); @endcode
-template <typename T>
-std::future<std::vector<T>> resizeOnHugePagesInBackground(std::size_t n) {
-    std::promise<std::vector<T>> promise;
-    std::future<std::vector<T>> future = promise.get_future();
+template <typename T, typename A = std::allocator<T>>
+std::future<std::vector<T, A>> resizeOnHugePagesInBackground(std::size_t n) {
+    std::promise<std::vector<T, A>> promise;
+    std::future<std::vector<T, A>> future = promise.get_future();
     std::thread([promise = std::move(promise), n]() mutable {
         try {
-            std::vector<T> v;
+            std::vector<T, A> v;
             resizeOnHugePages(v, n);
             promise.set_value(std::move(v));
         } catch (...) {

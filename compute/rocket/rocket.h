@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/core/device_resident.h"
+#include "compute/core/huge_pages.h"
 #include "compute/core/series_set.h"
 
 namespace cs {
@@ -86,7 +87,9 @@ struct RocketFeatures {
     std::size_t n = 0;
     std::size_t kernels = 0;  ///< feature columns: kernels (ROCKET) or biases (the others)
     std::size_t layers = 2;   ///< values per column
-    std::vector<float> values;
+    /// Row-major n x columns(). Not zero-filled by resize(): the GPU paths download gigabytes
+    /// into it, and the CPU paths assign() it.
+    std::vector<float, UninitialisedAllocator<float>> values;
     /// The features as the backend left them in device memory (the CUDA backend), for the
     /// feature map through GL interop and the GPU ridge; null on the CPU. Not part of the value.
     std::shared_ptr<const DeviceResident> device;

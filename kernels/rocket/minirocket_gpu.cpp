@@ -91,7 +91,8 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
     out.n = n;
     out.kernels = model.featureCount();
     out.layers = model.layers();
-    auto hostBuffers = resizeOnHugePagesInBackground<float>(n * cols);
+    auto hostBuffers =
+        resizeOnHugePagesInBackground<float, UninitialisedAllocator<float>>(n * cols);
     const cudaStream_t s = ctx.stream();
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> lengths;

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <set>
+#include <span>
 #include <vector>
 
 #include "compute/backend/cpu_backend.h"
@@ -187,7 +188,7 @@ void referenceDilations(std::size_t length, int features, std::vector<int>& dil,
         ++per[i];
 }
 
-QString firstDifference(const std::vector<float>& a, const std::vector<float>& b) {
+QString firstDifference(std::span<const float> a, std::span<const float> b) {
     if (a.size() != b.size()) return QString("sizes %1 vs %2").arg(a.size()).arg(b.size());
     for (std::size_t i = 0; i < a.size(); ++i)
         if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i]))

@@ -17,6 +17,7 @@
 #include <limits>
 #include <numeric>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -86,8 +87,7 @@ cs::SeriesSet makeSeries(const QString& kind, std::size_t every) {
 }
 
 // The first differing feature, or empty.
-QString featureDifference(const std::vector<float>& a, const std::vector<float>& b,
-                          std::size_t cols) {
+QString featureDifference(std::span<const float> a, std::span<const float> b, std::size_t cols) {
     if (a.size() != b.size()) return QString("sizes %1 vs %2").arg(a.size()).arg(b.size());
     for (std::size_t i = 0; i < a.size(); ++i)
         if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i]))

@@ -206,7 +206,7 @@ CS_TEST(deviceFeaturesAndClassifier) {
     const RocketFeatures gpu = g_backend->rocketTransform(s, k, job);
     const auto* device = dynamic_cast<const cs::kernels::RocketDeviceFeatures*>(gpu.device.get());
     CS_CHECK(device && device->n == s.n && device->kernels == 2'000);
-    CS_CHECK(device && device->values.toHost() == gpu.values);
+    CS_CHECK(device && std::ranges::equal(device->values.toHost(), gpu.values));
     std::vector<std::int32_t> train(s.n, -1);
     for (std::size_t i = 0; i < s.n; ++i)
         if (s.isTest.empty() || !s.isTest[i]) train[i] = s.labels[i];

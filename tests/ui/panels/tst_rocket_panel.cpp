@@ -16,6 +16,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -286,7 +287,7 @@ private slots:
         QCOMPARE(m_window->exportTo(npy), QString());
         const cs::io::NpyArray back = cs::io::readNpy(npy.toStdString());
         QCOMPARE(back.shape, std::vector<std::size_t>({200, 1800}));
-        QCOMPARE(back.values, run->features->values);
+        QVERIFY(std::ranges::equal(back.values, run->features->values));
         const QString csv = m_tmp.filePath(QStringLiteral("gun_rocket.csv"));
         QCOMPARE(m_window->exportTo(csv), QString());
         QFile f(csv);
