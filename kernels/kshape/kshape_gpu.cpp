@@ -352,6 +352,13 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     DeviceBuffer<float> raw(n * m, s);
     DeviceBuffer<double> z(n * m, s);
     ShapeScratch shape(n, m, s);
+    // The batched shape step's (m <= kKShapeSmallShapeSide): per channel d, entries d k + j.
+    struct {
+        DeviceBuffer<std::int32_t> starts, status;
+        DeviceBuffer<std::uint8_t> align;
+        DeviceBuffer<unsigned> varying;
+    } small{DeviceBuffer<std::int32_t>(k + 1, s), DeviceBuffer<std::int32_t>(centroidRows, s),
+            DeviceBuffer<std::uint8_t>(centroidRows, s), DeviceBuffer<unsigned>(centroidRows, s)};
     DeviceBuffer<cufftComplex> cross(batch * perSeries * bins, s);
     DeviceBuffer<float> cc(batch * perSeries * length, s);
 
@@ -375,16 +382,15 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
             for (std::size_t i = 0; i < n; ++i)
                 order[fill[std::size_t(result.labels[i])]++] = std::int32_t(i);
             members.copyFromHost(order);
-            // Channel by channel (kshape.h, multivariate): each is a univariate shape of the
-            // members' channel, aligned by its own shifts.
-            for (std::size_t jd = 0; jd < centroidRows; ++jd) {
-                const std::size_t j = jd / channels, d = jd % channels;
-                const std::size_t count = start[j + 1] - start[j];
+            // The shape of channel d of cluster j by one call per step, the host waiting on the
+            // stream for its checks (kshape.h's three paths).
+            const auto solveOne = [&](std::size_t j, std::size_t d) {
+                const std::size_t jd = j * channels + d, count = start[j + 1] - start[j];
                 float* centroid = centroids.data() + jd * m;
                 if (count == 0) {
                     CS_CUDA_CHECK(cudaMemsetAsync(centroid, 0, m * sizeof(float), s));
                     zeroCentroid[jd] = true;
-                    continue;
+                    return;
                 }
                 shape.varying.zero();
                 launchKShapeAlign(x.data(), m, channels, d, members.data() + start[j], count,
@@ -394,7 +400,7 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
                     // Every aligned member constant: M = 0, no shape (kshape.h).
                     CS_CUDA_CHECK(cudaMemsetAsync(centroid, 0, m * sizeof(float), s));
                     zeroCentroid[jd] = true;
-                    continue;
+                    return;
                 }
                 dominantEigenvector(ctx, job, z.data(), count, m, shape);
                 shape.signSums.zero();
@@ -406,6 +412,42 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
                 zeroCentroid[jd] = false;
                 // signSums.toHost() has waited for the stream: a cancel costs one channel.
                 job.checkpoint();
+            };
+            if (m <= kKShapeSmallShapeSide) {
+                // Short series: every cluster's shape at once, a block each (Times-C's batched
+                // centroid stage), one wait per iteration instead of several per cluster.
+                std::vector<std::int32_t> starts(start.begin(), start.end());
+                small.starts.copyFromHost(starts);
+                std::vector<std::uint8_t> align(centroidRows);
+                for (std::size_t jd = 0; jd < centroidRows; ++jd)
+                    align[(jd % channels) * k + jd / channels] = !zeroCentroid[jd];
+                small.align.copyFromHost(align);
+                small.varying.zero();
+                for (std::size_t d = 0; d < channels; ++d) {
+                    launchKShapeAlignClusters(x.data(), m, channels, d, members.data(), n,
+                                              small.starts.data(), k, alignShifts,
+                                              small.align.data() + d * k, raw.data(), z.data(),
+                                              small.varying.data() + d * k, s);
+                    launchKShapeSmallShapes(raw.data(), z.data(), m, small.starts.data(), k,
+                                            channels, d, small.varying.data() + d * k,
+                                            std::max(int(m), 256), centroids.data(),
+                                            small.status.data() + d * k, s);
+                }
+                const std::vector<std::int32_t> status = small.status.toHost();
+                job.checkpoint();
+                for (std::size_t d = 0; d < channels; ++d)
+                    for (std::size_t j = 0; j < k; ++j) {
+                        const std::int32_t done = status[d * k + j];
+                        if (done == 2)
+                            solveOne(j, d);  // the check failed: cuSOLVER, as below
+                        else
+                            zeroCentroid[j * channels + d] = done == 0;
+                    }
+            } else {
+                // Channel by channel (kshape.h, multivariate): each is a univariate shape of
+                // the members' channel, aligned by its own shifts.
+                for (std::size_t jd = 0; jd < centroidRows; ++jd)
+                    solveOne(jd / channels, jd % channels);
             }
         }
         {

@@ -6,6 +6,7 @@
 // rule and the z-normalised centroid. Conventions as compute/kshape/kshape.h.
 #include <cfloat>
 
+#include "compute/kshape/kshape.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/kshape/kshape_launch.h"
 
@@ -172,36 +173,62 @@ __global__ void channelShiftsKernel(const float* cc, std::size_t first, std::siz
     if (threadIdx.x == 0) channelShifts[seriesRow] = index - int(m - 1);
 }
 
-// One block per member: the aligned row of channel `channel`, and that row z-normalised into
-// column r of z.
-__global__ void alignKernel(const float* x, std::size_t m, std::size_t channels,
-                            std::size_t channel, const std::int32_t* members,
-                            const std::int32_t* shifts, bool align, float* raw, double* z,
-                            unsigned* varying) {
-    __shared__ double scratch[kThreads / 32];
-    const std::size_t r = blockIdx.x;
-    const std::size_t row = std::size_t(members[r]) * channels + channel;
-    const long shift = align ? long(shifts[row]) : 0;
-    const float* src = x + row * m;
-    float* dst = raw + r * m;
+// The aligned row of channel `channel` of `member` (shifted by `shift`) into rawRow, and that
+// row z-normalised into zRow, by the whole block; *varying = 1 when the row is not constant.
+__device__ void alignRow(const float* x, std::size_t m, std::size_t channels, std::size_t channel,
+                         std::size_t member, long shift, float* rawRow, double* zRow,
+                         unsigned* varying, double* scratch) {
+    const float* src = x + (member * channels + channel) * m;
     double sum = 0.0;
     for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
         const long from = long(t) - shift;
         const float v = from >= 0 && from < long(m) ? src[from] : 0.0f;
-        dst[t] = v;
+        rawRow[t] = v;
         sum += double(v);
     }
     const double mean = blockSum(sum, scratch) / double(m);
     __syncthreads();
     double squares = 0.0;
     for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
-        const double d = double(dst[t]) - mean;
+        const double d = double(rawRow[t]) - mean;
         squares += d * d;
     }
     const double sd = sqrt(blockSum(squares, scratch) / double(m));
     for (std::size_t t = threadIdx.x; t < m; t += kThreads)
-        z[r * m + t] = sd > 0.0 ? (double(dst[t]) - mean) / sd : 0.0;
+        zRow[t] = sd > 0.0 ? (double(rawRow[t]) - mean) / sd : 0.0;
     if (threadIdx.x == 0 && sd > 0.0) *varying = 1u;  // every writer writes the same
+}
+
+// One block per member: its aligned row into row r of raw and column r of z.
+__global__ void alignKernel(const float* x, std::size_t m, std::size_t channels,
+                            std::size_t channel, const std::int32_t* members,
+                            const std::int32_t* shifts, bool align, float* raw, double* z,
+                            unsigned* varying) {
+    __shared__ double scratch[kThreads / 32];
+    const std::size_t r = blockIdx.x, member = std::size_t(members[r]);
+    const long shift = align ? long(shifts[member * channels + channel]) : 0;
+    alignRow(x, m, channels, channel, member, shift, raw + r * m, z + r * m, varying, scratch);
+}
+
+// One block per position r of members (every cluster's, in cluster order): the member's
+// cluster by a binary search of starts, then alignKernel's row, aligned when align[cluster].
+__global__ void alignClustersKernel(const float* x, std::size_t m, std::size_t channels,
+                                    std::size_t channel, const std::int32_t* members,
+                                    const std::int32_t* starts, std::size_t k,
+                                    const std::int32_t* shifts, const std::uint8_t* align,
+                                    float* raw, double* z, unsigned* varying) {
+    __shared__ double scratch[kThreads / 32];
+    const std::size_t r = blockIdx.x, member = std::size_t(members[r]);
+    std::size_t lo = 0, hi = k;  // the last cluster whose start is <= r (empty ones skipped)
+    while (hi - lo > 1) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (std::size_t(starts[mid]) <= r)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const long shift = align[lo] ? long(shifts[member * channels + channel]) : 0;
+    alignRow(x, m, channels, channel, member, shift, raw + r * m, z + r * m, varying + lo, scratch);
 }
 
 // As kshapePowerStart, in the same double operations.
@@ -291,6 +318,174 @@ __global__ void centroidKernel(const double* c, std::size_t m, double sign, floa
         out[t] = sd > 0.0 ? float((sign * c[t] - mean) / sd) : 0.0f;
 }
 
+// Members staged in shared memory at a time while M forms.
+constexpr std::size_t kTileMembers = 8;
+
+std::size_t smallShapeSharedBytes(std::size_t m) {
+    return (m * m + 3 * m + kTileMembers * m) * sizeof(double);
+}
+
+// The Length path of the shape step (kshape.h) for cluster blockIdx.x, whole in one block with
+// M in shared memory: M = P Z Z^T P from its aligned members (z, raw: rows starts[j] on), the
+// power iteration of kshape_gpu.cpp's powerIterate (the same steps, checks and tolerances), the
+// sign rule and the z-normalised centroid. status: 0 no shape (no member varies), 1 done,
+// 2 the check failed and the centroid is left for the host's dense solver.
+__global__ void smallShapesKernel(const float* raw, const double* z, std::size_t m,
+                                  const std::int32_t* starts, std::size_t channels,
+                                  std::size_t channel, const unsigned* varying, int powerSteps,
+                                  float* centroids, std::int32_t* status) {
+    extern __shared__ double shared[];
+    __shared__ double scratch[kThreads / 32];
+    const std::size_t j = blockIdx.x;
+    const std::size_t begin = std::size_t(starts[j]), count = std::size_t(starts[j + 1]) - begin;
+    float* centroid = centroids + (j * channels + channel) * m;
+    if (count == 0 || varying[j] == 0) {
+        for (std::size_t t = threadIdx.x; t < m; t += kThreads)
+            centroid[t] = 0.0f;
+        if (threadIdx.x == 0) status[j] = 0;
+        return;
+    }
+    double* M = shared;
+    double* v = M + m * m;
+    double* w = v + m;
+    double* rowMeans = w + m;
+    double* tile = rowMeans + m;
+    const std::size_t entries = m * m;
+    for (std::size_t e = threadIdx.x; e < entries; e += kThreads)
+        M[e] = 0.0;
+    // M = Z Z^T, kTileMembers members at a time (each thread owns its entries).
+    const double* Z = z + begin * m;
+    for (std::size_t first = 0; first < count; first += kTileMembers) {
+        const std::size_t rows = count - first < kTileMembers ? count - first : kTileMembers;
+        __syncthreads();
+        for (std::size_t e = threadIdx.x; e < rows * m; e += kThreads)
+            tile[e] = Z[first * m + e];
+        __syncthreads();
+        for (std::size_t e = threadIdx.x; e < entries; e += kThreads) {
+            const std::size_t a = e / m, b = e % m;
+            double acc = M[e];
+            for (std::size_t i = 0; i < rows; ++i)
+                acc += tile[i * m + a] * tile[i * m + b];
+            M[e] = acc;
+        }
+    }
+    __syncthreads();
+    // P M P: M is symmetric, so its column means are its row means (centreKernel).
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads) {
+        double sum = 0.0;
+        for (std::size_t b = 0; b < m; ++b)
+            sum += M[a * m + b];
+        rowMeans[a] = sum / double(m);
+    }
+    __syncthreads();
+    double meansSum = 0.0;
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads)
+        meansSum += rowMeans[a];
+    const double total = blockSum(meansSum, scratch) / double(m);
+    for (std::size_t e = threadIdx.x; e < entries; e += kThreads)
+        M[e] = M[e] - rowMeans[e / m] - rowMeans[e % m] + total;
+    // The start: the ramp of kshapePowerStart, normalised.
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads)
+        w[a] = double(a) + 1.0 - double(m + 1) / 2.0 + 0.25;
+    __syncthreads();
+    // v = w / ||w||; returns ||v_new - v_old||^2 (normaliseKernel).
+    const auto normalise = [&]() {
+        double sum = 0.0;
+        for (std::size_t a = threadIdx.x; a < m; a += kThreads)
+            sum += w[a] * w[a];
+        const double norm = sqrt(blockSum(sum, scratch));
+        __syncthreads();
+        double change = 0.0;
+        for (std::size_t a = threadIdx.x; a < m; a += kThreads) {
+            const double next = norm > 0.0 ? w[a] / norm : 0.0;
+            change += (next - v[a]) * (next - v[a]);
+            v[a] = next;
+        }
+        change = blockSum(change, scratch);
+        __syncthreads();
+        return change;
+    };
+    // w = M v, reading M by columns (symmetric): neighbouring threads, neighbouring banks.
+    const auto apply = [&]() {
+        for (std::size_t a = threadIdx.x; a < m; a += kThreads) {
+            double acc = 0.0;
+            for (std::size_t b = 0; b < m; ++b)
+                acc += M[b * m + a] * v[b];
+            w[a] = acc;
+        }
+        __syncthreads();
+    };
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads)
+        v[a] = 0.0;
+    normalise();
+    bool settled = false;
+    for (int step = 0; step < powerSteps && !settled; step += kKShapePowerCheckEvery) {
+        double delta = 0.0;
+        for (int q = 0; q < kKShapePowerCheckEvery; ++q) {
+            apply();
+            delta = normalise();
+        }
+        settled = delta <= kKShapePowerSettled;
+    }
+    // The check: l = v^T M v > 0 and ||M v - l v|| <= tolerance * l.
+    apply();
+    double dot = 0.0;
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads)
+        dot += v[a] * w[a];
+    const double lambda = blockSum(dot, scratch);
+    __syncthreads();
+    double residual = 0.0;
+    for (std::size_t a = threadIdx.x; a < m; a += kThreads) {
+        const double r = w[a] - lambda * v[a];
+        residual += r * r;
+    }
+    residual = sqrt(blockSum(residual, scratch));
+    __syncthreads();
+    if (!(settled && lambda > 0.0 && residual <= kKShapePowerResidual * lambda)) {
+        if (threadIdx.x == 0) status[j] = 2;
+        return;
+    }
+    // The sign rule (signSumsKernel): a warp per member, the sums in member order per warp.
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    double minus = 0.0, plus = 0.0;
+    for (std::size_t r = warp; r < count; r += kThreads / 32) {
+        const float* row = raw + (begin + r) * m;
+        double d1s = 0.0, d2s = 0.0;
+        for (std::size_t t = lane; t < m; t += 32) {
+            const double d1 = double(row[t]) - v[t], d2 = double(row[t]) + v[t];
+            d1s += d1 * d1;
+            d2s += d2 * d2;
+        }
+        for (int offset = 16; offset > 0; offset /= 2) {
+            d1s += __shfl_xor_sync(0xffffffffu, d1s, offset);
+            d2s += __shfl_xor_sync(0xffffffffu, d2s, offset);
+        }
+        minus += sqrt(d1s);
+        plus += sqrt(d2s);
+    }
+    if (lane != 0) minus = plus = 0.0;
+    minus = blockSum(minus, scratch);
+    __syncthreads();
+    plus = blockSum(plus, scratch);
+    __syncthreads();
+    const double sign = minus >= plus ? -1.0 : 1.0;
+    // The centroid (centroidKernel).
+    double sum = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
+        sum += sign * v[t];
+    const double mean = blockSum(sum, scratch) / double(m);
+    __syncthreads();
+    double squares = 0.0;
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
+        const double d = sign * v[t] - mean;
+        squares += d * d;
+    }
+    const double sd = sqrt(blockSum(squares, scratch) / double(m));
+    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
+        centroid[t] = sd > 0.0 ? float((sign * v[t] - mean) / sd) : 0.0f;
+    if (threadIdx.x == 0) status[j] = 1;
+}
+
 }  // namespace
 
 void launchKShapeNorms(const float* x, std::size_t rows, std::size_t m, double* norms,
@@ -353,6 +548,30 @@ void launchKShapeAlign(const float* x, std::size_t m, std::size_t channels, std:
     if (count == 0) return;
     alignKernel<<<unsigned(count), kThreads, 0, stream>>>(x, m, channels, channel, members, shifts,
                                                           align, raw, z, varying);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeAlignClusters(const float* x, std::size_t m, std::size_t channels,
+                               std::size_t channel, const std::int32_t* members, std::size_t n,
+                               const std::int32_t* starts, std::size_t k,
+                               const std::int32_t* shifts, const std::uint8_t* align, float* raw,
+                               double* z, unsigned* varying, cudaStream_t stream) {
+    if (n == 0) return;
+    alignClustersKernel<<<unsigned(n), kThreads, 0, stream>>>(
+        x, m, channels, channel, members, starts, k, shifts, align, raw, z, varying);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKShapeSmallShapes(const float* raw, const double* z, std::size_t m,
+                             const std::int32_t* starts, std::size_t k, std::size_t channels,
+                             std::size_t channel, const unsigned* varying, int powerSteps,
+                             float* centroids, std::int32_t* status, cudaStream_t stream) {
+    if (k == 0) return;
+    const std::size_t bytes = smallShapeSharedBytes(m);
+    CS_CUDA_CHECK(cudaFuncSetAttribute(smallShapesKernel,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+    smallShapesKernel<<<unsigned(k), kThreads, bytes, stream>>>(
+        raw, z, m, starts, channels, channel, varying, powerSteps, centroids, status);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -58,6 +58,27 @@ void launchKShapeAssign(const float* cc, std::size_t first, std::size_t count, s
 void launchKShapeAlign(const float* x, std::size_t m, std::size_t channels, std::size_t channel,
                        const std::int32_t* members, std::size_t count, const std::int32_t* shifts,
                        bool align, float* raw, double* z, unsigned* varying, cudaStream_t stream);
+/// launchKShapeAlign for every cluster at once: members (n, every cluster's in cluster order,
+/// cluster j's from starts[j] up to starts[j + 1]; k + 1 starts) into rows of raw and columns of
+/// z at their positions; a member is shifted when align[its cluster] != 0, and varying[j] = 1
+/// when a row of cluster j is not constant.
+void launchKShapeAlignClusters(const float* x, std::size_t m, std::size_t channels,
+                               std::size_t channel, const std::int32_t* members, std::size_t n,
+                               const std::int32_t* starts, std::size_t k,
+                               const std::int32_t* shifts, const std::uint8_t* align, float* raw,
+                               double* z, unsigned* varying, cudaStream_t stream);
+/// Largest series length of launchKShapeSmallShapes: M (m x m doubles) in one block's shared
+/// memory (an H100/H200 block has 227 KiB).
+inline constexpr std::size_t kKShapeSmallShapeSide = 160;
+/// The whole shape step of channel `channel` of every cluster j < k (kshape.h's Length path), a
+/// block each, after launchKShapeAlignClusters: centroid row j channels + channel of centroids
+/// (m floats each); powerSteps as the host's power iteration. status[j]: 0 no member varies (the
+/// centroid is zeros), 1 done, 2 the iteration failed its check (the centroid is untouched: the
+/// host solves that cluster densely).
+void launchKShapeSmallShapes(const float* raw, const double* z, std::size_t m,
+                             const std::int32_t* starts, std::size_t k, std::size_t channels,
+                             std::size_t channel, const unsigned* varying, int powerSteps,
+                             float* centroids, std::int32_t* status, cudaStream_t stream);
 /// out (side doubles) = kshapePowerStart(side): the power iteration's start, not normalised.
 void launchKShapeRamp(double* out, std::size_t side, cudaStream_t stream);
 /// s (m x m, symmetric) becomes P s P with P = I - 11^T / m; scratch: m + 1 doubles.
