@@ -29,6 +29,14 @@ struct RocketKernelView {
 /// are read from global memory.
 inline constexpr std::size_t kRocketSharedSeriesBytes = 96 * 1024;
 
+/// rocketNormalised (compute/rocket/rocket.h) in place on series (n x channels x length): each
+/// row (series, channel) z-normalised over its true length lengths[series] with meanAndSd's
+/// double sums in its order, or kept when !normalise; zeros after the true length and for a
+/// constant row. Bit-identical to the host's. stats: 2 n channels doubles of scratch.
+void launchRocketNormalise(float* series, const std::uint32_t* lengths, std::size_t n,
+                           std::size_t channels, std::size_t length, bool normalise, double* stats,
+                           cudaStream_t stream);
+
 /// PPV and MAX of every kernel on series [first, first + count) of `series` (n x channels x
 /// length, normalised; series i convolved over its true length lengths[i]):
 /// features[(first + s) * 2 K + 2 w] = PPV, + 1 = MAX.
