@@ -112,7 +112,10 @@ const NameMap kKnnNames{{"k", "k"},
                         {"seed", "seed"}};
 const NameMap kKShapeNames{
     {"n_clusters", "k"}, {"max_iter", "maxIterations"}, {"seed", "seed"}, {"channel", "channel"}};
-const NameMap kRocketNames{{"num_kernels", "kernels"}, {"seed", "seed"}, {"variant", "variant"}};
+const NameMap kRocketNames{{"num_kernels", "kernels"},
+                           {"seed", "seed"},
+                           {"variant", "variant"},
+                           {"normalise", "normalise"}};
 
 const std::map<std::string, std::pair<const cs::AlgorithmDescriptor*, const NameMap*>>&
 algorithms() {
@@ -608,21 +611,25 @@ PYBIND11_MODULE(_core, m) {
                                })
         .def_property_readonly("paddings",
                                [](const PyRocketKernels& k) { return k.kernels.paddings; })
-        // ROCKET's kernels are pickled as what drew them (the count, seed, length and channels:
-        // unpickling draws the same set again); a fitted MiniRocket model as its fields.
+        // ROCKET's kernels are pickled as what drew them (the count, seed, length, channels and
+        // normalise: unpickling draws the same set again); a fitted MiniRocket model as its
+        // fields. Four-field tuples are from before normalise, which was then always on.
         .def(py::pickle(
             [](const PyRocketKernels& k) {
+                const bool normalise = k.values.flag("normalise");
                 if (k.model)
                     return py::make_tuple(k.values.integer("kernels"), k.values.integer("seed"),
-                                          k.values.word("variant"), miniModelState(*k.model));
+                                          k.values.word("variant"), miniModelState(*k.model),
+                                          normalise);
                 return py::make_tuple(k.values.integer("kernels"), k.values.integer("seed"),
-                                      k.kernels.length, k.kernels.channels);
+                                      k.kernels.length, k.kernels.channels, normalise);
             },
             [](const py::tuple& t) {
-                if (t.size() != 4) throw cs::Error("not a pickled RocketKernels");
+                if (t.size() != 4 && t.size() != 5) throw cs::Error("not a pickled RocketKernels");
                 py::dict params;
                 params["num_kernels"] = t[0];
                 params["seed"] = t[1];
+                if (t.size() == 5) params["normalise"] = t[4];
                 if (py::isinstance<py::str>(t[2])) {
                     params["variant"] = t[2];
                     PyRocketKernels k;

@@ -158,6 +158,21 @@ class TestParameters(unittest.TestCase):
                 again = pickle.loads(pickle.dumps(r))
                 np.testing.assert_array_equal(again.transform(X), F)
 
+    def test_rocket_normalise(self):
+        X, y = shapes(30, 40)
+        # z-normalised first (the default), an affine change of a series changes no feature;
+        # normalise=False sees the levels, and its choice survives a pickle.
+        moved = X * 3.0 + 5.0
+        on = cs.Rocket(num_kernels=100, seed=3, backend="cpu").fit(X, y)
+        np.testing.assert_allclose(on.transform(moved), on.transform(X), atol=1e-4)
+        off = cs.Rocket(num_kernels=100, seed=3, normalise=False, backend="cpu").fit(X, y)
+        self.assertEqual(off.get_params()["normalise"], False)
+        self.assertFalse(np.allclose(off.transform(moved), off.transform(X), atol=1e-2))
+        self.assertFalse(np.allclose(off.transform(X), on.transform(X), atol=1e-2))
+        again = pickle.loads(pickle.dumps(off))
+        np.testing.assert_array_equal(again.transform(moved), off.transform(moved))
+        np.testing.assert_array_equal(again.decision_function(X), off.decision_function(X))
+
     def test_not_fitted(self):
         X, _ = shapes(10, 32)
         with self.assertRaises(cs.NotFittedError):
