@@ -38,8 +38,13 @@ public:
     void setProgress(double fraction, std::string_view stage = {});
     /// Asks the job to stop at its next checkpoint (thread-safe).
     void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
-    /// True once cancel() was called.
-    bool isCancelled() const { return m_cancelled.load(std::memory_order_relaxed); }
+    /// True once cancel() was called (on this job or on the job it is part of).
+    bool isCancelled() const {
+        return m_cancelled.load(std::memory_order_relaxed) || (m_parent && m_parent->isCancelled());
+    }
+    /// Makes this job a part of parent: parent's cancel() reaches this job's checkpoints at
+    /// once (not only at its next progress report). parent must outlive this job.
+    void setParent(const JobControl* parent) { m_parent = parent; }
     /// Throws cs::Cancelled when cancel() was called; jobs call it between batches of work.
     void checkpoint() const;
 
@@ -69,6 +74,7 @@ public:
 private:
     ProgressFn m_progress;
     std::atomic<bool> m_cancelled{false};
+    const JobControl* m_parent = nullptr;
     double m_lastFraction = 0.0;
     mutable std::mutex m_mutex;
     std::vector<StageTiming> m_timings;
