@@ -86,7 +86,11 @@ const AlgorithmDescriptor& kshapeDescriptor() {
             {"centroids",
              "k-Shape centroids as a float32 NumPy array, k × m (one channel) or k × C × m "
              "(all channels)",
-             "_kshape_centroids.npy"}};
+             "_kshape_centroids.npy"},
+            {kKShapeSweepExport,
+             "k-Shape sweep over k as CSV (k,sbd_sum,mean_sbd,ari,nmi,rand_index,iterations,"
+             "converged,empty_clusters,ms)",
+             "_kshape_sweep.csv"}};
         return d;
     }();
     return descriptor;

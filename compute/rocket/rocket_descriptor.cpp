@@ -77,7 +77,11 @@ const AlgorithmDescriptor& rocketDescriptor() {
             {"features", "ROCKET features as an n × features float32 NumPy array (2K for ROCKET)",
              "_rocket.npy"},
             {"predictions", "ROCKET predictions as CSV (index,split,label,predicted)",
-             "_rocket.csv"}};
+             "_rocket.csv"},
+            {kRocketSweepExport,
+             "ROCKET accuracy by kernel count as CSV (kernels,features,accuracy,test_accuracy,"
+             "loo_accuracy,alpha,transform_ms,fit_ms,ms)",
+             "_rocket_sweep.csv"}};
         return d;
     }();
     return descriptor;

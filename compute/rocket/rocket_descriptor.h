@@ -10,6 +10,9 @@ namespace cs {
 /// once.
 /// @code RocketParams p = rocketParams(rocketDescriptor().defaults()); @endcode
 const AlgorithmDescriptor& rocketDescriptor();
+/// The id of the sweep table among its exports (ending "_rocket_sweep.csv"; --export NAME_sweep.csv
+/// after --sweep reaches it too).
+inline constexpr const char* kRocketSweepExport = "sweep-csv";
 /// The parameters for a full set of ROCKET values.
 RocketParams rocketParams(const ParameterValues& values);
 /// The values of p.

@@ -238,6 +238,9 @@ private slots:
         QCOMPARE(match("g_kshape_centroids.npy"), std::string("kshape:centroids"));
         QCOMPARE(match("g_kshape.csv"), std::string("kshape:labels"));
         QCOMPARE(match("g_rocket.npy"), std::string("rocket:features"));
+        QCOMPARE(match("g_kshape_sweep.csv"), std::string("kshape:sweep-csv"));
+        QCOMPARE(match("g_rocket_sweep.csv"), std::string("rocket:sweep-csv"));
+        QCOMPARE(match("g_sweep.csv"), std::string("dbscan:sweep-csv"));
         QCOMPARE(match("data.npy"), std::string("none"));
         QCOMPARE(match("view.png"), std::string("none"));
     }
