@@ -11,6 +11,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
+#include "app/cli/series_sweep_command.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_cpu.h"
@@ -161,6 +162,7 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
             return kExitOk;
         });
     });
+    addSeriesSweepCommands(*sweep, exitCode);
 }
 
 }  // namespace cs::cli
