@@ -20,6 +20,7 @@
 #include "compute/io/writers.h"
 #include "compute/kshape/kshape_descriptor.h"
 #include "compute/kshape/kshape_quantities.h"
+#include "ui/panels/kshape/kshape_sweep_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
@@ -60,6 +61,15 @@ KShapePanel::KShapePanel(JobRunner& runner, SeriesView& view, QWidget* parent)
     m_agreement->hide();
     addResultWidget(m_agreement);
     statisticsLabel()->setText(tr("No clusters yet"));
+    m_sweepBox = new KShapeSweepBox(runner);
+    addBox(m_sweepBox);
+    connect(m_sweepBox, &KShapeSweepBox::sweepRequested, this, &KShapePanel::sweep);
+    connect(m_sweepBox, &KShapeSweepBox::valueChosen, this, [this](int k) {
+        logInfo(tr("k-Shape: k = %1 from the sweep").arg(k));
+        setK(k);
+    });
+    connect(m_kSpin, &QSpinBox::valueChanged, m_sweepBox, &KShapeSweepBox::setCurrentK);
+    m_sweepBox->setCurrentK(m_kSpin->value());
 }
 
 KShapePanel::~KShapePanel() = default;
@@ -84,6 +94,8 @@ void KShapePanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
         m_channelSpin->setValue(int(kKShapeAllChannels));
         parameterForm()->setRowVisible(m_channelSpin, channels > 1);
     }
+    m_sweepBox->setSeriesSet(m_series);
+    m_sweepBox->setCurrentK(m_kSpin->value());
     setEnabled(hasInput());
     resetResult(hasInput() ? tr("No clusters yet: press Run or change a parameter")
                            : tr("No time series loaded"));
@@ -297,7 +309,21 @@ void KShapePanel::setParameter(const QString& name, const ParameterValue& value)
         setChannel(v);
 }
 
+void KShapePanel::sweep() {
+    if (hasInput()) m_sweepBox->sweep(params());
+}
+
+bool KShapePanel::isBusy() const {
+    return AlgorithmPanel::isBusy() || m_sweepBox->isBusy();
+}
+
+void KShapePanel::cancel() {
+    m_sweepBox->cancel();
+    AlgorithmPanel::cancel();
+}
+
 QString KShapePanel::exportResult(const std::string& exportId, const QString& path) {
+    if (exportId == kKShapeSweepExport) return m_sweepBox->exportCsv(path);
     return exportId == "centroids" ? exportCentroids(path) : exportLabels(path);
 }
 

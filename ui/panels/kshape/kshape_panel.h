@@ -15,6 +15,7 @@ class QSpinBox;
 
 namespace cs::ui {
 
+class KShapeSweepBox;
 class SeriesView;
 
 /// One finished k-Shape run as the panel shows it: the clustering, the cluster sizes and, when
@@ -92,6 +93,14 @@ public:
     bool hasResult() const override { return m_run != nullptr; }
     QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+Shift+K")); }
 
+    /// The sweep over k (KShapeSweepBox) with the seed, iterations and channel in use; a k
+    /// clicked on its chart becomes the panel's k (an edit, so it re-runs and can be undone).
+    bool hasSweep() const override { return true; }
+    void sweep() override;
+    bool isBusy() const override;
+    void cancel() override;
+    KShapeSweepBox* sweepBox() const { return m_sweepBox; }
+
 protected:
     bool hasInput() const override;
     void submitRun() override;
@@ -109,6 +118,7 @@ private:
     QSpinBox* m_seedSpin = nullptr;
     QSpinBox* m_channelSpin = nullptr;
     QLabel* m_agreement = nullptr;
+    KShapeSweepBox* m_sweepBox = nullptr;
 };
 
 }  // namespace cs::ui

@@ -24,6 +24,7 @@
 #include "compute/io/writers.h"
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/rocket/rocket_quantities.h"
+#include "ui/panels/rocket/rocket_sweep_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
@@ -108,6 +109,16 @@ RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
     addResultWidget(m_classifier);
     addResultWidget(m_confusion);
     statisticsLabel()->setText(tr("No features yet"));
+    m_sweepBox = new RocketSweepBox(runner);
+    addBox(m_sweepBox);
+    connect(m_sweepBox, &RocketSweepBox::sweepRequested, this, &RocketPanel::sweep);
+    connect(m_sweepBox, &RocketSweepBox::valueChosen, this, [this](int kernels) {
+        logInfo(tr("ROCKET: %1 kernels from the sweep").arg(kernels));
+        setKernels(kernels);
+    });
+    connect(m_kernelsSpin, &QSpinBox::valueChanged, m_sweepBox,
+            &RocketSweepBox::setCurrentKernels);
+    m_sweepBox->setCurrentKernels(m_kernelsSpin->value());
 }
 
 RocketPanel::~RocketPanel() = default;
@@ -120,6 +131,7 @@ void RocketPanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
     m_classifier->hide();
     m_confusion->clear();
     m_confusion->hide();
+    m_sweepBox->setSeriesSet(m_series);
     setEnabled(hasInput());
     resetResult(hasInput() ? tr("No features yet: press Run or change a parameter")
                            : tr("No time series loaded"));
@@ -450,7 +462,21 @@ void RocketPanel::setParameter(const QString& name, const ParameterValue& value)
         setVariant(rocketVariantFromName(std::get<std::string>(value)));
 }
 
+void RocketPanel::sweep() {
+    if (hasInput()) m_sweepBox->sweep(params());
+}
+
+bool RocketPanel::isBusy() const {
+    return AlgorithmPanel::isBusy() || m_sweepBox->isBusy();
+}
+
+void RocketPanel::cancel() {
+    m_sweepBox->cancel();
+    AlgorithmPanel::cancel();
+}
+
 QString RocketPanel::exportResult(const std::string& exportId, const QString& path) {
+    if (exportId == kRocketSweepExport) return m_sweepBox->exportCsv(path);
     return exportId == "features" ? exportFeatures(path) : exportPredictions(path);
 }
 

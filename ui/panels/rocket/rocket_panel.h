@@ -21,6 +21,7 @@ class QTableWidget;
 
 namespace cs::ui {
 
+class RocketSweepBox;
 class SeriesView;
 class WarningRow;
 
@@ -112,6 +113,15 @@ public:
     bool hasResult() const override { return m_run != nullptr; }
     QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+Shift+R")); }
 
+    /// Accuracy by number of kernels (RocketSweepBox) with the variant, seed and normalisation
+    /// in use; a count clicked on its chart becomes the panel's kernels (an edit: it re-runs
+    /// and can be undone).
+    bool hasSweep() const override { return true; }
+    void sweep() override;
+    bool isBusy() const override;
+    void cancel() override;
+    RocketSweepBox* sweepBox() const { return m_sweepBox; }
+
 protected:
     bool hasInput() const override;
     void submitRun() override;
@@ -133,6 +143,7 @@ private:
     QCheckBox* m_normaliseBox = nullptr;
     QLabel* m_classifier = nullptr;
     QTableWidget* m_confusion = nullptr;
+    RocketSweepBox* m_sweepBox = nullptr;
 };
 
 }  // namespace cs::ui
