@@ -101,7 +101,8 @@ std::optional<AutomationOptions> Automation::parse(
     const QCommandLineOption sweepOption(
         QStringLiteral("sweep"),
         QObject::tr("Sweep an algorithm's parameters in one job (dbscan: eps x MinPts heat "
-                    "maps); with --export NAME_sweep.csv the table is written (repeatable)."),
+                    "maps; kshape: k from 2 to 20; rocket: accuracy by number of kernels); with "
+                    "--export NAME_sweep.csv the table of the last one is written (repeatable)."),
         QStringLiteral("ALGO"));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),

@@ -332,7 +332,8 @@ void MainWindow::addPanel(AlgorithmPanel* panel) {
         run();
     };
     if (algorithm.sweep)
-        algorithm.sweep = [dock, sweep = algorithm.sweep] {
+        algorithm.sweep = [this, dock, name = algorithm.name(), sweep = algorithm.sweep] {
+            m_lastSwept = name;
             dock->show();
             dock->raise();
             sweep();
@@ -1610,6 +1611,13 @@ QString MainWindow::exportTo(const QString& path) {
             m_algorithms.find(QString::fromStdString(match->algorithm->name));
         return algorithm->exportTo(match->spec->id, path);
     }
+    // NAME_sweep.csv beside series: the table of the sweep run last (k-Shape's and ROCKET's
+    // own endings, _kshape_sweep.csv and _rocket_sweep.csv, name theirs).
+    if (const Algorithm* swept = m_algorithms.find(m_lastSwept);
+        swept && path.endsWith(QLatin1String("_sweep.csv"), Qt::CaseInsensitive) &&
+        std::find(candidates.begin(), candidates.end(), swept->descriptor) != candidates.end())
+        for (const ExportSpec& e : swept->descriptor->exports)
+            if (e.suffix.ends_with("_sweep.csv")) return swept->exportTo(e.id, path);
     if (suffix != QLatin1String("npy")) {
         const QStringList kinds = exportHelpLines(candidates);
         return tr("cannot export to %1: use a .png (the view), .npy (the data) or one of: %2")

@@ -273,6 +273,7 @@ private:
 
     DatasetLoader* m_loader = nullptr;
     AlgorithmRegistry m_algorithms;
+    QString m_lastSwept;  // the algorithm --sweep ran last: whose table NAME_sweep.csv is
     QStackedWidget* m_stack = nullptr;
     PointCloudView* m_pointView = nullptr;
     SeriesView* m_seriesView = nullptr;
