@@ -111,8 +111,9 @@ void SweepBox::revealChart() {
     QTimer::singleShot(0, this, [this] {
         for (QWidget* w = parentWidget(); w; w = w->parentWidget())
             if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
-                scroll->ensureWidgetVisible(m_summary);
+                // The chart, then the line under it (the box can be taller than the view).
                 scroll->ensureWidgetVisible(m_chart, 0, 0);
+                scroll->ensureWidgetVisible(m_summary, 0, 4);
                 break;
             }
     });
