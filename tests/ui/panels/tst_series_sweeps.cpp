@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 
 #include "app/common/register_backends.h"
@@ -114,6 +115,11 @@ private slots:
         QTest::mouseClick(box->chart(), Qt::LeftButton, {}, box->chart()->pointOf(1));
         QCOMPARE(kshape()->kSpin()->value(), 3);
         QCOMPARE(box->chart()->current(), 3);
+        // The click is an edit: undo brings the previous k back, redo the clicked one.
+        m_window->undoStack()->undo();
+        QCOMPARE(kshape()->kSpin()->value(), 2);
+        m_window->undoStack()->redo();
+        QCOMPARE(kshape()->kSpin()->value(), 3);
         QTRY_VERIFY_WITH_TIMEOUT(
             !kshape()->isBusy() && kshape()->lastRun() && kshape()->lastRun()->params.k == 3,
             60000);
