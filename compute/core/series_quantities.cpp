@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "compute/core/series_quantities.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <numeric>
 
 #include "compute/core/error.h"
 
@@ -57,6 +60,167 @@ std::vector<float> columnZScores(const FeatureMatrix& matrix, std::span<const st
     for (std::size_t r = 0; r < order.size(); ++r)
         for (std::size_t c = 0; c < columns; ++c)
             out[r * columns + c] = float(stats[c].zScore(double(matrix.value(order[r], c, layer))));
+    return out;
+}
+
+std::vector<float> columnZScores(const FeatureMatrix& matrix, std::span<const std::uint32_t> order,
+                                 std::size_t layer, std::span<const std::uint32_t> columns) {
+    checkShape(matrix);
+    if (layer >= matrix.layers)
+        throw Error("no layer " + num(layer) + " in the " + matrix.name + " (" +
+                    num(matrix.layers) + " layers)");
+    for (auto c : columns)
+        if (c >= matrix.columns)
+            throw Error("the map's column order names column " + num(c) + " of " +
+                        num(matrix.columns));
+    for (auto r : order)
+        if (r >= matrix.rows)
+            throw Error("the map's row order names series " + num(r) + " of " + num(matrix.rows));
+    const std::size_t k = columns.size();
+    std::vector<ColumnStatistics> stats(k);
+    for (std::size_t c = 0; c < k; ++c)
+        stats[c] = columnStatistics(matrix, columns[c], layer);
+    std::vector<float> out(order.size() * k);
+    for (std::size_t r = 0; r < order.size(); ++r)
+        for (std::size_t c = 0; c < k; ++c)
+            out[r * k + c] =
+                float(stats[c].zScore(double(matrix.value(order[r], columns[c], layer))));
+    return out;
+}
+
+const char* featureOrderName(FeatureOrder order) {
+    switch (order) {
+        case FeatureOrder::FStatistic:
+            return "f-statistic";
+        case FeatureOrder::Weight:
+            return "weight";
+        case FeatureOrder::Index:
+            break;
+    }
+    return "index";
+}
+
+FeatureOrder featureOrderFromName(const std::string& name) {
+    for (FeatureOrder o : {FeatureOrder::Index, FeatureOrder::FStatistic, FeatureOrder::Weight})
+        if (name == featureOrderName(o)) return o;
+    throw Error("unknown feature order '" + name + "' (index, f-statistic or weight)");
+}
+
+std::vector<double> featureFStatistics(const FeatureMatrix& matrix,
+                                       std::span<const std::int32_t> labels, std::size_t layer) {
+    checkShape(matrix);
+    if (labels.size() != matrix.rows)
+        throw Error(num(labels.size()) + " labels for " + num(matrix.rows) + " rows of the " +
+                    matrix.name);
+    if (layer >= matrix.layers) throw Error("no layer " + num(layer) + " in the " + matrix.name);
+    std::vector<double> out(matrix.columns, 0.0);
+    std::int32_t top = -1;
+    for (auto l : labels)
+        top = std::max(top, l);
+    std::vector<std::size_t> counts(std::size_t(top + 1), 0);
+    std::size_t n = 0;
+    for (auto l : labels)
+        if (l >= 0) {
+            ++counts[std::size_t(l)];
+            ++n;
+        }
+    const auto k = std::size_t(
+        std::count_if(counts.begin(), counts.end(), [](std::size_t c) { return c > 0; }));
+    if (k < 2 || n <= k) return out;
+    std::vector<double> sums(counts.size());
+    for (std::size_t c = 0; c < matrix.columns; ++c) {
+        std::fill(sums.begin(), sums.end(), 0.0);
+        double total = 0.0;
+        for (std::size_t r = 0; r < matrix.rows; ++r)
+            if (labels[r] >= 0) {
+                const double v = double(matrix.value(r, c, layer));
+                sums[std::size_t(labels[r])] += v;
+                total += v;
+            }
+        const double mean = total / double(n);
+        double between = 0.0;
+        for (std::size_t g = 0; g < counts.size(); ++g)
+            if (counts[g] > 0) {
+                const double d = sums[g] / double(counts[g]) - mean;
+                between += double(counts[g]) * d * d;
+            }
+        double within = 0.0;
+        for (std::size_t r = 0; r < matrix.rows; ++r)
+            if (labels[r] >= 0) {
+                const auto g = std::size_t(labels[r]);
+                const double d = double(matrix.value(r, c, layer)) - sums[g] / double(counts[g]);
+                within += d * d;
+            }
+        // Rounding leaves a tiny between-class sum on constant columns: relative to the
+        // values' scale it is zero.
+        const double scale = between + within;
+        if (!(between > 1e-12 * scale) || scale == 0.0)
+            out[c] = 0.0;
+        else if (!(within > 1e-12 * scale))
+            out[c] = std::numeric_limits<double>::infinity();
+        else
+            out[c] = (between / double(k - 1)) / (within / double(n - k));
+    }
+    return out;
+}
+
+std::vector<double> featureScores(const FeatureMatrix& matrix, std::span<const std::int32_t> labels,
+                                  std::size_t layer, FeatureOrder order) {
+    switch (order) {
+        case FeatureOrder::FStatistic:
+            return featureFStatistics(matrix, labels, layer);
+        case FeatureOrder::Weight: {
+            if (matrix.weights.size() != matrix.columns * matrix.layers || layer >= matrix.layers)
+                return {};
+            std::vector<double> out(matrix.columns);
+            for (std::size_t c = 0; c < matrix.columns; ++c)
+                out[c] = matrix.weights[c * matrix.layers + layer];
+            return out;
+        }
+        case FeatureOrder::Index:
+            break;
+    }
+    return {};
+}
+
+std::vector<std::uint32_t> columnOrderByScore(std::span<const double> scores, std::size_t columns) {
+    std::vector<std::uint32_t> order(columns);
+    std::iota(order.begin(), order.end(), std::uint32_t(0));
+    if (scores.size() != columns) return order;
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const double x = scores[a], y = scores[b];
+        if (std::isnan(y)) return !std::isnan(x);
+        if (std::isnan(x)) return false;
+        return x > y;
+    });
+    return order;
+}
+
+std::vector<float> classMeanZScores(const FeatureMatrix& matrix,
+                                    std::span<const std::int32_t> labels, int classes,
+                                    std::size_t layer, std::span<const std::uint32_t> columns) {
+    checkShape(matrix);
+    if (labels.size() != matrix.rows)
+        throw Error(num(labels.size()) + " labels for " + num(matrix.rows) + " rows of the " +
+                    matrix.name);
+    const auto k = std::size_t(std::max(classes, 0));
+    std::vector<std::size_t> counts(k, 0);
+    for (auto l : labels)
+        if (l >= 0 && std::size_t(l) < k) ++counts[std::size_t(l)];
+    std::vector<float> out(k * columns.size(), std::numeric_limits<float>::quiet_NaN());
+    std::vector<double> sums(k);
+    for (std::size_t j = 0; j < columns.size(); ++j) {
+        if (columns[j] >= matrix.columns)
+            throw Error("no column " + num(columns[j]) + " in the " + matrix.name);
+        const ColumnStatistics stats = columnStatistics(matrix, columns[j], layer);
+        std::fill(sums.begin(), sums.end(), 0.0);
+        for (std::size_t r = 0; r < matrix.rows; ++r)
+            if (labels[r] >= 0 && std::size_t(labels[r]) < k)
+                sums[std::size_t(labels[r])] +=
+                    stats.zScore(double(matrix.value(r, columns[j], layer)));
+        for (std::size_t g = 0; g < k; ++g)
+            if (counts[g] > 0) out[g * columns.size() + j] = float(sums[g] / double(counts[g]));
+    }
     return out;
 }
 
