@@ -2,6 +2,8 @@
 #include "compute/kshape/kshape_quantities.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
 
 #include "compute/core/error.h"
 
@@ -27,6 +29,20 @@ SeriesGroups kshapeGroups(const SeriesSet& series, std::shared_ptr<const KShapeR
     g.groupOf.assign(r.labels.begin(), r.labels.end());
     g.summaries = r.centroids;
     g.members = kshapeInput(series, channel);
+    // A shift by s moves sample t to t + s (shiftZeroFilled): what the member holds is its own
+    // [0, len) moved by s and cut to the window; the rest is zeros, drawn as cliffs otherwise.
+    g.validBegin.assign(series.n, 0);
+    g.validEnd.assign(series.n, std::uint32_t(r.length));
+    for (std::size_t i = 0; i < series.n; ++i) {
+        const auto m = std::ptrdiff_t(r.length);
+        const auto len = std::min<std::ptrdiff_t>(
+            i < series.lengths.size() ? std::ptrdiff_t(series.lengths[i]) : m, m);
+        const std::ptrdiff_t s = i < r.shifts.size() ? r.shifts[i] : 0;
+        const std::ptrdiff_t begin = std::clamp<std::ptrdiff_t>(s, 0, m);
+        const std::ptrdiff_t end = std::clamp<std::ptrdiff_t>(len + s, begin, m);
+        g.validBegin[i] = std::uint32_t(begin);
+        g.validEnd[i] = std::uint32_t(end);
+    }
     for (std::size_t i = 0; i < series.n && i < r.shifts.size(); ++i) {
         if (r.shifts[i] == 0) continue;
         for (std::size_t d = 0; d < channels; ++d) {
