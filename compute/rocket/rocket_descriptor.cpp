@@ -48,7 +48,20 @@ const AlgorithmDescriptor& rocketDescriptor() {
                                     "rocket: z-normalise every channel of every series "
                                     "first (the paper's way); false keeps the channels' "
                                     "levels. MiniRocket and MultiRocket never normalise"};
-        d.parameters = {kernels, seed, variant, normalise};
+        // How the GUI's feature map orders the columns, and which features the CLI's --json
+        // summary lists first: a view of the result, so changing it runs nothing again.
+        ParameterSpec featureOrder{
+            .name = "featureOrder",
+            .option = "feature-order",
+            .label = "Feature &order",
+            .type = Type::Choice,
+            .choices = {"f-statistic", "weight", "index"},
+            .defaultValue = std::string("f-statistic"),
+            .help =
+                "how the feature map orders the features: f-statistic (one-way ANOVA F of "
+                "the classes), weight (|ridge weight| over the classes) or index; the CLI's "
+                "--json summary lists the ten first as top_features"};
+        d.parameters = {kernels, seed, variant, normalise, featureOrder};
         // The series (n x channels x m floats), the features (n x 2K floats), and the ridge
         // fit on the smaller side (compute/rocket/ridge.h): the standardised features in
         // double (n x 2K), a product of the same size in batches, and a min(n, 2K)^2 matrix
