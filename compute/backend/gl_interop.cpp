@@ -54,4 +54,9 @@ void releaseGlInterop() {
     s.reason = "GL interop was released";
 }
 
+void GlBufferLink::writeOrderedColumnZScores(const DeviceResident&, std::span<const std::uint32_t>,
+                                             std::size_t, std::span<const std::uint32_t>) {
+    throw Error("this GL interop cannot write a feature map in another column order");
+}
+
 }  // namespace cs

@@ -60,6 +60,13 @@ public:
     virtual void writeColumnZScores(const DeviceResident& matrix,
                                     std::span<const std::uint32_t> order, std::size_t layer,
                                     std::size_t columns) = 0;
+    /// The same with the columns in another order (a map ordered by FeatureOrder): place c of
+    /// each row holds matrix column columns[c]; the buffer holds order.size() x columns.size()
+    /// floats. What columnZScores(matrix, order, layer, columns) computes. This default throws
+    /// cs::Error (the view then uploads from the host).
+    virtual void writeOrderedColumnZScores(const DeviceResident& matrix,
+                                           std::span<const std::uint32_t> order, std::size_t layer,
+                                           std::span<const std::uint32_t> columns);
     /// Fills the buffer with interopTestPattern(seed, i) for every 32-bit word i: proof that a
     /// kernel wrote what GL reads, for tests and `clusterscope --check-interop`.
     virtual void writeTestPattern(std::uint32_t seed) = 0;

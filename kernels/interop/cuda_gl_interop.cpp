@@ -179,6 +179,19 @@ public:
 
     void writeColumnZScores(const cs::DeviceResident& data, std::span<const std::uint32_t> order,
                             std::size_t layer, std::size_t columns) override {
+        writeZScores(data, order, layer, columns, {});
+    }
+
+    void writeOrderedColumnZScores(const cs::DeviceResident& data,
+                                   std::span<const std::uint32_t> order, std::size_t layer,
+                                   std::span<const std::uint32_t> columns) override {
+        writeZScores(data, order, layer, columns.size(), columns);
+    }
+
+    // columnOrder empty: the first `columns` columns in their order.
+    void writeZScores(const cs::DeviceResident& data, std::span<const std::uint32_t> order,
+                      std::size_t layer, std::size_t columns,
+                      std::span<const std::uint32_t> columnOrder) {
         const DeviceFeatureMatrix& m = onThisDevice<DeviceFeatureMatrix>(data, "feature values");
         if (order.size() * columns * sizeof(float) != m_bytes || columns > m.columns() ||
             layer >= m.layers())
@@ -191,13 +204,21 @@ public:
             if (i >= m.rows())
                 throw cs::Error("GL interop: no row " + std::to_string(i) + " of " +
                                 std::to_string(m.rows()));
+        for (const std::uint32_t c : columnOrder)
+            if (c >= m.columns())
+                throw cs::Error("GL interop: no column " + std::to_string(c) + " of " +
+                                std::to_string(m.columns()));
         DeviceScope scope(m_device->device());
         DeviceBuffer<std::uint32_t> rows(order.size(), m_device->stream());
         rows.copyFromHost(order);
+        DeviceBuffer<std::uint32_t> ordered(std::max<std::size_t>(columnOrder.size(), 1),
+                                            m_device->stream());
+        if (!columnOrder.empty()) ordered.copyFromHost(columnOrder);
         DeviceBuffer<double> stats(2 * std::max<std::size_t>(columns, 1), m_device->stream());
         writeMapped([&](void* out, cudaStream_t s) {
             launchColumnZScores(m.matrixValues(), m.rows(), m.columns(), m.layers(), layer,
-                                rows.data(), order.size(), columns, stats.data(),
+                                rows.data(), order.size(), columns,
+                                columnOrder.empty() ? nullptr : ordered.data(), stats.data(),
                                 static_cast<float*>(out), s);
         });
     }

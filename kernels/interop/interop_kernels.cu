@@ -104,13 +104,15 @@ __global__ void testPatternKernel(std::uint32_t* __restrict__ out, std::size_t w
 
 // Each column's mean and population standard deviation over the rows, in double, rows in order
 // (cs::columnStatistics' sequence).
+// columnOrder: the matrix column of map column c (null: c itself).
 __global__ void columnStatsKernel(const float* values, std::size_t rows, std::size_t columns,
                                   std::size_t layers, std::size_t layer, std::size_t shown,
-                                  double* stats) {
+                                  const std::uint32_t* columnOrder, double* stats) {
     const std::size_t c = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (c >= shown) return;
     const std::size_t stride = columns * layers;
-    const float* v = values + c * layers + layer;
+    const std::size_t column = columnOrder ? std::size_t(columnOrder[c]) : c;
+    const float* v = values + column * layers + layer;
     double sum = 0.0;
     for (std::size_t i = 0; i < rows; ++i)
         sum = __dadd_rn(sum, double(v[i * stride]));
@@ -126,12 +128,15 @@ __global__ void columnStatsKernel(const float* values, std::size_t rows, std::si
 
 __global__ void columnZScoresKernel(const float* values, std::size_t columns, std::size_t layers,
                                     std::size_t layer, const std::uint32_t* order,
-                                    std::size_t orderRows, std::size_t shown, const double* stats,
+                                    std::size_t orderRows, std::size_t shown,
+                                    const std::uint32_t* columnOrder, const double* stats,
                                     float* out) {
     const std::size_t e = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (e >= orderRows * shown) return;
     const std::size_t r = e / shown, c = e % shown;
-    const double value = double(values[(std::size_t(order[r]) * columns + c) * layers + layer]);
+    const std::size_t column = columnOrder ? std::size_t(columnOrder[c]) : c;
+    const double value =
+        double(values[(std::size_t(order[r]) * columns + column) * layers + layer]);
     const double sd = stats[2 * c + 1];
     out[e] = sd > 0.0 ? __double2float_rn(__ddiv_rn(__dsub_rn(value, stats[2 * c]), sd)) : 0.0f;
 }
@@ -172,14 +177,14 @@ void launchSeriesMatrix(const float* values, const std::uint32_t* lengths, std::
 
 void launchColumnZScores(const float* values, std::size_t rows, std::size_t columns,
                          std::size_t layers, std::size_t layer, const std::uint32_t* order,
-                         std::size_t orderRows, std::size_t shown, double* scratch, float* out,
-                         cudaStream_t stream) {
+                         std::size_t orderRows, std::size_t shown, const std::uint32_t* columnOrder,
+                         double* scratch, float* out, cudaStream_t stream) {
     if (orderRows == 0 || shown == 0) return;
-    columnStatsKernel<<<blocksFor(shown), kThreads, 0, stream>>>(values, rows, columns, layers,
-                                                                 layer, shown, scratch);
+    columnStatsKernel<<<blocksFor(shown), kThreads, 0, stream>>>(
+        values, rows, columns, layers, layer, shown, columnOrder, scratch);
     CS_CUDA_CHECK_LAUNCH();
     columnZScoresKernel<<<blocksFor(orderRows * shown), kThreads, 0, stream>>>(
-        values, columns, layers, layer, order, orderRows, shown, scratch, out);
+        values, columns, layers, layer, order, orderRows, shown, columnOrder, scratch, out);
     CS_CUDA_CHECK_LAUNCH();
 }
 

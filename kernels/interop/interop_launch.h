@@ -46,11 +46,13 @@ void launchSeriesMatrix(const float* values, const std::uint32_t* lengths, std::
 
 /// cs::columnZScores on the device: out[r * shown + c] = the z-score (over all rows) of layer
 /// `layer` of column c of row order[r], for r < orderRows and c < shown. values: rows x columns x
-/// layers, interleaved. scratch: 2 x shown doubles (each column's mean and standard deviation).
+/// layers, interleaved. columnOrder: shown device indices, column columnOrder[c] in place c (an
+/// ordered map), or null for the columns in their order. scratch: 2 x shown doubles (each
+/// column's mean and standard deviation).
 void launchColumnZScores(const float* values, std::size_t rows, std::size_t columns,
                          std::size_t layers, std::size_t layer, const std::uint32_t* order,
-                         std::size_t orderRows, std::size_t shown, double* scratch, float* out,
-                         cudaStream_t stream);
+                         std::size_t orderRows, std::size_t shown, const std::uint32_t* columnOrder,
+                         double* scratch, float* out, cudaStream_t stream);
 
 /// out[i] = cs::interopTestPattern(seed, i) for i < words.
 void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,
