@@ -2,6 +2,8 @@
 #include "ui/views/series/feature_matrix_view.h"
 
 #include <QLocale>
+#include <algorithm>
+#include <span>
 
 #include "compute/backend/gl_interop.h"
 
@@ -21,11 +23,19 @@ QString text(const std::string& s) {
 class FeatureMatrixFill : public HeatmapFill {
 public:
     FeatureMatrixFill(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix,
-                      std::vector<std::uint32_t> order, std::size_t layer)
+                      std::vector<std::uint32_t> order, std::size_t layer,
+                      std::vector<std::uint32_t> columns, FeatureOrder orderShown,
+                      std::vector<double> scores)
         : m_series(std::move(series)),
           m_matrix(std::move(matrix)),
           m_order(std::move(order)),
-          m_layer(layer) {}
+          m_layer(layer),
+          m_columns(std::move(columns)),
+          m_orderShown(orderShown),
+          m_scores(std::move(scores)) {
+        for (std::size_t c = 0; c < m_columns.size() && m_identity; ++c)
+            m_identity = m_columns[c] == c;
+    }
 
     std::size_t rows() const override { return m_order.size(); }
     std::size_t columns() const override { return m_matrix.columns; }
@@ -34,12 +44,31 @@ public:
         const std::size_t i = m_order[row];
         return m_series && i < m_series->labels.size() ? m_series->labels[i] : -1;
     }
+    QString className(int label) const override {
+        return m_series && label >= 0 && std::size_t(label) < m_series->classNames.size()
+                   ? text(m_series->classNames[std::size_t(label)])
+                   : QString::number(label);
+    }
     std::vector<float> hostMatrix(std::size_t columns) const override {
-        return columnZScores(m_matrix, m_order, m_layer, columns);
+        return columnZScores(m_matrix, m_order, m_layer, shown(columns));
+    }
+    std::size_t summaryRows() const override {
+        return m_series && m_series->labels.size() == m_matrix.rows ? m_series->classCount() : 0;
+    }
+    std::vector<float> summaryMatrix(std::size_t columns) const override {
+        return classMeanZScores(m_matrix, m_series->labels, int(m_series->classCount()), m_layer,
+                                shown(columns));
+    }
+    int summaryClass(std::size_t row) const override { return int(row); }
+    QString summaryTitle() const override {
+        return QObject::tr("Mean z-score of each class (all %1 series)").arg(count(m_matrix.rows));
     }
     bool hasDeviceSource() const override { return m_matrix.device != nullptr; }
     void writeOnDevice(GlBufferLink& link, std::size_t columns) const override {
-        link.writeColumnZScores(*m_matrix.device, m_order, m_layer, columns);
+        if (m_identity)
+            link.writeColumnZScores(*m_matrix.device, m_order, m_layer, columns);
+        else
+            link.writeOrderedColumnZScores(*m_matrix.device, m_order, m_layer, shown(columns));
     }
     QString what() const override { return QObject::tr("the %1").arg(text(m_matrix.name)); }
     QString title(std::size_t shown) const override {
@@ -48,14 +77,17 @@ public:
                                     ? QObject::tr("the first %1 of %2 %3s (the texture limit)")
                                           .arg(count(shown), count(m_matrix.columns), column)
                                     : QObject::tr("%1 %2s").arg(count(m_matrix.columns), column);
-        return QObject::tr("%1 series × %2, %3 z-scored per %4; grouped by class")
-            .arg(count(m_order.size()), columns, layerName(m_layer), column);
+        return QObject::tr("%1 series × %2, %3 z-scored per %4; grouped by class; %5")
+            .arg(count(m_order.size()), columns, layerName(m_layer), column, orderText());
     }
     QString columnCaption() const override {
-        return QObject::tr("%1 →").arg(text(m_matrix.columnName));
+        if (m_orderShown == FeatureOrder::Index)
+            return QObject::tr("%1 →").arg(text(m_matrix.columnName));
+        return QObject::tr("%1s, most separating first →").arg(text(m_matrix.columnName));
     }
-    QString describe(std::size_t row, std::size_t column) const override {
+    QString describe(std::size_t row, std::size_t place) const override {
         const std::uint32_t i = m_order[row];
+        const std::size_t column = place < m_columns.size() ? m_columns[place] : place;
         QString out = QObject::tr("series %1").arg(i);
         if (m_series && i < m_series->labels.size() && m_series->labels[i] >= 0) {
             const auto label = std::size_t(m_series->labels[i]);
@@ -74,10 +106,33 @@ public:
         const ColumnStatistics stats = columnStatistics(m_matrix, column, m_layer);
         out += QObject::tr(" · z = %1")
                    .arg(stats.zScore(double(m_matrix.value(i, column, m_layer))), 0, 'f', 2);
+        if (column < m_scores.size())
+            out += QObject::tr(" · %1 = %2 (rank %3)")
+                       .arg(m_orderShown == FeatureOrder::Weight ? QObject::tr("|weight|")
+                                                                 : QObject::tr("F"))
+                       .arg(m_scores[column], 0, 'g', 4)
+                       .arg(place + 1);
         return out;
     }
 
 private:
+    std::vector<std::uint32_t> shown(std::size_t columns) const {
+        return {m_columns.begin(),
+                m_columns.begin() + std::ptrdiff_t(std::min(columns, m_columns.size()))};
+    }
+    QString orderText() const {
+        switch (m_orderShown) {
+            case FeatureOrder::FStatistic:
+                return QObject::tr("ordered by F statistic");
+            case FeatureOrder::Weight:
+                return QObject::tr("ordered by |%1|")
+                    .arg(text(m_matrix.weightName.empty() ? std::string("weight")
+                                                          : m_matrix.weightName));
+            case FeatureOrder::Index:
+                break;
+        }
+        return QObject::tr("in %1 order").arg(text(m_matrix.columnName));
+    }
     QString layerName(std::size_t layer) const {
         return layer < m_matrix.layerNames.size() ? text(m_matrix.layerNames[layer])
                                                   : QObject::tr("layer %1").arg(layer);
@@ -87,6 +142,10 @@ private:
     FeatureMatrix m_matrix;
     std::vector<std::uint32_t> m_order;
     std::size_t m_layer;
+    std::vector<std::uint32_t> m_columns;
+    FeatureOrder m_orderShown;
+    std::vector<double> m_scores;
+    bool m_identity = true;
 };
 
 }  // namespace
@@ -116,6 +175,12 @@ void FeatureMatrixView::setLayer(std::size_t layer) {
     refill();
 }
 
+void FeatureMatrixView::setOrder(FeatureOrder order) {
+    if (order == m_orderAsked) return;
+    m_orderAsked = order;
+    refill();
+}
+
 void FeatureMatrixView::refill() {
     // Rows index the matrix: a row past it (rows of another set), or values that do not fill
     // the shape, show nothing.
@@ -124,11 +189,30 @@ void FeatureMatrixView::refill() {
                 m_matrix.values.size() == m_matrix.rows * m_matrix.columns * m_matrix.layers;
     for (std::size_t r = 0; fits && r < m_order.size(); ++r)
         fits = m_order[r] < m_matrix.rows;
+    m_columns.clear();
+    m_scores.clear();
+    m_orderShown = FeatureOrder::Index;
     if (!fits) {
         setFill(nullptr);
         return;
     }
-    setFill(std::make_shared<FeatureMatrixFill>(m_series, m_matrix, m_order, m_layer));
+    // The order asked for, or the next one these data allow.
+    const bool labelled =
+        m_series && m_series->labels.size() == m_matrix.rows && m_series->classCount() >= 2;
+    FeatureOrder order = m_orderAsked;
+    if (order == FeatureOrder::Weight &&
+        m_matrix.weights.size() != m_matrix.columns * m_matrix.layers)
+        order = FeatureOrder::FStatistic;
+    if (order == FeatureOrder::FStatistic && !labelled) order = FeatureOrder::Index;
+    if (order != FeatureOrder::Index)
+        m_scores = featureScores(m_matrix,
+                                 labelled ? std::span<const std::int32_t>(m_series->labels)
+                                          : std::span<const std::int32_t>(),
+                                 m_layer, order);
+    m_orderShown = m_scores.empty() ? FeatureOrder::Index : order;
+    m_columns = columnOrderByScore(m_scores, m_matrix.columns);
+    setFill(std::make_shared<FeatureMatrixFill>(m_series, m_matrix, m_order, m_layer, m_columns,
+                                                m_orderShown, m_scores));
 }
 
 }  // namespace cs::ui

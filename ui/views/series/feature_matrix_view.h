@@ -18,6 +18,10 @@ namespace cs::ui {
 /// viridis over ±3. With a matrix on the device (FeatureMatrix::device) and GL interop, a kernel
 /// writes the pixel buffer (GlBufferLink::writeColumnZScores); else the host computes the map
 /// and uploads it. Columns beyond the largest texture are left out, and the title says so.
+/// The columns can be ordered by how well they separate the classes (setOrder: the F statistic,
+/// or a classifier's weights), the most separating at the left; an ordered map goes through GL
+/// interop too (GlBufferLink::writeOrderedColumnZScores). Above the map, the mean z-score of each
+/// class in each column (classMeanZScores).
 /// @code
 /// view.setMatrix(series, cs::rocketFeatureMatrix(features, kernels));
 /// view.setRows(cs::heatmapRows(*series, {}, std::size_t(view.maxRows())));
@@ -36,6 +40,16 @@ public:
     void setRows(std::vector<std::uint32_t> order);
     /// Which layer the columns show (out of range: ignored).
     void setLayer(std::size_t layer);
+    /// How the columns are ordered (default: as computed). FStatistic needs labels of two
+    /// classes or more, Weight the matrix's weights; without them the map falls back to the
+    /// next (Weight to FStatistic, FStatistic to Index): orderShown() says which is in use.
+    void setOrder(FeatureOrder order);
+    FeatureOrder order() const { return m_orderAsked; }
+    FeatureOrder orderShown() const { return m_orderShown; }
+    /// The matrix columns drawn, left to right (all of them, of which the first shownColumns()).
+    const std::vector<std::uint32_t>& columnOrder() const { return m_columns; }
+    /// The scores the columns are ordered by (one per matrix column; empty for Index).
+    const std::vector<double>& columnScores() const { return m_scores; }
 
     std::size_t layer() const { return m_layer; }
     std::size_t rowCount() const { return m_order.size(); }
@@ -50,6 +64,10 @@ private:
     FeatureMatrix m_matrix;
     std::vector<std::uint32_t> m_order;
     std::size_t m_layer = 0;
+    FeatureOrder m_orderAsked = FeatureOrder::Index;
+    FeatureOrder m_orderShown = FeatureOrder::Index;
+    std::vector<std::uint32_t> m_columns;
+    std::vector<double> m_scores;
 };
 
 }  // namespace cs::ui

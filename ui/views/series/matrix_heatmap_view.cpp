@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/series/matrix_heatmap_view.h"
 
+#include <QImage>
 #include <QLinearGradient>
 #include <QMouseEvent>
 #include <QOpenGLContext>
@@ -8,7 +9,9 @@
 #include <QPainter>
 #include <QToolTip>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "compute/backend/gl_interop.h"
 #include "compute/core/error.h"
@@ -19,11 +22,17 @@
 namespace cs::ui {
 namespace {
 
-// Room around the matrix: the class band on the left, the title above, the colour bar on the
-// right, the column caption below (logical pixels).
+// Room around the matrix: the class band (and its labels) on the left, the title above, the
+// colour bar on the right, the column caption below (logical pixels).
 constexpr int kBandWidth = 10;
 constexpr int kLeft = 12 + kBandWidth + 4;
+constexpr int kMaxLabelWidth = 110;
 constexpr int kTop = 30;
+// The summary above the matrix: rows of this height at most, and no more than this share of
+// the height in all.
+constexpr double kSummaryRowHeight = 14.0;
+constexpr double kSummaryShare = 0.3;
+constexpr double kSummaryGap = 6.0;
 constexpr int kRight = 64;
 constexpr int kBottom = 26;
 
@@ -36,6 +45,10 @@ QString capitalised(QString text) {
 
 void HeatmapFill::writeOnDevice(GlBufferLink&, std::size_t) const {
     throw Error("this heat map has no device copy to write from");
+}
+
+std::vector<float> HeatmapFill::summaryMatrix(std::size_t) const {
+    return {};
 }
 
 MatrixHeatmapView::MatrixHeatmapView(QString viewName, QWidget* parent)
@@ -97,14 +110,91 @@ bool MatrixHeatmapView::isColumnCapped() const {
 }
 
 void MatrixHeatmapView::contentChanged(bool refill) {
-    if (refill) m_dirty = true;
+    if (refill) {
+        m_dirty = true;
+        refreshLayout();
+    }
     ++m_contentGeneration;
     update();
 }
 
+void MatrixHeatmapView::refreshLayout() {
+    // The class labels take the room their longest name needs, within reason.
+    m_left = kLeft;
+    m_summary.clear();
+    if (!m_fill || m_fill->rows() == 0) return;
+    const QFontMetrics fm(font());
+    int widest = 0;
+    int previous = std::numeric_limits<int>::min();
+    for (std::size_t r = 0; r < m_fill->rows(); ++r) {
+        const int label = m_fill->rowClass(r);
+        if (label == previous) continue;
+        previous = label;
+        if (label >= 0) widest = std::max(widest, fm.horizontalAdvance(m_fill->className(label)));
+    }
+    for (std::size_t r = 0; r < m_fill->summaryRows(); ++r)
+        if (const int label = m_fill->summaryClass(r); label >= 0)
+            widest = std::max(widest, fm.horizontalAdvance(m_fill->className(label)));
+    if (widest > 0) m_left = kLeft + std::min(widest, kMaxLabelWidth) + 4;
+    if (m_fill->summaryRows() > 0) {
+        try {
+            m_summary = m_fill->summaryMatrix(shownColumns());
+        } catch (const Error& e) {
+            logError(tr("%1: the summary: %2").arg(m_viewName, QString::fromUtf8(e.what())));
+        }
+        if (m_summary.size() != m_fill->summaryRows() * shownColumns()) m_summary.clear();
+    }
+}
+
+double MatrixHeatmapView::topMargin() const {
+    if (m_summary.empty() || !m_fill) return kTop;
+    const double room = kSummaryShare * double(std::max(1, height() - kTop - kBottom));
+    const double rows = std::min(kSummaryRowHeight * double(m_fill->summaryRows()), room);
+    return kTop + 16.0 + rows + kSummaryGap;  // a caption line, the rows, a gap
+}
+
+QRectF MatrixHeatmapView::summaryRect() const {
+    if (m_summary.empty() || !m_fill) return {};
+    const double top = kTop + 16.0;
+    return QRectF(m_left, top, std::max(1.0, width() - m_left - kRight),
+                  std::max(1.0, topMargin() - kSummaryGap - top));
+}
+
+QRectF MatrixHeatmapView::summaryRowRect(std::size_t row) const {
+    const QRectF all = summaryRect();
+    if (all.isEmpty() || row >= m_fill->summaryRows()) return {};
+    const double h = all.height() / double(m_fill->summaryRows());
+    return QRectF(all.left(), all.top() + double(row) * h, all.width(), h);
+}
+
+std::vector<MatrixHeatmapView::ClassLabel> MatrixHeatmapView::classLabels() const {
+    std::vector<ClassLabel> out;
+    if (!m_fill || m_fill->rows() == 0) return out;
+    const QRectF plot = plotRect();
+    const std::size_t rows = m_fill->rows();
+    const double rowHeight = plot.height() / double(rows);
+    const QFontMetrics fm(font());
+    const double width = m_left - kLeft - 2.0;
+    if (width < 8.0) return out;
+    std::size_t start = 0;
+    for (std::size_t r = 1; r <= rows; ++r) {
+        if (r < rows && m_fill->rowClass(r) == m_fill->rowClass(start)) continue;
+        const int label = m_fill->rowClass(start);
+        const double height = double(r - start) * rowHeight;
+        if (label >= 0 && height >= fm.height()) {
+            const QRectF rect(2.0, plot.top() + double(start) * rowHeight, width, height);
+            out.push_back(
+                {label, fm.elidedText(m_fill->className(label), Qt::ElideRight, int(width)), rect});
+        }
+        start = r;
+    }
+    return out;
+}
+
 QRectF MatrixHeatmapView::plotRect() const {
-    return QRectF(kLeft, kTop, std::max(1, width() - kLeft - kRight),
-                  std::max(1, height() - kTop - kBottom));
+    const double top = topMargin();
+    return QRectF(m_left, top, std::max(1.0, width() - m_left - kRight),
+                  std::max(1.0, height() - top - kBottom));
 }
 
 QPointF MatrixHeatmapView::cellCentre(std::size_t row, std::size_t column) const {
@@ -379,6 +469,47 @@ void MatrixHeatmapView::paintGL() {
     m_paintedGeneration = m_contentGeneration;
 }
 
+void MatrixHeatmapView::paintSummary(QPainter& painter) {
+    const QRectF area = summaryRect();
+    if (area.isEmpty() || !m_fill) return;
+    const QPalette pal = palette();
+    const std::size_t rows = m_fill->summaryRows();
+    const std::size_t cols = m_summary.size() / rows;
+    // One pixel per value, scaled without smoothing: a cell is one value, as in the matrix.
+    QImage image(int(cols), int(rows), QImage::Format_RGB32);
+    const QColor bg = pal.color(QPalette::Base);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t c = 0; c < cols; ++c) {
+            const float z = m_summary[r * cols + c];
+            image.setPixelColor(int(c), int(r),
+                                std::isnan(z)
+                                    ? bg
+                                    : ColourMaps::viridis(std::clamp(
+                                          (double(z) + kRange) / (2.0 * kRange), 0.0, 1.0)));
+        }
+    painter.save();
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    painter.drawImage(area, image);
+    painter.restore();
+    const QFontMetrics fm(painter.font());
+    painter.setPen(pal.color(QPalette::PlaceholderText));
+    painter.drawText(QRectF(m_left, kTop, area.width(), 16.0), Qt::AlignLeft | Qt::AlignVCenter,
+                     m_fill->summaryTitle());
+    for (std::size_t r = 0; r < rows; ++r) {
+        const QRectF row = summaryRowRect(r);
+        const int label = m_fill->summaryClass(r);
+        painter.fillRect(QRectF(m_left - 4 - kBandWidth, row.top(), kBandWidth, row.height()),
+                         label >= 0 ? ColourMaps::categorical(label) : pal.color(QPalette::Mid));
+        if (label >= 0 && row.height() >= fm.height() - 2) {
+            painter.setPen(pal.color(QPalette::Text));
+            const double w = m_left - kLeft - 2.0;
+            painter.drawText(QRectF(2.0, row.top(), w, row.height()),
+                             Qt::AlignRight | Qt::AlignVCenter,
+                             fm.elidedText(m_fill->className(label), Qt::ElideRight, int(w)));
+        }
+    }
+}
+
 void MatrixHeatmapView::paintOverlay(QPainter& painter) {
     const QPalette pal = palette();
     painter.setRenderHint(QPainter::TextAntialiasing, true);
@@ -394,19 +525,23 @@ void MatrixHeatmapView::paintOverlay(QPainter& painter) {
     const HeatmapFill& fill = *m_fill;
     const std::size_t rows = fill.rows();
     painter.setPen(pal.color(QPalette::Text));
-    painter.drawText(QRectF(kLeft, 4, width() - kLeft - kRight, kTop - 6),
+    painter.drawText(QRectF(m_left, 4, width() - m_left - kRight, kTop - 6),
                      Qt::AlignLeft | Qt::AlignVCenter, fill.title(shownColumns()));
-    // The class band: one rectangle per run of rows of one class.
+    // The class band: one rectangle per run of rows of one class, named at its left.
     const double rowHeight = plot.height() / double(rows);
     std::size_t start = 0;
     for (std::size_t r = 1; r <= rows; ++r) {
         if (r < rows && fill.rowClass(r) == fill.rowClass(start)) continue;
         const int label = fill.rowClass(start);
-        painter.fillRect(QRectF(kLeft - 4 - kBandWidth, plot.top() + double(start) * rowHeight,
+        painter.fillRect(QRectF(m_left - 4 - kBandWidth, plot.top() + double(start) * rowHeight,
                                 kBandWidth, double(r - start) * rowHeight),
                          label >= 0 ? ColourMaps::categorical(label) : pal.color(QPalette::Mid));
         start = r;
     }
+    painter.setPen(pal.color(QPalette::Text));
+    for (const ClassLabel& l : classLabels())
+        painter.drawText(l.rect, Qt::AlignRight | Qt::AlignVCenter, l.text);
+    paintSummary(painter);
     // Selected rows: a translucent highlight over the row, and a tick beside the class band.
     if (m_markedRows.size() == rows) {
         QColor over = pal.color(QPalette::Highlight);
@@ -416,7 +551,7 @@ void MatrixHeatmapView::paintOverlay(QPainter& painter) {
             const QRectF row(plot.left(), plot.top() + double(r) * rowHeight, plot.width(),
                              std::max(rowHeight, 1.0));
             painter.fillRect(row, over);
-            painter.fillRect(QRectF(kLeft - 3, row.top(), 3, row.height()),
+            painter.fillRect(QRectF(m_left - 3, row.top(), 3, row.height()),
                              pal.color(QPalette::Highlight));
         }
     }

@@ -5,6 +5,8 @@
 #include <QOpenGLShaderProgram>
 #include <QOpenGLVertexArrayObject>
 #include <QOpenGLWidget>
+#include <QRectF>
+#include <QString>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -49,6 +51,18 @@ public:
     virtual QString columnCaption() const = 0;
     /// The read-out for one cell (row, column of the matrix).
     virtual QString describe(std::size_t row, std::size_t column) const = 0;
+    /// The name of a class of rowClass(), for the label beside its band.
+    virtual QString className(int label) const { return QString::number(label); }
+    /// Rows of a summary drawn above the matrix in the same columns (per-class means of a
+    /// feature map), 0 for none.
+    virtual std::size_t summaryRows() const { return 0; }
+    /// The summary's z-values for the first `columns` columns: summaryRows() x columns,
+    /// row-major (NaN: background).
+    virtual std::vector<float> summaryMatrix(std::size_t columns) const;
+    /// The class a summary row stands for (its label and colour), -1 for none.
+    virtual int summaryClass(std::size_t) const { return -1; }
+    /// What the summary is, drawn above it: "class means".
+    virtual QString summaryTitle() const { return {}; }
 };
 
 /// A heat map of a float matrix with a class band: the matrix is a float texture filled from a
@@ -99,6 +113,19 @@ public:
     QString describe(QPointF pos) const;
     /// The matrix row under pos (widget coordinates), or -1 outside the matrix.
     qint64 rowAt(QPointF pos) const;
+    /// The labels beside the class band: one per run of rows of one class that is tall enough
+    /// for a line of text, with the rectangle it is drawn in (widget coordinates).
+    struct ClassLabel {
+        int label = -1;
+        QString text;
+        QRectF rect;
+    };
+    std::vector<ClassLabel> classLabels() const;
+    /// The rectangle of the summary above the matrix (empty without one) and of its row r.
+    QRectF summaryRect() const;
+    QRectF summaryRowRect(std::size_t row) const;
+    /// The summary as drawn (summaryRows() x shownColumns() z-values), recomputed with the fill.
+    const std::vector<float>& summaryValues() const { return m_summary; }
     /// Rows drawn as selected (a highlight over the row), one flag per matrix row; empty: none.
     void setMarkedRows(std::vector<std::uint8_t> marked);
     const std::vector<std::uint8_t>& markedRows() const { return m_markedRows; }
@@ -131,14 +158,20 @@ protected:
 private:
     void releaseGl();
     void upload();
+    void refreshLayout();
+    double leftMargin() const { return m_left; }
+    double topMargin() const;
     bool writeOnDevice(std::size_t bytes, std::size_t columns);
     void paintOverlay(QPainter& painter);
+    void paintSummary(QPainter& painter);
     void setPath(UploadPath path);
 
     QString m_viewName;
     QString m_emptyText;
     std::shared_ptr<const HeatmapFill> m_fill;
     std::vector<std::uint8_t> m_markedRows;
+    std::vector<float> m_summary;  // summaryRows() x shownColumns(), for the band above
+    double m_left = 26.0;          // room left of the matrix: the class band and its labels
     ViewInterop m_interop;
     std::unique_ptr<GlBufferLink> m_link;  // m_pixelBuffer registered with the device
     int m_columnLimit = 0;

@@ -33,6 +33,11 @@ public:
     void writeOnDevice(GlBufferLink& link, std::size_t) const override {
         link.writeSeriesMatrix(*m_device, m_order, m_channel);
     }
+    QString className(int label) const override {
+        return label >= 0 && std::size_t(label) < m_series->classNames.size()
+                   ? QString::fromStdString(m_series->classNames[std::size_t(label)])
+                   : QString::number(label);
+    }
     QString what() const override { return QObject::tr("the series"); }
     QString title(std::size_t) const override {
         return QObject::tr("%1 series × %2 samples, each z-normalised; grouped by class")

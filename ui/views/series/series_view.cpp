@@ -55,13 +55,15 @@ double niceStep(double span, int ticks) {
 }
 
 // Min/max per bucket keeps peaks and troughs that plain striding would drop.
-QList<QPointF> decimated(std::span<const float> values, int maxPoints) {
+// values[t] is drawn at x = first + t.
+QList<QPointF> decimated(std::span<const float> values, int maxPoints, std::size_t first = 0) {
     QList<QPointF> out;
     const std::size_t n = values.size();
+    const double x0 = double(first);
     if (n <= std::size_t(maxPoints)) {
         out.reserve(qsizetype(n));
         for (std::size_t t = 0; t < n; ++t)
-            out.append(QPointF(double(t), values[t]));
+            out.append(QPointF(x0 + double(t), values[t]));
         return out;
     }
     const std::size_t buckets = std::size_t(maxPoints) / 2;
@@ -77,8 +79,8 @@ QList<QPointF> decimated(std::span<const float> values, int maxPoints) {
         }
         const std::size_t first = std::min(lo, hi);
         const std::size_t second = std::max(lo, hi);
-        out.append(QPointF(double(first), values[first]));
-        if (second != first) out.append(QPointF(double(second), values[second]));
+        out.append(QPointF(x0 + double(first), values[first]));
+        if (second != first) out.append(QPointF(x0 + double(second), values[second]));
     }
     return out;
 }
@@ -98,9 +100,16 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     connect(m_heatmap, &MatrixHeatmapView::rowClicked, this,
             [this](qint64 row, Qt::KeyboardModifiers modifiers) {
                 if (row >= 0 && std::size_t(row) < m_heatmap->rows().size())
-                    emit seriesClicked(qint64(m_heatmap->rows()[std::size_t(row)]), modifiers);
+                    clickSeries(m_heatmap->rows()[std::size_t(row)], modifiers, &m_heatmap->rows());
             });
     m_featureMap = new FeatureMatrixView(this);
+    m_featureMap->setOrder(FeatureOrder::FStatistic);
+    connect(m_featureMap, &MatrixHeatmapView::rowClicked, this,
+            [this](qint64 row, Qt::KeyboardModifiers modifiers) {
+                if (row >= 0 && std::size_t(row) < m_featureMap->rows().size())
+                    clickSeries(m_featureMap->rows()[std::size_t(row)], modifiers,
+                                &m_featureMap->rows());
+            });
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_chartView);
     m_stack->addWidget(m_heatmap);
@@ -139,6 +148,16 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
            "Clusters: one chart per cluster with its centroid, such as k-Shape's (after a "
            "run)."));
     m_featureBox = new QComboBox(this);  // the feature matrix's layers
+    m_orderBox = new QComboBox(this);
+    m_orderBox->setObjectName(QStringLiteral("featureOrder"));
+    m_orderBox->addItem(tr("Order: as computed"), int(FeatureOrder::Index));
+    m_orderBox->addItem(tr("Order: F statistic"), int(FeatureOrder::FStatistic));
+    m_orderBox->addItem(tr("Order: |classifier weight|"), int(FeatureOrder::Weight));
+    m_orderBox->setCurrentIndex(1);
+    m_orderBox->setToolTip(
+        tr("How the feature map orders its columns: as computed, or the ones that separate the "
+           "classes best first (the one-way ANOVA F statistic of the classes, or the weight "
+           "the ridge classifier gives them)."));
     m_channelLabel->setBuddy(m_channelBox);
     m_splitLabel->setBuddy(m_splitBox);
 
@@ -151,6 +170,7 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_splitLabel);
     bar->addWidget(m_splitBox);
     bar->addSpacing(12);
+    bar->addWidget(m_orderBox);
     bar->addWidget(m_featureBox);
     bar->addWidget(m_styleBox);
     auto* layout = new QVBoxLayout(this);
@@ -171,6 +191,11 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     });
     connect(m_featureBox, &QComboBox::currentIndexChanged, this, [this](int i) {
         if (i >= 0) setFeatureLayer(std::size_t(i));
+    });
+    connect(m_orderBox, &QComboBox::activated, this, [this](int i) {
+        const auto order = FeatureOrder(m_orderBox->itemData(i).toInt());
+        setFeatureOrder(order);
+        emit featureOrderChanged(order);
     });
     updateControls();
     rebuild();
@@ -315,11 +340,21 @@ void SeriesView::rebuildClusters() {
         titleFont.setPointSizeF(std::max(7.0, titleFont.pointSizeF() * 0.9));
         chart->setTitleFont(titleFont);
         const QColor colour = ColourMaps::categorical(c);
-        // Evenly spaced members, each as the groups align it to the summary.
+        // Evenly spaced members, each as the groups align it to the summary; the selected
+        // members besides, drawn last (over the others).
         const std::size_t drawn = std::min(group.size(), std::size_t(cap));
-        std::vector<std::size_t> shown(drawn);
-        for (std::size_t j = 0; j < drawn; ++j)
-            shown[j] = group[(2 * j + 1) * group.size() / (2 * drawn)];
+        std::vector<std::size_t> shown;
+        std::vector<std::size_t> picked;
+        for (const std::size_t i : group)
+            if (std::binary_search(m_selected.begin(), m_selected.end(), std::uint32_t(i)) &&
+                picked.size() < std::size_t(kMaxSelectedDrawn))
+                picked.push_back(i);
+        for (std::size_t j = 0; j < drawn; ++j) {
+            const std::size_t i = group[(2 * j + 1) * group.size() / (2 * drawn)];
+            if (!std::binary_search(picked.begin(), picked.end(), i)) shown.push_back(i);
+        }
+        const std::size_t firstPicked = shown.size();
+        shown.insert(shown.end(), picked.begin(), picked.end());
         float lo = std::numeric_limits<float>::infinity();
         float hi = -lo;
         const auto widen = [&](std::span<const float> values) {
@@ -328,9 +363,15 @@ void SeriesView::rebuildClusters() {
                 hi = std::max(hi, v);
             }
         };
+        // The valid part of a member: the zeros a shift brought in are not drawn (they would
+        // be cliffs down to zero at either end).
+        const auto valid = [&](std::size_t i, std::size_t d) {
+            const auto [first, end] = g.validRange(i);
+            return std::pair{g.member(i, d).subspan(first, end > first ? end - first : 0), first};
+        };
         for (std::size_t d = 0; d < channels; ++d) {
             for (const std::size_t i : shown)
-                widen(g.member(i, d));
+                widen(valid(i, d).first);
             widen(g.summary(std::size_t(c), d));
         }
         // Channels clustered together are stacked top to bottom, channel d lowered by d lanes:
@@ -346,20 +387,30 @@ void SeriesView::rebuildClusters() {
                     p.ry() += offset;
                 return points;
             };
-            for (const std::size_t i : shown) {
+            for (std::size_t j = 0; j < shown.size(); ++j) {
+                const std::size_t i = shown[j];
                 auto* line = new QLineSeries;
+                line->setProperty("seriesIndex", qulonglong(i));
                 connect(line, &QLineSeries::clicked, this, [this, i] {
-                    emit seriesClicked(qint64(i), QGuiApplication::keyboardModifiers());
+                    clickSeries(i, QGuiApplication::keyboardModifiers(), nullptr);
                 });
-                line->replace(lowered(decimated(g.member(i, d), kMaxPointsPerClusterSeries)));
-                line->setPen(QPen(faint, 1.0));
+                const auto [values, first] = valid(i, d);
+                line->replace(lowered(decimated(values, kMaxPointsPerClusterSeries, first)));
+                if (j >= firstPicked) {
+                    line->setName(QStringLiteral("selected"));
+                    line->setPen(QPen(pal.color(QPalette::Highlight), kSelectedLineWidth - 0.6));
+                } else {
+                    line->setPen(QPen(faint, 1.0));
+                }
                 chart->addSeries(line);
             }
+            // The centroid in the text colour (black on a light theme), thick, over its
+            // members in the cluster's colour: it stands out whatever the cluster's hue.
             auto* centroid = new QLineSeries;
             centroid->setName(QString::fromStdString(g.summaryName));
             centroid->replace(
                 lowered(decimated(g.summary(std::size_t(c), d), kMaxPointsPerSeries)));
-            centroid->setPen(QPen(colour.darker(130), channels > 1 ? 1.8 : 2.6));
+            centroid->setPen(QPen(pal.color(QPalette::Text), channels > 1 ? 2.2 : 3.0));
             chart->addSeries(centroid);
         }
         if (lane > 0.0) lo -= float(double(channels - 1) * lane);
@@ -565,6 +616,7 @@ void SeriesView::updateControls() {
     if (auto* model = qobject_cast<QStandardItemModel*>(m_styleBox->model()))
         if (QStandardItem* item = model->item(int(Style::Clusters))) item->setEnabled(hasGroups());
     m_featureBox->setVisible(m_style == Style::FeatureMap);
+    m_orderBox->setVisible(m_style == Style::FeatureMap);
     const bool hasSplit = m_series && !m_series->isTest.empty();
     m_splitBox->setCurrentIndex(int(m_split));
     // Every series was clustered: the split filter does not apply to the clusters.
@@ -612,6 +664,20 @@ void SeriesView::rebuild() {
     }
     m_shownCount = int(candidates.size());
     m_drawn = sampleAcrossClasses(candidates, classOf, m_maxDrawn);
+    // Selected series are drawn whether sampled or not, last so that they lie on top.
+    std::size_t selectedDrawn = 0;
+    if (!m_selected.empty()) {
+        const auto isSelected = [&](std::size_t i) {
+            return std::binary_search(m_selected.begin(), m_selected.end(), std::uint32_t(i));
+        };
+        std::erase_if(m_drawn, isSelected);
+        for (const std::size_t i : candidates)
+            if (isSelected(i) && selectedDrawn < std::size_t(kMaxSelectedDrawn)) {
+                m_drawn.push_back(i);
+                ++selectedDrawn;
+            }
+    }
+    const std::size_t firstSelected = m_drawn.size() - selectedDrawn;
     {
         // The heat map shows every series that passes the filter (up to its row limit).
         std::vector<std::uint8_t> keep(s.n, 0);
@@ -629,7 +695,9 @@ void SeriesView::rebuild() {
     float hi = -lo;
     std::uint32_t longest = 0;
     std::map<int, bool> named;
-    for (std::size_t i : m_drawn) {
+    for (std::size_t k = 0; k < m_drawn.size(); ++k) {
+        const std::size_t i = m_drawn[k];
+        const bool selected = k >= firstSelected;
         const std::uint32_t len = s.lengths.empty() ? std::uint32_t(s.length) : s.lengths[i];
         const auto values = s.channel(i, c).first(std::min<std::size_t>(len, s.length));
         for (float v : values) {
@@ -641,13 +709,16 @@ void SeriesView::rebuild() {
         const int cls = labelled ? s.labels[i] : 0;
         const bool test = split && s.isTest[i];
         auto* line = new QLineSeries;
+        line->setProperty("seriesIndex", qulonglong(i));
         connect(line, &QLineSeries::clicked, this,
-                [this, i] { emit seriesClicked(qint64(i), QGuiApplication::keyboardModifiers()); });
+                [this, i] { clickSeries(i, QGuiApplication::keyboardModifiers(), nullptr); });
         line->replace(decimated(values, kMaxPointsPerSeries));
         QColor colour = labelled ? ColourMaps::categorical(cls) : ColourMaps::categorical(0);
         // Translucent lines let dense bundles show their density; the more lines, the fainter.
-        colour.setAlpha(std::clamp(int(255.0 * 6.0 / std::sqrt(double(m_drawn.size()))), 80, 220));
-        QPen pen(colour, 1.3);
+        // With a selection, the others step back and the selected ones stand out, opaque.
+        const int alpha = std::clamp(int(255.0 * 6.0 / std::sqrt(double(m_drawn.size()))), 80, 220);
+        colour.setAlpha(selected ? 255 : selectedDrawn > 0 ? std::min(alpha, 50) : alpha);
+        QPen pen(colour, selected ? kSelectedLineWidth : 1.3);
         if (test) pen.setStyle(Qt::DashLine);
         line->setPen(pen);
         if (!named[cls]) {
@@ -785,6 +856,7 @@ void SeriesView::rebuild() {
     if (int(m_drawn.size()) < m_shownCount)
         note << tr("showing %1 of %2 series, sampled evenly across classes")
                     .arg(number(m_drawn.size()), number(std::size_t(m_shownCount)));
+    if (selectedDrawn > 0) note << tr("%1 selected (bold)").arg(number(selectedDrawn));
     if (s.length > std::size_t(kMaxPointsPerSeries))
         note << tr("long series drawn as min/max envelopes of %1 points").arg(kMaxPointsPerSeries);
     if (!s.equalLength()) note << tr("variable lengths, each drawn to its own length");
@@ -837,19 +909,85 @@ void SeriesView::changeEvent(QEvent* event) {
 }
 
 void SeriesView::setSelectedSeries(std::vector<std::uint32_t> selected) {
+    if (selected == m_selected) return;
     m_selected = std::move(selected);
+    m_clustersDirty = true;
     markSelectedRows();
+    // The heat maps mark rows over their texture; the charts draw the selection in their lines,
+    // rebuilt once control returns to the event loop: the click that changed the selection
+    // may come from one of the lines a rebuild deletes.
+    if ((m_style == Style::Lines || m_style == Style::Clusters) && !m_rebuildQueued) {
+        m_rebuildQueued = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_rebuildQueued = false;
+                if (m_style == Style::Lines || m_style == Style::Clusters) rebuild();
+            },
+            Qt::QueuedConnection);
+    }
 }
 
 void SeriesView::markSelectedRows() {
-    std::vector<std::uint8_t> marked;
-    if (!m_selected.empty()) {
-        marked.resize(m_heatmap->rows().size());
-        for (std::size_t r = 0; r < marked.size(); ++r)
-            marked[r] =
-                std::binary_search(m_selected.begin(), m_selected.end(), m_heatmap->rows()[r]);
+    const auto marks = [&](const std::vector<std::uint32_t>& rows) {
+        std::vector<std::uint8_t> marked;
+        if (!m_selected.empty()) {
+            marked.resize(rows.size());
+            for (std::size_t r = 0; r < marked.size(); ++r)
+                marked[r] = std::binary_search(m_selected.begin(), m_selected.end(), rows[r]);
+        }
+        return marked;
+    };
+    m_heatmap->setMarkedRows(marks(m_heatmap->rows()));
+    m_featureMap->setMarkedRows(marks(m_featureMap->rows()));
+}
+
+void SeriesView::requestSelection(std::vector<std::uint32_t> indices, SelectAction action) {
+    emit seriesSelectionRequested(indices, action);
+}
+
+void SeriesView::clickSeries(std::size_t index, Qt::KeyboardModifiers modifiers,
+                             const std::vector<std::uint32_t>* rows) {
+    const auto i = std::uint32_t(index);
+    if (modifiers & Qt::ControlModifier) {
+        const bool selected = std::binary_search(m_selected.begin(), m_selected.end(), i);
+        m_anchor = i;
+        emit seriesSelectionRequested({i}, selected ? SelectAction::Remove : SelectAction::Add);
+    } else if (modifiers & Qt::ShiftModifier) {
+        const auto at = [&](std::uint32_t series) {
+            return std::find(rows->begin(), rows->end(), series);
+        };
+        if (rows && m_anchor && at(*m_anchor) != rows->end() && at(i) != rows->end()) {
+            auto from = at(*m_anchor), to = at(i);
+            if (to < from) std::swap(from, to);
+            emit seriesSelectionRequested(std::vector<std::uint32_t>(from, to + 1),
+                                          SelectAction::Replace);
+        } else {
+            m_anchor = i;
+            emit seriesSelectionRequested({i}, SelectAction::Add);
+        }
+    } else {
+        m_anchor = i;
+        emit seriesSelectionRequested({i}, SelectAction::Replace);
     }
-    m_heatmap->setMarkedRows(std::move(marked));
+    emit seriesClicked(qint64(index), modifiers);
+}
+
+FeatureOrder SeriesView::featureOrder() const {
+    return m_featureMap->order();
+}
+
+void SeriesView::setFeatureOrder(FeatureOrder order) {
+    m_featureMap->setOrder(order);
+    const QSignalBlocker blocker(m_orderBox);
+    m_orderBox->setCurrentIndex(m_orderBox->findData(int(order)));
+}
+
+QLineSeries* SeriesView::lineOf(std::size_t index) const {
+    for (QAbstractSeries* series : m_chart->series())
+        if (series->property("seriesIndex").toULongLong() == index)
+            return qobject_cast<QLineSeries*>(series);
+    return nullptr;
 }
 
 }  // namespace cs::ui

@@ -5,6 +5,7 @@
 #include <QWidget>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -17,6 +18,7 @@ class QChartView;
 class QComboBox;
 class QGridLayout;
 class QLabel;
+class QLineSeries;
 class QScrollArea;
 class QStackedWidget;
 
@@ -66,9 +68,21 @@ public:
     void setDeviceSeries(std::shared_ptr<const SeriesSet> series,
                          std::shared_ptr<const DeviceResident> copy);
     SeriesHeatmapView* heatmapView() const { return m_heatmap; }
-    /// The selected series (sorted indices of the set shown): the heat map highlights their
-    /// rows.
+    /// The selected series (sorted indices of the set shown): the heat map and the feature map
+    /// highlight their rows, the lines chart draws them bold over the others (fainter), the
+    /// cluster charts draw them in the highlight colour.
     void setSelectedSeries(std::vector<std::uint32_t> selected);
+    const std::vector<std::uint32_t>& selectedSeries() const { return m_selected; }
+    /// How a request changes the shared selection (SelectionModel::Mode's cases).
+    enum class SelectAction { Replace, Add, Remove };
+    /// Asks for a selection change (emits seriesSelectionRequested): for panels that select
+    /// series (a confusion-matrix cell).
+    void requestSelection(std::vector<std::uint32_t> indices, SelectAction action);
+    /// The order of the feature map's columns (default: by the F statistic of the classes).
+    FeatureOrder featureOrder() const;
+    void setFeatureOrder(FeatureOrder order);
+    /// The line of series index on the Lines chart, or nullptr when it is not drawn.
+    QLineSeries* lineOf(std::size_t index) const;
     /// A feature matrix of the set shown, for the feature map; an empty one clears it (the view
     /// leaves the feature map). A matrix of another set is refused (false). A new set clears it.
     bool setFeatureMatrix(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix);
@@ -91,6 +105,7 @@ public:
     /// The style selector and the layer selector (for tests).
     QComboBox* styleBox() const { return m_styleBox; }
     QComboBox* featureBox() const { return m_featureBox; }
+    QComboBox* orderBox() const { return m_orderBox; }
     /// True when the visible heat map (if any) shows its latest content, or cannot draw; in the
     /// Clusters style, once the cluster charts have painted.
     bool isContentDrawn() const;
@@ -127,12 +142,23 @@ public:
     static constexpr int kMaxClusterMembersTotal = 640;
     /// Series in the small cluster charts are decimated to about this many points.
     static constexpr int kMaxPointsPerClusterSeries = 300;
+    /// Selected series drawn at most (on the lines chart, and per cluster chart).
+    static constexpr int kMaxSelectedDrawn = 100;
+    /// The pen width of a selected series' line.
+    static constexpr double kSelectedLineWidth = 2.6;
 
 signals:
     /// The chart was rebuilt (new data, channel or filter).
     void chartUpdated();
     /// A click on a series: a line, a heat-map row or a member in a cluster chart.
     void seriesClicked(qint64 index, Qt::KeyboardModifiers modifiers);
+    /// What a click asks of the shared selection: a plain click selects the series alone,
+    /// Ctrl+click adds it or takes it out, Shift+click on a heat-map or feature-map row selects
+    /// the rows from the last clicked one to it (on a line: adds it).
+    void seriesSelectionRequested(const std::vector<std::uint32_t>& indices,
+                                  cs::ui::SeriesView::SelectAction action);
+    /// The user chose another feature order.
+    void featureOrderChanged(cs::FeatureOrder order);
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -141,6 +167,9 @@ protected:
 private:
     void rebuild();
     void markSelectedRows();
+    /// A click on series index; rows: the matrix rows it was clicked in (for Shift ranges).
+    void clickSeries(std::size_t index, Qt::KeyboardModifiers modifiers,
+                     const std::vector<std::uint32_t>* rows);
     void rebuildClusters();
     void clearClusters();
     void applyPalette();
@@ -157,6 +186,9 @@ private:
 
     Style m_style = Style::Lines;
     std::vector<std::uint32_t> m_selected;  // sorted series indices
+    std::optional<std::uint32_t> m_anchor;  // the series a Shift+click range starts from
+    bool m_rebuildQueued = false;           // a rebuild for a new selection is on its way
+    QComboBox* m_orderBox = nullptr;
     SeriesHeatmapView* m_heatmap = nullptr;
     FeatureMatrixView* m_featureMap = nullptr;
     QStackedWidget* m_stack = nullptr;
