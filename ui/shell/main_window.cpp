@@ -372,20 +372,20 @@ void MainWindow::createInspector() {
                                                ? static_cast<QWidget*>(m_seriesInspector)
                                                : static_cast<QWidget*>(m_inspector));
     });
-    // A click inspects a series; Ctrl+click adds it to the selection or takes it out.
+    // A click inspects a series (and selects it alone); Ctrl+click adds it to the selection or
+    // takes it out, Shift+click on rows selects a range (SeriesView::seriesSelectionRequested).
     connect(m_seriesView, &SeriesView::seriesClicked, this,
             [this](qint64 index, Qt::KeyboardModifiers modifiers) {
-                if (index < 0) return;
-                if (!(modifiers & Qt::ControlModifier)) {
+                if (index >= 0 && !(modifiers & (Qt::ControlModifier | Qt::ShiftModifier)))
                     inspectSeries(std::size_t(index));
-                    return;
-                }
-                const auto& selected = m_selection->series();
-                const auto one = std::uint32_t(index);
-                m_selection->selectSeries({&one, 1},
-                                          std::binary_search(selected.begin(), selected.end(), one)
-                                              ? SelectionModel::Mode::Remove
-                                              : SelectionModel::Mode::Add);
+            });
+    connect(m_seriesView, &SeriesView::seriesSelectionRequested, this,
+            [this](const std::vector<std::uint32_t>& indices, SeriesView::SelectAction action) {
+                m_selection->selectSeries(indices, action == SeriesView::SelectAction::Add
+                                                       ? SelectionModel::Mode::Add
+                                                   : action == SeriesView::SelectAction::Remove
+                                                       ? SelectionModel::Mode::Remove
+                                                       : SelectionModel::Mode::Replace);
             });
     connect(m_selection, &SelectionModel::changed, this,
             [this] { m_seriesView->setSelectedSeries(m_selection->series()); });

@@ -4,7 +4,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -106,8 +108,23 @@ RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
     m_confusion->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_confusion->setToolTip(tr("Test series by true class (rows) and predicted class (columns)"));
     m_confusion->hide();
+    buildConfusionBox();
     addResultWidget(m_classifier);
-    addResultWidget(m_confusion);
+    addResultWidget(m_confusionBox);
+    // The feature map's order is the series view's; the descriptor's featureOrder sets it.
+    // A view choice: stored, not an edit to undo (nor one a later undo would revert).
+    connect(&m_view, &SeriesView::featureOrderChanged, this,
+            [this] { changeByProgram([this] { saveFeatureOrder(); }); });
+    {
+        const AlgorithmDescriptor& d = rocketDescriptor();
+        const auto stored =
+            std::get<std::string>(ParameterStore::load(d, *d.parameter("featureOrder")));
+        try {
+            m_view.setFeatureOrder(featureOrderFromName(stored));
+        } catch (const Error&) {
+            // A stored word of another version: keep the view's default.
+        }
+    }
     statisticsLabel()->setText(tr("No features yet"));
     m_sweepBox = new RocketSweepBox(runner);
     addBox(m_sweepBox);
@@ -130,7 +147,7 @@ void RocketPanel::setSeriesSet(std::shared_ptr<const SeriesSet> series) {
     m_classifier->clear();
     m_classifier->hide();
     m_confusion->clear();
-    m_confusion->hide();
+    m_confusionBox->hide();
     m_sweepBox->setSeriesSet(m_series);
     setEnabled(hasInput());
     resetResult(hasInput() ? tr("No features yet: press Run or change a parameter")
@@ -144,6 +161,7 @@ bool RocketPanel::hasInput() const {
 ParameterValues RocketPanel::parameterValues() const {
     ParameterValues values = AlgorithmPanel::parameterValues();
     values.set("variant", m_variantBox->currentData().toString().toStdString());
+    values.set("featureOrder", std::string(featureOrderName(m_view.featureOrder())));
     return values;
 }
 
@@ -157,6 +175,12 @@ void RocketPanel::setVariant(RocketVariant variant) {
     m_variantBox->setCurrentIndex(index);
     saveVariant();
     parametersChanged();
+}
+
+void RocketPanel::saveFeatureOrder() {
+    const AlgorithmDescriptor& d = rocketDescriptor();
+    ParameterStore::save(d, *d.parameter("featureOrder"),
+                         std::string(featureOrderName(m_view.featureOrder())));
 }
 
 void RocketPanel::saveVariant() {
@@ -280,7 +304,13 @@ void RocketPanel::showOutcome(const JobOutcome& outcome) {
     if (run->series != m_series) return;
     const bool first = !m_run;
     const RocketTransform transform{run->params, run->kernels, run->miniModel};
-    if (!m_view.setFeatureMatrix(run->series, rocketFeatureMatrix(run->features, transform))) {
+    FeatureMatrix matrix = rocketFeatureMatrix(run->features, transform);
+    if (run->model) {
+        // The classifier's weights, for ordering the map by them (and in the read-out).
+        matrix.weights = ridgeWeightMagnitudes(*run->model);
+        matrix.weightName = "ridge weight";
+    }
+    if (!m_view.setFeatureMatrix(run->series, std::move(matrix))) {
         setWarning(tr("The features do not match the series on screen; they are not shown."));
         return;
     }
@@ -318,28 +348,88 @@ void RocketPanel::showOutcome(const JobOutcome& outcome) {
     emit resultChanged();
 }
 
+void RocketPanel::buildConfusionBox() {
+    m_confusionBox = new QWidget;
+    m_confusionBox->setObjectName(QStringLiteral("rocketConfusionBox"));
+    auto* grid = new QGridLayout(m_confusionBox);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(4);
+    grid->setVerticalSpacing(2);
+    auto* predicted = new QLabel(tr("Predicted class →"));
+    predicted->setObjectName(QStringLiteral("confusionPredictedAxis"));
+    predicted->setAlignment(Qt::AlignCenter);
+    auto* truth = new QLabel(tr("True\nclass\n↓"));
+    truth->setObjectName(QStringLiteral("confusionTrueAxis"));
+    truth->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    grid->addWidget(predicted, 0, 1);
+    grid->addWidget(truth, 1, 0);
+    grid->addWidget(m_confusion, 1, 1);
+    m_confusion->show();
+    m_confusion->viewport()->setCursor(Qt::PointingHandCursor);
+    m_confusion->setToolTip(
+        tr("Test series by true class (rows) and predicted class (columns); the darker, the "
+           "more. Click a cell to select its series (Ctrl+click: add them)."));
+    connect(m_confusion, &QTableWidget::cellClicked, this, &RocketPanel::selectConfusionCell);
+    m_confusionBox->hide();
+}
+
+std::vector<std::uint32_t> RocketPanel::confusionMembers(int trueClass, int predictedClass) const {
+    std::vector<std::uint32_t> out;
+    if (!m_run || m_run->predictions.empty()) return out;
+    const SeriesSet& s = *m_run->series;
+    for (std::size_t i = 0; i < s.n && i < s.labels.size() && i < m_run->predictions.size(); ++i)
+        if (!s.isTest.empty() && s.isTest[i] && s.labels[i] == trueClass &&
+            m_run->predictions[i] == predictedClass)
+            out.push_back(std::uint32_t(i));
+    return out;
+}
+
+void RocketPanel::selectConfusionCell(int row, int column) {
+    std::vector<std::uint32_t> members = confusionMembers(row, column);
+    const bool add = QGuiApplication::keyboardModifiers() & Qt::ControlModifier;
+    logInfo(tr("%1 test series of class %2 predicted as %3 selected")
+                .arg(count(members.size()), className(*m_run->series, row),
+                     className(*m_run->series, column)));
+    m_view.requestSelection(std::move(members), add ? SeriesView::SelectAction::Add
+                                                    : SeriesView::SelectAction::Replace);
+}
+
+double RocketPanel::confusionShade(std::size_t count, std::size_t most) {
+    // Square-root scale: the off-diagonal cells (few) stay visible next to the diagonal (many).
+    return most == 0 ? 0.0 : 0.85 * std::sqrt(double(count) / double(most));
+}
+
 void RocketPanel::showConfusion(const RocketRun& run) {
     m_confusion->clear();
     const auto k = std::size_t(std::max(run.classes, 0));
     if (run.confusion.empty() || k == 0) {
-        m_confusion->hide();
+        m_confusionBox->hide();
         return;
     }
+    const std::size_t most = *std::max_element(run.confusion.begin(), run.confusion.end());
+    const QPalette pal = palette();
+    const QColor base = pal.color(QPalette::Base), ink = pal.color(QPalette::Highlight);
     const SeriesSet& s = *run.series;
     m_confusion->setRowCount(int(k));
     m_confusion->setColumnCount(int(k));
     QStringList names;
     for (std::size_t c = 0; c < k; ++c)
         names << className(s, int(c));
-    QStringList predicted;
-    for (const QString& name : names)
-        predicted << tr("→ %1").arg(name);
     m_confusion->setVerticalHeaderLabels(names);
-    m_confusion->setHorizontalHeaderLabels(predicted);
+    m_confusion->setHorizontalHeaderLabels(names);
     for (std::size_t t = 0; t < k; ++t) {
         for (std::size_t p = 0; p < k; ++p) {
-            auto* item = new QTableWidgetItem(count(run.confusion[t * k + p]));
+            const std::size_t n = run.confusion[t * k + p];
+            auto* item = new QTableWidgetItem(count(n));
             item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            const double a = confusionShade(n, most);
+            item->setBackground(
+                QColor::fromRgbF(float((1.0 - a) * base.redF() + a * ink.redF()),
+                                 float((1.0 - a) * base.greenF() + a * ink.greenF()),
+                                 float((1.0 - a) * base.blueF() + a * ink.blueF())));
+            item->setForeground(pal.color(a > 0.45 ? QPalette::HighlightedText : QPalette::Text));
+            item->setToolTip(tr("%1 test series of class %2 predicted as %3; click to select them")
+                                 .arg(count(n), names[int(t)], names[int(p)]));
             if (t == p) {
                 QFont bold = item->font();
                 bold.setBold(true);
@@ -357,7 +447,7 @@ void RocketPanel::showConfusion(const RocketRun& run) {
     for (int r = 0; r < rowsShown; ++r)
         height += m_confusion->rowHeight(r);
     m_confusion->setFixedHeight(height + (k > 8 ? 4 : 0));
-    m_confusion->show();
+    m_confusionBox->show();
 }
 
 QString RocketPanel::statisticsText(const RocketRun& run) {
@@ -460,6 +550,11 @@ void RocketPanel::setParameter(const QString& name, const ParameterValue& value)
         setSeed(std::uint64_t(std::get<std::int64_t>(value)));
     else if (name == QLatin1String("variant"))
         setVariant(rocketVariantFromName(std::get<std::string>(value)));
+    else if (name == QLatin1String("featureOrder")) {
+        // Only the view changes: the features stay as they are.
+        m_view.setFeatureOrder(featureOrderFromName(std::get<std::string>(value)));
+        saveFeatureOrder();
+    }
 }
 
 void RocketPanel::sweep() {

@@ -56,8 +56,10 @@ struct RocketRun {
 /// (ridgePredict). Shows the test accuracy (the leave-one-out accuracy without a split), the
 /// leave-one-out accuracy, the chosen alpha, a confusion matrix of the test rows, the row and
 /// class counts, the backend and each stage's time; the series view shows the features as a
-/// feature map. A set without labels gets features and the map, and the panel says why there
-/// is no classifier. A failed run is reported and leaves the previous result on screen.
+/// feature map, ordered by featureOrder (the F statistic or the ridge weights; a view parameter
+/// that re-runs nothing). A click on a confusion-matrix cell selects its test series. A set without
+/// labels gets features and the map, and the panel says why there is no classifier. A failed run is
+/// reported and leaves the previous result on screen.
 /// @code
 /// RocketPanel panel(runner, seriesView);
 /// panel.setSeriesSet(series);
@@ -101,6 +103,14 @@ public:
     QCheckBox* normaliseBox() const { return m_normaliseBox; }
     QLabel* classifierLabel() const { return m_classifier; }
     QTableWidget* confusionTable() const { return m_confusion; }
+    /// The confusion matrix with its axis captions (true class down, predicted across).
+    QWidget* confusionBox() const { return m_confusionBox; }
+    /// The test series of the run on screen with this true and predicted class (ascending):
+    /// what a click on that confusion-matrix cell selects.
+    std::vector<std::uint32_t> confusionMembers(int trueClass, int predictedClass) const;
+    /// The confusion-matrix cell shading: the share (0 .. 1) of the highlight colour mixed into
+    /// the base colour for a cell of count items when the largest cell holds most.
+    static double confusionShade(std::size_t count, std::size_t most);
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const RocketRun& run);
@@ -131,7 +141,10 @@ protected:
 
 private:
     void showConfusion(const RocketRun& run);
+    void buildConfusionBox();
+    void selectConfusionCell(int row, int column);
     void saveVariant();
+    void saveFeatureOrder();
 
     SeriesView& m_view;
     std::shared_ptr<const SeriesSet> m_series;
@@ -144,6 +157,7 @@ private:
     QLabel* m_classifier = nullptr;
     QTableWidget* m_confusion = nullptr;
     RocketSweepBox* m_sweepBox = nullptr;
+    QWidget* m_confusionBox = nullptr;
 };
 
 }  // namespace cs::ui
