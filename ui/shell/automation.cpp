@@ -131,7 +131,8 @@ std::optional<AutomationOptions> Automation::parse(
                     "a point: index, original_index, coordinates, cluster, role, k_distance and "
                     "the exact k nearest neighbours (k from the kNN parameters); for a series: "
                     "class, split, k-Shape cluster with SBD and shift to its centroid, the "
-                    "nearest series by SBD and ROCKET's prediction."),
+                    "nearest series by SBD, ROCKET's prediction and the kernels that weigh "
+                    "most in it."),
         QStringLiteral("point=I|series=I"));
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),

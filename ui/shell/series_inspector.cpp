@@ -2,11 +2,13 @@
 #include "ui/shell/series_inspector.h"
 
 #include <QFormLayout>
+#include <QJsonArray>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <limits>
 
 #include "compute/kshape/kshape.h"
+#include "compute/rocket/rocket_quantities.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/kshape/kshape_panel.h"
 #include "ui/panels/rocket/rocket_panel.h"
@@ -36,6 +38,18 @@ QJsonObject SeriesInspection::toJson() const {
         {QStringLiteral("centroid_sbd"), cluster ? QJsonValue(double(centroidSbd)) : QJsonValue()},
         {QStringLiteral("centroid_shift"), cluster ? QJsonValue(centroidShift) : QJsonValue()},
         {QStringLiteral("prediction"), orNull(prediction)}};
+    if (prediction.isEmpty()) {
+        o[QStringLiteral("top_features")] = QJsonValue();
+    } else {
+        QJsonArray features;
+        for (const Feature& f : topFeatures)
+            features.append(QJsonObject{{QStringLiteral("column"), qint64(f.column)},
+                                        {QStringLiteral("layer"), f.layer},
+                                        {QStringLiteral("contribution"), f.contribution},
+                                        {QStringLiteral("value"), f.value},
+                                        {QStringLiteral("parameters"), f.parameters}});
+        o[QStringLiteral("top_features")] = features;
+    }
     o[QStringLiteral("nearest")] =
         nearest ? QJsonValue(QJsonObject{{QStringLiteral("index"), qint64(*nearest)},
                                          {QStringLiteral("sbd"), nearestSbd},
@@ -57,9 +71,10 @@ SeriesInspector::SeriesInspector(JobRunner& runner, const KShapePanel* kshape,
     form->setContentsMargins(0, 0, 0, 0);
     for (const QString& name :
          {tr("Series"), tr("Class"), tr("Split"), tr("k-Shape cluster"), tr("SBD to centroid"),
-          tr("Nearest by SBD"), tr("ROCKET predicts")}) {
+          tr("Nearest by SBD"), tr("ROCKET predicts"), tr("Weigh most")}) {
         auto* value = new QLabel;
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        value->setWordWrap(true);
         m_values.push_back(value);
         form->addRow(name, value);
     }
@@ -102,6 +117,7 @@ bool SeriesInspector::isBusy() const {
 void SeriesInspector::fillFromResults(SeriesInspection& p) const {
     p.cluster.reset();
     p.prediction.clear();
+    p.topFeatures.clear();
     if (m_kshape)
         if (const auto run = m_kshape->lastRun();
             run && run->series == m_series && run->result && p.index < run->result->labels.size()) {
@@ -112,8 +128,30 @@ void SeriesInspector::fillFromResults(SeriesInspection& p) const {
         }
     if (m_rocket)
         if (const auto run = m_rocket->lastRun();
-            run && run->series == m_series && p.index < run->predictions.size())
+            run && run->series == m_series && p.index < run->predictions.size()) {
             p.prediction = classNameOf(*m_series, run->predictions[p.index]);
+            if (run->model && run->features) {
+                const RocketFeatures& f = *run->features;
+                const FeatureMatrix matrix = rocketFeatureMatrix(
+                    run->features, RocketTransform{run->params, run->kernels, run->miniModel});
+                const std::span<const float> row(f.values.data() + p.index * f.columns(),
+                                                 f.columns());
+                for (const FeatureContribution& c :
+                     topContributions(*run->model, row, run->predictions[p.index], kTopFeatures)) {
+                    SeriesInspection::Feature out;
+                    out.column = c.feature / f.layers;
+                    const std::size_t layer = c.feature % f.layers;
+                    out.layer = layer < matrix.layerNames.size()
+                                    ? QString::fromStdString(matrix.layerNames[layer])
+                                    : QString::number(layer);
+                    out.contribution = c.contribution;
+                    out.value = c.value;
+                    if (matrix.describeColumn)
+                        out.parameters = QString::fromStdString(matrix.describeColumn(out.column));
+                    p.topFeatures.push_back(std::move(out));
+                }
+            }
+        }
 }
 
 void SeriesInspector::inspect(std::size_t index) {
@@ -181,6 +219,23 @@ void SeriesInspector::render() {
                                          .arg(p.nearestShift)
                                    : none);
     m_values[6]->setText(p.prediction.isEmpty() ? tr("— (run ROCKET)") : p.prediction);
+    QStringList features;
+    const bool rocket = !m_rocket || !m_rocket->lastRun() ||
+                        m_rocket->lastRun()->params.variant == RocketVariant::Rocket;
+    for (const SeriesInspection::Feature& f : p.topFeatures)
+        features << tr("%1 %2 %3: %4 (value %5; %6)")
+                        .arg(rocket ? tr("kernel") : tr("feature"))
+                        .arg(f.column)
+                        .arg(f.layer)
+                        .arg(f.contribution >= 0
+                                 ? QStringLiteral("+%1").arg(f.contribution, 0, 'g', 3)
+                                 : QString::number(f.contribution, 'g', 3))
+                        .arg(f.value, 0, 'g', 4)
+                        .arg(f.parameters);
+    m_values[7]->setText(features.isEmpty()
+                             ? none
+                             : tr("for %1, by weight × (value − mean):\n%2")
+                                   .arg(p.prediction, features.join(QLatin1Char('\n'))));
 }
 
 }  // namespace cs::ui

@@ -35,16 +35,29 @@ struct SeriesInspection {
     double nearestSbd = 0.0;
     int nearestShift = 0;
     QString prediction;  ///< ROCKET's predicted class, empty without a fitted ROCKET run
+    /// One of the features that weigh most in ROCKET's score of the predicted class.
+    struct Feature {
+        std::size_t column = 0;     ///< the kernel (ROCKET) or feature (the others)
+        QString layer;              ///< "PPV", "MAX", ...
+        double contribution = 0.0;  ///< its term of the score (rocket topContributions)
+        double value = 0.0;         ///< the series' feature value
+        QString parameters;  ///< the kernel's: length, dilation, padding, bias (or combination)
+    };
+    /// The features that weigh most for the predicted class, largest |term| first (empty
+    /// without a fitted ROCKET run).
+    std::vector<Feature> topFeatures;
 
     /// {"index", "class", "split", "cluster", "centroid_sbd", "centroid_shift", "nearest":
-    /// {"index", "sbd", "shift"}, "prediction"}; what is unknown is null.
+    /// {"index", "sbd", "shift"}, "prediction", "top_features": [{"column", "layer",
+    /// "contribution", "value", "parameters"}]}; what is unknown is null.
     QJsonObject toJson() const;
 };
 
 /// The series inspector (a page of the Inspector dock): a clicked series' class and split,
 /// k-Shape cluster with SBD and shift to its centroid, its nearest series by SBD (computed on a
 /// worker, JobRunner kind "inspect-series") and ROCKET's prediction. It follows the k-Shape and
-/// ROCKET results as they change.
+/// ROCKET results as they change; with a fitted ROCKET run, the kernels that weigh most in the
+/// score of the predicted class (weight x (feature - mean) x scale) with their parameters.
 class SeriesInspector : public QWidget {
     Q_OBJECT
 public:
@@ -77,8 +90,11 @@ private:
     std::uint64_t m_generation = 0;
     QLabel* m_hint = nullptr;
     QWidget* m_facts = nullptr;
+    /// Features listed under "Weigh most".
+    static constexpr std::size_t kTopFeatures = 5;
+
     // The values of the facts' form, in its order: series, class, split, cluster, SBD to the
-    // centroid, nearest series, prediction.
+    // centroid, nearest series, prediction, the features that weigh most.
     std::vector<QLabel*> m_values;
 };
 
