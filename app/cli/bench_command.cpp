@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -283,7 +284,9 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
     cmd->add_option("--length", o->length, "Samples per series (default 1000)");
     cmd->add_option("--channels", o->channels, "Channels per series (default 1)");
     // The kernels' seed seeds the generated series too.
-    o->params = std::make_shared<ParameterOptions>(*cmd, rocketDescriptor());
+    o->params = std::make_shared<ParameterOptions>(*cmd, rocketDescriptor(),
+                                                   std::map<std::string, std::string>{},
+                                                   std::set<std::string>{"featureOrder"});
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
     cmd->add_flag("--fit", o->fit, "Also fit the ridge classifier on the labelled series");
     addRunOptions(*cmd, o->runs);

@@ -8,9 +8,11 @@
 namespace cs::cli {
 
 ParameterOptions::ParameterOptions(CLI::App& command, const AlgorithmDescriptor& algorithm,
-                                   const std::map<std::string, std::string>& callerDefaults)
+                                   const std::map<std::string, std::string>& callerDefaults,
+                                   const std::set<std::string>& leaveOut)
     : m_algorithm(algorithm) {
     for (const ParameterSpec& p : algorithm.parameters) {
+        if (leaveOut.count(p.name)) continue;
         std::string help = p.help;
         if (!help.empty()) help[0] = char(std::toupper(static_cast<unsigned char>(help[0])));
         const std::string flag = "--" + p.option;
@@ -40,7 +42,9 @@ ParameterValues ParameterOptions::values(const DataShape* data) const {
             values.set(p.name, flag->second);
             continue;
         }
-        if (m_options.at(p.name)->count() == 0) continue;  // not given: the default
+        const auto option = m_options.find(p.name);
+        if (option == m_options.end() || option->second->count() == 0)
+            continue;  // left out or not given: the default
         const std::string& text = m_text.at(p.name);
         std::string error;
         const auto value = p.parse(text, &error);

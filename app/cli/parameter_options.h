@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "compute/core/algorithm_descriptor.h"
@@ -23,8 +24,11 @@ public:
     /// callerDefaults: parameters whose default the command decides (a benchmark's generated
     /// data), by name, with the text the help gives for it ("the distribution's"); they are
     /// never required, and given() tells whether the user set them.
+    /// leaveOut: parameters the command has no use for (a benchmark times no feature order):
+    /// no option, their default in values().
     ParameterOptions(CLI::App& command, const AlgorithmDescriptor& algorithm,
-                     const std::map<std::string, std::string>& callerDefaults = {});
+                     const std::map<std::string, std::string>& callerDefaults = {},
+                     const std::set<std::string>& leaveOut = {});
     ParameterOptions(const ParameterOptions&) = delete;
     ParameterOptions& operator=(const ParameterOptions&) = delete;
 

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <variant>
@@ -21,6 +22,7 @@
 #include "compute/io/writers.h"
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/rocket/rocket_pipeline.h"
+#include "compute/rocket/rocket_quantities.h"
 
 namespace cs::cli {
 namespace {
@@ -80,6 +82,40 @@ SeriesSet mergeSplit(const SeriesSet& train, const SeriesSet& test) {
 SeriesSet loadSeriesSplit(const std::string& file, const std::string& testFile) {
     if (testFile.empty()) return loadSeriesFile(file, true);
     return mergeSplit(loadSeriesFile(file, false), loadSeriesFile(testFile, false));
+}
+
+nlohmann::json topFeatures(const RocketFeatures& f, const RocketTransform& transform,
+                           const RidgeModel& model, std::span<const std::int32_t> labels,
+                           FeatureOrder order, std::size_t count) {
+    // Borrowed for this call only: the matrix must not outlive f.
+    const std::shared_ptr<const RocketFeatures> shared(&f, [](const RocketFeatures*) {});
+    FeatureMatrix matrix = rocketFeatureMatrix(shared, transform);
+    matrix.weights = ridgeWeightMagnitudes(model);
+    // Every column of every layer, ranked together: an index into the features' columns.
+    std::vector<double> scores(matrix.columns * matrix.layers, 0.0);
+    if (order != FeatureOrder::Index)
+        for (std::size_t l = 0; l < matrix.layers; ++l) {
+            const std::vector<double> layer = featureScores(matrix, labels, l, order);
+            for (std::size_t c = 0; c < layer.size(); ++c)
+                scores[c * matrix.layers + l] = layer[c];
+        }
+    const std::vector<std::uint32_t> ranked = order == FeatureOrder::Index
+                                                  ? columnOrderByScore({}, scores.size())
+                                                  : columnOrderByScore(scores, scores.size());
+    nlohmann::json out = nlohmann::json::array();
+    for (std::size_t k = 0; k < std::min(count, ranked.size()); ++k) {
+        const std::size_t feature = ranked[k];
+        const std::size_t column = feature / matrix.layers, layer = feature % matrix.layers;
+        nlohmann::json entry = {
+            {"feature", feature},
+            {"column", column},
+            {"layer",
+             layer < matrix.layerNames.size() ? matrix.layerNames[layer] : std::to_string(layer)}};
+        if (order != FeatureOrder::Index) entry["score"] = scores[feature];
+        if (matrix.describeColumn) entry["parameters"] = matrix.describeColumn(column);
+        out.push_back(std::move(entry));
+    }
+    return out;
 }
 
 nlohmann::json ridgeSummary(const RidgeModel& m) {
@@ -188,6 +224,9 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                     j["test_accuracy"] = double(correct) / double(tests);
                     j["test_labelled"] = tests;
                 }
+                const FeatureOrder order = featureOrderFromName(values.word("featureOrder"));
+                j["feature_order"] = featureOrderName(order);
+                j["top_features"] = topFeatures(f, transform, model, s.labels, order, 10);
                 if (!o->features.empty()) j["features_out"] = o->features;
                 if (!o->predictions.empty()) j["predictions_out"] = o->predictions;
                 printJson(j);
