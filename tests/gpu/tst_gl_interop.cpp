@@ -416,6 +416,24 @@ private slots:
             QCOMPARE(view.matrixPath(), cs::ui::UploadPath::HostUpload);
             QCOMPARE(view.readMatrixBuffer(), host);
         }
+        // Ordered by the F statistic of the classes: the kernel writes the columns in that order.
+        view.setInteropAllowed(true);
+        view.setOrder(cs::FeatureOrder::FStatistic);
+        QCOMPARE(view.orderShown(), cs::FeatureOrder::FStatistic);
+        QVERIFY(QTest::qWaitFor([&] { return view.isContentDrawn(); }, 20000));
+        QCOMPARE(view.matrixPath(), cs::ui::UploadPath::Interop);
+        const std::vector<std::uint32_t> columns(
+            view.columnOrder().begin(),
+            view.columnOrder().begin() + std::ptrdiff_t(view.shownColumns()));
+        const std::vector<float> host = cs::columnZScores(matrix, rows, 1, columns);
+        const std::vector<float> gl = view.readMatrixBuffer();
+        QCOMPARE(gl.size(), host.size());
+        for (std::size_t k = 0; k < gl.size(); ++k)
+            if (!(std::abs(gl[k] - host[k]) <= 1e-5f * std::max(1.0f, std::abs(host[k]))))
+                QFAIL(qPrintable(QStringLiteral("ordered cell %1: %2 on the GPU, %3 on the host")
+                                     .arg(k)
+                                     .arg(gl[k])
+                                     .arg(host[k])));
     }
 
     void mainWindowKeepsInteropThroughViewSwitchesAndReloads() {

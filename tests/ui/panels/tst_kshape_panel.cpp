@@ -16,6 +16,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 
@@ -168,20 +169,26 @@ private:
                 QCOMPARE(points[qsizetype(t)].x(), double(t));
                 QCOMPARE(float(points[qsizetype(t)].y()), want[t]);
             }
-            // Every member line is a member of this cluster, aligned.
+            // Every member line is a member of this cluster, aligned, drawn over the samples
+            // its shift keeps (no zero padding: t - shift inside the series).
             for (qsizetype l = 0; l + 1 < all.size(); ++l) {
-                const auto line = qobject_cast<QLineSeries*>(all[l])->points();
-                QCOMPARE(std::size_t(line.size()), m);
-                bool found = false;
-                for (std::size_t i = 0; i < run->result->labels.size() && !found; ++i) {
-                    if (run->result->labels[i] != c) continue;
-                    const auto want = aligned(i);
-                    found = true;
-                    for (std::size_t t = 0; t < m && found; ++t)
-                        found = float(line[qsizetype(t)].y()) == want[t];
+                auto* member = qobject_cast<QLineSeries*>(all[l]);
+                const auto line = member->points();
+                const auto i = std::size_t(member->property("seriesIndex").toULongLong());
+                QCOMPARE(run->result->labels[i], c);
+                const int shift = run->result->shifts[i];
+                const std::size_t first = std::size_t(std::max(shift, 0));
+                const std::size_t end = std::size_t(std::clamp<std::ptrdiff_t>(
+                    std::ptrdiff_t(m) + shift, std::ptrdiff_t(first), std::ptrdiff_t(m)));
+                QCOMPARE(std::size_t(line.size()), end - first);
+                const auto want = aligned(i);
+                for (qsizetype t = 0; t < line.size(); ++t) {
+                    QCOMPARE(line[t].x(), double(first + std::size_t(t)));
+                    QCOMPARE(float(line[t].y()), want[first + std::size_t(t)]);
                 }
-                QVERIFY2(found, qPrintable(QStringLiteral("cluster %1, line %2").arg(c).arg(l)));
+                QVERIFY(member->pen().widthF() < centroid->pen().widthF());
             }
+            QCOMPARE(centroid->pen().color(), view()->palette().color(QPalette::Text));
             const std::size_t size = run->sizes[std::size_t(c)];
             QCOMPARE(std::size_t(all.size() - 1),
                      std::min<std::size_t>(size, std::size_t(view()->maxMembersPerCluster())));

@@ -5,6 +5,7 @@
 // parameters, failures keep the previous result, an unlabelled set gets features without a
 // classifier, new data clears the result, export reads back, and the real executable runs
 // ROCKET from the command line.
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
@@ -35,6 +36,7 @@
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/rocket/rocket_panel.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/selection_model.h"
 #include "ui/views/series/feature_matrix_view.h"
 #include "ui/views/series/series_view.h"
 
@@ -123,8 +125,11 @@ private:
         QCOMPARE(map()->matrix().values.data(), features.values.data());
         QCOMPARE(map()->layer(), layer);
         QCOMPARE(map()->shownColumns(), features.kernels);
+        // The columns in the map's order: by the F statistic of the classes unless chosen
+        // otherwise.
+        QCOMPARE(map()->columnOrder().size(), features.kernels);
         const auto want = cs::columnZScores(cs::rocketFeatureMatrix(panel()->lastRun()->features),
-                                            map()->rows(), layer, map()->shownColumns());
+                                            map()->rows(), layer, map()->columnOrder());
         const auto got = map()->readMatrixBuffer();
         QCOMPARE(got.size(), map()->rows().size() * features.kernels);
         QVERIFY(near(got, want));
@@ -200,24 +205,39 @@ private slots:
         QVERIFY(logged(QStringLiteral("Feature map: computed on the host")));
         QVERIFY2(view()->note().contains(QLatin1String("ROCKET features: 500 kernels, PPV")),
                  qPrintable(view()->note()));
-        // The read-out: the series, its class, the kernel and its shape, the value and z.
+        // The columns by the F statistic of the classes, the most separating first.
+        QCOMPARE(map()->orderShown(), cs::FeatureOrder::FStatistic);
+        const auto f =
+            cs::featureFStatistics(cs::rocketFeatureMatrix(run->features), series().labels, 0);
+        QCOMPARE(map()->columnOrder(), cs::columnOrderByScore(f, 500));
+        for (std::size_t c = 1; c < 500; ++c)
+            QVERIFY(f[map()->columnOrder()[c - 1]] >= f[map()->columnOrder()[c]]);
+        QVERIFY(map()->fill()->title(500).contains(QLatin1String("ordered by F statistic")));
+        // The read-out: the series, its class, the kernel and its shape, the value, z and the
+        // kernel's score and rank.
         const std::uint32_t i = map()->rows()[7];
         const auto& k = *run->kernels;
+        const std::uint32_t w = map()->columnOrder()[12];
         const QString text = map()->describe(map()->cellCentre(7, 12));
-        const float z = cs::columnZScores(cs::rocketFeatureMatrix(run->features),
-                                          std::vector<std::uint32_t>{i}, 0, 13)[12];
+        const float z =
+            cs::columnZScores(cs::rocketFeatureMatrix(run->features), std::vector<std::uint32_t>{i},
+                              0, std::vector<std::uint32_t>{w})[0];
         QCOMPARE(
             text,
-            QStringLiteral("series %1 · class %2 · kernel 12 (length %3, dilation %4, "
-                           "padding %5) · PPV = %6 · MAX = %7 · z = %8")
+            QStringLiteral("series %1 · class %2 · kernel %9 (length %3, dilation %4, "
+                           "padding %5, bias %10) · PPV = %6 · MAX = %7 · z = %8 · F = %11 "
+                           "(rank 13)")
                 .arg(i)
                 .arg(QString::fromStdString(series().classNames[std::size_t(series().labels[i])]))
-                .arg(k.lengths[12])
-                .arg(k.dilations[12])
-                .arg(k.paddings[12])
-                .arg(double(run->features->ppv(i, 12)), 0, 'g', 5)
-                .arg(double(run->features->max(i, 12)), 0, 'g', 5)
-                .arg(double(z), 0, 'f', 2));
+                .arg(k.lengths[w])
+                .arg(k.dilations[w])
+                .arg(k.paddings[w])
+                .arg(double(run->features->ppv(i, w)), 0, 'g', 5)
+                .arg(double(run->features->max(i, w)), 0, 'g', 5)
+                .arg(double(z), 0, 'f', 2)
+                .arg(w)
+                .arg(QString::asprintf("%.4g", double(k.biases[w])))
+                .arg(f[w], 0, 'g', 4));
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
     }
 
@@ -247,15 +267,141 @@ private slots:
         QVERIFY(map()->isColumnCapped());
         QCOMPARE(map()->shownColumns(), std::size_t(64));
         QVERIFY(map()->fill()->title(64).contains(QLatin1String("first 64 of 500")));
+        const std::vector<std::uint32_t> first64(map()->columnOrder().begin(),
+                                                 map()->columnOrder().begin() + 64);
         QVERIFY(near(map()->readMatrixBuffer(),
                      cs::columnZScores(cs::rocketFeatureMatrix(panel()->lastRun()->features),
-                                       map()->rows(), 0, 64)));
+                                       map()->rows(), 0, first64)));
         map()->setColumnLimit(0);
         checkMap(0);
         // The other styles stay available.
         QVERIFY(view()->setStyle(SeriesView::Style::Heatmap));
         QVERIFY(!box->isVisibleTo(view()));
         QVERIFY(view()->setStyle(SeriesView::Style::FeatureMap));
+    }
+
+    void featureOrderByWeightFromTheParameter() {
+        QVERIFY(settled());
+        const auto run = panel()->lastRun();
+        QVERIFY(run->model);
+        // --param rocket.featureOrder=weight: the view reorders, nothing runs again.
+        QString error;
+        const auto a = m_window->algorithms().parseAssignment(
+            QStringLiteral("rocket.featureOrder=weight"), &error);
+        QVERIFY2(a, qPrintable(error));
+        m_window->algorithms().find(QStringLiteral("rocket"))->setParameter(a->parameter, a->value);
+        QCOMPARE(view()->featureOrder(), cs::FeatureOrder::Weight);
+        QCOMPARE(map()->orderShown(), cs::FeatureOrder::Weight);
+        QCOMPARE(view()->orderBox()->currentData().toInt(), int(cs::FeatureOrder::Weight));
+        QCOMPARE(panel()->parameterValues().word("featureOrder"), std::string("weight"));
+        QVERIFY(!panel()->isBusy());
+        QCOMPARE(panel()->lastRun(), run);
+        // The order is the ridge weights' (root of the squares over the classes) of the layer.
+        const cs::RidgeModel& m = *run->model;
+        for (const std::size_t layer : {std::size_t(0), std::size_t(1)}) {
+            view()->setFeatureLayer(layer);
+            std::vector<double> w(500);
+            for (std::size_t c = 0; c < 500; ++c) {
+                const std::size_t j = c * 2 + layer;
+                double sum = 0.0;
+                for (int k = 0; k < m.classes; ++k)
+                    sum += m.weights[j * std::size_t(m.classes) + std::size_t(k)] *
+                           m.weights[j * std::size_t(m.classes) + std::size_t(k)];
+                w[c] = std::sqrt(sum);
+            }
+            const auto& order = map()->columnOrder();
+            QCOMPARE(order, cs::columnOrderByScore(w, 500));
+            for (std::size_t c = 1; c < 500; ++c)
+                QVERIFY(w[order[c - 1]] >= w[order[c]]);
+            checkMap(layer);
+        }
+        view()->setFeatureLayer(0);
+        // The class strips are labelled, the class means sit above the map.
+        const auto labels = map()->classLabels();
+        QCOMPARE(labels.size(), std::size_t(2));
+        QCOMPARE(labels[0].text, QString::fromStdString(series().classNames[0]));
+        QCOMPARE(labels[1].text, QString::fromStdString(series().classNames[1]));
+        QCOMPARE(map()->summaryValues(), cs::classMeanZScores(map()->matrix(), series().labels, 2,
+                                                              0, map()->columnOrder()));
+        // The view's box back to the F statistic, with the keyboard; the parameter follows.
+        QComboBox* box = view()->orderBox();
+        box->setFocus();
+        QTest::keyClick(box, Qt::Key_Up);
+        QCOMPARE(view()->featureOrder(), cs::FeatureOrder::FStatistic);
+        QCOMPARE(panel()->parameterValues().word("featureOrder"), std::string("f-statistic"));
+        QCOMPARE(panel()->lastRun(), run);
+    }
+
+    void confusionMatrixNamesShadesAndSelects() {
+        QVERIFY(settled());
+        const auto run = panel()->lastRun();
+        QTableWidget* table = panel()->confusionTable();
+        QVERIFY(table->isVisibleTo(panel()));
+        // Class names on both axes, and the axes named.
+        QStringList names;
+        for (const std::string& n : series().classNames)
+            names << QString::fromStdString(n);
+        for (int c = 0; c < 2; ++c) {
+            QCOMPARE(table->horizontalHeaderItem(c)->text(), names[c]);
+            QCOMPARE(table->verticalHeaderItem(c)->text(), names[c]);
+        }
+        auto* predicted =
+            panel()->confusionBox()->findChild<QLabel*>(QStringLiteral("confusionPredictedAxis"));
+        auto* truth =
+            panel()->confusionBox()->findChild<QLabel*>(QStringLiteral("confusionTrueAxis"));
+        QVERIFY(predicted && truth);
+        QVERIFY(predicted->isVisibleTo(panel()) && truth->isVisibleTo(panel()));
+        QVERIFY(predicted->text().contains(QLatin1String("Predicted")));
+        QVERIFY(truth->text().contains(QLatin1String("True")));
+        // Shading monotone in the count: more series, more of the highlight colour.
+        const QColor base = panel()->palette().color(QPalette::Base);
+        const auto distance = [&](const QColor& c) {
+            return std::abs(c.redF() - base.redF()) + std::abs(c.greenF() - base.greenF()) +
+                   std::abs(c.blueF() - base.blueF());
+        };
+        std::vector<std::pair<int, double>> cells;
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 2; ++c)
+                cells.push_back({table->item(r, c)->text().toInt(),
+                                 distance(table->item(r, c)->background().color())});
+        std::sort(cells.begin(), cells.end());
+        for (std::size_t k = 1; k < cells.size(); ++k) {
+            if (cells[k].first > cells[k - 1].first)
+                QVERIFY(cells[k].second > cells[k - 1].second);
+            else
+                QCOMPARE(cells[k].second, cells[k - 1].second);
+        }
+        QVERIFY(RocketPanel::confusionShade(0, 10) == 0.0);
+        QVERIFY(RocketPanel::confusionShade(3, 10) < RocketPanel::confusionShade(4, 10));
+        // A click on a cell selects its series: the test series of that true and predicted
+        // class.
+        view()->setStyle(SeriesView::Style::FeatureMap);
+        panel()->show();
+        for (int r = 0; r < 2; ++r)
+            for (int c = 0; c < 2; ++c) {
+                std::vector<std::uint32_t> want;
+                for (std::size_t i = 0; i < series().n; ++i)
+                    if (series().isTest[i] && series().labels[i] == r && run->predictions[i] == c)
+                        want.push_back(std::uint32_t(i));
+                QCOMPARE(want.size(), std::size_t(table->item(r, c)->text().toInt()));
+                QCOMPARE(panel()->confusionMembers(r, c), want);
+                table->scrollToItem(table->item(r, c));
+                QTest::mouseClick(table->viewport(), Qt::LeftButton, {},
+                                  table->visualItemRect(table->item(r, c)).center());
+                QCOMPARE(m_window->selection()->series(), want);
+                QCOMPARE(view()->selectedSeries(), want);
+                // The feature map marks exactly those rows.
+                const auto& marked = map()->markedRows();
+                if (want.empty()) {
+                    QVERIFY(marked.empty());
+                    continue;
+                }
+                QCOMPARE(marked.size(), map()->rowCount());
+                for (std::size_t row = 0; row < marked.size(); ++row)
+                    QCOMPARE(bool(marked[row]),
+                             std::binary_search(want.begin(), want.end(), map()->rows()[row]));
+            }
+        m_window->clearSelectionAction()->trigger();
     }
 
     void liveChangesEndWithTheNewestParameters() {
@@ -442,7 +588,7 @@ private slots:
         QStringList names;
         for (const auto& p : rocket->descriptor->parameters)
             if (p.inPanel) names << QString::fromStdString(p.name);
-        QCOMPARE(names, QStringList({"kernels", "seed", "variant", "normalise"}));
+        QCOMPARE(names, QStringList({"kernels", "seed", "variant", "normalise", "featureOrder"}));
         QString error;
         const auto a =
             m_window->algorithms().parseAssignment(QStringLiteral("rocket.kernels=400"), &error);

@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QMouseEvent>
 #include <QProcess>
 #include <QSignalSpy>
@@ -30,6 +31,7 @@
 #include "ui/panels/dbscan/dbscan_panel.h"
 #include "ui/panels/knn/knn_panel.h"
 #include "ui/panels/kshape/kshape_panel.h"
+#include "ui/panels/rocket/rocket_panel.h"
 #include "ui/shell/dataset_loader.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/point_inspector.h"
@@ -37,6 +39,7 @@
 #include "ui/shell/series_inspector.h"
 #include "ui/views/legend.h"
 #include "ui/views/points/point_cloud_view.h"
+#include "ui/views/series/feature_matrix_view.h"
 #include "ui/views/series/series_heatmap_view.h"
 #include "ui/views/series/series_view.h"
 
@@ -427,12 +430,11 @@ private slots:
         QCOMPARE(got->nearestSbd, sbd);
         QVERIFY(got->prediction.isEmpty());  // no ROCKET run
 
-        // Ctrl+click selects rows in the shared selection (the heat map highlights them), and
-        // takes them out again; a plain click keeps inspecting.
+        // The plain click selected the row alone; Ctrl+click adds rows to the shared selection
+        // (the heat map highlights them), and takes them out again.
         cs::ui::SelectionModel* selection = m_window->selection();
+        QCOMPARE(selection->series(), (std::vector<std::uint32_t>{std::uint32_t(index)}));
         const std::size_t other = heatmap->rows()[row + 1];
-        QTest::mouseClick(heatmap, Qt::LeftButton, Qt::ControlModifier,
-                          heatmap->cellCentre(row, 10).toPoint());
         QTest::mouseClick(heatmap, Qt::LeftButton, Qt::ControlModifier,
                           heatmap->cellCentre(row + 1, 10).toPoint());
         std::vector<std::uint32_t> want{std::uint32_t(index), std::uint32_t(other)};
@@ -448,6 +450,75 @@ private slots:
         m_window->clearSelectionAction()->trigger();
         QVERIFY(heatmap->markedRows().empty());
         QCOMPARE(m_window->seriesInspector()->inspection()->index, index);
+    }
+
+    void inspectorListsTheKernelsThatWeighMost() {
+        if (!QFileInfo::exists(gunPoint()))
+            CS_QSKIP_MISSING_DATA(QStringLiteral("no %1").arg(gunPoint()));
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openFile(gunPoint());
+        QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty() && m_window->isSettled(); }, 60000));
+        m_window->rocketPanel()->setKernels(300);
+        m_window->algorithms().find(QStringLiteral("rocket"))->run();
+        QVERIFY(settle());
+        const auto run = m_window->rocketPanel()->lastRun();
+        QVERIFY(run && run->model);
+        cs::ui::SeriesView* view = m_window->seriesView();
+        QCOMPARE(view->style(), cs::ui::SeriesView::Style::FeatureMap);
+        QVERIFY(settle());
+        // A click on a feature-map row inspects its series.
+        cs::ui::FeatureMatrixView* map = view->featureMatrixView();
+        const std::size_t row = map->rowCount() / 2;
+        const std::size_t index = map->rows()[row];
+        QTest::mouseClick(map, Qt::LeftButton, {}, map->cellCentre(row, 3).toPoint());
+        QVERIFY(settle());
+        QCOMPARE(m_window->selection()->series(),
+                 (std::vector<std::uint32_t>{std::uint32_t(index)}));
+        const auto& got = m_window->seriesInspector()->inspection();
+        QVERIFY(got);
+        QCOMPARE(got->index, index);
+        // The direct computation: every feature's term of the predicted class's score.
+        const cs::RidgeModel& m = *run->model;
+        const cs::RocketFeatures& f = *run->features;
+        const auto cls = std::size_t(run->predictions[index]);
+        QCOMPARE(got->prediction, QString::fromStdString(view->seriesSet()->classNames[cls]));
+        std::vector<std::pair<double, std::size_t>> terms;
+        for (std::size_t j = 0; j < f.columns(); ++j) {
+            const double x = double(f.values[index * f.columns() + j]);
+            terms.push_back(
+                {m.weights[j * std::size_t(m.classes) + cls] * (x - m.mean[j]) * m.scale[j], j});
+        }
+        std::stable_sort(terms.begin(), terms.end(), [](const auto& a, const auto& b) {
+            return std::abs(a.first) > std::abs(b.first);
+        });
+        QCOMPARE(got->topFeatures.size(), std::size_t(5));
+        for (std::size_t k = 0; k < 5; ++k) {
+            const auto& feature = got->topFeatures[k];
+            QCOMPARE(feature.column, terms[k].second / 2);
+            QCOMPARE(feature.layer,
+                     terms[k].second % 2 ? QStringLiteral("MAX") : QStringLiteral("PPV"));
+            QVERIFY(std::abs(feature.contribution - terms[k].first) <=
+                    1e-9 * std::max(1.0, std::abs(terms[k].first)));
+            // ROCKET's kernel parameters.
+            const cs::RocketKernels& kernels = *run->kernels;
+            QVERIFY(feature.parameters.contains(
+                QStringLiteral("dilation %1").arg(kernels.dilations[feature.column])));
+            QVERIFY(feature.parameters.contains(QLatin1String("bias")));
+        }
+        const QJsonObject json = got->toJson();
+        QCOMPARE(json[QStringLiteral("top_features")].toArray().size(), qsizetype(5));
+        QCOMPARE(json[QStringLiteral("top_features")]
+                     .toArray()[0]
+                     .toObject()[QStringLiteral("column")]
+                     .toInteger(),
+                 qint64(got->topFeatures[0].column));
+        // The inspector shows them.
+        bool shown = false;
+        for (QLabel* label : m_window->seriesInspector()->findChildren<QLabel*>())
+            shown = shown || (label->isVisible() &&
+                              label->text().contains(
+                                  QStringLiteral("kernel %1").arg(got->topFeatures[0].column)));
+        QVERIFY(shown);
     }
 
     void inspectASeriesOnTheCommandLine() {
@@ -476,6 +547,7 @@ private slots:
         QCOMPARE(std::size_t(near[QStringLiteral("index")].toInteger()), nearest);
         QCOMPARE(near[QStringLiteral("sbd")].toDouble(), sbd);
         QVERIFY(json[QStringLiteral("prediction")].isNull());
+        QVERIFY(json[QStringLiteral("top_features")].isNull());
 
         const Run bad = runClusterscope({gunPoint(), "--inspect", "series=5000", "--quit"});
         QCOMPARE(bad.exitCode, 1);

@@ -147,6 +147,7 @@ private slots:
             int live = 0;
             int maxLive = 0;
             int writes = 0;
+            int orderedWrites = 0;
             std::uint32_t buffer = 0;
             std::size_t bytes = 0;
             bool fail = false;
@@ -183,6 +184,21 @@ private slots:
                 f->glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(size), map.data());
                 f->glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
                 ++calls.writes;
+            }
+            void writeOrderedColumnZScores(const cs::DeviceResident& matrix,
+                                           std::span<const std::uint32_t> order, std::size_t layer,
+                                           std::span<const std::uint32_t> columns) override {
+                if (calls.fail) throw cs::DeviceError("stand-in device fault");
+                const auto& host = dynamic_cast<const FakeMatrix&>(matrix).host;
+                const auto map = cs::columnZScores(host, order, layer, columns);
+                if (map.size() * sizeof(float) != size)
+                    throw cs::Error("stand-in: the map does not fit the buffer");
+                auto* f = QOpenGLContext::currentContext()->extraFunctions();
+                f->glBindBuffer(GL_COPY_WRITE_BUFFER, id);
+                f->glBufferSubData(GL_COPY_WRITE_BUFFER, 0, GLsizeiptr(size), map.data());
+                f->glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+                ++calls.writes;
+                ++calls.orderedWrites;
             }
             void writeTestPattern(std::uint32_t) override {}
         };
@@ -255,6 +271,26 @@ private slots:
         QCOMPARE(calls.maxLive, 1);
         QCOMPARE(calls.live, 1);
         QVERIFY(view->hasDeviceLink());
+        // Ordered by the F statistic of the classes: the device writes the columns in that
+        // order (the first 25 of them), no host upload.
+        view->setOrder(cs::FeatureOrder::FStatistic);
+        QCOMPARE(view->orderShown(), cs::FeatureOrder::FStatistic);
+        QVERIFY(QTest::qWaitFor([&] { return view->isContentDrawn(); }, 10000));
+        QCOMPARE(view->matrixPath(), UploadPath::Interop);
+        QCOMPARE(calls.orderedWrites, 1);
+        const std::vector<std::uint32_t> first(view->columnOrder().begin(),
+                                               view->columnOrder().begin() + 25);
+        QCOMPARE(first,
+                 std::vector<std::uint32_t>(
+                     cs::columnOrderByScore(cs::featureFStatistics(matrix, series->labels, 1), 60)
+                         .begin(),
+                     cs::columnOrderByScore(cs::featureFStatistics(matrix, series->labels, 1), 60)
+                             .begin() +
+                         25));
+        QCOMPARE(view->readMatrixBuffer(), cs::columnZScores(matrix, some, 1, first));
+        view->setOrder(cs::FeatureOrder::Index);
+        check(some, 1, 25);
+        QCOMPARE(calls.writes, 6);
         // A device fault: the registration goes, the host computes and uploads from then on.
         calls.fail = true;
         view->setLayer(0);
