@@ -3,6 +3,7 @@
 
 #include <QLocale>
 #include <algorithm>
+#include <numeric>
 #include <span>
 
 #include "compute/backend/gl_interop.h"
@@ -25,14 +26,16 @@ public:
     FeatureMatrixFill(std::shared_ptr<const SeriesSet> series, FeatureMatrix matrix,
                       std::vector<std::uint32_t> order, std::size_t layer,
                       std::vector<std::uint32_t> columns, FeatureOrder orderShown,
-                      std::vector<double> scores)
+                      std::vector<double> scores,
+                      std::shared_ptr<const std::vector<float>> classMeans)
         : m_series(std::move(series)),
           m_matrix(std::move(matrix)),
           m_order(std::move(order)),
           m_layer(layer),
           m_columns(std::move(columns)),
           m_orderShown(orderShown),
-          m_scores(std::move(scores)) {
+          m_scores(std::move(scores)),
+          m_classMeans(std::move(classMeans)) {
         for (std::size_t c = 0; c < m_columns.size() && m_identity; ++c)
             m_identity = m_columns[c] == c;
     }
@@ -56,8 +59,15 @@ public:
         return m_series && m_series->labels.size() == m_matrix.rows ? m_series->classCount() : 0;
     }
     std::vector<float> summaryMatrix(std::size_t columns) const override {
-        return classMeanZScores(m_matrix, m_series->labels, int(m_series->classCount()), m_layer,
-                                shown(columns));
+        // The view's means of every column, in the columns' own order: pick the shown ones.
+        const std::size_t classes = summaryRows(), all = m_matrix.columns;
+        const std::vector<std::uint32_t> picked = shown(columns);
+        std::vector<float> out(classes * picked.size());
+        if (!m_classMeans || m_classMeans->size() != classes * all) return {};
+        for (std::size_t g = 0; g < classes; ++g)
+            for (std::size_t c = 0; c < picked.size(); ++c)
+                out[g * picked.size() + c] = (*m_classMeans)[g * all + picked[c]];
+        return out;
     }
     int summaryClass(std::size_t row) const override { return int(row); }
     QString summaryTitle() const override {
@@ -145,6 +155,7 @@ private:
     std::vector<std::uint32_t> m_columns;
     FeatureOrder m_orderShown;
     std::vector<double> m_scores;
+    std::shared_ptr<const std::vector<float>> m_classMeans;  // classes x all columns
     bool m_identity = true;
 };
 
@@ -204,15 +215,39 @@ void FeatureMatrixView::refill() {
         m_matrix.weights.size() != m_matrix.columns * m_matrix.layers)
         order = FeatureOrder::FStatistic;
     if (order == FeatureOrder::FStatistic && !labelled) order = FeatureOrder::Index;
-    if (order != FeatureOrder::Index)
-        m_scores = featureScores(m_matrix,
-                                 labelled ? std::span<const std::int32_t>(m_series->labels)
-                                          : std::span<const std::int32_t>(),
-                                 m_layer, order);
+    // The scores read every value of the layer: kept while the matrix, layer and order stay
+    // (a new row filter or column limit reuses them).
+    const bool cached = m_cache.owner == m_matrix.owner && m_cache.series == m_series &&
+                        m_cache.weights == m_matrix.weights && m_cache.layer == m_layer &&
+                        m_cache.order == order;
+    if (!cached) {
+        m_cache = {m_matrix.owner, m_series, m_matrix.weights, m_layer, order, {}, {}};
+        if (order != FeatureOrder::Index)
+            m_cache.scores =
+                featureScores(m_matrix,
+                              labelled ? std::span<const std::int32_t>(m_series->labels)
+                                       : std::span<const std::int32_t>(),
+                              m_layer, order);
+        m_cache.columns = columnOrderByScore(m_cache.scores, m_matrix.columns);
+    }
+    m_scores = m_cache.scores;
     m_orderShown = m_scores.empty() ? FeatureOrder::Index : order;
-    m_columns = columnOrderByScore(m_scores, m_matrix.columns);
+    m_columns = m_cache.columns;
+    // The class means of every column, once per matrix and layer.
+    const bool classes =
+        m_series && m_series->labels.size() == m_matrix.rows && m_series->classCount() > 0;
+    if (!classes) {
+        m_means = {};
+    } else if (m_means.owner != m_matrix.owner || m_means.series != m_series ||
+               m_means.layer != m_layer || !m_means.values) {
+        std::vector<std::uint32_t> all(m_matrix.columns);
+        std::iota(all.begin(), all.end(), std::uint32_t(0));
+        m_means = {m_matrix.owner, m_series, m_layer,
+                   std::make_shared<const std::vector<float>>(classMeanZScores(
+                       m_matrix, m_series->labels, int(m_series->classCount()), m_layer, all))};
+    }
     setFill(std::make_shared<FeatureMatrixFill>(m_series, m_matrix, m_order, m_layer, m_columns,
-                                                m_orderShown, m_scores));
+                                                m_orderShown, m_scores, m_means.values));
 }
 
 }  // namespace cs::ui

@@ -68,6 +68,23 @@ private:
     FeatureOrder m_orderShown = FeatureOrder::Index;
     std::vector<std::uint32_t> m_columns;
     std::vector<double> m_scores;
+    struct ScoreCache {
+        std::shared_ptr<const void> owner;  // the matrix's result
+        std::shared_ptr<const SeriesSet> series;
+        std::vector<double> weights;
+        std::size_t layer = 0;
+        FeatureOrder order = FeatureOrder::Index;
+        std::vector<double> scores;
+        std::vector<std::uint32_t> columns;
+    };
+    ScoreCache m_cache;
+    struct MeansCache {
+        std::shared_ptr<const void> owner;
+        std::shared_ptr<const SeriesSet> series;
+        std::size_t layer = 0;
+        std::shared_ptr<const std::vector<float>> values;  // classes x all columns
+    };
+    MeansCache m_means;
 };
 
 }  // namespace cs::ui
