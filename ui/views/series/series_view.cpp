@@ -208,6 +208,7 @@ void SeriesView::setSeriesSet(std::shared_ptr<const SeriesSet> series, const QSt
     m_name = name;
     m_channel = 0;
     m_split = Split::All;
+    m_anchor.reset();  // a series of the previous set
     // Features belong to the set they were computed from.
     m_featureMap->setMatrix(nullptr, {});
     // So do the groups.

@@ -308,7 +308,9 @@ private slots:
         QCOMPARE(m_selection->series(), (std::vector<std::uint32_t>{rows[4]}));
         QCOMPARE(clicked.count(), 1);
         QCOMPARE(clicked[0][0].toLongLong(), qint64(rows[4]));
-        // Shift+click: the rows from the last click to this one.
+        // Shift+click: the rows from the last click to this one, and only those (a series
+        // selected elsewhere is let go).
+        m_selection->selectSeries(std::vector<std::uint32_t>{rows[25]}, SelectionModel::Mode::Add);
         QTest::mouseClick(map, Qt::LeftButton, Qt::ShiftModifier, at(8));
         std::vector<std::uint32_t> want(rows.begin() + 4, rows.begin() + 9);
         std::sort(want.begin(), want.end());
