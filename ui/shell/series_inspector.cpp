@@ -4,6 +4,7 @@
 #include <QFormLayout>
 #include <QJsonArray>
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <limits>
 
@@ -80,8 +81,13 @@ SeriesInspector::SeriesInspector(JobRunner& runner, const KShapePanel* kshape,
     }
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_hint);
-    layout->addWidget(m_facts);
-    layout->addStretch(1);
+    // The facts scroll in a short dock (the kernels that weigh most take several lines).
+    auto* scroll = new QScrollArea;
+    scroll->setObjectName(QStringLiteral("seriesInspectorScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_facts);
+    layout->addWidget(scroll, 1);
     connect(&m_runner, &JobRunner::finished, this, [this](const JobOutcome& o) {
         if (o.kind != QLatin1String(kJobKind) || o.generation != m_generation) return;
         showInspection(*std::static_pointer_cast<const SeriesInspection>(o.result));
@@ -223,7 +229,7 @@ void SeriesInspector::render() {
     const bool rocket = !m_rocket || !m_rocket->lastRun() ||
                         m_rocket->lastRun()->params.variant == RocketVariant::Rocket;
     for (const SeriesInspection::Feature& f : p.topFeatures)
-        features << tr("%1 %2 %3: %4 (value %5; %6)")
+        features << tr("%1 %2 %3: %4 (value %5; %6)", "kernel 59 MAX: +0.05 (value 4.7; length …)")
                         .arg(rocket ? tr("kernel") : tr("feature"))
                         .arg(f.column)
                         .arg(f.layer)

@@ -71,7 +71,9 @@ public:
     }
     int summaryClass(std::size_t row) const override { return int(row); }
     QString summaryTitle() const override {
-        return QObject::tr("Mean z-score of each class (all %1 series)").arg(count(m_matrix.rows));
+        return QObject::tr("Mean z-score of each class (all %1 series), coloured over ±%2σ")
+            .arg(count(m_matrix.rows))
+            .arg(double(MatrixHeatmapView::kSummaryRange));
     }
     bool hasDeviceSource() const override { return m_matrix.device != nullptr; }
     void writeOnDevice(GlBufferLink& link, std::size_t columns) const override {

@@ -481,11 +481,12 @@ void MatrixHeatmapView::paintSummary(QPainter& painter) {
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < cols; ++c) {
             const float z = m_summary[r * cols + c];
-            image.setPixelColor(int(c), int(r),
-                                std::isnan(z)
-                                    ? bg
-                                    : ColourMaps::viridis(std::clamp(
-                                          (double(z) + kRange) / (2.0 * kRange), 0.0, 1.0)));
+            image.setPixelColor(
+                int(c), int(r),
+                std::isnan(z)
+                    ? bg
+                    : ColourMaps::viridis(std::clamp(
+                          (double(z) + kSummaryRange) / (2.0 * kSummaryRange), 0.0, 1.0)));
         }
     painter.save();
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);

@@ -140,6 +140,9 @@ public:
 
     /// The colour scale spans this many standard deviations either side of the mean.
     static constexpr float kRange = 3.0f;
+    /// The summary's scale: ±this many standard deviations (class means of z-scores lie
+    /// within ±1 for two balanced classes, and closer to 0 the more classes there are).
+    static constexpr float kSummaryRange = 1.0f;
     static constexpr int kDefaultMaxRows = 8192;
 
 signals:
