@@ -26,7 +26,10 @@ std::vector<std::uint32_t> edgeIndexPairs(const PointEdges& edges) {
     for (std::size_t i = 0; i < edges.n; ++i)
         for (std::size_t c = 0; c < k; ++c) {
             out[2 * (i * k + c)] = std::uint32_t(i);
-            out[2 * (i * k + c) + 1] = std::uint32_t(edges.targets[i * k + c]);
+            // A missing neighbour (a point outside a run on a selection) is a zero-length
+            // line from the point to itself: nothing is drawn.
+            const std::int32_t t = edges.targets[i * k + c];
+            out[2 * (i * k + c) + 1] = t < 0 ? std::uint32_t(i) : std::uint32_t(t);
         }
     return out;
 }

@@ -76,7 +76,7 @@ struct PointEdges {
 };
 
 /// The edges as GL_LINES index pairs: for point i and slot c, word 2 (i k + c) is i and the
-/// next word targets[i k + c].
+/// next word targets[i k + c] (i itself where the target is < 0: no neighbour, no line).
 std::vector<std::uint32_t> edgeIndexPairs(const PointEdges& edges);
 
 }  // namespace cs

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/item_subset.h"
 #include "compute/io/atomic_output.h"
 #include "compute/io/npy.h"
 
@@ -124,6 +125,7 @@ void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int3
     CsvOut out(file);
     out.header(parameters, "index,label,core");
     for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (labels[i] == kNotRun) continue;  // a run on a selection did not reach it
         out.number(rows.of(i));
         out.put(',');
         out.number(labels[i]);
@@ -236,6 +238,7 @@ void writeKShapeCsv(const std::filesystem::path& file, std::span<const std::int3
     CsvOut out(file);
     out.header(parameters, "index,label,distance,shift");
     for (std::size_t i = 0; i < labels.size(); ++i) {
+        if (labels[i] == kNotRun) continue;  // a run on a selection did not reach it
         out.number(i);
         out.put(',');
         out.number(labels[i]);
@@ -264,6 +267,7 @@ void writePredictionsCsv(const std::filesystem::path& file, std::span<const std:
             out.number(label);
     };
     for (std::size_t i = 0; i < predicted.size(); ++i) {
+        if (predicted[i] == kNotRun) continue;  // a run on a selection did not reach it
         out.number(i);
         out.put(',');
         out.field(!isTest.empty() && isTest[i] ? "test" : "train");

@@ -32,7 +32,7 @@ inline FileRows fileRowsOf(const PointSet& points) {
 }
 
 /// Writes `index,label,core` rows, index the point's file row; isCore may be empty (core
-/// column 0).
+/// column 0). Points labelled kNotRun (outside a run on a selection) get no row.
 void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int32_t> labels,
                     std::span<const std::uint8_t> isCore, std::string_view parameters,
                     FileRows rows = {});
@@ -65,14 +65,16 @@ void writeKDistanceCsv(const std::filesystem::path& file, std::span<const float>
                        std::string_view parameters, FileRows rows = {});
 
 /// Writes k-Shape's assignment as `index,label,distance,shift` rows (SBD to the own centroid
-/// and the best shift against it); the three spans have one entry per series.
+/// and the best shift against it); the three spans have one entry per series. Series labelled
+/// kNotRun (outside a run on a selection) get no row.
 void writeKShapeCsv(const std::filesystem::path& file, std::span<const std::int32_t> labels,
                     std::span<const float> distances, std::span<const std::int32_t> shifts,
                     std::string_view parameters);
 
 /// Writes a classifier's answers as `index,split,label,predicted` rows: split is `test` where
 /// isTest[i] is 1, else `train` (isTest may be empty: no split); label and predicted are class
-/// names (classNames[index]), empty for an index < 0 (labels may be empty: none known).
+/// names (classNames[index]), empty for an index < 0 (labels may be empty: none known). Series
+/// predicted kNotRun (outside a run on a selection) get no row.
 void writePredictionsCsv(const std::filesystem::path& file, std::span<const std::uint8_t> isTest,
                          std::span<const std::int32_t> labels,
                          std::span<const std::int32_t> predicted,
