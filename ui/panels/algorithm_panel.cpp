@@ -7,6 +7,7 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSlider>
@@ -43,6 +44,7 @@ AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& des
           [this] {
               m_live.beginSubmit();
               m_runValues = parameterValues();
+              m_runSubset = m_subset;
               if (hasInput()) submitRun();
           },
           longJobMs, longJobDebounceMs) {
@@ -214,6 +216,12 @@ void AlgorithmPanel::viewOptionChanged() {
     m_editedViewOptions = now;
 }
 
+void AlgorithmPanel::setRunSubset(std::shared_ptr<const ItemSubset> subset) {
+    if (subset == m_subset) return;
+    m_subset = std::move(subset);
+    emit runSubsetChanged();
+}
+
 Algorithm AlgorithmPanel::algorithm() {
     Algorithm a;
     a.descriptor = &m_descriptor;
@@ -311,6 +319,7 @@ void AlgorithmPanel::addResultWidget(QWidget* widget) {
 
 void AlgorithmPanel::resetResult(const QString& summary) {
     m_live.reset();
+    m_resultSubset.reset();
     // New data: an edit from here on starts from what the panel shows now.
     m_editedValues = parameterValues();
     setWarning({});
@@ -348,12 +357,28 @@ void AlgorithmPanel::showTimings(const JobOutcome& outcome, const QString& detai
 void AlgorithmPanel::onFinished(const JobOutcome& outcome) {
     if (outcome.kind != m_kind) return;
     m_live.finished(outcome);
+    const QString items = m_descriptor.input == InputKind::Series ? tr("series") : tr("points");
+    const QString on = m_runSubset
+                           ? tr(" on %1 of %2 %3 (a selection)")
+                                 .arg(QLocale().toString(qulonglong(m_runSubset->size())),
+                                      QLocale().toString(qulonglong(m_runSubset->total)), items)
+                           : QString();
     // Every run in the log with what it ran with, so that a result seen once can be found again.
-    logInfo(tr("run %1 (%2 ms on %3)")
-                .arg(QString::fromStdString(m_descriptor.describe(m_runValues)))
+    logInfo(tr("run %1%2 (%3 ms on %4)")
+                .arg(QString::fromStdString(m_descriptor.describe(m_runValues)), on)
                 .arg(outcome.milliseconds, 0, 'f', 0)
                 .arg(outcome.backend));
+    // A panel emits resultChanged() when it shows the outcome (not for a stale one it drops).
+    bool shown = false;
+    const auto connection =
+        connect(this, &AlgorithmPanel::resultChanged, this, [&shown] { shown = true; });
     showOutcome(outcome);
+    disconnect(connection);
+    if (shown) {
+        m_resultSubset = m_runSubset;
+        if (m_resultSubset)
+            m_summary->setText(tr("Ran%1; the others were not run\n%2").arg(on, m_summary->text()));
+    }
     m_live.runPending();
     updateRunning();
 }

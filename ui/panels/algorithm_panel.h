@@ -11,6 +11,7 @@
 #include <string>
 
 #include "compute/core/algorithm_descriptor.h"
+#include "compute/core/item_subset.h"
 #include "compute/core/point_set.h"
 #include "compute/core/series_set.h"
 #include "ui/jobs/job_runner.h"
@@ -61,6 +62,14 @@ public:
     virtual void cancel();
     /// True while a run is pending or computing (a panel adds its own side jobs).
     virtual bool isBusy() const;
+    /// Limits the runs from now on to some items (points or series) of the data loaded, or
+    /// lifts the limit (null). A run then computes on subsetOf(data, subset) and its result
+    /// is mapped back to the whole set (kNotRun for the items left out), and the summary says
+    /// "on N of M". Does not run by itself; new data (MainWindow) lifts the limit.
+    void setRunSubset(std::shared_ptr<const ItemSubset> subset);
+    std::shared_ptr<const ItemSubset> runSubset() const { return m_subset; }
+    /// The subset the result on screen was computed on (null: all items, or no result).
+    std::shared_ptr<const ItemSubset> resultSubset() const { return m_resultSubset; }
     /// The registry entry wired to this panel (--param, --run, --sweep, --export).
     Algorithm algorithm();
     /// True for a panel with a parameter sweep (sweep() then starts it).
@@ -118,6 +127,8 @@ signals:
     void parametersEdited(const cs::ParameterValues& before, const cs::ParameterValues& after);
     /// The user changed a view option: every option before and after it, for undo.
     void viewOptionsEdited(const QVariantMap& before, const QVariantMap& after);
+    /// setRunSubset() changed the items the runs are limited to.
+    void runSubsetChanged();
 
 protected:
     AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& descriptor,
@@ -209,9 +220,12 @@ private:
     std::map<std::string, QWidget*> m_parameterWidgets;  // rows made by add*Parameter
     // The values as the last edit (or program change) left them: the "before" of the next edit.
     std::optional<ParameterValues> m_editedValues;
-    int m_programChanges = 0;     // changeByProgram() depth
-    bool m_holdRuns = false;      // applyParameters(rerun = false) in progress
-    ParameterValues m_runValues;  // those of the run submitted last, for the log
+    int m_programChanges = 0;                       // changeByProgram() depth
+    bool m_holdRuns = false;                        // applyParameters(rerun = false) in progress
+    ParameterValues m_runValues;                    // those of the run submitted last, for the log
+    std::shared_ptr<const ItemSubset> m_subset;     // the items the next runs are limited to
+    std::shared_ptr<const ItemSubset> m_runSubset;  // those of the run submitted last
+    std::shared_ptr<const ItemSubset> m_resultSubset;  // those of the result on screen
     std::map<QString, QWidget*> m_viewOptionWidgets;
     QVariantMap m_editedViewOptions;  // the "before" of the next view option edit
     bool m_settingViewOptions = false;

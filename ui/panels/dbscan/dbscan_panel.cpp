@@ -27,6 +27,7 @@
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/dbscan/dbscan_quantities.h"
+#include "compute/dbscan/dbscan_subset.h"
 #include "compute/dbscan/dbscan_sweep.h"
 #include "compute/dbscan/eps_suggestion.h"
 #include "compute/io/writers.h"
@@ -450,13 +451,21 @@ void DbscanPanel::submitRun() {
     const bool paintOnDevice = m_view.mayPaintOnDevice();
     // The previous run travels with the job: matching (and host painting) happen on the worker,
     // so the GUI only swaps buffers when the result arrives.
+    const auto subset = runSubset();
+    if (subset && subset->total != m_points->n) {
+        refuse(tr("the selection to run on is of other points"));
+        return;
+    }
     submitMethodRun<DbscanRun>(
-        {.items = m_points->n, .dims = m_points->dims},
-        [points = m_points, p, prev = m_run, vis, noiseRgba, paintOnDevice](Backend& backend,
-                                                                            JobControl& job) {
+        {.items = subset ? subset->size() : m_points->n, .dims = m_points->dims},
+        [points = m_points, subset, p, prev = m_run, vis, noiseRgba, paintOnDevice](
+            Backend& backend, JobControl& job) {
             DbscanRun run;
             run.params = p;
-            run.result = backend.dbscan(*points, p, job);
+            // On a selection: DBSCAN of the selected points alone, mapped back to the set.
+            run.result = subset ? expandDbscanResult(
+                                      backend.dbscan(subsetOf(*points, *subset), p, job), *subset)
+                                : backend.dbscan(*points, p, job);
             job.checkpoint();
             {
                 const auto match = job.stage("match colours");

@@ -22,6 +22,7 @@
 #include "compute/io/writers.h"
 #include "compute/knn/knn_descriptor.h"
 #include "compute/knn/knn_quantities.h"
+#include "compute/knn/knn_subset.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
@@ -147,10 +148,13 @@ void KnnPanel::submitRun() {
         // validateKnnInput also scans every coordinate for NaN: the backend does that on the
         // worker; only the O(1) checks run here.
         validateKnnParams(p);
-        if (m_points->n < std::size_t(p.k) + 1)
+        const std::size_t n = runSubset() ? runSubset()->size() : m_points->n;
+        if (runSubset() && runSubset()->total != m_points->n)
+            problem = tr("the selection to run on is of other points");
+        else if (n < std::size_t(p.k) + 1)
             problem = tr("the kNN graph needs at least k + 1 = %1 points, these are %2")
                           .arg(p.k + 1)
-                          .arg(count(m_points->n));
+                          .arg(count(n));
     } catch (const Error& e) {
         problem = QString::fromUtf8(e.what());
     }
@@ -161,13 +165,16 @@ void KnnPanel::submitRun() {
     // A CUDA graph is written into the element buffer on the GPU when the view can: no index
     // array on the host then.
     const bool onDevice = m_view.mayPaintOnDevice();
+    const auto subset = runSubset();
     submitMethodRun<KnnRun>(
-        {.items = m_points->n, .dims = m_points->dims},
-        [points = m_points, p, onDevice](Backend& backend, JobControl& job) {
+        {.items = subset ? subset->size() : m_points->n, .dims = m_points->dims},
+        [points = m_points, subset, p, onDevice](Backend& backend, JobControl& job) {
             KnnRun run;
             run.params = p;
             run.points = points;
-            auto graph = std::make_shared<KnnGraph>(backend.knnGraph(*points, p, job));
+            auto graph = std::make_shared<KnnGraph>(
+                subset ? backend.knnGraph(subsetOf(*points, *subset), p, job)
+                       : backend.knnGraph(*points, p, job));
             job.checkpoint();
             const auto k = std::size_t(std::max(graph->k, 0));
             if (k > 0 && graph->n > 0 && graph->distances.size() == graph->n * k) {
@@ -181,6 +188,8 @@ void KnnPanel::submitRun() {
                 run.meanKthDistance = sum / double(graph->n);
                 run.maxKthDistance = double(largest);
             }
+            // On a selection: the graph of the selected points alone, in the set's indices.
+            if (subset) graph = std::make_shared<KnnGraph>(expandKnnGraph(*graph, *subset));
             if (!(onDevice && graph->device)) {
                 const auto stage = job.stage("edge indices");
                 run.edgeIndices = std::make_shared<const std::vector<std::uint32_t>>(

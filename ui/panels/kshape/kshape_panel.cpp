@@ -20,6 +20,7 @@
 #include "compute/io/writers.h"
 #include "compute/kshape/kshape_descriptor.h"
 #include "compute/kshape/kshape_quantities.h"
+#include "compute/kshape/kshape_subset.h"
 #include "ui/panels/kshape/kshape_sweep_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
@@ -142,10 +143,28 @@ void KShapePanel::submitRun() {
         refuse(QString::fromUtf8(e.what()));
         return;
     }
+    const auto subset = runSubset();
+    if (subset && (subset->total != m_series->n || subset->size() < std::size_t(p.k))) {
+        refuse(subset->total != m_series->n
+                   ? tr("the selection to run on is of other series")
+                   : tr("k-Shape needs at least k = %1 series, the selection has %2")
+                         .arg(p.k)
+                         .arg(count(subset->size())));
+        return;
+    }
     submitMethodRun<KShapeRun>(
-        {.items = m_series->n, .length = m_series->length, .channels = m_series->channels},
-        [series = m_series, p](Backend& backend, JobControl& job) {
-            return compute(series, p, backend, job);
+        {.items = subset ? subset->size() : m_series->n,
+         .length = m_series->length,
+         .channels = m_series->channels},
+        [series = m_series, subset, p](Backend& backend, JobControl& job) {
+            if (!subset) return compute(series, p, backend, job);
+            // On a selection: k-Shape of the selected series alone, mapped back to the set.
+            KShapeRun run = compute(std::make_shared<const SeriesSet>(subsetOf(*series, *subset)),
+                                    p, backend, job);
+            run.result =
+                std::make_shared<const KShapeResult>(expandKShapeResult(*run.result, *subset));
+            run.series = series;
+            return run;
         });
 }
 

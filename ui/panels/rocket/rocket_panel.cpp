@@ -26,6 +26,7 @@
 #include "compute/io/writers.h"
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/rocket/rocket_quantities.h"
+#include "compute/rocket/rocket_subset.h"
 #include "ui/panels/rocket/rocket_sweep_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
@@ -218,10 +219,27 @@ void RocketPanel::submitRun() {
         refuse(problem);
         return;
     }
+    const auto subset = runSubset();
+    if (subset && subset->total != m_series->n) {
+        refuse(tr("the selection to run on is of other series"));
+        return;
+    }
     submitMethodRun<RocketRun>(
-        {.items = m_series->n, .length = m_series->length, .channels = m_series->channels},
-        [series = m_series, p](Backend& backend, JobControl& job) {
-            return compute(series, p, backend, job);
+        {.items = subset ? subset->size() : m_series->n,
+         .length = m_series->length,
+         .channels = m_series->channels},
+        [series = m_series, subset, p](Backend& backend, JobControl& job) {
+            if (!subset) return compute(series, p, backend, job);
+            // On a selection: kernels, features and classifier of the selected series alone
+            // (its train rows fit, its test rows score), mapped back to the set.
+            RocketRun run = compute(std::make_shared<const SeriesSet>(subsetOf(*series, *subset)),
+                                    p, backend, job);
+            run.features = std::make_shared<const RocketFeatures>(
+                expandRocketFeatures(*run.features, *subset));
+            if (!run.predictions.empty())
+                run.predictions = scatterRows<std::int32_t>(run.predictions, *subset, kNotRun);
+            run.series = series;
+            return run;
         });
 }
 
