@@ -14,11 +14,13 @@
 #include <limits>
 
 #include "compute/core/error.h"
+#include "compute/core/item_subset.h"
 #include "compute/io/writers.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/shell/logger.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/point_inspector.h"
+#include "ui/shell/selection_model.h"
 #include "ui/shell/series_inspector.h"
 #include "ui/shell/view_benchmark.h"
 #include "ui/views/points/point_cloud_view.h"
@@ -122,8 +124,14 @@ std::optional<AutomationOptions> Automation::parse(
     const QCommandLineOption selectOption(
         QStringLiteral("select"),
         QObject::tr("After the runs, select the points of DBSCAN cluster N (numbered as in the "
-                    "legend and the labels CSV); --export NAME_selection.csv writes them."),
-        QStringLiteral("cluster=N"));
+                    "legend and the labels CSV), or points or series by index (0-based ranges: "
+                    "points=0-999,1500); --export NAME_selection.csv writes selected points."),
+        QStringLiteral("cluster=N|points=RANGES|series=RANGES"));
+    const QCommandLineOption runOnSelectionOption(
+        QStringLiteral("run-on-selection"),
+        QObject::tr("After --select, run an algorithm on the selected points or series alone "
+                    "(Select ▸ Run on the selection only; repeatable, in order)."),
+        QStringLiteral("ALGO"));
     const QCommandLineOption inspectOption(
         QStringLiteral("inspect"),
         QObject::tr("After the runs, inspect point I (0-based, among the points kept) or series I "
@@ -144,10 +152,11 @@ std::optional<AutomationOptions> Automation::parse(
     const QCommandLineOption quitOption(
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
-    parser.addOptions({helpOption, versionOption, asOption, demoPointsOption, demoSeriesOption,
-                       sessionOption, paramOption, runOption, sweepOption, selectOption,
-                       inspectOption, screenshotOption, measureOption, exportOption,
-                       saveSessionOption, recoverOption, sizeOption, timeoutOption, quitOption});
+    parser.addOptions(
+        {helpOption,           versionOption, asOption,         demoPointsOption, demoSeriesOption,
+         sessionOption,        paramOption,   runOption,        sweepOption,      selectOption,
+         runOnSelectionOption, inspectOption, screenshotOption, measureOption,    exportOption,
+         saveSessionOption,    recoverOption, sizeOption,       timeoutOption,    quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -211,12 +220,29 @@ std::optional<AutomationOptions> Automation::parse(
             return fail(QObject::tr("--recover takes 'yes' or 'no', not '%1'").arg(o.recover));
     }
     if (parser.isSet(selectOption)) {
-        const auto id = parseKeyed(parser.value(selectOption), QStringLiteral("cluster"));
-        if (!id || *id > std::numeric_limits<int>::max())
-            return fail(QObject::tr("--select takes cluster=N (a cluster id, 0 or more), not '%1'")
-                            .arg(parser.value(selectOption)));
-        o.selectCluster = int(*id);
+        const QString value = parser.value(selectOption);
+        static const QRegularExpression indexed(QStringLiteral("^\\s*(points|series)\\s*=(.*)$"));
+        if (const auto m = indexed.match(value); m.hasMatch()) {
+            try {
+                auto indices = parseIndexRanges(m.captured(2).toStdString());
+                if (indices.empty()) throw Error("no index given");
+                (m.captured(1) == QLatin1String("points") ? o.selectPoints : o.selectSeries) =
+                    std::move(indices);
+            } catch (const Error& e) {
+                return fail(QObject::tr("--select %1: %2").arg(value, QString::fromUtf8(e.what())));
+            }
+        } else {
+            const auto id = parseKeyed(value, QStringLiteral("cluster"));
+            if (!id || *id > std::numeric_limits<int>::max())
+                return fail(QObject::tr("--select takes cluster=N (a cluster id, 0 or more), "
+                                        "points=RANGES or series=RANGES (e.g. 0-99,120), not '%1'")
+                                .arg(value));
+            o.selectCluster = int(*id);
+        }
     }
+    o.runsOnSelection = parser.values(runOnSelectionOption);
+    if (!o.runsOnSelection.isEmpty() && !parser.isSet(selectOption))
+        return fail(QObject::tr("--run-on-selection needs --select (what to run on)"));
     if (parser.isSet(inspectOption)) {
         const QString value = parser.value(inspectOption);
         if (const auto point = parseKeyed(value, QStringLiteral("point")))
@@ -228,7 +254,7 @@ std::optional<AutomationOptions> Automation::parse(
                                     "not '%1'")
                             .arg(value));
     }
-    if ((o.selectCluster || o.inspectPoint) && o.demoSeries)
+    if ((o.selectCluster || o.inspectPoint || !o.selectPoints.empty()) && o.demoSeries)
         return fail(
             QObject::tr("--select and --inspect point=I work on points, not on "
                         "--demo-series"));
@@ -302,6 +328,10 @@ QString Automation::validate(const AutomationOptions& options, const AlgorithmRe
     for (const QString& name : options.runs) {
         const QString error = registry.checkAlgorithm(name);
         if (!error.isEmpty()) return QObject::tr("--run: %1").arg(error);
+    }
+    for (const QString& name : options.runsOnSelection) {
+        const QString error = registry.checkAlgorithm(name);
+        if (!error.isEmpty()) return QObject::tr("--run-on-selection: %1").arg(error);
     }
     for (const QString& name : options.sweeps) {
         const QString error = registry.checkAlgorithm(name);
@@ -399,7 +429,14 @@ void Automation::poll() {
             return;
         case Phase::Settling:
             if (!m_window.isSettled()) return;
-            if (selectAndInspect()) {
+            if (select()) {
+                m_phase = Phase::SelectionRuns;
+                return;
+            }
+            [[fallthrough]];
+        case Phase::SelectionRuns:
+            if (!m_window.isSettled()) return;
+            if (inspect()) {
                 m_phase = Phase::Inspecting;
                 return;
             }
@@ -434,11 +471,44 @@ void Automation::poll() {
     }
 }
 
-bool Automation::selectAndInspect() {
+bool Automation::select() {
     if (m_options.selectCluster) {
         const QString error = m_window.selectCluster(*m_options.selectCluster);
         if (!error.isEmpty()) fail(tr("--select: %1").arg(error));
     }
+    const auto selectIndices = [this](const std::vector<std::uint32_t>& indices, bool series) {
+        if (indices.empty()) return true;
+        SelectionModel* selection = m_window.selection();
+        const std::size_t n = series ? selection->seriesCount() : selection->pointCount();
+        if (indices.back() >= n) {
+            fail(tr("--select: there is no %1 %2 (%3)")
+                     .arg(series ? tr("series") : tr("point"))
+                     .arg(indices.back())
+                     .arg(n == 0 ? tr("none are loaded")
+                                 : tr("they are numbered 0 to %1").arg(n - 1)));
+            return false;
+        }
+        if (series)
+            selection->selectSeries(indices);
+        else
+            selection->selectPoints(indices);
+        return true;
+    };
+    if (!selectIndices(m_options.selectPoints, false) ||
+        !selectIndices(m_options.selectSeries, true))
+        return false;
+    bool started = false;
+    for (const QString& name : m_options.runsOnSelection) {
+        logInfo(tr("automation: running %1 on the selection").arg(name));
+        if (const QString error = m_window.runOnSelection(name); !error.isEmpty())
+            fail(tr("--run-on-selection: %1").arg(error));
+        else
+            started = true;
+    }
+    return started;
+}
+
+bool Automation::inspect() {
     if (m_options.inspectSeries) {
         const auto series = m_window.seriesView()->seriesSet();
         const std::size_t n = series ? series->n : 0;

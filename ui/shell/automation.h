@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <QTimer>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -21,7 +22,8 @@ class MainWindow;
 /// What the GUI's command line asks for:
 /// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
 ///  [--session FILE] [--param ALGO.NAME=VALUE]... [--run ALGO]... [--sweep ALGO]...
-///  [--measure OUT.json] [--export OUT] [--select cluster=N] [--inspect point=I|series=I]
+///  [--measure OUT.json] [--export OUT] [--select cluster=N|points=RANGES|series=RANGES]
+///  [--run-on-selection ALGO]... [--inspect point=I|series=I]
 ///  [--save-session OUT.json] [--recover yes|no] [--screenshot OUT.png]
 ///  [--window-size WxH]
 ///  [--timeout S] [--quit]`
@@ -42,6 +44,9 @@ struct AutomationOptions {
     QString measure;     ///< --measure JSON path (ViewBenchmark), or empty
     QString exportPath;  ///< --export: what File ▸ Export writes (.csv labels, .npy data, .png)
     std::optional<int> selectCluster;          ///< --select cluster=N
+    std::vector<std::uint32_t> selectPoints;   ///< --select points=0-99,120 (ascending)
+    std::vector<std::uint32_t> selectSeries;   ///< --select series=0-9
+    QStringList runsOnSelection;               ///< --run-on-selection algorithm names, in order
     std::optional<std::size_t> inspectPoint;   ///< --inspect point=I
     std::optional<std::size_t> inspectSeries;  ///< --inspect series=I
     QSize windowSize;                          ///< --window-size, or invalid (keep the saved one)
@@ -100,10 +105,12 @@ signals:
     void finished(int exitCode);
 
 private:
-    enum class Phase { Idle, Loading, Settling, Inspecting, Measuring, Done };
+    enum class Phase { Idle, Loading, Settling, SelectionRuns, Inspecting, Measuring, Done };
     void poll();
-    /// After the runs: --select and --inspect; false when there is nothing to wait for.
-    bool selectAndInspect();
+    /// After the runs: --select, then --run-on-selection; false when nothing runs.
+    bool select();
+    /// After those: --inspect; false when there is nothing to wait for.
+    bool inspect();
     void afterSettling();
     void startMeasuring();
     void saveScreenshotAndFinish();

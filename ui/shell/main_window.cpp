@@ -38,9 +38,11 @@
 #include <QUndoStack>
 #include <QUrl>
 #include <algorithm>
+#include <utility>
 
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
+#include "compute/core/item_subset.h"
 #include "compute/io/npy.h"
 #include "compute/io/writers.h"
 #include "ui/jobs/job_runner.h"
@@ -104,6 +106,22 @@ QString withExportEnding(const QString& path, const AlgorithmDescriptor& algorit
 
 QString count(std::size_t n) {
     return QLocale().toString(qulonglong(n));
+}
+
+QVariant clusterIds(const QSet<int>& ids) {
+    QList<int> sorted(ids.begin(), ids.end());
+    std::sort(sorted.begin(), sorted.end());
+    QVariantList out;
+    for (int id : sorted)
+        out << id;
+    return out;
+}
+
+QSet<int> clusterIds(const QVariant& v) {
+    QSet<int> out;
+    for (const QVariant& id : v.toList())
+        out.insert(id.toInt());
+    return out;
 }
 
 QIcon appIcon() {
@@ -389,6 +407,8 @@ void MainWindow::createInspector() {
             });
     connect(m_selection, &SelectionModel::changed, this,
             [this] { m_seriesView->setSelectedSeries(m_selection->series()); });
+    m_recordedSelection = std::make_shared<const SelectionModel::State>();
+    connect(m_selection, &SelectionModel::changed, this, &MainWindow::recordSelection);
     m_inspectorDock = new QDockWidget(tr("Inspector"), this);
     m_inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
     m_inspectorDock->setWidget(m_inspectorPages);
@@ -453,7 +473,20 @@ void MainWindow::createInspector() {
     m_isolateAction->setToolTip(
         tr("Hide the points outside the selection instead of dimming "
            "them"));
-    connect(m_isolateAction, &QAction::toggled, this, &MainWindow::setIsolated);
+    connect(m_isolateAction, &QAction::toggled, this, [this](bool on) {
+        if (on == m_isolated) return;
+        setIsolated(on);
+        if (m_undoing || m_restore) return;
+        m_undo->push(new ViewSettingEdit(
+            on ? tr("Isolate the selection") : tr("Dim the points outside the selection"), -1, !on,
+            on,
+            [this](const QVariant& v) {
+                m_undoing = true;
+                setIsolated(v.toBool());
+                m_undoing = false;
+            },
+            true));
+    });
     m_invertAction = new QAction(tr("In&vert the selection"), this);
     m_invertAction->setShortcut(QKeySequence(tr("Ctrl+Shift+V")));
     connect(m_invertAction, &QAction::triggered, m_selection, &SelectionModel::invertPoints);
@@ -470,6 +503,110 @@ void MainWindow::createInspector() {
         tr("Write the selected points with their rows in the file as CSV"));
     connect(m_exportSelectionAction, &QAction::triggered, this,
             &MainWindow::exportSelectionInteractively);
+    createRunOnSelectionActions();
+}
+
+void MainWindow::createRunOnSelectionActions() {
+    m_runOnSelectionMenu = new QMenu(tr("&Run on the selection only"), this);
+    m_runOnSelectionMenu->setToolTipsVisible(true);
+    for (const auto& [panel, dock] : m_panels) {
+        const bool series = panel->descriptor().input == InputKind::Series;
+        QAction* a = m_runOnSelectionMenu->addAction(
+            QString::fromStdString(panel->descriptor().title), this, [this, kind = panel->kind()] {
+                if (const QString error = runOnSelection(kind); !error.isEmpty())
+                    statusBar()->showMessage(error, 8000);
+            });
+        a->setData(panel->kind());
+        a->setToolTip(series ? tr("Run %1 on the selected series alone; the others are left out")
+                                   .arg(QString::fromStdString(panel->descriptor().title))
+                             : tr("Run %1 on the selected points alone; the others are left out")
+                                   .arg(QString::fromStdString(panel->descriptor().title)));
+    }
+    m_runOnAllAction = new QAction(tr("Run on &all again"), this);
+    m_runOnAllAction->setToolTip(
+        tr("Lift the limit to a selection from every method and run them on all the data"));
+    m_runOnAllAction->setEnabled(false);
+    connect(m_runOnAllAction, &QAction::triggered, this, [this] {
+        if (!runOnAllAgain()) statusBar()->showMessage(tr("No method runs on a selection"), 5000);
+    });
+    for (const auto& [panel, dock] : m_panels)
+        connect(panel, &AlgorithmPanel::runSubsetChanged, this, [this] {
+            bool any = false;
+            for (const auto& [p, d] : m_panels)
+                any = any || p->runSubset() != nullptr;
+            m_runOnAllAction->setEnabled(any);
+        });
+}
+
+QString MainWindow::runOnSelection(const QString& algorithm) {
+    AlgorithmPanel* panel = nullptr;
+    for (const auto& [p, dock] : m_panels)
+        if (p->kind() == algorithm) panel = p;
+    if (!panel)
+        return tr("there is no method '%1' (there are: %2)")
+            .arg(algorithm, m_algorithms.names().join(QStringLiteral(", ")));
+    const bool series = panel->descriptor().input == InputKind::Series;
+    const QString title = QString::fromStdString(panel->descriptor().title);
+    const std::size_t total = series
+                                  ? (m_seriesView->seriesSet() ? m_seriesView->seriesSet()->n : 0)
+                                  : m_pointView->pointCount();
+    const auto& selected = series ? m_selection->series() : m_selection->points();
+    if (total == 0)
+        return tr("%1 runs on %2: none are loaded")
+            .arg(title, series ? tr("series") : tr("points"));
+    if (selected.empty() ||
+        (series ? m_selection->seriesCount() : m_selection->pointCount()) != total)
+        return series ? tr("select series first (Ctrl+click them in the series view) to run %1 "
+                           "on them alone")
+                            .arg(title)
+                      : tr("select points first (Ctrl+drag a box in the point view, or click a "
+                           "legend entry) to run %1 on them alone")
+                            .arg(title);
+    std::shared_ptr<const ItemSubset> subset;
+    try {
+        subset = std::make_shared<const ItemSubset>(ItemSubset::of(selected, total));
+    } catch (const Error& e) {
+        return QString::fromUtf8(e.what());
+    }
+    if (const auto now = panel->runSubset(); now && now->indices == subset->indices) {
+        panel->run();  // the same selection: a plain re-run, no new undo step
+        return {};
+    }
+    logInfo(
+        tr("running %1 on the selection: %2 of %3 %4")
+            .arg(title, count(subset->size()), count(total), series ? tr("series") : tr("points")));
+    // Its dock to the front, as --run does: the summary says what it ran on.
+    for (const auto& [p, dock] : m_panels)
+        if (p == panel) {
+            dock->show();
+            dock->raise();
+        }
+    m_undo->push(new RunSubsetEdit(*panel, panel->runSubset(), std::move(subset)));
+    return {};
+}
+
+bool MainWindow::runOnAllAgain() {
+    bool any = false;
+    for (const auto& [panel, dock] : m_panels)
+        if (panel->runSubset()) {
+            any = true;
+            m_undo->push(new RunSubsetEdit(*panel, panel->runSubset(), nullptr));
+        }
+    return any;
+}
+
+void MainWindow::recordSelection() {
+    auto now = std::make_shared<const SelectionModel::State>(m_selection->state());
+    if (*now == *m_recordedSelection) return;
+    auto before = std::exchange(m_recordedSelection, now);
+    // Steps made by undo itself, or by a session being restored, are not new steps.
+    if (m_undoing || m_restore) return;
+    m_undo->push(new SelectionEdit(std::move(before), std::move(now),
+                                   [this](const SelectionModel::State& state) {
+                                       m_undoing = true;
+                                       m_selection->setState(state);
+                                       m_undoing = false;
+                                   }));
 }
 
 void MainWindow::showInspectorDock() {
@@ -513,10 +650,23 @@ QString MainWindow::selectCluster(int id, SelectionModel::Mode mode) {
 }
 
 void MainWindow::setClusterHidden(int id, bool hidden) {
+    QSet<int> next = m_hiddenClusters;
     if (hidden)
-        m_hiddenClusters.insert(id);
+        next.insert(id);
     else
-        m_hiddenClusters.remove(id);
+        next.remove(id);
+    if (next == m_hiddenClusters) return;
+    const QVariant before = clusterIds(m_hiddenClusters);
+    applyHiddenClusters(next);
+    if (m_undoing || m_restore) return;
+    const QString name = id < 0 ? tr("the noise") : tr("cluster %1").arg(id);
+    m_undo->push(new ViewSettingEdit(
+        hidden ? tr("Hide %1").arg(name) : tr("Show %1").arg(name), -1, before, clusterIds(next),
+        [this](const QVariant& v) { applyHiddenClusters(clusterIds(v)); }, true));
+}
+
+void MainWindow::applyHiddenClusters(const QSet<int>& hidden) {
+    m_hiddenClusters = hidden;
     updatePointHighlight();
 }
 
@@ -563,6 +713,13 @@ void MainWindow::updatePointHighlight() {
                 if (run->result.labels[i] == *p->cluster) mask[i] = PointCloudView::Shown;
         }
     }
+    // Points a DBSCAN run on a selection left out are greyed, whatever else is shown.
+    if (run && run->result.labels.size() == n && m_dbscanPanel->resultSubset()) {
+        if (mask.empty()) mask.assign(n, PointCloudView::Shown);
+        for (std::size_t i = 0; i < n; ++i)
+            if (run->result.labels[i] == kNotRun && mask[i] == PointCloudView::Shown)
+                mask[i] = PointCloudView::Dimmed;
+    }
     if (!m_hiddenClusters.isEmpty() && run && run->result.labels.size() == n) {
         if (mask.empty()) mask.assign(n, PointCloudView::Shown);
         for (std::size_t i = 0; i < n; ++i)
@@ -574,7 +731,8 @@ void MainWindow::updatePointHighlight() {
     if (run && m_selection->hasPoints() && run->result.labels.size() == n) {
         std::vector<std::size_t> selected(std::size_t(run->result.clusterCount) + 1, 0);
         for (std::uint32_t i : m_selection->points())
-            ++selected[std::size_t(run->result.labels[i] + 1)];  // noise first
+            if (run->result.labels[i] >= -1)                         // not kNotRun
+                ++selected[std::size_t(run->result.labels[i] + 1)];  // noise first
         for (std::size_t c = 0; c < selected.size(); ++c) {
             const std::size_t size = c == 0 ? run->result.stats.noisePoints : run->sizes[c - 1];
             if (selected[c] > 0 && selected[c] == size) whole.push_back(std::int32_t(c) - 1);
@@ -893,6 +1051,9 @@ void MainWindow::createMenus() {
     select->addAction(m_invertAction);
     select->addAction(m_clearSelectionAction);
     select->addSeparator();
+    select->addMenu(m_runOnSelectionMenu);
+    select->addAction(m_runOnAllAction);
+    select->addSeparator();
     select->addAction(m_exportSelectionAction);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -1037,6 +1198,9 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         m_pointView->setPointSet(dataset.points);
         m_inspector->setPointSet(dataset.points);
         m_selection->setPointCount(p.n);
+        // A limit to a selection of other data means nothing for these.
+        for (auto& [panel, dock] : m_panels)
+            if (panel->descriptor().input == InputKind::Points) panel->setRunSubset(nullptr);
         if (m_upAutomatic) chooseUpAxis();
         // One upload for the algorithms and the view: with CUDA running, the view draws the
         // positions from the compute copy (interop) instead of uploading them itself.
@@ -1061,6 +1225,8 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         m_seriesSource = source;
         m_seriesView->setSeriesSet(dataset.series, dataset.name);
         m_selection->setSeriesCount(s.n);
+        for (auto& [panel, dock] : m_panels)
+            if (panel->descriptor().input == InputKind::Series) panel->setRunSubset(nullptr);
         m_seriesInspector->setSeriesSet(dataset.series);
         for (auto& [panel, dock] : m_panels)
             panel->setSeriesSet(dataset.series);
@@ -1373,7 +1539,9 @@ Session MainWindow::currentSession() const {
     s.series = m_seriesSource;
     s.seriesInFront = currentView() == View::Series;
     for (const auto& [panel, dock] : m_panels) {
-        s.methods.push_back({&panel->descriptor(), panel->parameterValues(), panel->hasResult()});
+        s.methods.push_back(
+            {&panel->descriptor(), panel->parameterValues(), panel->hasResult(),
+             panel->runSubset() ? panel->runSubset()->indices : std::vector<std::uint32_t>{}});
         if (const QVariantMap options = panel->viewOptions(); !options.isEmpty())
             s.panelViews[panel->kind()] = options;
     }
@@ -1388,6 +1556,11 @@ Session MainWindow::currentSession() const {
     s.seriesChannel = m_seriesView->channel();
     s.seriesSplit = int(m_seriesView->split());
     s.featureLayer = m_seriesView->featureLayer();
+    s.selectedPoints = m_selection->points();
+    s.selectedSeries = m_selection->series();
+    s.isolated = m_isolated;
+    s.hiddenClusters = {m_hiddenClusters.begin(), m_hiddenClusters.end()};
+    std::sort(s.hiddenClusters.begin(), s.hiddenClusters.end());
     return s;
 }
 
@@ -1483,6 +1656,24 @@ void MainWindow::restoreMethods() {
         for (auto& [panel, dock] : m_panels)
             if (&panel->descriptor() == m.descriptor) panel->applyParameters(m.values, false);
     for (const SessionMethod& m : s.methods)
+        for (auto& [panel, dock] : m_panels) {
+            if (&panel->descriptor() != m.descriptor) continue;
+            panel->setRunSubset(nullptr);
+            if (m.subset.empty()) continue;
+            const bool series = panel->descriptor().input == InputKind::Series;
+            const std::size_t total =
+                series ? (m_seriesView->seriesSet() ? m_seriesView->seriesSet()->n : 0)
+                       : m_pointView->pointCount();
+            try {
+                panel->setRunSubset(
+                    std::make_shared<const ItemSubset>(ItemSubset::of(m.subset, total)));
+            } catch (const Error& e) {
+                logWarning(tr("%1 runs on all the data, not on the session's selection: %2")
+                               .arg(QString::fromStdString(m.descriptor->title),
+                                    QString::fromUtf8(e.what())));
+            }
+        }
+    for (const SessionMethod& m : s.methods)
         for (auto& [panel, dock] : m_panels)
             if (&panel->descriptor() == m.descriptor && m.hadResult) panel->run();
     m_restoreTimer.start();
@@ -1504,6 +1695,13 @@ void MainWindow::finishRestore() {
             m_pointView->setCameraPose(s.camera->target, s.camera->distance, s.camera->yaw,
                                        s.camera->pitch);
     }
+    // The selection last: the runs' new results reset what was hidden by cluster id.
+    if (const std::size_t dropped = m_selection->setState({s.selectedPoints, s.selectedSeries}))
+        logWarning(tr("%1 selected indices of the session are past the end of the data; they "
+                      "are left out")
+                       .arg(count(dropped)));
+    applyHiddenClusters({s.hiddenClusters.begin(), s.hiddenClusters.end()});
+    setIsolated(s.isolated);
     m_undo->clear();
     addRecentSession(restore.path);
     logInfo(tr("session %1 restored").arg(restore.path));

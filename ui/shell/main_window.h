@@ -9,6 +9,7 @@
 #include <QString>
 #include <QTimer>
 #include <cstddef>
+#include <memory>
 #include <optional>
 
 #include "compute/io/dataset.h"
@@ -148,6 +149,14 @@ public:
     /// Select ▸ Isolate: points outside the selection are hidden rather than dimmed.
     void setIsolated(bool isolated);
     bool isIsolated() const { return m_isolated; }
+    /// Select ▸ Run on the selection only: limits the runs of the method named algorithm
+    /// (dbscan, knn, kshape, rocket) to the points or series selected and runs it, as one undo
+    /// step (undo runs it as before). Returns the error (no such method, nothing of its kind
+    /// selected), or an empty string.
+    QString runOnSelection(const QString& algorithm);
+    /// Select ▸ Run on all again: lifts the limit of every method that has one and re-runs
+    /// them (one undo step each); false when none had one.
+    bool runOnAllAgain();
     /// Writes the selected points as CSV: index,original_index and the coordinates, one row per
     /// point; returns the error, or an empty string.
     QString exportSelection(const QString& path) const;
@@ -156,6 +165,9 @@ public:
     QAction* invertSelectionAction() const { return m_invertAction; }
     QAction* clearSelectionAction() const { return m_clearSelectionAction; }
     QAction* lassoAction() const { return m_lassoAction; }
+    /// Select ▸ Run on the selection only ▸ one action per method (data: its name).
+    QMenu* runOnSelectionMenu() const { return m_runOnSelectionMenu; }
+    QAction* runOnAllAction() const { return m_runOnAllAction; }
 
     /// The last failure's message box (nullptr before the first failure).
     QMessageBox* errorBox() const { return m_errorBox; }
@@ -270,6 +282,11 @@ private:
     void selectInRegion(const PointCloudView::BoxProjection& region,
                         Qt::KeyboardModifiers modifiers);
     void exportSelectionInteractively();
+    /// Records the selection's change as an undo step (unless undo or a session made it).
+    void recordSelection();
+    /// Sets the hidden DBSCAN clusters without recording an undo step.
+    void applyHiddenClusters(const QSet<int>& hidden);
+    void createRunOnSelectionActions();
 
     DatasetLoader* m_loader = nullptr;
     AlgorithmRegistry m_algorithms;
@@ -309,6 +326,10 @@ private:
     QAction* m_selectClusterAction = nullptr;
     QAction* m_exportSelectionAction = nullptr;
     QAction* m_lassoAction = nullptr;
+    QMenu* m_runOnSelectionMenu = nullptr;
+    QAction* m_runOnAllAction = nullptr;
+    // The selection as the last undo step left it: the "before" of the next one.
+    std::shared_ptr<const SelectionModel::State> m_recordedSelection;
     QString m_pointsName;
     QString m_seriesName;
 

@@ -41,6 +41,22 @@ void SelectionModel::selectSeries(std::span<const std::uint32_t> indices, Mode m
     emit changed();
 }
 
+std::size_t SelectionModel::setState(const State& state) {
+    std::vector<std::uint32_t> points, series;
+    combine(points, state.points, Mode::Replace, m_pointCount);
+    combine(series, state.series, Mode::Replace, m_seriesCount);
+    std::size_t dropped = 0;
+    for (std::uint32_t i : state.points)
+        dropped += i >= m_pointCount;
+    for (std::uint32_t i : state.series)
+        dropped += i >= m_seriesCount;
+    if (points == m_points && series == m_series) return dropped;
+    m_points = std::move(points);
+    m_series = std::move(series);
+    emit changed();
+    return dropped;
+}
+
 void SelectionModel::invertPoints() {
     std::vector<std::uint32_t> out;
     out.reserve(m_pointCount - m_points.size());

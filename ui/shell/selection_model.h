@@ -21,6 +21,17 @@ public:
     /// How a new set of indices combines with the selection.
     enum class Mode { Replace, Add, Remove };
 
+    /// Everything selected, of both kinds (undo steps and sessions keep these).
+    struct State {
+        std::vector<std::uint32_t> points;  ///< ascending, no repeats
+        std::vector<std::uint32_t> series;  ///< ascending, no repeats
+        bool operator==(const State&) const = default;
+    };
+    State state() const { return {m_points, m_series}; }
+    /// Sets both kinds at once (one changed()); indices past the counts are dropped and
+    /// counted in the return value, so that a caller can say so.
+    std::size_t setState(const State& state);
+
     const std::vector<std::uint32_t>& points() const { return m_points; }
     const std::vector<std::uint32_t>& series() const { return m_series; }
     bool hasPoints() const { return !m_points.empty(); }

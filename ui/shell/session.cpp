@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/shell/session.h"
 
+#include "compute/core/error.h"
+#include "compute/core/item_subset.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -256,6 +259,41 @@ private:
             if (const auto l = member(p, QStringLiteral("featureLayer"), where, QJsonValue::Double))
                 s.featureLayer = std::size_t(std::max(0, l->toInt()));
         }
+        if (m_failed) return;
+        if (const auto sel = member(view, QStringLiteral("selection"), QStringLiteral("view"),
+                                    QJsonValue::Object)) {
+            const QString where = QStringLiteral("view.selection");
+            const QJsonObject o = sel->toObject();
+            s.selectedPoints = indices(o, QStringLiteral("points"), where);
+            s.selectedSeries = indices(o, QStringLiteral("series"), where);
+            if (const auto i = member(o, QStringLiteral("isolated"), where, QJsonValue::Bool))
+                s.isolated = i->toBool();
+            if (const auto h =
+                    member(o, QStringLiteral("hiddenClusters"), where, QJsonValue::Array))
+                for (const QJsonValue& v : h->toArray()) {
+                    if (!v.isDouble() || v.toDouble() != std::floor(v.toDouble()) ||
+                        v.toDouble() < -1 || v.toDouble() > 2147483647.0) {
+                        fail(
+                            where + QStringLiteral(".hiddenClusters"),
+                            QObject::tr("expected cluster ids (-1 for the noise, else 0 or more)"));
+                        return;
+                    }
+                    s.hiddenClusters.push_back(v.toInt());
+                }
+        }
+    }
+
+    // Indices written as ranges ("0-99,120"); empty when absent.
+    std::vector<std::uint32_t> indices(const QJsonObject& o, const QString& key,
+                                       const QString& where) {
+        const auto v = member(o, key, where, QJsonValue::String);
+        if (!v || v->toString().trimmed().isEmpty()) return {};
+        try {
+            return parseIndexRanges(v->toString().toStdString());
+        } catch (const Error& e) {
+            fail(where + QLatin1Char('.') + key, QString::fromUtf8(e.what()));
+            return {};
+        }
     }
 
     std::optional<SessionCamera> readCamera(const QJsonObject& o, const QString& where) {
@@ -312,6 +350,7 @@ private:
             SessionMethod method{d, d->defaults(), false};
             if (const auto had = member(m, QStringLiteral("hasResult"), where, QJsonValue::Bool))
                 method.hadResult = had->toBool();
+            method.subset = indices(m, QStringLiteral("subset"), where);
             const auto params = member(m, QStringLiteral("parameters"), where, QJsonValue::Object);
             if (m_failed) return;
             const QJsonObject p = params ? params->toObject() : QJsonObject();
@@ -389,7 +428,16 @@ QByteArray sessionToJson(const Session& session, const QString& sessionFile, Jso
     QJsonObject panels;
     for (const auto& [name, options] : session.panelViews)
         panels[name] = QJsonObject::fromVariantMap(options);
+    QJsonObject selection{
+        {QStringLiteral("points"), QString::fromStdString(indexRangesText(session.selectedPoints))},
+        {QStringLiteral("series"), QString::fromStdString(indexRangesText(session.selectedSeries))},
+        {QStringLiteral("isolated"), session.isolated}};
+    QJsonArray hidden;
+    for (int id : session.hiddenClusters)
+        hidden.append(id);
+    selection[QStringLiteral("hiddenClusters")] = hidden;
     const QJsonObject view{
+        {QStringLiteral("selection"), selection},
         {QStringLiteral("panels"), panels},
         {QStringLiteral("front"),
          session.seriesInFront ? QStringLiteral("series") : QStringLiteral("points")},
@@ -402,8 +450,11 @@ QByteArray sessionToJson(const Session& session, const QString& sessionFile, Jso
         for (const ParameterSpec& spec : m.descriptor->parameters)
             if (const ParameterValue* value = m.values.find(spec.name))
                 params[QString::fromStdString(spec.name)] = toJson(*value);
-        methods[QString::fromStdString(m.descriptor->name)] = QJsonObject{
-            {QStringLiteral("hasResult"), m.hadResult}, {QStringLiteral("parameters"), params}};
+        QJsonObject method{{QStringLiteral("hasResult"), m.hadResult},
+                           {QStringLiteral("parameters"), params}};
+        if (!m.subset.empty())
+            method[QStringLiteral("subset")] = QString::fromStdString(indexRangesText(m.subset));
+        methods[QString::fromStdString(m.descriptor->name)] = method;
     }
     const QJsonObject root{{QStringLiteral("format"), kFormat},
                            {QStringLiteral("version"), kSessionVersion},

@@ -6,6 +6,7 @@
 #include <QVariantMap>
 #include <QVector3D>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <vector>
@@ -31,6 +32,9 @@ struct SessionMethod {
     const AlgorithmDescriptor* descriptor = nullptr;
     ParameterValues values;
     bool hadResult = false;
+    /// The items its runs were limited to ("Run on the selection only"), ascending; empty:
+    /// all.
+    std::vector<std::uint32_t> subset;
 };
 
 /// The point view's camera (OrbitCamera's pose, the target in the view's recentred space).
@@ -63,6 +67,12 @@ struct Session {
     int seriesChannel = 0;
     int seriesSplit = 0;  ///< SeriesView::Split as int
     std::size_t featureLayer = 0;
+
+    /// The shared selection (SelectionModel::State): point and series indices, ascending.
+    std::vector<std::uint32_t> selectedPoints;
+    std::vector<std::uint32_t> selectedSeries;
+    bool isolated = false;            ///< Select ▸ Isolate
+    std::vector<int> hiddenClusters;  ///< DBSCAN cluster ids hidden from the point view
 };
 
 /// Version of the session format written; files of a newer version are refused by name.

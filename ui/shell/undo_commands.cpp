@@ -86,4 +86,50 @@ bool ViewSettingEdit::mergeWith(const QUndoCommand* other) {
     return true;
 }
 
+namespace {
+
+QString selectionText(const SelectionModel::State& s) {
+    if (s.points.empty() && s.series.empty()) return QObject::tr("Clear the selection");
+    QStringList parts;
+    if (!s.points.empty()) parts << QObject::tr("%n point(s)", nullptr, int(s.points.size()));
+    if (!s.series.empty()) parts << QObject::tr("%n series", nullptr, int(s.series.size()));
+    return QObject::tr("Select %1").arg(parts.join(QObject::tr(" and ")));
+}
+
+}  // namespace
+
+SelectionEdit::SelectionEdit(State before, State after,
+                             std::function<void(const SelectionModel::State&)> apply)
+    : m_apply(std::move(apply)), m_before(std::move(before)), m_after(std::move(after)) {
+    setText(selectionText(*m_after));
+}
+
+void SelectionEdit::undo() {
+    m_apply(*m_before);
+    m_applied = false;
+}
+
+void SelectionEdit::redo() {
+    if (!m_applied) m_apply(*m_after);
+    m_applied = true;
+}
+
+RunSubsetEdit::RunSubsetEdit(AlgorithmPanel& panel, std::shared_ptr<const ItemSubset> before,
+                             std::shared_ptr<const ItemSubset> after)
+    : m_panel(panel), m_before(std::move(before)), m_after(std::move(after)) {
+    const QString title = QString::fromStdString(panel.descriptor().title);
+    setText(m_after ? QObject::tr("Run %1 on the selection").arg(title)
+                    : QObject::tr("Run %1 on all").arg(title));
+}
+
+void RunSubsetEdit::undo() {
+    m_panel.setRunSubset(m_before);
+    m_panel.run();
+}
+
+void RunSubsetEdit::redo() {
+    m_panel.setRunSubset(m_after);
+    m_panel.run();
+}
+
 }  // namespace cs::ui

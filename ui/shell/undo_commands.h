@@ -4,10 +4,13 @@
 #include <QUndoCommand>
 #include <QVariant>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "compute/core/algorithm_descriptor.h"
+#include "compute/core/item_subset.h"
+#include "ui/shell/selection_model.h"
 
 namespace cs::ui {
 
@@ -64,6 +67,43 @@ private:
     std::function<void(const QVariant&)> m_apply;
     qint64 m_editedAtMs = 0;
     bool m_applied;
+};
+
+/// A change of the shared selection (a box, a lasso, a legend click, invert, clear, a row in a
+/// series view): undo puts back the selection before, redo the one after. The change has
+/// happened when it is pushed. States are shared between neighbouring steps, not copied.
+class SelectionEdit : public QUndoCommand {
+public:
+    using State = std::shared_ptr<const SelectionModel::State>;
+    /// apply(state) sets the selection without recording a step.
+    SelectionEdit(State before, State after,
+                  std::function<void(const SelectionModel::State&)> apply);
+
+    void undo() override;
+    void redo() override;
+
+private:
+    std::function<void(const SelectionModel::State&)> m_apply;
+    State m_before;
+    State m_after;
+    bool m_applied = true;
+};
+
+/// "Run on the selection only" (or on all again) for one method: redo limits the panel's runs
+/// to after (null: all items) and runs, undo goes back to before and runs again, which brings
+/// back the result of before (the methods are deterministic for their parameters and seed).
+class RunSubsetEdit : public QUndoCommand {
+public:
+    RunSubsetEdit(AlgorithmPanel& panel, std::shared_ptr<const ItemSubset> before,
+                  std::shared_ptr<const ItemSubset> after);
+
+    void undo() override;
+    void redo() override;
+
+private:
+    AlgorithmPanel& m_panel;
+    std::shared_ptr<const ItemSubset> m_before;
+    std::shared_ptr<const ItemSubset> m_after;
 };
 
 }  // namespace cs::ui

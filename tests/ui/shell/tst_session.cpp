@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QUndoStack>
 #include <QtTest>
 #include <fstream>
 #include <random>
@@ -21,6 +22,7 @@
 #include "ui/panels/kshape/kshape_panel.h"
 #include "ui/panels/rocket/rocket_panel.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/selection_model.h"
 #include "ui/shell/session.h"
 #include "ui/views/points/point_cloud_view.h"
 #include "ui/views/series/series_view.h"
@@ -254,6 +256,55 @@ private slots:
         QCOMPARE(m_window->kshapePanel()->lastRun()->result->labels, labels);
         QCOMPARE(m_window->rocketPanel()->parameterValues().integer("kernels"), std::int64_t(300));
         QVERIFY(m_window->rocketPanel()->lastRun()->features->values == features);
+    }
+
+    void selectionComesBack() {
+        // Points and series on screen, a selection of each, Isolate on, a cluster hidden and
+        // DBSCAN limited to a selection: the session brings back all of it.
+        buildPicture(*m_window, tmp(QStringLiteral("blobs.xyz")));
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openDemoSeries();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        QVERIFY(settle(*m_window));
+        m_window->setCurrentView(MainWindow::View::Points);
+        QCOMPARE(m_window->selectCluster(0), QString());
+        QCOMPARE(m_window->runOnSelection(QStringLiteral("dbscan")), QString());
+        QVERIFY(settle(*m_window));
+        const auto subset = m_window->dbscanPanel()->runSubset();
+        QVERIFY(subset && subset->size() > 10 && subset->size() < 900);
+        const std::vector<std::uint32_t> points{0, 1, 2, 3, 250, 251, 899};
+        const std::vector<std::uint32_t> series{4, 5, 6, 100, 599};
+        m_window->selection()->selectPoints(points);
+        m_window->selection()->selectSeries(series);
+        m_window->setIsolated(true);
+        m_window->setClusterHidden(-1, true);
+        const auto labels = m_window->dbscanPanel()->lastRun()->result.labels;
+        const QString session = tmp(QStringLiteral("selection.session.json"));
+        QCOMPARE(m_window->saveSession(session), QString());
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(json.value(QStringLiteral("view"))
+                     .toObject()
+                     .value(QStringLiteral("selection"))
+                     .toObject()
+                     .value(QStringLiteral("points"))
+                     .toString(),
+                 QStringLiteral("0-3,250-251,899"));
+        m_window.reset();
+
+        m_window = makeWindow();
+        QVERIFY(restore(*m_window, session));
+        QCOMPARE(m_window->selection()->points(), points);
+        QCOMPARE(m_window->selection()->series(), series);
+        QVERIFY(m_window->isIsolated());
+        QVERIFY(m_window->isolateAction()->isChecked());
+        QVERIFY(m_window->isClusterHidden(-1));
+        QVERIFY(m_window->dbscanPanel()->runSubset());
+        QCOMPARE(m_window->dbscanPanel()->runSubset()->indices, subset->indices);
+        QCOMPARE(m_window->dbscanPanel()->lastRun()->result.labels, labels);
+        // A restored session starts the undo history afresh.
+        QCOMPARE(m_window->undoStack()->count(), 0);
     }
 
     void exportedPngCarriesTheSession() {

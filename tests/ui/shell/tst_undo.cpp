@@ -18,6 +18,7 @@
 #include "ui/panels/dbscan/dbscan_panel.h"
 #include "ui/panels/knn/knn_panel.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/selection_model.h"
 #include "ui/shell/undo_commands.h"
 #include "ui/views/points/point_cloud_view.h"
 
@@ -198,6 +199,68 @@ private slots:
         QCOMPARE(m_window->pointView()->edgesVisible(), before);
         redo();
         QCOMPARE(show->isChecked(), !before);
+    }
+
+    void selectionSteps() {
+        // Select, invert, isolate, hide a cluster and clear, the menu's keys where it has them;
+        // then Ctrl+Z walks back through each and Ctrl+Shift+Z forward again.
+        cs::ui::DbscanPanel* panel = m_window->dbscanPanel();
+        panel->setEps(panel->suggestedEps());
+        QVERIFY(settle());
+        QVERIFY(panel->lastRun()->result.clusterCount > 1);
+        const int base = m_window->undoStack()->count();
+        cs::ui::SelectionModel* selection = m_window->selection();
+        QCOMPARE(m_window->selectCluster(0), QString());
+        const auto cluster = selection->points();
+        QVERIFY(!cluster.empty());
+        QTest::keyClick(m_window->pointView(), Qt::Key_V, Qt::ControlModifier | Qt::ShiftModifier);
+        const auto inverted = selection->points();
+        QCOMPARE(inverted.size(), std::size_t(3000) - cluster.size());
+        QTest::keyClick(m_window->pointView(), Qt::Key_I, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(m_window->isIsolated());
+        // Alt+click on the legend's row of cluster 1 hides it.
+        const auto& entries = m_window->pointView()->legend().entries;
+        int row = -1;
+        for (std::size_t e = 0; e < entries.size(); ++e)
+            if (entries[e].category && *entries[e].category == 1) row = int(e);
+        QVERIFY(row >= 0);
+        m_window->onLegendClicked(row, Qt::AltModifier);
+        QVERIFY(m_window->isClusterHidden(1));
+        QTest::keyClick(m_window->pointView(), Qt::Key_X, Qt::ControlModifier | Qt::ShiftModifier);
+        QVERIFY(selection->points().empty());
+        QCOMPARE(m_window->undoStack()->count(), base + 5);
+        QVERIFY(steps().contains(QStringLiteral("Clear the selection")));
+
+        undo();
+        QCOMPARE(selection->points(), inverted);
+        QVERIFY(m_window->isClusterHidden(1));
+        undo();
+        QVERIFY(!m_window->isClusterHidden(1));
+        QVERIFY(m_window->isIsolated());
+        undo();
+        QVERIFY(!m_window->isIsolated());
+        QVERIFY(!m_window->isolateAction()->isChecked());
+        QCOMPARE(selection->points(), inverted);
+        undo();
+        QCOMPARE(selection->points(), cluster);
+        undo();
+        QVERIFY(selection->points().empty());
+        // Undoing made no steps of its own.
+        QCOMPARE(m_window->undoStack()->count(), base + 5);
+        // The point view follows: nothing selected, nothing dimmed.
+        QVERIFY(m_window->pointView()->pointMask().empty());
+
+        redo();
+        QCOMPARE(selection->points(), cluster);
+        redo();
+        QCOMPARE(selection->points(), inverted);
+        redo();
+        QVERIFY(m_window->isIsolated());
+        redo();
+        QVERIFY(m_window->isClusterHidden(1));
+        redo();
+        QVERIFY(selection->points().empty());
+        QCOMPARE(m_window->undoStack()->index(), base + 5);
     }
 
     void everyRunIsLogged() {
