@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "compute/core/error.h"
+#include "compute/core/item_subset.h"
 #include "compute/core/memory.h"
 #include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
@@ -35,6 +36,23 @@ PointSet loadPointCloud(const std::string& file) {
     io::Dataset data = io::loadDataset(file);
     if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
     throw Error(file + ": holds time series, not points; this command needs a point cloud");
+}
+
+PointSet selectRows(PointSet points, const std::string& rows, const std::string& file,
+                    std::size_t* droppedNan) {
+    if (droppedNan) *droppedNan = points.droppedNonFinite;
+    if (rows.empty()) return points;
+    try {
+        return subsetOf(points, ItemSubset::parse(rows, points.n));
+    } catch (const Error& e) {
+        throw Error(file + ": --rows " + rows + ": " + e.what());
+    }
+}
+
+void addRowsOption(CLI::App& command, std::string& rows) {
+    command.add_option("--rows", rows,
+                       "Run on these points only: 0-based indices among the points read, as "
+                       "ranges (0-999,1500); outputs keep the rows of the file");
 }
 
 void checkOutputs(std::initializer_list<std::string> paths) {
@@ -96,6 +114,15 @@ std::string groupedCount(std::size_t n) {
 std::string droppedText(const PointSet& points) {
     if (points.droppedNonFinite == 0) return {};
     return " (" + groupedCount(points.droppedNonFinite) + " dropped for NaN/Inf)";
+}
+
+std::string droppedText(std::size_t dropped, std::size_t selected, std::size_t total) {
+    std::string text;
+    if (dropped > 0) text = " (" + groupedCount(dropped) + " dropped for NaN/Inf)";
+    if (selected < total)
+        text +=
+            ", " + groupedCount(selected) + " of " + groupedCount(total) + " selected by --rows";
+    return text;
 }
 
 std::string fileName(const std::string& path) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "compute/core/error.h"
@@ -47,6 +48,15 @@ auto runOnFile(const std::string& file, std::string_view method, const MemoryNee
 /// time series.
 PointSet loadPointCloud(const std::string& file);
 
+/// --rows: the points at these indices (ranges "0-99,120", 0-based among the points kept, as
+/// the GUI numbers them), or all of them when rows is empty. The file rows stay the file's, so
+/// outputs name the rows of the file; *droppedNan gets the points the reader dropped (the
+/// subset counts the rows left out as dropped too). Throws cs::Error naming file and --rows.
+PointSet selectRows(PointSet points, const std::string& rows, const std::string& file,
+                    std::size_t* droppedNan);
+/// Adds the --rows option to a point command.
+void addRowsOption(CLI::App& command, std::string& rows);
+
 /// Checks every output path given (empty ones are options not used) with
 /// io::checkOutputTarget once the inputs are read, so that an output naming an input is refused
 /// before the job rather than after it.
@@ -81,6 +91,9 @@ std::string groupedCount(std::size_t n);
 /// " (300 dropped for NaN/Inf)" when the reader dropped points, else empty: for one-line
 /// summaries, which must not hide that the points are fewer than the file's rows.
 std::string droppedText(const PointSet& points);
+/// The same for a count of dropped points, plus ", 100 of 3,000 selected by --rows" when
+/// selected < total.
+std::string droppedText(std::size_t dropped, std::size_t selected, std::size_t total);
 
 /// The last component of a path ("bunny.pcd"), for one-line summaries.
 std::string fileName(const std::string& path);

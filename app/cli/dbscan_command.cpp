@@ -70,7 +70,7 @@ nlohmann::json dbscanCounts(const DbscanResult& r) {
 
 void addDbscanCommand(CLI::App& app, int& exitCode) {
     struct Options {
-        std::string file, backend = "auto", out;
+        std::string file, backend = "auto", out, rows;
         std::shared_ptr<ParameterOptions> options;
         bool json = false;
     };
@@ -80,12 +80,16 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
     o->options = std::make_shared<ParameterOptions>(*cmd, dbscanDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--out", o->out, "Write index,label,core rows to this CSV file");
+    addRowsOption(*cmd, o->rows);
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             o->options->values();  // the declared ranges, before the file is read
             const auto backend = backendRegistry().get(o->backend);
-            const PointSet points = loadPointCloud(o->file);
+            std::size_t droppedNan = 0;
+            const PointSet points =
+                selectRows(loadPointCloud(o->file), o->rows, o->file, &droppedNan);
+            const std::size_t total = points.fileRowCount() - droppedNan;
             checkOutputs({o->out});
             // And the ranges these points allow (MinPts <= n).
             const DataShape shape{.items = points.n, .dims = points.dims};
@@ -117,7 +121,7 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
                 j.update({{"algorithm", "dbscan"},
                           {"file", o->file},
                           {"n", points.n},
-                          {"dropped_nan", points.droppedNonFinite},
+                          {"dropped_nan", droppedNan},
                           {"dims", points.dims},
                           {"eps", shortestDouble(params.eps)},
                           {"min_pts", params.minPts},
@@ -126,15 +130,17 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
                           {"device", backend->info().device},
                           {"stages_ms", stageMilliseconds(job.timings())},
                           {"total_ms", totalMs}});
+                if (!o->rows.empty()) j["of"] = total;
                 if (!o->out.empty()) j["out"] = o->out;
                 printJson(j);
             } else {
                 std::ostringstream line;
                 line.precision(3);
-                line << fileName(o->file) << ": " << points.n << " points" << droppedText(points)
-                     << ", " << r.clusterCount << " clusters (largest " << r.stats.largestCluster
-                     << "), " << r.stats.corePoints << " core, " << r.stats.borderPoints
-                     << " border, " << r.stats.noisePoints << " noise; " << backend->name() << '/'
+                line << fileName(o->file) << ": " << points.n << " points"
+                     << droppedText(droppedNan, points.n, total) << ", " << r.clusterCount
+                     << " clusters (largest " << r.stats.largestCluster << "), "
+                     << r.stats.corePoints << " core, " << r.stats.borderPoints << " border, "
+                     << r.stats.noisePoints << " noise; " << backend->name() << '/'
                      << toString(r.pathUsed) << ' ' << std::fixed << totalMs << " ms";
                 if (!o->out.empty()) line << "; labels in " << o->out;
                 printLine(line.str());

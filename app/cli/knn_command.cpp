@@ -61,7 +61,7 @@ nlohmann::json knnSummary(const KnnGraph& g) {
 
 void addKnnCommand(CLI::App& app, int& exitCode) {
     struct Options {
-        std::string file, backend = "auto", out;
+        std::string file, backend = "auto", out, rows;
         KnnParams params;
         std::shared_ptr<ParameterOptions> options;
         bool json = false;
@@ -75,6 +75,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--out", o->out,
                     "Write the graph: .csv edges, or .npy indices (+ _distances.npy) with a row "
                     "per row of the file");
+    addRowsOption(*cmd, o->rows);
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
@@ -82,7 +83,10 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
             if (!o->out.empty() && !csv && !npy)
                 throw Error(o->out + ": --out must end in .csv or .npy");
             const auto backend = backendRegistry().get(o->backend);
-            const PointSet points = loadPointCloud(o->file);
+            std::size_t droppedNan = 0;
+            const PointSet points =
+                selectRows(loadPointCloud(o->file), o->rows, o->file, &droppedNan);
+            const std::size_t total = points.fileRowCount() - droppedNan;
             checkOutputs({o->out, npy ? distancesPath(o->out) : std::string()});
             // The values checked against the declared ranges and these points (k < n).
             const DataShape shape{.items = points.n, .dims = points.dims};
@@ -120,21 +124,22 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                           {"backend", backend->name()},
                           {"device", backend->info().device},
                           {"n", points.n},
-                          {"dropped_nan", points.droppedNonFinite},
+                          {"dropped_nan", droppedNan},
                           {"d", points.dims},
                           {"k", o->params.k},
                           {"params", knnParamsJson(o->params)},
                           {"stages_ms", stageMilliseconds(job.timings())},
                           {"total_ms", totalMs}});
+                if (!o->rows.empty()) j["of"] = total;
                 if (!o->out.empty()) j["out"] = o->out;
                 if (npy) j["out_distances"] = distancesPath(o->out);
                 printJson(j);
             } else {
                 std::ostringstream line;
                 line << fileName(o->file) << ": kNN graph of " << points.n << " points"
-                     << droppedText(points) << ", k " << g.k << ", " << g.treesBuilt
-                     << (g.treesBuilt == 1 ? " tree" : " trees") << ", sampled recall "
-                     << g.recall() << "; " << backend->name() << ' ';
+                     << droppedText(droppedNan, points.n, total) << ", k " << g.k << ", "
+                     << g.treesBuilt << (g.treesBuilt == 1 ? " tree" : " trees")
+                     << ", sampled recall " << g.recall() << "; " << backend->name() << ' ';
                 line.precision(3);
                 line << std::fixed << totalMs << " ms";
                 if (!o->out.empty()) line << "; graph in " << o->out;
