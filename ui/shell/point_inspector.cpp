@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
+#include "compute/core/item_subset.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/knn/knn_graph.h"
 #include "ui/jobs/job_runner.h"
@@ -119,6 +120,10 @@ void PointInspector::clusterOf(std::size_t i, std::optional<std::int32_t>& clust
     if (!m_dbscan || !m_dbscan->hasClusters() || !m_dbscan->lastRun()) return;
     const DbscanResult& r = m_dbscan->lastRun()->result;
     if (i >= r.labels.size()) return;
+    if (r.labels[i] == kNotRun) {  // outside a run on a selection: in no cluster, not noise
+        role = QStringLiteral("not run");
+        return;
+    }
     cluster = r.labels[i];
     const bool core = i < r.isCore.size() && r.isCore[i];
     role = r.labels[i] < 0 ? QStringLiteral("noise")

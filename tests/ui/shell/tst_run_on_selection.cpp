@@ -155,7 +155,7 @@ private slots:
         cs::JobControl job;
         const cs::DbscanResult direct =
             cpu.dbscan(cs::subsetOf(*points, subset), panel->params(), job);
-        const std::vector<std::int32_t>& labels = panel->lastRun()->result.labels;
+        const std::vector<std::int32_t> labels = panel->lastRun()->result.labels;
         QCOMPARE(labels.size(), std::size_t(3000));
         QVERIFY(direct.clusterCount > 1);
         std::size_t notRun = 0;
