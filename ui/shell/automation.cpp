@@ -429,10 +429,9 @@ void Automation::poll() {
             return;
         case Phase::Settling:
             if (!m_window.isSettled()) return;
-            if (select()) {
-                m_phase = Phase::SelectionRuns;
-                return;
-            }
+            // Once: a selection leaves the window unsettled until it is drawn.
+            m_phase = Phase::SelectionRuns;
+            if (select()) return;
             [[fallthrough]];
         case Phase::SelectionRuns:
             if (!m_window.isSettled()) return;

@@ -392,6 +392,22 @@ private slots:
         QCOMPARE(rows.front().value(0), QStringLiteral("100"));
         QCOMPARE(rows.back().value(0), QStringLiteral("1500"));
 
+        // --select alone (nothing to run on it) finishes too, and exports the points chosen.
+        m_window.reset();
+        init();
+        const QString selected = m_tmp.filePath(QStringLiteral("auto_selection.csv"));
+        options = cs::ui::Automation::parse(
+            {QStringLiteral("clusterscope"), QStringLiteral("--demo-points"), QStringLiteral("500"),
+             QStringLiteral("--select"), QStringLiteral("points=0-9,499"),
+             QStringLiteral("--export"), selected},
+            &error);
+        QVERIFY2(options, qPrintable(error));
+        cs::ui::Automation selectOnly(*m_window, *options);
+        selectOnly.start();
+        QTRY_VERIFY_WITH_TIMEOUT(selectOnly.isDone(), 60000);
+        QCOMPARE(selectOnly.error(), QString());
+        QCOMPARE(csvRows(selected).size(), std::size_t(11));
+
         // Bad input: clear errors.
         QVERIFY(!cs::ui::Automation::parse(
             {QStringLiteral("clusterscope"), QStringLiteral("--run-on-selection"),
