@@ -121,8 +121,9 @@ public:
     RocketPanel* rocketPanel() const { return m_rocketPanel; }
     KShapePanel* kshapePanel() const { return m_kshapePanel; }
     AlgorithmRegistry& algorithms() { return m_algorithms; }
-    /// Edit ▸ Undo and Redo: the user's parameter edits (every method), colour by and point
-    /// size. New data or a restored session starts it afresh.
+    /// Edit ▸ Undo and Redo: the user's parameter edits (every method), colour by, point size,
+    /// selection changes, Isolate, hidden clusters and runs on a selection. New data or a
+    /// restored session starts it afresh.
     QUndoStack* undoStack() const { return m_undo; }
 
     /// The selection every view shares.
