@@ -14,7 +14,8 @@ inline RocketFeatures expandRocketFeatures(const RocketFeatures& f, const ItemSu
     out.n = subset.total;
     out.kernels = f.kernels;
     out.layers = f.layers;
-    out.values = scatterRows<float>(f.values, subset, 0.0f, f.columns());
+    const std::vector<float> rows = scatterRows<float>(f.values, subset, 0.0f, f.columns());
+    out.values.assign(rows.begin(), rows.end());
     return out;
 }
 
