@@ -13,6 +13,21 @@ void JobControl::setProgress(double fraction, std::string_view stage) {
     if (m_progress) m_progress(fraction, stage);
 }
 
+void JobControl::setIteration(IterationStatus status, double fraction) {
+    std::string stage;
+    {
+        const std::lock_guard lock(m_mutex);
+        m_iteration = std::move(status);
+        stage = m_lastStage;
+    }
+    setProgress(fraction, stage);
+}
+
+std::optional<IterationStatus> JobControl::iteration() const {
+    const std::lock_guard lock(m_mutex);
+    return m_iteration;
+}
+
 void JobControl::checkpoint() const {
     if (isCancelled()) throw Cancelled();
 }

@@ -3,8 +3,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +17,17 @@ namespace cs {
 struct StageTiming {
     std::string name;     ///< stage name as shown to the user ("grid", "union-find" ...)
     double milliseconds;  ///< elapsed time of the stage
+};
+
+/// Where an iterative job stands (k-Shape's refinement, the kNN graph's trees), for a progress
+/// line such as "iteration 3 / 100 · 12 series moved".
+struct IterationStatus {
+    std::string name = "iteration";  ///< what one step is called ("iteration", "tree")
+    int current = 0;                 ///< steps done, counted from 1
+    int max = 0;                     ///< the most steps there can be
+    std::int64_t changes = -1;       ///< what the last step changed; -1 when not counted
+    std::string changesUnit;         ///< what changes counts ("series moved")
+    std::string measure;             ///< a convergence measure as text ("recall 0.93"), or empty
 };
 
 /// Progress, cooperative cancellation and per-stage timings of one job.
@@ -36,6 +49,10 @@ public:
 
     /// Reports progress; fraction is clamped to [0, 1].
     void setProgress(double fraction, std::string_view stage = {});
+    /// An iterative job's step (kept until the job ends), reported with fraction as progress.
+    void setIteration(IterationStatus status, double fraction);
+    /// The last step setIteration() reported, if any (thread-safe).
+    std::optional<IterationStatus> iteration() const;
     /// Asks the job to stop at its next checkpoint (thread-safe).
     void cancel() { m_cancelled.store(true, std::memory_order_relaxed); }
     /// True once cancel() was called (on this job or on the job it is part of).
@@ -79,6 +96,7 @@ private:
     mutable std::mutex m_mutex;
     std::vector<StageTiming> m_timings;
     std::string m_lastStage;
+    std::optional<IterationStatus> m_iteration;
 };
 
 }  // namespace cs

@@ -329,7 +329,7 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
         }
         graph.recallByTree.push_back(recall);
         graph.treesBuilt = tree + 1;
-        job.setProgress(base + perTree, "recall");
+        job.setIteration(knnTreeStatus(tree + 1, params.trees, recall), base + perTree);
         if (params.targetRecall > 0.0 && recall >= params.targetRecall) break;
     }
 

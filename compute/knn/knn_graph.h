@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <limits>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "compute/core/device_resident.h"
@@ -138,6 +140,14 @@ inline double knnRecallOfRows(std::span<const float> rowDist2, std::span<const f
         hits += nearer + std::min(tied, places);
     }
     return double(hits) / double(rowDist2.size());
+}
+
+/// The progress step after tree `tree` (from 1) of at most `trees`, with the sampled recall:
+/// every backend reports its trees alike ("tree 3 / 8 · recall 0.931").
+inline IterationStatus knnTreeStatus(int tree, int trees, double recall) {
+    char text[32];
+    std::snprintf(text, sizeof text, "recall %.3f", recall);
+    return {.name = "tree", .current = tree, .max = trees, .measure = text};
 }
 
 /// knnRecallOfRows of the graph's lists (listDist2: n x k squared distances, row i point i's)

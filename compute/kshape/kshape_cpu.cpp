@@ -522,15 +522,19 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
                     }
                 });
         }
-        const bool changed = labels != r.labels;
+        std::int64_t moved = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            moved += labels[i] != r.labels[i];
         r.labels = labels;
         r.distances = distances;
         r.shifts = shifts;
         r.iterations = iteration + 1;
-        job.setProgress(0.02 + 0.98 * double(iteration + 1) / double(params.maxIterations),
-                        "iteration " + std::to_string(iteration + 1) + " of " +
-                            std::to_string(params.maxIterations));
-        if (!changed) {
+        job.setIteration({.current = iteration + 1,
+                          .max = params.maxIterations,
+                          .changes = moved,
+                          .changesUnit = "series moved"},
+                         0.02 + 0.98 * double(iteration + 1) / double(params.maxIterations));
+        if (moved == 0) {
             r.converged = true;
             break;
         }

@@ -228,6 +228,8 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
         }
         graph.recallByTree.push_back(knnRecallOfRows(found, exact, k));
         graph.treesBuilt = t + 1;
+        job.setIteration(knnTreeStatus(t + 1, params.trees, graph.recall()),
+                         double(t + 1) / params.trees);
         if (params.targetRecall > 0.0 && graph.recall() >= params.targetRecall) break;
     }
     {

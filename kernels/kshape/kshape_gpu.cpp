@@ -364,9 +364,6 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
 
     for (int it = 0; it < params.maxIterations; ++it) {
         job.checkpoint();
-        job.setProgress(
-            double(it) / params.maxIterations,
-            "iteration " + std::to_string(it + 1) + " of " + std::to_string(params.maxIterations));
         const std::vector<std::int32_t> previous = result.labels;
         {
             ScopedGpuStage stage(ctx, job, "shapes");
@@ -491,7 +488,15 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
             ctx.synchronize();
         }
         result.iterations = it + 1;
-        if (result.labels == previous) {
+        std::int64_t moved = 0;
+        for (std::size_t i = 0; i < result.labels.size(); ++i)
+            moved += result.labels[i] != previous[i];
+        job.setIteration({.current = it + 1,
+                          .max = params.maxIterations,
+                          .changes = moved,
+                          .changesUnit = "series moved"},
+                         double(it + 1) / params.maxIterations);
+        if (moved == 0) {
             result.converged = true;
             break;
         }

@@ -8,6 +8,7 @@
 #include <QThread>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <new>
 
 #include "compute/core/error.h"
@@ -211,13 +212,16 @@ JobOutcome JobRunner::runOne(Lane& lane, const QString& kind, const Request& req
         if (m_backendName.isEmpty()) m_backendName = QString::fromStdString(lane.backend->name());
     }
 
-    QElapsedTimer progressClock;
+    QElapsedTimer progressClock, runClock;
     progressClock.start();
-    auto progressFn = [this, kind, generation = request.generation, &progressClock](
-                          double fraction, std::string_view stage) {
+    const JobControl* running = nullptr;  // the attempt's, for its iteration
+    auto progressFn = [this, kind, generation = request.generation, &progressClock, &runClock,
+                       &running](double fraction, std::string_view stage) {
         if (progressClock.elapsed() < kProgressIntervalMs && fraction < 1.0) return;
         progressClock.restart();
-        const QString text = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
+        const QString text = progressText(QString::fromUtf8(stage.data(), qsizetype(stage.size())),
+                                          running ? running->iteration() : std::nullopt, fraction,
+                                          double(runClock.nsecsElapsed()) / 1e6);
         QMetaObject::invokeMethod(
             this, [=, this] { emit progress(kind, generation, fraction, text); },
             Qt::QueuedConnection);
@@ -226,6 +230,8 @@ JobOutcome JobRunner::runOne(Lane& lane, const QString& kind, const Request& req
     // Runs the work on one backend; the JobControl is published so that cancel() reaches it.
     auto attempt = [&](Backend& backend) {
         JobControl control(progressFn);
+        running = &control;
+        runClock.start();
         {
             const std::lock_guard lock(m_mutex);
             lane.running = {kind, request.generation, &control};
@@ -237,11 +243,13 @@ JobOutcome JobRunner::runOne(Lane& lane, const QString& kind, const Request& req
         struct Unpublish {
             JobRunner* self;
             Lane& lane;
+            const JobControl*& control;
             ~Unpublish() {
+                control = nullptr;
                 const std::lock_guard lock(self->m_mutex);
                 lane.running = {};
             }
-        } unpublish{this, lane};
+        } unpublish{this, lane, running};
         QElapsedTimer clock;
         clock.start();
         control.checkpoint();
@@ -326,6 +334,41 @@ void JobRunner::updateBusy() {
     if (busy == m_busy) return;
     m_busy = busy;
     emit busyChanged(busy);
+}
+
+namespace {
+
+QString durationText(double seconds) {
+    if (seconds < 60.0) return QObject::tr("%1 s").arg(std::max(1, int(std::lround(seconds))));
+    const int minutes = int(std::lround(seconds / 60.0));
+    if (minutes < 60) return QObject::tr("%1 min").arg(minutes);
+    return QObject::tr("%1 h %2 min").arg(minutes / 60).arg(minutes % 60);
+}
+
+}  // namespace
+
+QString progressText(const QString& stage, const std::optional<IterationStatus>& iteration,
+                     double fraction, double elapsedMs, double longRunMs) {
+    QStringList parts;
+    if (!stage.isEmpty()) parts << stage;
+    const bool iterative = iteration && iteration->max > 0;
+    if (iterative) {
+        parts << QObject::tr("%1 %2 / %3")
+                     .arg(QString::fromStdString(iteration->name))
+                     .arg(iteration->current)
+                     .arg(iteration->max);
+        if (iteration->changes >= 0)
+            parts << QObject::tr("%1 %2").arg(QLocale().toString(qlonglong(iteration->changes)),
+                                              QString::fromStdString(iteration->changesUnit));
+        if (!iteration->measure.empty()) parts << QString::fromStdString(iteration->measure);
+    }
+    // The first percent says little about the rest; a short run needs no estimate.
+    if (elapsedMs >= longRunMs && fraction >= 0.01 && fraction < 1.0) {
+        const double left = elapsedMs / 1000.0 * (1.0 - fraction) / fraction;
+        parts << (iterative ? QObject::tr("at most about %1 left") : QObject::tr("about %1 left"))
+                     .arg(durationText(left));
+    }
+    return parts.join(QStringLiteral(" · "));
 }
 
 QString timingText(const JobOutcome& outcome) {

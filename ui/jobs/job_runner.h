@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "compute/backend/backend.h"
@@ -17,6 +18,9 @@
 class QThread;
 
 namespace cs::ui {
+
+/// Jobs that have run this long (ms) say in their progress line how long they have left.
+inline constexpr double kLongRunMs = 2000.0;
 
 /// What a finished job hands back to the GUI thread.
 struct JobOutcome {
@@ -156,6 +160,13 @@ private:
     std::map<QString, std::uint64_t> m_answered;  // newest generation answered per kind
     bool m_busy = false;
 };
+
+/// The progress line of a job, written once for every method: its stage, the iteration of an
+/// iterative method ("iteration 3 / 100 · 12 series moved", "tree 2 / 8 · recall 0.931") and,
+/// once it has run for longRunMs, the time left as estimated from its fraction done ("about
+/// 40 s left"; "at most" for an iterative method, which may converge sooner).
+QString progressText(const QString& stage, const std::optional<IterationStatus>& iteration,
+                     double fraction, double elapsedMs, double longRunMs = kLongRunMs);
 
 /// An outcome's times for a panel, one line each: "cuda · 35.5 ms", then "  tree: 4.8 ms (3×)"
 /// per stage; stages a job repeats (per tree, batch or iteration) are summed per name, in the

@@ -37,6 +37,8 @@ public:
     void beginSubmit();
     /// New data: cancels the run of this kind and forgets pending changes and the last run time.
     void reset();
+    /// True while a change waits to run (debounced, or behind the run in flight).
+    bool isPending() const { return m_dirty || m_debounce.isActive(); }
     /// True while a change is pending (or debounced) or a run of this kind is computing.
     bool isBusy() const;
 

@@ -343,6 +343,55 @@ private slots:
         runner.reset();
         QVERIFY(t.elapsed() < 1000);
     }
+
+    // Iterative methods report their step through JobControl::setIteration; the runner writes
+    // the progress line for every method alike, with the time left once a run is long.
+    void iterationsInTheProgressLine() {
+        auto runner = makeRunner();
+        QStringList lines;
+        connect(runner.get(), &JobRunner::progress, this,
+                [&](const QString& kind, std::uint64_t, double, const QString& stage) {
+                    if (kind == "iterate") lines << stage;
+                });
+        QSignalSpy finished(runner.get(), &JobRunner::finished);
+        runner->submit<int>("iterate", [](cs::Backend&, cs::JobControl& job) {
+            auto stage = job.stage("assign");
+            for (int i = 1; i <= 3; ++i) {
+                // Beyond the runner's throttle, so that every step reaches the GUI.
+                std::this_thread::sleep_for(std::chrono::milliseconds(80));
+                job.setIteration(
+                    {.current = i, .max = 10, .changes = 10 - 3 * i, .changesUnit = "series moved"},
+                    0.1 * i);
+            }
+            return 0;
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 10000);
+        QVERIFY2(lines.contains(QStringLiteral("assign · iteration 2 / 10 · 4 series moved")),
+                 qPrintable(lines.join(QStringLiteral(" | "))));
+        QVERIFY(lines.contains(QStringLiteral("assign · iteration 3 / 10 · 1 series moved")));
+    }
+
+    void progressTextSaysTheTimeLeft() {
+        using cs::ui::progressText;
+        // Short runs: no estimate.
+        QCOMPARE(progressText(QStringLiteral("transform"), std::nullopt, 0.5, 1500.0),
+                 QStringLiteral("transform"));
+        // Long runs: the rest at the rate so far.
+        QCOMPARE(progressText(QStringLiteral("transform"), std::nullopt, 0.25, 10000.0),
+                 QStringLiteral("transform · about 30 s left"));
+        QCOMPARE(progressText({}, std::nullopt, 0.1, 60000.0), QStringLiteral("about 9 min left"));
+        QCOMPARE(progressText({}, std::nullopt, 0.02, 120000.0),
+                 QStringLiteral("about 1 h 38 min left"));
+        // An iterative method may converge before its maximum: at most.
+        const cs::IterationStatus tree{
+            .name = "tree", .current = 2, .max = 8, .measure = "recall 0.931"};
+        QCOMPARE(progressText(QStringLiteral("leaf search"), tree, 0.25, 4000.0),
+                 QStringLiteral("leaf search · tree 2 / 8 · recall 0.931 · at most about 12 s "
+                                "left"));
+        // Nothing to estimate from at the start, nor at the end.
+        QCOMPARE(progressText({}, std::nullopt, 0.0, 5000.0), QString());
+        QCOMPARE(progressText({}, std::nullopt, 1.0, 5000.0), QString());
+    }
 };
 
 QTEST_MAIN(TestJobRunner)
