@@ -8,9 +8,15 @@ namespace cs {
 EpsSuggestion suggestDbscanEps(Backend& backend, const PointSet& points,
                                std::span<const float> sortedKDistance, const DbscanParams& params,
                                JobControl& job) {
+    if (sortedKDistance.empty()) return {};
+    return suggestDbscanEpsAroundKnee(backend, points, kDistanceKnee(sortedKDistance).distance,
+                                      params, job);
+}
+
+EpsSuggestion suggestDbscanEpsAroundKnee(Backend& backend, const PointSet& points, float knee,
+                                         const DbscanParams& params, JobControl& job) {
     EpsSuggestion s;
-    if (sortedKDistance.empty()) return s;
-    s.knee = kDistanceKnee(sortedKDistance).distance;
+    s.knee = knee;
     s.eps = s.knee;
     if (!(s.knee > 0.0f)) return s;
     // The backend's own path: the cells are the same on every path.

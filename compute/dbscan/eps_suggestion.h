@@ -31,6 +31,13 @@ EpsSuggestion suggestDbscanEps(Backend& backend, const PointSet& points,
                                std::span<const float> sortedKDistance, const DbscanParams& params,
                                JobControl& job);
 
+/// The same from the knee alone (kDistanceKnee of that curve): the sweep around it, for a
+/// caller that kept the knee but not the curve (the GUI sweeps only when the user asks).
+/// @code auto s = cs::suggestDbscanEpsAroundKnee(backend, points, 0.9f, {.minPts = 10}, job);
+/// @endcode
+EpsSuggestion suggestDbscanEpsAroundKnee(Backend& backend, const PointSet& points, float knee,
+                                         const DbscanParams& params, JobControl& job);
+
 /// eps values the suggestion sweeps.
 inline constexpr int kSuggestionSweepEps = 24;
 

@@ -164,10 +164,15 @@ private slots:
     }
 
     // The suggestion is the middle of the plateau of a sweep around the knee, as
-    // suggestDbscanEps computes it for these points and this MinPts.
+    // suggestDbscanEps computes it for these points and this MinPts. On the CPU the sweep runs
+    // when "Use suggested eps" is pressed (loading computes only the knee); with CUDA it comes
+    // with the curve.
     void suggestionIsThePlateau() {
         const auto points = m_window->pointView()->pointSet();
         const int minPts = panel()->minPtsSpin()->value();
+        QTest::mouseClick(panel()->suggestButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(panel()->isSuggestionSwept() && settled(), 120000);
+        QCOMPARE(panel()->lastRun()->params.eps, float(panel()->epsSpin()->value()));
         cs::JobControl job;
         auto cpu = cs::backendRegistry().get("cpu");
         const auto kd = cpu->kDistance(*points, minPts, job);

@@ -41,13 +41,32 @@
 #include "ui/views/points/point_cloud_view.h"
 
 namespace cs::ui {
+
+/// What the k-distance job hands back: never the full curve (10M floats) but what the chart
+/// and the eps suggestion need.
+struct KDistanceSummary {
+    std::vector<QPointF> curve;
+    QPointF knee;             ///< where the suggestion lies on the curve (rank, eps)
+    double kneeEps = 0.0;     ///< the knee itself
+    bool swept = false;       ///< the suggestion's sweep ran (else the suggestion is the knee)
+    int plateauClusters = 0;  ///< 0: no plateau, the suggestion is the knee
+    double plateauLow = 0.0, plateauHigh = 0.0;
+    std::size_t n = 0;
+    int k = 0;
+    double minPositive = 0.0;
+};
+
 namespace {
 
 const QString kKDist = QStringLiteral("kdist");
+// The eps suggestion's sweep (24 DBSCAN runs around the knee): seconds on the CPU for a big
+// cloud, so it runs when the user asks for it, not at every load.
+const QString kSuggest = QStringLiteral("dbscan-suggest");
 // The sweep has a lane of its own: a sweep in progress never holds up the runs its cells start.
 const QString kSweep = QStringLiteral("dbscan-sweep");
 const QString kSweepMeasureKey = QStringLiteral("dbscan/sweepMeasure");
 const QString kShowCoreKey = QStringLiteral("dbscan/showCore");
+const QString kLogScaleKey = QStringLiteral("dbscan/kDistanceLogScale");
 const QString kShowBorderKey = QStringLiteral("dbscan/showBorder");
 const QString kShowNoiseKey = QStringLiteral("dbscan/showNoise");
 
@@ -67,18 +86,22 @@ const std::pair<DbscanPath, const char*> kPaths[] = {
     {DbscanPath::Brute, QT_TRANSLATE_NOOP("DbscanPanel", "brute force")},
     {DbscanPath::KdTree, QT_TRANSLATE_NOOP("DbscanPanel", "kd-tree")}};
 
-/// What the k-distance job hands back: never the full curve (10M floats) but what the chart
-/// and the eps suggestion need.
-struct KDistanceSummary {
-    std::vector<QPointF> curve;
-    QPointF knee;             ///< where the suggestion lies on the curve (rank, eps)
-    double kneeEps = 0.0;     ///< the knee itself
-    int plateauClusters = 0;  ///< 0: no plateau, the suggestion is the knee
-    double plateauLow = 0.0, plateauHigh = 0.0;
-    std::size_t n = 0;
+/// What the suggestion's sweep hands back (its k is the MinPts it swept for).
+struct SuggestionSummary {
     int k = 0;
-    double minPositive = 0.0;
+    double eps = 0.0;
+    int plateauClusters = 0;
+    double plateauLow = 0.0, plateauHigh = 0.0;
 };
+
+/// The summary's fields from a suggestion.
+template <class Summary>
+void takeSuggestion(Summary& s, const EpsSuggestion& suggestion) {
+    if (!suggestion.plateau) return;
+    s.plateauClusters = suggestion.plateau->clusters;
+    s.plateauLow = suggestion.sweep.eps[suggestion.plateau->first];
+    s.plateauHigh = suggestion.sweep.eps[suggestion.plateau->last];
+}
 
 QString count(std::size_t n) {
     return QLocale().toString(qulonglong(n));
@@ -161,13 +184,23 @@ void DbscanPanel::buildUi() {
     m_chart->setMinimumHeight(190);
     m_chart->setMaximumHeight(260);
     curveLayout->addWidget(m_chart);
+    m_logScaleBox = new QCheckBox(tr("&Log scale"));
+    m_logScaleBox->setObjectName(QStringLiteral("kdistLogScale"));
+    m_logScaleBox->setToolTip(
+        tr("A log k-distance axis: the small distances of dense regions "
+           "spread out"));
+    m_logScaleBox->setChecked(settings.value(kLogScaleKey, false).toBool());
+    m_chart->setLogScale(m_logScaleBox->isChecked());
+    curveLayout->addWidget(m_logScaleBox);
     m_suggestButton = new QPushButton(tr("Use suggested eps"));
+    m_suggestButton->setObjectName(QStringLiteral("dbscanSuggest"));
     m_suggestButton->setMinimumWidth(0);
     m_suggestButton->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_suggestButton->setEnabled(false);
     m_suggestButton->setToolTip(
         tr("Set eps to the middle of the widest eps range over which the number of clusters "
-           "stays the same (swept around the knee of the k-distance curve)"));
+           "stays the same (DBSCAN swept over 24 eps values around the knee of the k-distance "
+           "curve)"));
     curveLayout->addWidget(m_suggestButton);
     // A k-distance curve far costlier than usual is not computed behind the user's back.
     m_kdistConfirm = new QPushButton;
@@ -235,6 +268,10 @@ void DbscanPanel::buildUi() {
         submitKDistance();
     });
     connect(m_sweepButton, &QPushButton::clicked, this, &DbscanPanel::sweep);
+    connect(m_logScaleBox, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(kLogScaleKey, on);
+        m_chart->setLogScale(on);
+    });
     connect(m_sweepMeasure, &QComboBox::activated, this, [this] {
         QSettings().setValue(kSweepMeasureKey, m_sweepMeasure->currentIndex());
         m_sweepMap->setMeasure(SweepHeatmap::Measure(m_sweepMeasure->currentData().toInt()));
@@ -254,8 +291,15 @@ void DbscanPanel::buildUi() {
     connect(&runner(), &JobRunner::cancelled, this, [this](const JobOutcome& outcome) {
         if (outcome.kind == kSweep) m_sweepButton->setEnabled(hasInput());
     });
-    connect(m_suggestButton, &QPushButton::clicked, this, [this] {
-        if (m_suggestedEps > 0) applyEps(m_suggestedEps, Source::Code);
+    connect(m_suggestButton, &QPushButton::clicked, this, &DbscanPanel::useSuggestedEps);
+    connect(&runner(), &JobRunner::finished, this, &DbscanPanel::onSuggestionFinished);
+    connect(&runner(), &JobRunner::failed, this, [this](const JobOutcome& outcome) {
+        if (outcome.kind != kSuggest) return;
+        updateSuggestButton();
+        setWarning(tr("The eps suggestion failed: %1.").arg(outcome.error));
+    });
+    connect(&runner(), &JobRunner::cancelled, this, [this](const JobOutcome& outcome) {
+        if (outcome.kind == kSuggest) updateSuggestButton();
     });
     for (auto [box, key] :
          {std::pair{m_showCore, kShowCoreKey}, std::pair{m_showBorder, kShowBorderKey},
@@ -273,6 +317,7 @@ void DbscanPanel::buildUi() {
 void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     runner().cancel(kKDist);
     runner().cancel(kSweep);
+    runner().cancel(kSuggest);
     m_sweepMap->clear();
     m_plateauLabel->clear();
     m_sweepButton->setEnabled(true);
@@ -282,8 +327,11 @@ void DbscanPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     m_epsChosen = false;
     m_waitingForKnee = false;
     m_suggestedEps = 0.0;
+    m_kneeEps = 0.0;
+    m_suggestionSwept = false;
+    m_kdist.reset();
     m_chart->clearCurve();
-    m_suggestButton->setEnabled(false);
+    updateSuggestButton();
     setEnabled(hasInput());
     if (!hasInput()) {
         resetResult(tr("No points loaded"));
@@ -520,6 +568,9 @@ void DbscanPanel::submitKDistance() {
     }
     m_kdistConfirm->hide();
     m_kdistK = k;
+    // A suggestion for another MinPts no longer holds.
+    runner().cancel(kSuggest);
+    m_applySuggestion = false;
     DbscanParams suggestFor = params();
     suggestFor.minPts = k;
     runner().submit<KDistanceSummary>(kKDist, [points = m_points, k, suggestFor](Backend& backend,
@@ -532,14 +583,19 @@ void DbscanPanel::submitKDistance() {
         s.n = r.sorted.size();
         s.k = k;
         if (s.n == 0) return s;
-        const EpsSuggestion suggestion =
-            suggestDbscanEps(backend, *points, r.sorted, suggestFor, job);
-        s.kneeEps = suggestion.knee;
-        if (suggestion.plateau) {
-            s.plateauClusters = suggestion.plateau->clusters;
-            s.plateauLow = suggestion.sweep.eps[suggestion.plateau->first];
-            s.plateauHigh = suggestion.sweep.eps[suggestion.plateau->last];
+        // The suggestion's sweep is 24 DBSCAN runs: milliseconds on an accelerator, so it comes
+        // with the curve there; seconds on the CPU for a big cloud, so there it waits until
+        // the user presses "Use suggested eps".
+        EpsSuggestion suggestion;
+        if (backend.name() != "cpu") {
+            suggestion = suggestDbscanEps(backend, *points, r.sorted, suggestFor, job);
+            s.swept = true;
+        } else {
+            suggestion.knee = kDistanceKnee(r.sorted).distance;
+            suggestion.eps = suggestion.knee;
         }
+        s.kneeEps = suggestion.knee;
+        takeSuggestion(s, suggestion);
         const auto rank = std::lower_bound(r.sorted.begin(), r.sorted.end(), suggestion.eps);
         s.knee = QPointF(
             double(std::min<std::ptrdiff_t>(rank - r.sorted.begin(), std::ptrdiff_t(s.n) - 1)),
@@ -563,7 +619,7 @@ ClusterVisibility DbscanPanel::visibility() const {
 
 bool DbscanPanel::isBusy() const {
     return AlgorithmPanel::isBusy() || m_kdistDebounce.isActive() || runner().isBusy(kKDist) ||
-           isSweeping();
+           runner().isBusy(kSuggest) || isSweeping();
 }
 
 bool DbscanPanel::isSweeping() const {
@@ -574,31 +630,38 @@ void DbscanPanel::cancel() {
     m_kdistDebounce.stop();
     runner().cancel(kKDist);
     runner().cancel(kSweep);
+    runner().cancel(kSuggest);
+    m_applySuggestion = false;
     AlgorithmPanel::cancel();
 }
 
 void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
     if (outcome.kind == kKDist) {
         auto s = std::static_pointer_cast<const KDistanceSummary>(outcome.result);
-        if (s->n == 0) return;
+        if (s->n == 0) {
+            showNextStep();
+            return;
+        }
+        m_kdist = s;
         m_chart->setCurve(s->curve, s->n, s->k, s->knee);
         m_chart->setEps(m_eps);
         m_suggestedEps = s->knee.y();
-        m_suggestButton->setEnabled(m_suggestedEps > 0);
-        m_suggestButton->setText(
-            tr("Use suggested eps (%1)").arg(QLocale().toString(m_suggestedEps, 'g', 4)));
-        const QString why = s->plateauClusters > 0
-                                ? tr("the middle of eps %1 to %2, where DBSCAN finds %3 clusters")
-                                      .arg(s->plateauLow, 0, 'g', 4)
-                                      .arg(s->plateauHigh, 0, 'g', 4)
-                                      .arg(s->plateauClusters)
-                                : tr("the knee of the curve");
-        logInfo(tr("k-distance curve (k = %1) in %2 ms: knee at eps %3, suggested eps %4 (%5)")
-                    .arg(s->k)
-                    .arg(outcome.milliseconds, 0, 'f', 0)
-                    .arg(s->kneeEps, 0, 'g', 4)
-                    .arg(m_suggestedEps, 0, 'g', 4)
-                    .arg(why));
+        m_kneeEps = s->kneeEps;
+        m_suggestionSwept = s->swept;
+        updateSuggestButton();
+        if (s->swept)
+            logInfo(tr("k-distance curve (k = %1) in %2 ms: knee at eps %3, suggested eps %4 (%5)")
+                        .arg(s->k)
+                        .arg(outcome.milliseconds, 0, 'f', 0)
+                        .arg(s->kneeEps, 0, 'g', 4)
+                        .arg(m_suggestedEps, 0, 'g', 4)
+                        .arg(suggestionReason(s->plateauClusters, s->plateauLow, s->plateauHigh)));
+        else
+            logInfo(tr("k-distance curve (k = %1) in %2 ms: knee at eps %3 (Use suggested eps "
+                       "sweeps around it for a stable eps)")
+                        .arg(s->k)
+                        .arg(outcome.milliseconds, 0, 'f', 0)
+                        .arg(s->kneeEps, 0, 'g', 4));
         if (!m_epsChosen && !m_run && m_suggestedEps > 0) {
             // The knee only presets eps: loading data keeps its own colouring until the user
             // (or the automation) asks for clusters.
@@ -616,12 +679,14 @@ void DbscanPanel::onKDistanceFinished(const JobOutcome& outcome) {
             parametersChanged();
         }
         if (m_sweepAfterKnee) sweep();
+        showNextStep();
     }
 }
 
 void DbscanPanel::onKDistanceFailed(const JobOutcome& outcome) {
     if (outcome.kind != kKDist) return;
     setWarning(tr("The k-distance curve failed: %1.").arg(outcome.error));
+    showNextStep();
     if (m_waitingForKnee) {
         // No suggestion: run with the starting eps rather than not at all.
         m_waitingForKnee = false;
@@ -632,10 +697,99 @@ void DbscanPanel::onKDistanceFailed(const JobOutcome& outcome) {
 }
 
 void DbscanPanel::onKDistanceCancelled(const JobOutcome& outcome) {
-    if (outcome.kind == kKDist) m_sweepAfterKnee = false;
-    if (outcome.kind == kKDist && m_waitingForKnee) {
+    if (outcome.kind != kKDist) return;
+    m_sweepAfterKnee = false;
+    showNextStep();
+    if (m_waitingForKnee) {
         m_waitingForKnee = false;
         m_epsChosen = true;
+    }
+}
+
+QString DbscanPanel::suggestionReason(int clusters, double low, double high) {
+    return clusters > 0 ? tr("the middle of eps %1 to %2, where DBSCAN finds %3 clusters")
+                              .arg(low, 0, 'g', 4)
+                              .arg(high, 0, 'g', 4)
+                              .arg(clusters)
+                        : tr("the knee of the curve: no eps range around it keeps a stable count "
+                             "of two or more clusters");
+}
+
+void DbscanPanel::showNextStep() {
+    // A result on screen, or the expensive curve's question, says enough already.
+    if (m_run || !hasInput() || m_kdistConfirm->isVisible()) return;
+    if (m_suggestedEps <= 0) {
+        statisticsLabel()->setText(
+            tr("No clusters yet: set eps (the slider or the box) or press Run."));
+        return;
+    }
+    statisticsLabel()->setText(
+        tr("No clusters yet. Next: press Run to cluster with eps %1 (%2), move eps (the "
+           "slider, the box or the line on the chart), or press Use suggested eps.")
+            .arg(QLocale().toString(m_eps, 'g', 4),
+                 m_suggestionSwept ? tr("the suggested eps") : tr("the knee of the curve")));
+}
+
+void DbscanPanel::updateSuggestButton() {
+    const bool finding = runner().isBusy(kSuggest);
+    m_suggestButton->setEnabled(hasInput() && m_suggestedEps > 0 && !finding);
+    if (finding)
+        m_suggestButton->setText(tr("Finding a stable eps…"));
+    else if (m_suggestionSwept)
+        m_suggestButton->setText(
+            tr("Use suggested eps (%1)").arg(QLocale().toString(m_suggestedEps, 'g', 4)));
+    else
+        m_suggestButton->setText(tr("Use suggested eps"));
+}
+
+void DbscanPanel::useSuggestedEps() {
+    if (!hasInput() || m_suggestedEps <= 0) return;
+    if (m_suggestionSwept) {
+        applyEps(m_suggestedEps, Source::Code);
+        return;
+    }
+    // Swept now, then applied: the user asked for it.
+    m_applySuggestion = true;
+    DbscanParams suggestFor = params();
+    suggestFor.minPts = m_kdistK;
+    const float knee = float(m_kneeEps);
+    runner().submit<SuggestionSummary>(
+        kSuggest, [points = m_points, knee, suggestFor](Backend& backend, JobControl& job) {
+            const EpsSuggestion suggestion =
+                suggestDbscanEpsAroundKnee(backend, *points, knee, suggestFor, job);
+            SuggestionSummary s;
+            s.k = suggestFor.minPts;
+            s.eps = suggestion.eps;
+            takeSuggestion(s, suggestion);
+            return s;
+        });
+    updateSuggestButton();
+    emit statusMessage(tr("DBSCAN: sweeping eps around the knee for a stable eps…"), 5000);
+}
+
+void DbscanPanel::onSuggestionFinished(const JobOutcome& outcome) {
+    if (outcome.kind != kSuggest) return;
+    auto s = std::static_pointer_cast<const SuggestionSummary>(outcome.result);
+    if (s->k != m_kdistK || !m_kdist) {
+        updateSuggestButton();
+        return;
+    }
+    m_suggestedEps = s->eps;
+    m_suggestionSwept = true;
+    logInfo(tr("DBSCAN eps suggestion (MinPts %1) in %2 ms: eps %3 (%4)")
+                .arg(s->k)
+                .arg(outcome.milliseconds, 0, 'f', 0)
+                .arg(s->eps, 0, 'g', 4)
+                .arg(suggestionReason(s->plateauClusters, s->plateauLow, s->plateauHigh)));
+    // The chart marks the suggestion where it lies on the curve.
+    QPointF mark(m_kdist->knee.x(), s->eps);
+    for (const QPointF& p : m_kdist->curve)
+        if (p.y() <= s->eps) mark.setX(p.x());
+    m_chart->setCurve(m_kdist->curve, m_kdist->n, m_kdist->k, mark);
+    updateSuggestButton();
+    if (m_applySuggestion) {
+        m_applySuggestion = false;
+        applyEps(m_suggestedEps, Source::Code);
     }
 }
 

@@ -24,6 +24,7 @@ namespace cs::ui {
 
 class KDistanceChart;
 class PointCloudView;
+struct KDistanceSummary;
 class SweepHeatmap;
 class WarningRow;
 
@@ -83,7 +84,15 @@ public:
     std::shared_ptr<const DbscanRun> lastRun() const { return m_run; }
     /// The suggested eps (0 before it is known): the middle of the plateau of a sweep of eps
     /// around the knee of the k-distance curve (compute/dbscan/eps_suggestion.h), else the knee.
+    /// The sweep comes with the curve on an accelerator; on the CPU it runs when the user asks
+    /// (useSuggestedEps()), and until then this is the knee.
     double suggestedEps() const { return m_suggestedEps; }
+    /// True once suggestedEps() is the sweep's, not only the knee.
+    bool isSuggestionSwept() const { return m_suggestionSwept; }
+    /// "Use suggested eps": applies the suggestion, sweeping for it first where it is not yet
+    /// known (a job of its own kind; eps is set, and DBSCAN runs, when it ends).
+    void useSuggestedEps();
+    QPushButton* suggestButton() const { return m_suggestButton; }
     /// Runs the eps x MinPts sweep (defaultDbscanSweep around the eps in use, MinPts 3 to 20
     /// or up to n) as a job of its own kind; its heat maps replace the last ones when it ends.
     void sweep() override;
@@ -105,6 +114,7 @@ public:
     QComboBox* pathBox() const { return m_pathBox; }
     QCheckBox* starBox() const { return m_starBox; }
     KDistanceChart* chart() const { return m_chart; }
+    QCheckBox* logScaleBox() const { return m_logScaleBox; }
     SweepHeatmap* sweepHeatmap() const { return m_sweepMap; }
     QComboBox* sweepMeasureBox() const { return m_sweepMeasure; }
     QPushButton* sweepButton() const { return m_sweepButton; }
@@ -143,6 +153,11 @@ private:
     void onKDistanceFailed(const JobOutcome& outcome);
     void onKDistanceCancelled(const JobOutcome& outcome);
     void onSweepFinished(const JobOutcome& outcome);
+    void onSuggestionFinished(const JobOutcome& outcome);
+    void updateSuggestButton();
+    /// With no result on screen: what the user can do next (replaces "Computing…").
+    void showNextStep();
+    static QString suggestionReason(int clusters, double low, double high);
     void updateSweepMarks();
     void repaint();
     void updatePathChoices();
@@ -159,6 +174,10 @@ private:
     bool m_waitingForKnee = false;  // run() before the knee was known: run when it arrives
     bool m_sweepAfterKnee = false;  // sweep() before the suggestion: it centres the sweep
     double m_suggestedEps = 0.0;
+    double m_kneeEps = 0.0;
+    bool m_suggestionSwept = false;  // m_suggestedEps is the sweep's (else the knee)
+    bool m_applySuggestion = false;  // the user asked: apply it when the sweep ends
+    std::shared_ptr<const KDistanceSummary> m_kdist;  // the curve on the chart
     int m_kdistK = 0;
     int m_kdistConfirmedK = 0;  // the expensive k the user asked the curve for
 
@@ -174,6 +193,7 @@ private:
     QCheckBox* m_showNoise = nullptr;
     QPushButton* m_suggestButton = nullptr;
     QPushButton* m_kdistConfirm = nullptr;
+    QCheckBox* m_logScaleBox = nullptr;
     KDistanceChart* m_chart = nullptr;
     SweepHeatmap* m_sweepMap = nullptr;
     QComboBox* m_sweepMeasure = nullptr;

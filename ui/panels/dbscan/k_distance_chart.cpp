@@ -2,9 +2,11 @@
 #include "ui/panels/dbscan/k_distance_chart.h"
 
 #include <QEvent>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QtCharts/QChart>
 #include <QtCharts/QLineSeries>
+#include <QtCharts/QLogValueAxis>
 #include <QtCharts/QScatterSeries>
 #include <QtCharts/QValueAxis>
 #include <algorithm>
@@ -19,22 +21,28 @@ KDistanceChart::KDistanceChart(QWidget* parent) : QChartView(parent) {
     chart->setBackgroundRoundness(0);
     m_curve = new QLineSeries;
     m_epsLine = new QLineSeries;
-    m_knee = new QScatterSeries;
-    m_knee->setMarkerSize(9);
+    m_kneeMark = new QScatterSeries;
+    m_kneeMark->setMarkerSize(9);
     chart->addSeries(m_curve);
     chart->addSeries(m_epsLine);
-    chart->addSeries(m_knee);
+    chart->addSeries(m_kneeMark);
     m_x = new QValueAxis;
-    m_y = new QValueAxis;
+    m_linearY = new QValueAxis;
+    m_logY = new QLogValueAxis;
     m_x->setLabelFormat(QStringLiteral("%.0f"));
-    m_y->setLabelFormat(QStringLiteral("%.3g"));
+    m_linearY->setLabelFormat(QStringLiteral("%.3g"));
+    m_logY->setLabelFormat(QStringLiteral("%.2g"));
+    m_logY->setBase(10.0);
     m_x->setTickCount(3);
-    m_y->setTickCount(5);
+    m_linearY->setTickCount(5);
+    // The log axis is parented to the chart while not shown, so that it is freed with it.
+    m_logY->setParent(chart);
+    m_y = m_linearY;
     chart->addAxis(m_x, Qt::AlignBottom);
     chart->addAxis(m_y, Qt::AlignLeft);
     for (QAbstractSeries* s :
          {static_cast<QAbstractSeries*>(m_curve), static_cast<QAbstractSeries*>(m_epsLine),
-          static_cast<QAbstractSeries*>(m_knee)}) {
+          static_cast<QAbstractSeries*>(m_kneeMark)}) {
         s->attachAxis(m_x);
         s->attachAxis(m_y);
     }
@@ -59,24 +67,29 @@ void KDistanceChart::applyPalette() {
     // GL context, and crash).
     QFont small = font();
     small.setPointSizeF(small.pointSizeF() * 0.85);
-    for (QValueAxis* a : {m_x, m_y}) {
+    const std::initializer_list<QAbstractAxis*> axes{m_x, m_linearY, m_logY};
+    for (QAbstractAxis* a : axes) {
         a->setLabelsFont(small);
         a->setTitleFont(small);
     }
+    c->setTitleFont(small);
     c->setBackgroundBrush(pal.color(QPalette::Base));
     c->setBackgroundPen(QPen(pal.color(QPalette::Mid)));
     c->setPlotAreaBackgroundVisible(false);
     c->setTitleBrush(pal.color(QPalette::Text));
-    for (QValueAxis* a : {m_x, m_y}) {
+    for (QAbstractAxis* a : axes) {
         a->setLabelsBrush(pal.color(QPalette::Text));
         a->setTitleBrush(pal.color(QPalette::Text));
         a->setLinePenColor(pal.color(QPalette::Mid));
         a->setGridLineColor(pal.color(QPalette::Midlight));
     }
     m_curve->setPen(QPen(pal.color(QPalette::Text), 1.5));
-    m_epsLine->setPen(QPen(pal.color(QPalette::Highlight), 2.0));
-    m_knee->setColor(pal.color(QPalette::Link));
-    m_knee->setBorderColor(pal.color(QPalette::Base));
+    QPen epsPen(pal.color(QPalette::Highlight), 2.0);
+    // Clamped to the top edge: dashed, so that it does not read as an eps on the chart.
+    if (m_epsClamped) epsPen.setStyle(Qt::DashLine);
+    m_epsLine->setPen(epsPen);
+    m_kneeMark->setColor(pal.color(QPalette::Link));
+    m_kneeMark->setBorderColor(pal.color(QPalette::Base));
 }
 
 void KDistanceChart::changeEvent(QEvent* event) {
@@ -86,6 +99,7 @@ void KDistanceChart::changeEvent(QEvent* event) {
 
 void KDistanceChart::setCurve(std::vector<QPointF> curve, std::size_t n, int k, QPointF knee) {
     m_curvePoints = std::move(curve);
+    m_knee = knee;
     m_xMax = std::max(1.0, double(n) - 1.0);
     // The top of the curve is the noise: show the whole curve only when it is not much larger
     // than the interesting range around the knee, else the knee would sit flat on the axis.
@@ -94,14 +108,51 @@ void KDistanceChart::setCurve(std::vector<QPointF> curve, std::size_t n, int k, 
     m_yMax = std::max(std::min(top, interesting), knee.y() * 1.5);
     if (!(m_yMax > 0.0) || !std::isfinite(m_yMax)) m_yMax = 1.0;
     m_unit = m_yMax >= 1e-3 && m_yMax < 1e6 ? 1.0 : std::pow(10.0, std::floor(std::log10(m_yMax)));
+    // A log axis cannot show 0 (duplicate points): its floor is the smallest distance above 0
+    // on the curve, or a ten-thousandth of the top.
+    m_yMin = m_yMax * 1e-4;
+    for (const QPointF& p : m_curvePoints)
+        if (p.y() > 0.0) {
+            m_yMin = std::min(m_yMin, p.y() * 0.9);
+            break;
+        }
+    m_x->setTitleText(tr("points sorted by %1-distance").arg(k));
+    const QString unitText =
+        m_unit == 1.0 ? QString() : tr("× %1").arg(QString::number(m_unit, 'g', 3));
+    m_linearY->setTitleText(unitText);
+    m_logY->setTitleText(unitText);
+    updateSeries();
+    updateRanges();
+    updateEpsLine();
+}
+
+void KDistanceChart::updateSeries() {
     QList<QPointF> shown;
     shown.reserve(qsizetype(m_curvePoints.size()));
+    const double floor = m_logScale ? m_yMin : 0.0;
     for (const QPointF& p : m_curvePoints)
-        shown.append({p.x(), p.y() / m_unit});
+        shown.append({p.x(), std::max(p.y(), floor) / m_unit});
     m_curve->replace(shown);
-    m_knee->replace(QList<QPointF>{{knee.x(), knee.y() / m_unit}});
-    m_x->setTitleText(tr("points sorted by %1-distance").arg(k));
-    m_y->setTitleText(m_unit == 1.0 ? QString() : tr("× %1").arg(QString::number(m_unit, 'g', 3)));
+    if (m_curvePoints.empty())
+        m_kneeMark->clear();
+    else
+        m_kneeMark->replace(QList<QPointF>{{m_knee.x(), std::max(m_knee.y(), floor) / m_unit}});
+}
+
+void KDistanceChart::setLogScale(bool logScale) {
+    if (logScale == m_logScale) return;
+    m_logScale = logScale;
+    QChart* c = chart();
+    const std::initializer_list<QAbstractSeries*> series{m_curve, m_epsLine, m_kneeMark};
+    for (QAbstractSeries* s : series)
+        s->detachAxis(m_y);
+    c->removeAxis(m_y);
+    m_y->setParent(c);
+    m_y = logScale ? static_cast<QAbstractAxis*>(m_logY) : static_cast<QAbstractAxis*>(m_linearY);
+    c->addAxis(m_y, Qt::AlignLeft);
+    for (QAbstractSeries* s : series)
+        s->attachAxis(m_y);
+    updateSeries();
     updateRanges();
     updateEpsLine();
 }
@@ -109,8 +160,9 @@ void KDistanceChart::setCurve(std::vector<QPointF> curve, std::size_t n, int k, 
 void KDistanceChart::clearCurve() {
     m_curvePoints.clear();
     m_curve->clear();
-    m_knee->clear();
+    m_kneeMark->clear();
     m_epsLine->clear();
+    setEpsClamped(false);
 }
 
 void KDistanceChart::setEps(double eps) {
@@ -120,26 +172,53 @@ void KDistanceChart::setEps(double eps) {
 
 void KDistanceChart::updateRanges() {
     m_x->setRange(0.0, m_xMax);
-    m_y->setRange(0.0, m_yMax * 1.05 / m_unit);
+    m_linearY->setRange(0.0, m_yMax * 1.05 / m_unit);
+    m_logY->setRange(m_yMin / m_unit, m_yMax * 1.05 / m_unit);
+}
+
+double KDistanceChart::shownTop() const {
+    return m_yMax * 1.05;
+}
+
+double KDistanceChart::shownBottom() const {
+    return m_logScale ? m_yMin : 0.0;
+}
+
+void KDistanceChart::setEpsClamped(bool clamped) {
+    if (clamped == m_epsClamped) return;
+    m_epsClamped = clamped;
+    applyPalette();
 }
 
 void KDistanceChart::updateEpsLine() {
     if (m_curvePoints.empty()) {
         m_epsLine->clear();
+        chart()->setTitle({});
         return;
     }
-    // Clamped to the axis so that a large eps still shows (at the top edge).
-    const double y = std::min(m_eps, m_yMax * 1.05) / m_unit;
-    m_epsLine->replace(QList<QPointF>{{0.0, y}, {m_xMax, y}});
+    // Clamped to the axis so that a large (or, on the log axis, tiny) eps still shows, at the
+    // edge, dashed, and the title says where it really is.
+    const double y = std::clamp(m_eps, shownBottom(), shownTop());
+    setEpsClamped(y != m_eps);
+    m_epsLine->replace(QList<QPointF>{{0.0, y / m_unit}, {m_xMax, y / m_unit}});
+    const QLocale locale;
+    chart()->setTitle(
+        !m_epsClamped ? QString()
+        : m_eps > y
+            ? tr("eps %1 is above the chart (top %2)")
+                  .arg(locale.toString(m_eps, 'g', 4), locale.toString(shownTop(), 'g', 3))
+            : tr("eps %1 is below the chart (bottom %2)")
+                  .arg(locale.toString(m_eps, 'g', 4), locale.toString(shownBottom(), 'g', 3)));
 }
 
 double KDistanceChart::epsAt(const QPoint& position) const {
     const QPointF value = chart()->mapToValue(mapToScene(position), m_curve);
-    return std::clamp(value.y() * m_unit, m_yMax * 1e-4, m_yMax * 1.05);
+    return std::clamp(value.y() * m_unit, m_yMax * 1e-4, shownTop());
 }
 
 int KDistanceChart::epsLineY() const {
-    const QPointF scene = chart()->mapToPosition(QPointF(m_xMax / 2, m_eps / m_unit), m_curve);
+    const double y = std::clamp(m_eps, shownBottom(), shownTop());
+    const QPointF scene = chart()->mapToPosition(QPointF(m_xMax / 2, y / m_unit), m_curve);
     return mapFromScene(scene).y();
 }
 

@@ -5,15 +5,19 @@
 #include <QtCharts/QChartView>
 #include <vector>
 
+class QAbstractAxis;
 class QLineSeries;
+class QLogValueAxis;
 class QScatterSeries;
 class QValueAxis;
 
 namespace cs::ui {
 
 /// The sorted k-distance curve for choosing DBSCAN's eps, with a horizontal eps line the user
-/// drags (or clicks to place) and the knee marked. The curve arrives decimated (a few thousand
-/// points), so the chart costs the same for 10 thousand or 10 million points.
+/// drags (or clicks to place) and the knee marked; a linear or a log y axis. An eps outside the
+/// axis is drawn dashed at its edge, and the chart's title says where it is. The curve arrives
+/// decimated (a few thousand points), so the chart costs the same for 10 thousand or 10 million
+/// points.
 class KDistanceChart : public QChartView {
     Q_OBJECT
 public:
@@ -33,6 +37,13 @@ public:
     double epsAt(const QPoint& position) const;
     /// Where the eps line is drawn, in widget pixels (y), for tests.
     int epsLineY() const;
+    /// A log y axis (the small distances of dense regions spread out) or a linear one.
+    void setLogScale(bool logScale);
+    bool isLogScale() const { return m_logScale; }
+    /// True while eps lies outside the y axis and its line is drawn at the edge.
+    bool isEpsClamped() const { return m_epsClamped; }
+    /// The y axis in use (a QValueAxis, or a QLogValueAxis on the log scale), for tests.
+    QAbstractAxis* yAxis() const { return m_y; }
 
 signals:
     /// The user moved the eps line.
@@ -48,13 +59,23 @@ private:
     void applyPalette();
     void updateEpsLine();
     void updateRanges();
+    void updateSeries();
+    void setEpsClamped(bool clamped);
+    double shownTop() const;
+    double shownBottom() const;
 
     QLineSeries* m_curve = nullptr;
     QLineSeries* m_epsLine = nullptr;
-    QScatterSeries* m_knee = nullptr;
+    QScatterSeries* m_kneeMark = nullptr;
     QValueAxis* m_x = nullptr;
-    QValueAxis* m_y = nullptr;
+    QValueAxis* m_linearY = nullptr;
+    QLogValueAxis* m_logY = nullptr;
+    QAbstractAxis* m_y = nullptr;  // the one shown
     std::vector<QPointF> m_curvePoints;
+    QPointF m_knee;
+    double m_yMin = 1e-4;  // the log axis' floor, in the data's units
+    bool m_logScale = false;
+    bool m_epsClamped = false;
     double m_eps = 0.0;
     double m_xMax = 1.0;
     double m_yMax = 1.0;  // in the data's units

@@ -93,7 +93,9 @@ PointColouring colourByLabels(const PointAttribute& a, std::uint32_t noiseRgba) 
     }
 
     out.legend.kind = Legend::Kind::Categories;
-    out.legend.title = QString::fromStdString(a.name);
+    // Labels that came with the data look like a clustering: the title says they are not one.
+    out.legend.title =
+        QObject::tr("%1 · given labels, not a clustering").arg(QString::fromStdString(a.name));
     auto addEntry = [&](std::int32_t l, std::size_t count) {
         const QString name = std::size_t(l) < a.categories.size()
                                  ? QString::fromStdString(a.categories[l])

@@ -147,7 +147,7 @@ private slots:
         }
         const Legend& legend = view->legend();
         QCOMPARE(legend.kind, Legend::Kind::Categories);
-        QCOMPARE(legend.title, QStringLiteral("truth"));
+        QCOMPARE(legend.title, QStringLiteral("truth · given labels, not a clustering"));
         QCOMPARE(int(legend.entries.size()), 3);
         QCOMPARE(legend.entries[0].name, QStringLiteral("left"));
         QCOMPARE(legend.entries[0].count, std::size_t(1));
