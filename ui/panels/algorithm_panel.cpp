@@ -45,7 +45,12 @@ AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& des
               m_live.beginSubmit();
               m_runValues = parameterValues();
               m_runSubset = m_subset;
-              if (hasInput()) submitRun();
+              if (!hasInput()) return;
+              const std::uint64_t before = m_runner.latestGeneration(m_kind);
+              submitRun();
+              // A refused run submits nothing: only a job's values may stand for it.
+              if (m_runner.latestGeneration(m_kind) != before)
+                  m_submitted = {m_runner.latestGeneration(m_kind), m_runValues};
           },
           longJobMs, longJobDebounceMs) {
     setObjectName(m_kind + QStringLiteral("Panel"));
@@ -133,8 +138,26 @@ void AlgorithmPanel::setSeriesSet(std::shared_ptr<const SeriesSet>) {}
 
 void AlgorithmPanel::run() {
     if (!hasInput() || !mayRun()) return;
+    if (isUpToDate()) {
+        // Run right after an edit that re-ran live (ROCKET's Kernels typed, then Run): the same
+        // parameters again would only cancel that run and start it over.
+        emit statusMessage(tr("%1: the run for these parameters is %2")
+                               .arg(QString::fromStdString(m_descriptor.title),
+                                    m_runner.isBusy(m_kind) ? tr("in progress") : tr("on screen")),
+                           4000);
+        return;
+    }
     m_live.runNow();
     updateRunning();
+}
+
+bool AlgorithmPanel::isUpToDate() const {
+    if (!m_submitted || m_live.isPending()) return false;
+    const ParameterValues now = parameterValues();
+    if (m_runner.isBusy(m_kind))
+        return m_submitted->generation == m_runner.latestGeneration(m_kind) &&
+               m_submitted->values == now;
+    return m_shownValues && *m_shownValues == now && hasResult();
 }
 
 void AlgorithmPanel::cancel() {
@@ -313,13 +336,17 @@ void AlgorithmPanel::addBox(QWidget* box) {
     m_layout->insertWidget(m_boxInsertAt++, box);
 }
 
-void AlgorithmPanel::addResultWidget(QWidget* widget) {
-    m_resultLayout->insertWidget(m_resultLayout->indexOf(m_warningRow), widget);
+void AlgorithmPanel::addResultWidget(QWidget* widget, ResultPlace place) {
+    QWidget* before = place == ResultPlace::Summary ? static_cast<QWidget*>(m_warningRow)
+                                                    : static_cast<QWidget*>(m_timings);
+    m_resultLayout->insertWidget(m_resultLayout->indexOf(before), widget);
 }
 
 void AlgorithmPanel::resetResult(const QString& summary) {
     m_live.reset();
     m_resultSubset.reset();
+    m_submitted.reset();
+    m_shownValues.reset();
     // New data: an edit from here on starts from what the panel shows now.
     m_editedValues = parameterValues();
     setWarning({});
@@ -363,6 +390,8 @@ void AlgorithmPanel::onFinished(const JobOutcome& outcome) {
                                  .arg(QLocale().toString(qulonglong(m_runSubset->size())),
                                       QLocale().toString(qulonglong(m_runSubset->total)), items)
                            : QString();
+    if (m_submitted && m_submitted->generation == outcome.generation)
+        m_shownValues = m_submitted->values;
     // Every run in the log with what it ran with, so that a result seen once can be found again.
     logInfo(tr("run %1%2 (%3 ms on %4)")
                 .arg(QString::fromStdString(m_descriptor.describe(m_runValues)), on)

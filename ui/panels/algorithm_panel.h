@@ -57,6 +57,9 @@ public:
     const QString& kind() const { return m_kind; }
     /// Runs now with the current parameters (a pending debounce is skipped).
     void run();
+    /// True when the run in flight, or else the result on screen, is for the parameters shown
+    /// and nothing is pending: run() then starts nothing.
+    bool isUpToDate() const;
     /// Cancels the run in flight and pending changes; the result on screen stays. A panel with
     /// side jobs of its own cancels those too.
     virtual void cancel();
@@ -166,8 +169,12 @@ protected:
     QFormLayout* parameterForm() const { return m_form; }
     /// Adds a box of the panel's own under the Result box.
     void addBox(QWidget* box);
-    /// Adds a widget of the panel's own to the Result box, under the summary.
-    void addResultWidget(QWidget* widget);
+    /// Where addResultWidget() puts a widget: under the summary (a line or two of text), or
+    /// under the export button (a table, a chart): the summary, its warning and Export must
+    /// stay on a 1280 x 720 screen without scrolling.
+    enum class ResultPlace { Summary, Details };
+    /// Adds a widget of the panel's own to the Result box.
+    void addResultWidget(QWidget* widget, ResultPlace place = ResultPlace::Summary);
 
     /// A parameter changed: re-run when there is input (LiveRun decides when).
     void parametersChanged();
@@ -226,6 +233,12 @@ private:
     std::shared_ptr<const ItemSubset> m_subset;     // the items the next runs are limited to
     std::shared_ptr<const ItemSubset> m_runSubset;  // those of the run submitted last
     std::shared_ptr<const ItemSubset> m_resultSubset;  // those of the result on screen
+    struct Submitted {
+        std::uint64_t generation = 0;
+        ParameterValues values;
+    };
+    std::optional<Submitted> m_submitted;          // the newest job and its values
+    std::optional<ParameterValues> m_shownValues;  // those of the result on screen
     std::map<QString, QWidget*> m_viewOptionWidgets;
     QVariantMap m_editedViewOptions;  // the "before" of the next view option edit
     bool m_settingViewOptions = false;

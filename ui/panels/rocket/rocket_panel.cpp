@@ -111,7 +111,8 @@ RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
     m_confusion->hide();
     buildConfusionBox();
     addResultWidget(m_classifier);
-    addResultWidget(m_confusionBox);
+    // The matrix grows with the classes: under Export, which must stay in sight.
+    addResultWidget(m_confusionBox, ResultPlace::Details);
     // The feature map's order is the series view's; the descriptor's featureOrder sets it.
     // A view choice: stored, not an edit to undo (nor one a later undo would revert).
     connect(&m_view, &SeriesView::featureOrderChanged, this,

@@ -131,6 +131,9 @@ SeriesView::SeriesView(QWidget* parent) : QWidget(parent) {
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
+    // A long title (a UEA set's name, channels and lengths) wraps rather than widening the
+    // window past a small screen.
+    m_title->setWordWrap(true);
     m_note = new QLabel(this);
     m_note->setForegroundRole(QPalette::PlaceholderText);
     m_note->setWordWrap(true);
