@@ -32,6 +32,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QToolBar>
 #include <QToolButton>
 #include <QToolTip>
@@ -78,6 +79,8 @@ const QString kResidentJob = QStringLiteral("resident");
 // The same for the loaded series (Backend::keepSeriesResident), for the series heat map.
 const QString kResidentSeriesJob = QStringLiteral("resident-series");
 const QString kLastDirKey = QStringLiteral("ui/lastDirectory");
+// Exports go where the last one went (a results folder), not where the data came from.
+const QString kLastExportDirKey = QStringLiteral("ui/lastExportDirectory");
 // The job that finds the points inside a selection box (a scan over all points: off the GUI
 // thread).
 const QString kSelectJob = QStringLiteral("select");
@@ -122,6 +125,27 @@ QSet<int> clusterIds(const QVariant& v) {
     for (const QVariant& id : v.toList())
         out.insert(id.toInt());
     return out;
+}
+
+// The most a status-bar label of the jobs or the loader takes: a long progress line is elided
+// (whole in its tooltip) rather than widening the window or crowding the point count.
+constexpr int kStatusLabelWidth = 360;
+
+void setStatusText(QLabel* label, const QString& text) {
+    label->setText(label->fontMetrics().elidedText(text, Qt::ElideRight, kStatusLabelWidth));
+    label->setToolTip(label->text() == text ? QString() : text);
+}
+
+// Where the export dialogs open: the last export's folder, else the last data folder.
+QDir exportDirectory() {
+    const QSettings settings;
+    return QDir(
+        settings.value(kLastExportDirKey, settings.value(kLastDirKey, QDir::homePath()).toString())
+            .toString());
+}
+
+void rememberExportDirectory(const QString& path) {
+    QSettings().setValue(kLastExportDirKey, QFileInfo(path).absolutePath());
 }
 
 QIcon appIcon() {
@@ -197,7 +221,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_loader, &DatasetLoader::failed, this, &MainWindow::onLoadFailed);
     connect(m_loader, &DatasetLoader::busyChanged, this, &MainWindow::onBusyChanged);
     connect(m_loader, &DatasetLoader::activityChanged, this,
-            [this](const QString& activity) { m_busyLabel->setText(activity); });
+            [this](const QString& activity) { setStatusText(m_busyLabel, activity); });
 
     m_pointView = new PointCloudView;
     m_seriesView = new SeriesView;
@@ -234,6 +258,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_stack, &QStackedWidget::currentChanged, this, [this] {
         updateTitle();
         updateViewActions();
+        // The panels for what is on screen come to the front (a tab the user chose for this
+        // kind of data stays).
+        raisePanelFor(currentView() == View::Series ? InputKind::Series : InputKind::Points);
     });
     rebuildColourMenu();
     updateViewActions();
@@ -303,7 +330,7 @@ void MainWindow::createComputePanels() {
             [this](const QString& kind, std::uint64_t, double fraction, const QString& stage) {
                 m_jobBar->setRange(0, 1000);
                 m_jobBar->setValue(int(fraction * 1000));
-                m_jobLabel->setText(stage.isEmpty() ? kind : tr("%1: %2").arg(kind, stage));
+                setStatusText(m_jobLabel, stage.isEmpty() ? kind : tr("%1: %2").arg(kind, stage));
             });
     connect(m_jobs, &JobRunner::busyChanged, this, &MainWindow::onJobBusyChanged);
     // Progress only for jobs that last: a flickering bar on every 20 ms run is noise.
@@ -790,14 +817,12 @@ void MainWindow::exportSelectionInteractively() {
                                  5000);
         return;
     }
-    QSettings settings;
     const QString base = QFileInfo(currentName()).completeBaseName();
-    QString path =
-        QFileDialog::getSaveFileName(this, tr("Export the selection"),
-                                     QDir(settings.value(kLastDirKey, QDir::homePath()).toString())
-                                         .filePath(base + kSelectionEnding),
-                                     tr("Selected points (*%1)").arg(kSelectionEnding));
+    QString path = QFileDialog::getSaveFileName(this, tr("Export the selection"),
+                                                exportDirectory().filePath(base + kSelectionEnding),
+                                                tr("Selected points (*%1)").arg(kSelectionEnding));
     if (path.isEmpty()) return;
+    rememberExportDirectory(path);
     if (!path.endsWith(kSelectionEnding, Qt::CaseInsensitive))
         path =
             QFileInfo(path).dir().filePath(QFileInfo(path).completeBaseName() + kSelectionEnding);
@@ -805,9 +830,10 @@ void MainWindow::exportSelectionInteractively() {
 }
 
 void MainWindow::raisePanelFor(InputKind input) {
-    // A panel for this data already in front stays there.
+    // A panel for this data already in front stays there. Tabbed docks behind the front one
+    // stay "visible", parked outside the window: what is in front is what has pixels on screen.
     for (auto& [panel, dock] : m_panels)
-        if (panel->descriptor().input == input && panel->isVisible()) return;
+        if (panel->descriptor().input == input && !panel->visibleRegion().isEmpty()) return;
     for (auto& [panel, dock] : m_panels)
         if (panel->descriptor().input == input && !dock->isHidden()) {
             dock->raise();
@@ -818,7 +844,7 @@ void MainWindow::raisePanelFor(InputKind input) {
 void MainWindow::onJobBusyChanged(bool busy) {
     if (busy) {
         m_jobBar->setRange(0, 0);
-        m_jobLabel->setText(tr("Computing…"));
+        setStatusText(m_jobLabel, tr("Computing…"));
         m_jobShowTimer.start();
         return;
     }
@@ -838,13 +864,12 @@ void MainWindow::exportResultInteractively(const QString& algorithmName) {
             << tr("%1 (*%2)").arg(QString::fromStdString(e.what), QString::fromStdString(e.suffix));
     QString filter = filters.front();
     const QString base = QFileInfo(currentName()).completeBaseName();
-    QSettings settings;
     QString path = QFileDialog::getSaveFileName(
         this, tr("Export %1").arg(algorithm->title()),
-        QDir(settings.value(kLastDirKey, QDir::homePath()).toString())
-            .filePath(base + QString::fromStdString(d.exports.front().suffix)),
+        exportDirectory().filePath(base + QString::fromStdString(d.exports.front().suffix)),
         filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty()) return;
+    rememberExportDirectory(path);
     const ExportSpec& chosen =
         d.exports[std::size_t(std::max<qsizetype>(0, filters.indexOf(filter)))];
     path = withExportEnding(path, d, chosen);
@@ -907,9 +932,11 @@ void MainWindow::createActions() {
     m_fitAction->setShortcut(QKeySequence(Qt::Key_F));
     connect(m_fitAction, &QAction::triggered, m_pointView, &PointCloudView::fitToData);
     m_largerAction = new QAction(tr("&Larger points"), this);
+    m_largerAction->setObjectName(QStringLiteral("largerPointsAction"));
     m_largerAction->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
     connect(m_largerAction, &QAction::triggered, m_pointView, &PointCloudView::increasePointSize);
     m_smallerAction = new QAction(tr("&Smaller points"), this);
+    m_smallerAction->setObjectName(QStringLiteral("smallerPointsAction"));
     m_smallerAction->setShortcut(QKeySequence(Qt::Key_Minus));
     connect(m_smallerAction, &QAction::triggered, m_pointView, &PointCloudView::decreasePointSize);
     for (QAction* a : {m_resetCameraAction, m_fitAction, m_largerAction, m_smallerAction})
@@ -991,6 +1018,8 @@ void MainWindow::createMenus() {
     view->addAction(m_resetCameraAction);
     view->addAction(m_fitAction);
     QMenu* size = view->addMenu(tr("Point &size"));
+    size->setObjectName(QStringLiteral("pointSizeMenu"));
+    m_pointSizeMenu = size;
     size->addAction(m_largerAction);
     size->addAction(m_smallerAction);
     m_colourMenu = view->addMenu(tr("&Colour by"));
@@ -1102,6 +1131,9 @@ void MainWindow::createStatusBar() {
     m_busyLabel = new QLabel;
     m_busyLabel->hide();
     m_dataLabel = new QLabel;
+    m_dataLabel->setObjectName(QStringLiteral("dataLabel"));
+    // Room between the count and whatever is left of it (a message, the job's progress).
+    m_dataLabel->setContentsMargins(12, 0, 6, 0);
     m_backendChip = new BackendChip;
     m_jobLabel = new QLabel;
     m_jobLabel->hide();
@@ -1294,7 +1326,7 @@ void MainWindow::onLoadFailed(const QString& failure, const QString& path) {
 void MainWindow::onBusyChanged(bool busy) {
     m_busyBar->setVisible(busy);
     m_busyLabel->setVisible(busy);
-    m_busyLabel->setText(m_loader->activity());
+    setStatusText(m_busyLabel, m_loader->activity());
     m_openAction->setEnabled(true);  // a newer request simply supersedes the running one
     if (busy)
         QApplication::setOverrideCursor(Qt::BusyCursor);
@@ -1318,6 +1350,8 @@ void MainWindow::updateViewActions() {
     for (QAction* a : {m_resetCameraAction, m_fitAction, m_largerAction, m_smallerAction})
         a->setEnabled(points);
     m_colourMenu->setEnabled(points);
+    // The series view has no points to size.
+    if (m_pointSizeMenu) m_pointSizeMenu->setEnabled(points);
     m_upMenu->setEnabled(currentView() == View::Points);
     m_colourBoxAction->setVisible(points);
     m_exportAction->setEnabled(currentView() == View::Points
@@ -1404,6 +1438,22 @@ void MainWindow::rebuildColourMenu() {
     for (const auto& option : options)
         m_colourBox->addItem(option.title, option.id);
     m_colourBox->setCurrentIndex(m_colourBox->findData(shown));
+    // The tool bar keeps the width the box had when it was laid out: a later, longer entry
+    // ("clusters (DBSCAN)") would be cut. So the box asks for its widest entry itself.
+    int widest = 0;
+    for (int i = 0; i < m_colourBox->count(); ++i)
+        widest = std::max(widest,
+                          m_colourBox->fontMetrics().horizontalAdvance(m_colourBox->itemText(i)));
+    QStyleOptionComboBox option;
+    option.initFrom(m_colourBox);
+    m_colourBox->setMinimumWidth(
+        m_colourBox->style()
+            ->sizeFromContents(QStyle::CT_ComboBox, &option,
+                               QSize(widest, m_colourBox->fontMetrics().height()), m_colourBox)
+            .width());
+    // Laid out now, not at the next event: a screenshot taken right after a run shows it whole.
+    for (QWidget* w = m_colourBox->parentWidget(); w && w != this; w = w->parentWidget())
+        if (QLayout* layout = w->layout()) layout->activate();
 }
 
 QStringList MainWindow::openFilters() {
@@ -1872,13 +1922,12 @@ void MainWindow::exportInteractively() {
         }
     }
     QString filter = pngFilter;
-    QSettings settings;
     const QString base = QFileInfo(currentName()).completeBaseName();
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export"),
-        QDir(settings.value(kLastDirKey, QDir::homePath()).toString()).filePath(base),
-        filters.join(QStringLiteral(";;")), &filter);
+    QString path =
+        QFileDialog::getSaveFileName(this, tr("Export"), exportDirectory().filePath(base),
+                                     filters.join(QStringLiteral(";;")), &filter);
     if (path.isEmpty()) return;
+    rememberExportDirectory(path);
     QString error;
     const qsizetype chosen = filters.indexOf(filter) - 2;
     if (chosen >= 0 && chosen < qsizetype(exports.size())) {

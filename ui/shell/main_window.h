@@ -337,6 +337,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_colourMenu = nullptr;
     QMenu* m_upMenu = nullptr;
+    QMenu* m_pointSizeMenu = nullptr;
     QActionGroup* m_colourGroup = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_exportAction = nullptr;
