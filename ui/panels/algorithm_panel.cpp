@@ -141,9 +141,8 @@ void AlgorithmPanel::run() {
     if (isUpToDate()) {
         // Run right after an edit that re-ran live (ROCKET's Kernels typed, then Run): the same
         // parameters again would only cancel that run and start it over.
-        emit statusMessage(tr("%1: the run for these parameters is %2")
-                               .arg(QString::fromStdString(m_descriptor.title),
-                                    m_runner.isBusy(m_kind) ? tr("in progress") : tr("on screen")),
+        emit statusMessage(tr("%1: the run for these parameters is in progress")
+                               .arg(QString::fromStdString(m_descriptor.title)),
                            4000);
         return;
     }
@@ -152,12 +151,10 @@ void AlgorithmPanel::run() {
 }
 
 bool AlgorithmPanel::isUpToDate() const {
-    if (!m_submitted || m_live.isPending()) return false;
-    const ParameterValues now = parameterValues();
-    if (m_runner.isBusy(m_kind))
-        return m_submitted->generation == m_runner.latestGeneration(m_kind) &&
-               m_submitted->values == now;
-    return m_shownValues && *m_shownValues == now && hasResult();
+    // A finished run may be asked for again (Run re-runs what is on screen); one in flight not.
+    if (!m_submitted || m_live.isPending() || !m_runner.isBusy(m_kind)) return false;
+    return m_submitted->generation == m_runner.latestGeneration(m_kind) &&
+           m_submitted->values == parameterValues();
 }
 
 void AlgorithmPanel::cancel() {
@@ -346,7 +343,6 @@ void AlgorithmPanel::resetResult(const QString& summary) {
     m_live.reset();
     m_resultSubset.reset();
     m_submitted.reset();
-    m_shownValues.reset();
     // New data: an edit from here on starts from what the panel shows now.
     m_editedValues = parameterValues();
     setWarning({});
@@ -390,8 +386,6 @@ void AlgorithmPanel::onFinished(const JobOutcome& outcome) {
                                  .arg(QLocale().toString(qulonglong(m_runSubset->size())),
                                       QLocale().toString(qulonglong(m_runSubset->total)), items)
                            : QString();
-    if (m_submitted && m_submitted->generation == outcome.generation)
-        m_shownValues = m_submitted->values;
     // Every run in the log with what it ran with, so that a result seen once can be found again.
     logInfo(tr("run %1%2 (%3 ms on %4)")
                 .arg(QString::fromStdString(m_descriptor.describe(m_runValues)), on)

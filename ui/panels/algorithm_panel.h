@@ -57,8 +57,8 @@ public:
     const QString& kind() const { return m_kind; }
     /// Runs now with the current parameters (a pending debounce is skipped).
     void run();
-    /// True when the run in flight, or else the result on screen, is for the parameters shown
-    /// and nothing is pending: run() then starts nothing.
+    /// True while the run in flight is for the parameters shown and nothing is pending: run()
+    /// then starts nothing (a finished run is run again when asked).
     bool isUpToDate() const;
     /// Cancels the run in flight and pending changes; the result on screen stays. A panel with
     /// side jobs of its own cancels those too.
@@ -237,8 +237,7 @@ private:
         std::uint64_t generation = 0;
         ParameterValues values;
     };
-    std::optional<Submitted> m_submitted;          // the newest job and its values
-    std::optional<ParameterValues> m_shownValues;  // those of the result on screen
+    std::optional<Submitted> m_submitted;  // the newest job and its values
     std::map<QString, QWidget*> m_viewOptionWidgets;
     QVariantMap m_editedViewOptions;  // the "before" of the next view option edit
     bool m_settingViewOptions = false;
