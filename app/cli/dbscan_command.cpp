@@ -79,7 +79,9 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("FILE", o->file, "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy)")->required();
     o->options = std::make_shared<ParameterOptions>(*cmd, dbscanDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
-    cmd->add_option("--out", o->out, "Write index,label,core rows to this CSV file");
+    cmd->add_option("--out", o->out,
+                    "Write index,label,core rows to this CSV file (with original_index after "
+                    "index when NaN rows were dropped)");
     addRowsOption(*cmd, o->rows);
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {

@@ -123,11 +123,19 @@ void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int3
                     " labels with " + std::to_string(isCore.size()) + " core flags");
     requireRows(file, rows, labels.size());
     CsvOut out(file);
-    out.header(parameters, "index,label,core");
+    // Once rows were dropped, a point's index (the legend's, the inspector's, the selection's)
+    // and its file row differ: both are written, so that the labels of an organised cloud map
+    // back to its pixels (row = y * width + x).
+    const bool dropped = !rows.rows.empty();
+    out.header(parameters, dropped ? "index,original_index,label,core" : "index,label,core");
     for (std::size_t i = 0; i < labels.size(); ++i) {
         if (labels[i] == kNotRun) continue;  // a run on a selection did not reach it
-        out.number(rows.of(i));
+        out.number(i);
         out.put(',');
+        if (dropped) {
+            out.number(rows.of(i));
+            out.put(',');
+        }
         out.number(labels[i]);
         out.put(',');
         out.put(!isCore.empty() && isCore[i] ? '1' : '0');

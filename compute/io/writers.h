@@ -31,8 +31,10 @@ inline FileRows fileRowsOf(const PointSet& points) {
     return {points.fileRows, points.fileRowCount()};
 }
 
-/// Writes `index,label,core` rows, index the point's file row; isCore may be empty (core
-/// column 0). Points labelled kNotRun (outside a run on a selection) get no row.
+/// Writes `index,label,core` rows; isCore may be empty (core column 0). When rows were dropped
+/// on reading (rows.rows not empty) the rows are `index,original_index,label,core`: index the
+/// point's (as the views and the inspector number it), original_index its file row. Points
+/// labelled kNotRun (outside a run on a selection) get no row.
 void writeLabelsCsv(const std::filesystem::path& file, std::span<const std::int32_t> labels,
                     std::span<const std::uint8_t> isCore, std::string_view parameters,
                     FileRows rows = {});

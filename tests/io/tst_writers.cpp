@@ -233,8 +233,8 @@ private slots:
         const std::vector<std::int32_t> labels = {0, -1, 1, 0};
         cs::io::writeLabelsCsv(file("labels.csv"), labels, {}, "p", rows);
         QCOMPARE(lines(file("labels.csv")),
-                 (std::vector<std::string>{"# p", "index,label,core", "1,0,0", "2,-1,0", "5,1,0",
-                                           "6,0,0"}));
+                 (std::vector<std::string>{"# p", "index,original_index,label,core", "0,1,0,0",
+                                           "1,2,-1,0", "2,5,1,0", "3,6,0,0"}));
         cs::io::writeLabelsNpy(file("labels.npy"), labels, rows);
         const cs::io::NpyArray npyLabels = cs::io::readNpy(file("labels.npy"));
         QCOMPARE(npyLabels.shape, std::vector<std::size_t>{8});

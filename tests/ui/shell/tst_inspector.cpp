@@ -622,14 +622,19 @@ private slots:
         QCOMPARE(json[QStringLiteral("original_index")].toInteger(), qint64(4));
         QFile l(labels);
         QVERIFY(l.open(QIODevice::ReadOnly | QIODevice::Text));
+        // index,original_index,label,core: the row of point 2 names file row 4.
+        const QStringList csv = QString::fromUtf8(l.readAll()).split(QLatin1Char('\n'));
+        QVERIFY(csv.size() > 2);
+        QCOMPARE(csv[1], QStringLiteral("index,original_index,label,core"));
         QStringList row;
-        for (const QString& line : QString::fromUtf8(l.readAll()).split(QLatin1Char('\n')))
-            if (line.startsWith(QLatin1String("4,"))) row = line.split(QLatin1Char(','));
-        QCOMPARE(row.size(), qsizetype(3));
-        QCOMPARE(json[QStringLiteral("cluster")].toInt(), row[1].toInt());
+        for (const QString& line : csv)
+            if (line.startsWith(QLatin1String("2,"))) row = line.split(QLatin1Char(','));
+        QCOMPARE(row.size(), qsizetype(4));
+        QCOMPARE(row[1], QStringLiteral("4"));
+        QCOMPARE(json[QStringLiteral("cluster")].toInt(), row[2].toInt());
         QCOMPARE(json[QStringLiteral("role")].toString(),
-                 row[1].toInt() < 0             ? QStringLiteral("noise")
-                 : row[2] == QLatin1String("1") ? QStringLiteral("core")
+                 row[2].toInt() < 0             ? QStringLiteral("noise")
+                 : row[3] == QLatin1String("1") ? QStringLiteral("core")
                                                 : QStringLiteral("border"));
         // Point 2 is (3,0,0): nearest (1,0,0) row 2, then (5,0,0) row 5, then (0,0,0) row 0.
         const QJsonArray near = json[QStringLiteral("neighbours")].toArray();
