@@ -7,6 +7,18 @@
 
 namespace cs {
 
+std::array<double, 9> SensorPose::rotation() const {
+    const auto [w, x, y, z] = orientation;
+    return {1 - 2 * (y * y + z * z), 2 * (x * y - w * z),     2 * (x * z + w * y),
+            2 * (x * y + w * z),     1 - 2 * (x * x + z * z), 2 * (y * z - w * x),
+            2 * (x * z - w * y),     2 * (y * z + w * x),     1 - 2 * (x * x + y * y)};
+}
+
+bool SensorPose::isIdentity() const {
+    // q and -q are the same rotation.
+    return origin == std::array<double, 3>{0, 0, 0} && std::abs(orientation[0]) == 1.0;
+}
+
 PointSet PointSet::fromCoords(std::size_t dims, std::vector<float> coords) {
     if (dims == 0 && !coords.empty()) throw Error("a point set needs at least one dimension");
     if (dims != 0 && coords.size() % dims != 0)

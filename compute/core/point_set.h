@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +24,18 @@ struct PointAttribute {
     std::vector<std::uint32_t> colours;   ///< Kind::Colour: 0xRRGGBB per point
 };
 
+/// Where the sensor stood that captured a cloud, in the world frame (a PCD file's VIEWPOINT):
+/// the points are in the sensor's frame, and world = R(orientation) * point + origin. The
+/// sensor looks along its +z with +x to the right and +y down (PCL's camera convention).
+struct SensorPose {
+    std::array<double, 3> origin{0.0, 0.0, 0.0};            ///< tx ty tz
+    std::array<double, 4> orientation{1.0, 0.0, 0.0, 0.0};  ///< unit quaternion qw qx qy qz
+    /// The rotation as a row-major 3x3 matrix.
+    std::array<double, 9> rotation() const;
+    /// True for the identity pose (the points are already in the world frame).
+    bool isIdentity() const;
+};
+
 /// N points × d dimensions, float32, row-major: coordinate j of point i is coords[i * dims + j].
 /// @code
 /// cs::PointSet s = cs::PointSet::fromCoords(2, {0, 0, 1, 1});  // two 2-D points
@@ -39,6 +53,8 @@ struct PointSet {
     /// these rows, so that they line up with the file, not with the points kept.
     std::vector<std::size_t> fileRows;
     std::string source;  ///< file path, or "demo:..." for generated data
+    /// The sensor's pose when the file gave one (PCD VIEWPOINT); coordinates stay as in the file.
+    std::optional<SensorPose> sensorPose;
 
     /// Builds a set from row-major coordinates; throws cs::Error when the size is not n * dims.
     static PointSet fromCoords(std::size_t dims, std::vector<float> coords);

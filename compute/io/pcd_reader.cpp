@@ -6,7 +6,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,7 +51,37 @@ struct PcdHeader {
     std::size_t bodyOffset = 0;
     std::size_t headerLines = 0;
     std::size_t fieldsLine = 0;
+    std::optional<SensorPose> viewpoint;
 };
+
+// A unit quaternion may be written with a few digits ("0.7071 0.7071 0 0"): lengths this close
+// to 1 are normalised, anything further is an error rather than a silently scaled rotation.
+constexpr double kQuaternionTolerance = 1e-3;
+
+SensorPose parseViewpoint(const std::string& file, std::size_t lineNo,
+                          const std::vector<std::string_view>& t) {
+    const std::string form = "VIEWPOINT must be followed by 7 numbers: tx ty tz qw qx qy qz";
+    if (t.size() != 8)
+        throw InputError(file, InputError::Unit::Line, lineNo,
+                         form + " (found " + std::to_string(t.size() - 1) + ")");
+    double v[7];
+    for (std::size_t i = 0; i < 7; ++i)
+        if (!parseDouble(t[i + 1], v[i]) || !std::isfinite(v[i]))
+            throw InputError(file, InputError::Unit::Line, lineNo,
+                             form + "; " + io::quoted(t[i + 1]) + " is not a finite number");
+    const double norm = std::sqrt(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
+    if (!(std::abs(norm - 1.0) <= kQuaternionTolerance)) {
+        char length[32];
+        std::snprintf(length, sizeof length, "%.6g", norm);
+        throw InputError(file, InputError::Unit::Line, lineNo,
+                         "VIEWPOINT's orientation quaternion (qw qx qy qz) has length " +
+                             std::string(length) + "; a rotation needs a unit quaternion");
+    }
+    SensorPose pose;
+    pose.origin = {v[0], v[1], v[2]};
+    pose.orientation = {v[3] / norm, v[4] / norm, v[5] / norm, v[6] / norm};
+    return pose;
+}
 
 bool pcdType(char type, std::size_t size, NumType& t) {
     if (type == 'F' && size == 4)
@@ -139,7 +172,9 @@ PcdHeader parseHeader(const std::string& file, std::string_view bytes) {
         } else if (key == "height") {
             number(1, height);
         } else if (key == "viewpoint") {
-            // The sensor pose does not change where the points are; nothing to keep.
+            // Kept beside the points, which stay in the sensor frame as in the file (PCL's own
+            // semantics: its viewer draws them through this pose and looks from the sensor).
+            h.viewpoint = parseViewpoint(file, lineNo, t);
         } else if (key == "points") {
             number(1, h.points);
             havePoints = true;
@@ -545,6 +580,7 @@ PointSet readPcdBytes(const std::string& file, std::string_view bytes) {
     set.source = file;
     set.dims = 3;
     set.dimNames = {"x", "y", "z"};
+    set.sensorPose = h.viewpoint;
     const Plan plan = planFields(file, h, set);
     switch (h.data) {
         case PcdData::Ascii:

@@ -2,6 +2,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -13,6 +14,7 @@
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 #include "compute/io/npy.h"
+#include "compute/io/point_common.h"
 #include "compute/io/point_readers.h"
 #include "compute/io/text_input.h"
 #include "point_test_files.h"
@@ -248,6 +250,67 @@ private slots:
         QVERIFY(intensity);
         QCOMPARE(intensity->kind, PointAttribute::Kind::Scalar);
         QCOMPARE(intensity->scalars.size(), t.n);
+    }
+
+    void pcdViewpoint_data() {
+        QTest::addColumn<QString>("values");
+        QTest::addColumn<bool>("hasPose");
+        QTest::addColumn<QList<double>>("origin");
+        QTest::addColumn<QList<double>>("quaternion");
+        QTest::newRow("none") << QString() << false << QList<double>{} << QList<double>{};
+        QTest::newRow("identity") << "0 0 0 1 0 0 0" << true << QList<double>{0, 0, 0}
+                                  << QList<double>{1, 0, 0, 0};
+        QTest::newRow("turned about x")
+            << "1.5 -2 0.25 0 1 0 0" << true << QList<double>{1.5, -2, 0.25}
+            << QList<double>{0, 1, 0, 0};
+        // Written with four digits: normalised, not refused.
+        const double h = 0.7071 / std::sqrt(2 * 0.7071 * 0.7071);
+        QTest::newRow("short digits") << "0 0 0 0.7071 0 0.7071 0" << true << QList<double>{0, 0, 0}
+                                      << QList<double>{h, 0, h, 0};
+    }
+
+    void pcdViewpoint() {
+        // The pose is kept beside the points; the coordinates stay as the file has them.
+        QFETCH(QString, values);
+        QFETCH(bool, hasPose);
+        QFETCH(QList<double>, origin);
+        QFETCH(QList<double>, quaternion);
+        const std::string header =
+            values.isEmpty() ? std::string() : "VIEWPOINT " + values.toStdString() + "\n";
+        const std::string bytes =
+            "VERSION 0.7\n" + header + pcdHeader("ascii", 2).substr(12) + "1 2 3\n4 5 6\n";
+        const PointSet s = cs::io::detail::readPcdBytes("vp.pcd", bytes);
+        QCOMPARE(s.coords, (std::vector<float>{1, 2, 3, 4, 5, 6}));
+        QCOMPARE(s.sensorPose.has_value(), hasPose);
+        if (!hasPose) return;
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(s.sensorPose->origin[std::size_t(i)], origin[i]);
+        for (int i = 0; i < 4; ++i)
+            QVERIFY(std::abs(s.sensorPose->orientation[std::size_t(i)] - quaternion[i]) < 1e-12);
+        // The rotation of q = (0, 1, 0, 0) turns y and z over.
+        if (values == QLatin1String("1.5 -2 0.25 0 1 0 0")) {
+            const auto r = s.sensorPose->rotation();
+            const std::array<double, 9> flip{1, 0, 0, 0, -1, 0, 0, 0, -1};
+            for (std::size_t i = 0; i < 9; ++i)
+                QCOMPARE(r[i], flip[i]);
+            QVERIFY(!s.sensorPose->isIdentity());
+        }
+        if (values == QLatin1String("0 0 0 1 0 0 0")) QVERIFY(s.sensorPose->isIdentity());
+    }
+
+    void realCloudViewpoints() {
+        // PCL's mug scene was saved with the camera turned over about x (VIEWPOINT 0 0 0 0 1 0 0);
+        // the turtle with the identity.
+        const fs::path table = cs::test::sharedData("points/table_scene_mug_stereo_textured.pcd");
+        const fs::path turtle = cs::test::sharedData("points/cturtle.pcd");
+        if (!fs::exists(table) || !fs::exists(turtle))
+            CS_QSKIP_MISSING_DATA(QStringLiteral("shared point data missing"));
+        const PointSet s = cs::io::readPcd(table);
+        QVERIFY(s.sensorPose);
+        QCOMPARE(s.sensorPose->orientation, (std::array<double, 4>{0, 1, 0, 0}));
+        const PointSet t = cs::io::readPcd(turtle);
+        QVERIFY(t.sensorPose && t.sensorPose->isIdentity());
+        QVERIFY(!cs::io::readPcd(cs::test::sharedData("points/bunny.pcd")).sensorPose);
     }
 
     // ---- hand-made files under tests/io/data ---------------------------------------------------
@@ -513,6 +576,21 @@ private slots:
             Unit::Line, 10, "element 'face' has 1 of its 5 lines");
         // PCD
         row("pcd empty", "empty.pcd", "", Unit::None, 0, "empty");
+        // VIEWPOINT is line 2 of these headers.
+        const auto viewpoint = [&](const std::string& values) {
+            return "VERSION 0.7\nVIEWPOINT " + values + "\n" + pcdHeader("ascii", 1).substr(12) +
+                   "1 2 3\n";
+        };
+        row("pcd VIEWPOINT short", "vp_short.pcd", viewpoint("0 0 0 1 0 0"), Unit::Line, 2,
+            "7 numbers: tx ty tz qw qx qy qz (found 6)");
+        row("pcd VIEWPOINT text", "vp_text.pcd", viewpoint("0 0 0 1 0 zero 0"), Unit::Line, 2,
+            "'zero' is not a finite number");
+        row("pcd VIEWPOINT nan", "vp_nan.pcd", viewpoint("nan 0 0 1 0 0 0"), Unit::Line, 2,
+            "'nan' is not a finite number");
+        row("pcd VIEWPOINT zero quaternion", "vp_zero.pcd", viewpoint("0 0 0 0 0 0 0"), Unit::Line,
+            2, "quaternion (qw qx qy qz) has length 0; a rotation needs a unit quaternion");
+        row("pcd VIEWPOINT long quaternion", "vp_long.pcd", viewpoint("1 2 3 1 1 0 0"), Unit::Line,
+            2, "has length 1.41421");
         row("pcd unknown DATA", "lzw.pcd", pcdHeader("lzw", 1), Unit::Line, 9, "'lzw'");
         row("pcd unknown TYPE", "typex.pcd",
             pcdHeader("ascii", 1, "FIELDS x y z\nSIZE 4 4 4\nTYPE F X F\n") + "1 2 3\n", Unit::Line,
