@@ -46,6 +46,59 @@ const std::array<std::uint32_t, 256>& viridisTable() {
     return table;
 }
 
+// Polynomial fit of matplotlib's magma (mattz, CC0), as for viridis.
+QColor magmaPolynomial(double t) {
+    static constexpr double c[7][3] = {
+        {-0.002136485053939582, -0.000749655052795221, -0.005386127855323933},
+        {0.2516605407371642, 0.6775232436837668, 2.494026599312351},
+        {8.353717279216625, -3.577719514958484, 0.3144679030132573},
+        {-27.66873308576866, 14.26473078096533, -13.64921318813922},
+        {52.17613981234068, -27.94360607168351, 12.94416944238394},
+        {-50.76852536473588, 29.04658282127291, 4.23415299384598},
+        {18.65570506591883, -11.48977351997711, -5.601961508734096},
+    };
+    double rgb[3];
+    for (int k = 0; k < 3; ++k) {
+        double v = c[6][k];
+        for (int i = 5; i >= 0; --i)
+            v = c[i][k] + t * v;
+        rgb[k] = std::clamp(v, 0.0, 1.0);
+    }
+    return QColor::fromRgbF(float(rgb[0]), float(rgb[1]), float(rgb[2]));
+}
+
+// Moreland's cool-warm, through its published stops: blue, grey-white at 0.5, red.
+QColor divergingStops(double t) {
+    static constexpr double stops[5][3] = {
+        {59, 76, 192}, {141, 176, 254}, {221, 221, 221}, {244, 154, 123}, {180, 4, 38}};
+    const double x = t * 4.0;
+    const int i = std::min(int(x), 3);
+    const double f = x - i;
+    const auto at = [&](int k) {
+        return int(std::lround(stops[i][k] * (1 - f) + stops[i + 1][k] * f));
+    };
+    return QColor(at(0), at(1), at(2));
+}
+
+// Ten equal bands of the categorical palette: a scalar read as classes of its range.
+QColor categoricalSteps(double t) {
+    return QColor(kCategorical[std::size_t(std::min(int(t * 10.0), 9))]);
+}
+
+QColor mapAt(ColourMaps::Map map, double t) {
+    switch (map) {
+        case ColourMaps::Map::Viridis:
+            return viridisPolynomial(t);
+        case ColourMaps::Map::Magma:
+            return magmaPolynomial(t);
+        case ColourMaps::Map::Diverging:
+            return divergingStops(t);
+        case ColourMaps::Map::Categorical:
+            return categoricalSteps(t);
+    }
+    return viridisPolynomial(t);
+}
+
 }  // namespace
 
 QColor ColourMaps::categorical(int index) {
@@ -74,6 +127,54 @@ QColor ColourMaps::noiseColour(const QColor& background) {
 QColor ColourMaps::viridis(double t) {
     if (std::isnan(t)) return noiseColour();
     return viridisPolynomial(std::clamp(t, 0.0, 1.0));
+}
+
+QString ColourMaps::mapName(Map map) {
+    switch (map) {
+        case Map::Viridis:
+            return QStringLiteral("viridis");
+        case Map::Magma:
+            return QStringLiteral("magma");
+        case Map::Diverging:
+            return QStringLiteral("diverging");
+        case Map::Categorical:
+            return QStringLiteral("categorical");
+    }
+    return {};
+}
+
+QStringList ColourMaps::mapNames() {
+    QStringList out;
+    for (Map m : kMaps)
+        out << mapName(m);
+    return out;
+}
+
+std::optional<ColourMaps::Map> ColourMaps::mapFromName(const QString& name) {
+    for (Map m : kMaps)
+        if (name.compare(mapName(m), Qt::CaseInsensitive) == 0) return m;
+    return std::nullopt;
+}
+
+QColor ColourMaps::colour(Map map, double t) {
+    if (std::isnan(t)) return noiseColour();
+    return mapAt(map, std::clamp(t, 0.0, 1.0));
+}
+
+const std::array<std::uint32_t, 256>& ColourMaps::table(Map map) {
+    static const auto tables = [] {
+        std::array<std::array<std::uint32_t, 256>, kMaps.size()> all{};
+        for (std::size_t m = 0; m < kMaps.size(); ++m)
+            for (int i = 0; i < 256; ++i)
+                all[m][std::size_t(i)] = packRgba(mapAt(kMaps[m], i / 255.0));
+        return all;
+    }();
+    return tables[std::size_t(map)];
+}
+
+std::uint32_t ColourMaps::rgba(Map map, float t) {
+    if (std::isnan(t)) return packRgba(noiseColour());
+    return table(map)[std::size_t(std::lround(std::clamp(t, 0.0f, 1.0f) * 255.0f))];
 }
 
 std::uint32_t ColourMaps::viridisRgba(float t) {

@@ -2,7 +2,11 @@
 #pragma once
 
 #include <QColor>
+#include <QString>
+#include <QStringList>
+#include <array>
 #include <cstdint>
+#include <optional>
 
 namespace cs::ui {
 
@@ -49,6 +53,27 @@ public:
     static QColor viridis(double t);
     /// Packed viridis from a 256-entry table (fast path for millions of points).
     static std::uint32_t viridisRgba(float t);
+
+    /// The scalar maps offered for quantities (View ▸ Colour map) and for kNN edges.
+    enum class Map {
+        Viridis,      ///< perceptually uniform, dark blue to yellow (the default)
+        Magma,        ///< perceptually uniform, black to pale yellow (the edges' default)
+        Diverging,    ///< blue, grey-white at the middle, red (coolwarm): values around a centre
+        Categorical,  ///< ten steps of the categorical palette: bands of equal width
+    };
+    static constexpr std::array<Map, 4> kMaps = {Map::Viridis, Map::Magma, Map::Diverging,
+                                                 Map::Categorical};
+    /// "viridis", "magma", "diverging", "categorical".
+    static QString mapName(Map map);
+    static QStringList mapNames();
+    /// The map of a name (case-insensitive), or nullopt.
+    static std::optional<Map> mapFromName(const QString& name);
+    /// Map at t in [0, 1] (clamped; NaN gives noiseColour()).
+    static QColor colour(Map map, double t);
+    /// Packed, from the map's 256-entry table.
+    static std::uint32_t rgba(Map map, float t);
+    /// The map's 256-entry table (packed RGBA8, opaque), e.g. for a GL texture.
+    static const std::array<std::uint32_t, 256>& table(Map map);
 };
 
 }  // namespace cs::ui

@@ -17,6 +17,7 @@ constexpr int kPadding = 10;
 constexpr int kSwatch = 12;
 constexpr int kBarWidth = 14;
 constexpr int kBarHeight = 160;
+constexpr int kHistogramWidth = 36;
 
 QString countText(std::size_t n) {
     return QLocale().toString(qulonglong(n));
@@ -32,6 +33,15 @@ int visibleRows(const Legend& legend) {
 }
 
 }  // namespace
+
+QStringList Legend::notes() const {
+    QStringList out;
+    if (kind != Kind::ColourBar) return out;
+    if (!rangeNote.isEmpty()) out << rangeNote;
+    if (below > 0 || above > 0)
+        out << QObject::tr("%1 below, %2 above").arg(countText(below), countText(above));
+    return out;
+}
 
 QSize Legend::sizeHint(const QPainter& painter) const {
     return sizeHint(painter.font());
@@ -79,8 +89,13 @@ QSize Legend::sizeHint(const QFont& font) const {
     } else {
         const int labels = std::max(fm.horizontalAdvance(valueText(maximum)),
                                     fm.horizontalAdvance(valueText(minimum)));
-        width = std::max(width, kBarWidth + 8 + labels);
+        const int histogramWidth = histogram.empty() ? 0 : kHistogramWidth + 4;
+        width = std::max(width, kBarWidth + histogramWidth + 8 + labels);
         height += kBarHeight + fm.height() / 2;
+        for (const QString& note : notes()) {
+            width = std::max(width, fm.horizontalAdvance(note));
+            height += line;
+        }
     }
     return {width + 2 * kPadding, height + 2 * kPadding};
 }
@@ -145,19 +160,54 @@ void Legend::paint(QPainter& painter, const QPoint& topRight, const QPalette& pa
     } else {
         const QRect bar(left, y + fm.height() / 4, kBarWidth, kBarHeight);
         QLinearGradient gradient(bar.bottomLeft(), bar.topLeft());
-        for (int i = 0; i <= 16; ++i)
-            gradient.setColorAt(i / 16.0, ColourMaps::viridis(i / 16.0));
+        // Stepped maps get hard band edges; smooth ones enough stops to follow their curve.
+        const int stops = map == ColourMaps::Map::Categorical ? 10 : 32;
+        for (int i = 0; i <= stops; ++i) {
+            if (map == ColourMaps::Map::Categorical) {
+                const double lo = double(i) / stops, hi = double(i + 1) / stops;
+                if (i == stops) break;
+                gradient.setColorAt(lo, ColourMaps::colour(map, (lo + hi) / 2));
+                gradient.setColorAt(std::max(lo, hi - 1e-4),
+                                    ColourMaps::colour(map, (lo + hi) / 2));
+            } else {
+                gradient.setColorAt(double(i) / stops, ColourMaps::colour(map, double(i) / stops));
+            }
+        }
         painter.setPen(QPen(palette.color(QPalette::Mid), 1));
         painter.setBrush(gradient);
         painter.drawRect(bar);
+        int textLeft = bar.right() + 8;
+        if (!histogram.empty()) {
+            // The distribution beside the bar, bin i at the height of its values' colour.
+            const QRect area(bar.right() + 4, bar.top(), kHistogramWidth, bar.height());
+            const std::size_t peak = *std::max_element(histogram.begin(), histogram.end());
+            QColor ink = palette.color(QPalette::WindowText);
+            ink.setAlpha(150);
+            painter.setPen(Qt::NoPen);
+            painter.setBrush(ink);
+            const double binHeight = double(area.height()) / double(histogram.size());
+            for (std::size_t i = 0; i < histogram.size() && peak > 0; ++i) {
+                const double w = double(area.width()) * double(histogram[i]) / double(peak);
+                const double top = area.bottom() + 1 - binHeight * double(i + 1);
+                if (histogram[i] > 0)
+                    painter.drawRect(QRectF(area.left(), top, std::max(w, 1.0), binHeight));
+            }
+            textLeft = area.right() + 8;
+        }
         painter.setPen(palette.color(QPalette::WindowText));
-        const int textLeft = bar.right() + 8;
         painter.drawText(
             QRect(textLeft, bar.top() - fm.height() / 2, right - textLeft, fm.height()),
             Qt::AlignLeft | Qt::AlignVCenter, valueText(maximum));
         painter.drawText(
             QRect(textLeft, bar.bottom() - fm.height() / 2, right - textLeft, fm.height()),
             Qt::AlignLeft | Qt::AlignVCenter, valueText(minimum));
+        y = bar.bottom() + fm.height() / 2 + 2;
+        painter.setPen(palette.color(QPalette::PlaceholderText));
+        for (const QString& note : notes()) {
+            painter.drawText(QRect(left, y, right - left, line), Qt::AlignLeft | Qt::AlignVCenter,
+                             note);
+            y += line;
+        }
     }
     painter.restore();
 }

@@ -4,10 +4,13 @@
 #include <QPalette>
 #include <QRect>
 #include <QString>
+#include <QStringList>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <vector>
+
+#include "ui/views/colour_maps.h"
 
 class QFont;
 class QPainter;
@@ -34,10 +37,19 @@ struct Legend {
     std::vector<Entry> entries;  ///< Kind::Categories, in index order (noise last)
     double minimum = 0.0;        ///< Kind::ColourBar: value at the bottom of the bar
     double maximum = 0.0;        ///< Kind::ColourBar: value at the top of the bar
+    ColourMaps::Map map = ColourMaps::Map::Viridis;  ///< Kind::ColourBar: the bar's colours
+    /// Kind::ColourBar: how many values fall in each of equal bins from minimum to maximum
+    /// (bottom to top), drawn beside the bar; empty draws none.
+    std::vector<std::size_t> histogram;
+    std::size_t below = 0;  ///< Kind::ColourBar: values under minimum (drawn in its colour)
+    std::size_t above = 0;  ///< Kind::ColourBar: values over maximum
+    QString rangeNote;      ///< Kind::ColourBar: how the range was chosen ("2–98th percentile")
 
     /// Most rows drawn; the rest are summarised in one "+ n more" line.
     static constexpr int kMaxRows = 16;
 
+    /// The lines under a colour bar: rangeNote, and how many values lie outside the range.
+    QStringList notes() const;
     /// Size the overlay needs with font metrics of painter's font.
     QSize sizeHint(const QPainter& painter) const;
     QSize sizeHint(const QFont& font) const;

@@ -2,6 +2,7 @@
 #include "ui/views/points/point_colouring.h"
 
 #include <QObject>
+#include <QStringList>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -31,31 +32,65 @@ QString dimName(const PointSet& points, std::size_t j) {
                                       : QStringLiteral("c%1").arg(j);
 }
 
+QString percentText(double p) {
+    return QString::number(p, 'g', 4);
+}
+
 template <typename ValueAt>
 PointColouring colourByScalar(std::size_t n, ValueAt valueAt, const QString& title,
-                              std::uint32_t noiseRgba) {
-    float lo = std::numeric_limits<float>::infinity();
-    float hi = -lo;
-    for (std::size_t i = 0; i < n; ++i) {
+                              std::uint32_t noiseRgba, const ScalarStyle& style) {
+    // The percentiles read a sample: every value up to kPercentileSample, evenly spaced ones
+    // beyond (the range of 10 million points in a few ms).
+    const std::size_t step = std::max<std::size_t>(1, n / ScalarStyle::kPercentileSample);
+    std::vector<float> sample;
+    sample.reserve(n / step + 1);
+    for (std::size_t i = 0; i < n; i += step) {
         const float v = valueAt(i);
-        if (!std::isfinite(v)) continue;
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
+        if (std::isfinite(v)) sample.push_back(v);
     }
+    const bool any = !sample.empty();
+    double lo = style.minimum ? *style.minimum
+                              : (any ? ScalarStyle::percentile(sample, style.lowPercentile) : 0.0);
+    double hi = style.maximum ? *style.maximum
+                              : (any ? ScalarStyle::percentile(sample, style.highPercentile) : 0.0);
+    if (hi < lo) std::swap(lo, hi);
     PointColouring out;
     out.rgba.resize(n);
-    const bool any = lo <= hi;
-    const float scale = any && hi > lo ? 1.0f / (hi - lo) : 0.0f;
+    const auto& table = ColourMaps::table(style.map);
+    const double scale = hi > lo ? 1.0 / (hi - lo) : 0.0;
+    std::vector<std::size_t> histogram(ScalarStyle::kHistogramBins, 0);
+    std::size_t below = 0, above = 0;
     for (std::size_t i = 0; i < n; ++i) {
         const float v = valueAt(i);
+        if (!std::isfinite(v)) {
+            out.rgba[i] = noiseRgba;
+            continue;
+        }
         // A constant field sits mid-map rather than at its dark end.
-        const float t = !std::isfinite(v) ? std::nanf("") : scale > 0 ? (v - lo) * scale : 0.5f;
-        out.rgba[i] = std::isnan(t) ? noiseRgba : ColourMaps::viridisRgba(t);
+        const double t = scale > 0 ? (double(v) - lo) * scale : 0.5;
+        if (scale > 0 && t < 0.0)
+            ++below;
+        else if (scale > 0 && t > 1.0)
+            ++above;
+        else
+            ++histogram[std::min(std::size_t(std::max(t, 0.0) * ScalarStyle::kHistogramBins),
+                                 std::size_t(ScalarStyle::kHistogramBins - 1))];
+        out.rgba[i] = table[std::size_t(std::lround(std::clamp(t, 0.0, 1.0) * 255.0))];
     }
     out.legend.kind = Legend::Kind::ColourBar;
     out.legend.title = title;
-    out.legend.minimum = any ? lo : 0.0;
-    out.legend.maximum = any ? hi : 0.0;
+    out.legend.minimum = lo;
+    out.legend.maximum = hi;
+    out.legend.map = style.map;
+    out.legend.histogram = std::move(histogram);
+    out.legend.below = below;
+    out.legend.above = above;
+    if (style.minimum || style.maximum)
+        out.legend.rangeNote = QObject::tr("range set by hand");
+    else if (style.lowPercentile > 0.0 || style.highPercentile < 100.0)
+        out.legend.rangeNote =
+            QObject::tr("%1–%2th percentile")
+                .arg(percentText(style.lowPercentile), percentText(style.highPercentile));
     return out;
 }
 
@@ -119,6 +154,62 @@ PointColouring colourByLabels(const PointAttribute& a, std::uint32_t noiseRgba) 
 
 }  // namespace
 
+double ScalarStyle::percentile(std::span<const float> values, double p) {
+    std::vector<float> v;
+    v.reserve(values.size());
+    for (float x : values)
+        if (std::isfinite(x)) v.push_back(x);
+    if (v.empty() || !std::isfinite(p)) return std::nan("");
+    const double rank = std::clamp(p, 0.0, 100.0) / 100.0 * double(v.size() - 1);
+    const auto below = std::size_t(std::floor(rank));
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(below), v.end());
+    const double a = v[below];
+    if (below + 1 >= v.size()) return a;
+    // The next rank is the smallest of the values above.
+    const double b = *std::min_element(v.begin() + std::ptrdiff_t(below) + 1, v.end());
+    return a + (b - a) * (rank - double(below));
+}
+
+bool ScalarStyle::parseRange(const QString& text, QString* error) {
+    const QStringList parts = text.trimmed().split(QLatin1Char(':'));
+    const auto fail = [&](const QString& why) {
+        if (error)
+            *error = QObject::tr(
+                         "a colour range is pLOW:pHIGH (percentiles, e.g. p2:p98) or "
+                         "MIN:MAX (values, e.g. 0.1:2.5), not '%1'%2")
+                         .arg(text, why.isEmpty() ? QString() : QStringLiteral(": ") + why);
+        return false;
+    };
+    if (parts.size() != 2) return fail({});
+    const bool percent = parts[0].startsWith(QLatin1Char('p'), Qt::CaseInsensitive);
+    if (percent != parts[1].startsWith(QLatin1Char('p'), Qt::CaseInsensitive))
+        return fail(QObject::tr("both ends are percentiles, or neither"));
+    bool okLo = false, okHi = false;
+    const double lo = (percent ? parts[0].mid(1) : parts[0]).toDouble(&okLo);
+    const double hi = (percent ? parts[1].mid(1) : parts[1]).toDouble(&okHi);
+    if (!okLo || !okHi || !std::isfinite(lo) || !std::isfinite(hi)) return fail({});
+    if (percent && (lo < 0.0 || hi > 100.0 || lo >= hi))
+        return fail(QObject::tr("percentiles go from 0 to 100, the low one first"));
+    if (!percent && lo >= hi) return fail(QObject::tr("the minimum must be below the maximum"));
+    if (percent) {
+        lowPercentile = lo;
+        highPercentile = hi;
+        minimum.reset();
+        maximum.reset();
+    } else {
+        minimum = lo;
+        maximum = hi;
+    }
+    return true;
+}
+
+QString ScalarStyle::rangeText() const {
+    if (minimum && maximum)
+        return QStringLiteral("%1:%2").arg(QString::number(*minimum, 'g', 8),
+                                           QString::number(*maximum, 'g', 8));
+    return QStringLiteral("p%1:p%2").arg(percentText(lowPercentile), percentText(highPercentile));
+}
+
 std::vector<ColourOption> PointColouring::options(const PointSet& points) {
     std::vector<ColourOption> out{{QStringLiteral("uniform"), QObject::tr("Uniform")}};
     for (std::size_t j = 0; j < std::min<std::size_t>(points.dims, 3); ++j)
@@ -141,7 +232,8 @@ QString PointColouring::defaultOption(const PointSet& points) {
 
 std::optional<PointColouring> PointColouring::compute(const PointSet& points, const QString& id,
                                                       std::uint32_t uniformRgba,
-                                                      std::uint32_t noiseRgba) {
+                                                      std::uint32_t noiseRgba,
+                                                      const ScalarStyle& style) {
     const std::size_t n = points.n;
     if (id == QLatin1String("uniform")) {
         PointColouring out;
@@ -155,7 +247,8 @@ std::optional<PointColouring> PointColouring::compute(const PointSet& points, co
         const float* coords = points.coords.data();
         const std::size_t dims = points.dims;
         return colourByScalar(
-            n, [=](std::size_t i) { return coords[i * dims + j]; }, dimName(points, j), noiseRgba);
+            n, [=](std::size_t i) { return coords[i * dims + j]; }, dimName(points, j), noiseRgba,
+            style);
     }
     if (id.startsWith(QLatin1String("attr:"))) {
         const PointAttribute* a = points.attribute(id.mid(5).toStdString());
@@ -169,7 +262,7 @@ std::optional<PointColouring> PointColouring::compute(const PointSet& points, co
                 const float* v = a->scalars.data();
                 return colourByScalar(
                     n, [=](std::size_t i) { return v[i]; }, QString::fromStdString(a->name),
-                    noiseRgba);
+                    noiseRgba, style);
             }
             case Kind::Colour: {
                 if (a->colours.size() != n) return std::nullopt;
@@ -186,11 +279,12 @@ std::optional<PointColouring> PointColouring::compute(const PointSet& points, co
 
 PointColouring PointColouring::fromScalars(std::span<const float> values, std::size_t n,
                                            std::size_t stride, std::size_t offset,
-                                           const QString& title, std::uint32_t noiseRgba) {
+                                           const QString& title, std::uint32_t noiseRgba,
+                                           const ScalarStyle& style) {
     if (n > 0 && (stride == 0 || (n - 1) * stride + offset >= values.size())) n = 0;
     const float* v = values.data();
     return colourByScalar(
-        n, [=](std::size_t i) { return v[i * stride + offset]; }, title, noiseRgba);
+        n, [=](std::size_t i) { return v[i * stride + offset]; }, title, noiseRgba, style);
 }
 
 }  // namespace cs::ui
