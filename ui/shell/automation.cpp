@@ -23,6 +23,7 @@
 #include "ui/shell/selection_model.h"
 #include "ui/shell/series_inspector.h"
 #include "ui/shell/view_benchmark.h"
+#include "ui/views/colour_maps.h"
 #include "ui/views/points/point_cloud_view.h"
 #include "ui/views/series/series_view.h"
 
@@ -145,6 +146,29 @@ std::optional<AutomationOptions> Automation::parse(
     const QCommandLineOption sizeOption(QStringLiteral("window-size"),
                                         QObject::tr("Resize the window (e.g. 1400x900)."),
                                         QStringLiteral("WxH"));
+    const QCommandLineOption viewOption(
+        QStringLiteral("view"),
+        QObject::tr("Once the data is loaded, place the point view's camera: front, top, side, "
+                    "sensor (where a PCD file's VIEWPOINT puts the sensor) or fit (View ▸ "
+                    "Camera)."),
+        QStringLiteral("PRESET"));
+    const QCommandLineOption colourMapOption(
+        QStringLiteral("colour-map"),
+        QObject::tr("The map of scalar colourings (coordinates, scalar attributes, kNN "
+                    "distance): viridis, magma, diverging or categorical (View ▸ Colour map)."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption colourRangeOption(
+        QStringLiteral("colour-range"),
+        QObject::tr("The range of scalar colourings: percentiles pLO:pHI (default p2:p98) or "
+                    "values MIN:MAX."),
+        QStringLiteral("RANGE"));
+    const QCommandLineOption edgesOption(
+        QStringLiteral("edges"),
+        QObject::tr("After the runs, style the kNN edges, a comma-separated list of: length "
+                    "(coloured by length) or points (in their points' colours), over or under "
+                    "(the points), map=NAME (the edges' colour map), min=X and max=X (draw "
+                    "only edges of these lengths), opacity=X (0 to 1)."),
+        QStringLiteral("STYLE"));
     const QCommandLineOption timeoutOption(
         QStringLiteral("timeout"),
         QObject::tr("Give up waiting for loads and runs after this many seconds (default 600)."),
@@ -152,11 +176,12 @@ std::optional<AutomationOptions> Automation::parse(
     const QCommandLineOption quitOption(
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
-    parser.addOptions(
-        {helpOption,           versionOption, asOption,         demoPointsOption, demoSeriesOption,
-         sessionOption,        paramOption,   runOption,        sweepOption,      selectOption,
-         runOnSelectionOption, inspectOption, screenshotOption, measureOption,    exportOption,
-         saveSessionOption,    recoverOption, sizeOption,       timeoutOption,    quitOption});
+    parser.addOptions({helpOption,       versionOption, asOption,          demoPointsOption,
+                       demoSeriesOption, sessionOption, paramOption,       runOption,
+                       sweepOption,      selectOption,  runOnSelectionOption, inspectOption,     screenshotOption,
+                       measureOption,    exportOption,  saveSessionOption, recoverOption,
+                       sizeOption,       viewOption,    colourMapOption,   colourRangeOption,
+                       edgesOption,      timeoutOption, quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -302,6 +327,67 @@ std::optional<AutomationOptions> Automation::parse(
                             .arg(parser.value(sizeOption)));
         o.windowSize = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
+    if (parser.isSet(viewOption)) {
+        o.view = parser.value(viewOption);
+        if (!PointCloudView::viewPresetFromName(o.view))
+            return fail(
+                QObject::tr("--view takes %1, not '%2'")
+                    .arg(PointCloudView::viewPresetNames().join(QStringLiteral(", ")), o.view));
+        if (o.demoSeries)
+            return fail(
+                QObject::tr("--view places the point view's camera; --demo-series has "
+                            "no points"));
+    }
+    if (parser.isSet(colourMapOption)) {
+        o.colourMap = parser.value(colourMapOption);
+        if (!ColourMaps::mapFromName(o.colourMap))
+            return fail(QObject::tr("--colour-map takes %1, not '%2'")
+                            .arg(ColourMaps::mapNames().join(QStringLiteral(", ")), o.colourMap));
+    }
+    if (parser.isSet(colourRangeOption)) {
+        o.colourRange = parser.value(colourRangeOption);
+        ScalarStyle style;
+        QString why;
+        if (!style.parseRange(o.colourRange, &why))
+            return fail(QObject::tr("--colour-range: %1").arg(why));
+    }
+    if (parser.isSet(edgesOption)) {
+        AutomationOptions::Edges e;
+        const QString spec = parser.value(edgesOption);
+        for (const QString& part : spec.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+            const QString key = part.section(QLatin1Char('='), 0, 0).trimmed().toLower();
+            const QString value = part.section(QLatin1Char('='), 1).trimmed();
+            const bool hasValue = part.contains(QLatin1Char('='));
+            bool ok = !hasValue;
+            if (key == QLatin1String("length") || key == QLatin1String("points")) {
+                e.byLength = key == QLatin1String("length");
+            } else if (key == QLatin1String("over") || key == QLatin1String("under")) {
+                e.overPoints = key == QLatin1String("over");
+            } else if (key == QLatin1String("map") && hasValue) {
+                ok = ColourMaps::mapFromName(value).has_value();
+                e.map = value;
+            } else if ((key == QLatin1String("min") || key == QLatin1String("max") ||
+                        key == QLatin1String("opacity")) &&
+                       hasValue) {
+                const double v = value.toDouble(&ok);
+                ok = ok && std::isfinite(v) && v >= 0.0 &&
+                     (key != QLatin1String("opacity") || v <= 1.0);
+                (key == QLatin1String("min")   ? e.minLength
+                 : key == QLatin1String("max") ? e.maxLength
+                                               : e.opacity) = v;
+            } else {
+                ok = false;
+            }
+            if (!ok)
+                return fail(QObject::tr("--edges: '%1' is not one of length, points, over, under, "
+                                        "map=%2, min=LENGTH, max=LENGTH (0 or more), opacity=0..1")
+                                .arg(part, ColourMaps::mapNames().join(QLatin1Char('|'))));
+        }
+        if (e.minLength && e.maxLength && *e.minLength > *e.maxLength)
+            return fail(
+                QObject::tr("--edges: min=%1 is above max=%2").arg(*e.minLength).arg(*e.maxLength));
+        o.edges = e;
+    }
     if (parser.isSet(timeoutOption)) {
         bool ok = false;
         o.timeoutSeconds = parser.value(timeoutOption).toInt(&ok);
@@ -409,6 +495,19 @@ void Automation::poll() {
                 return;
             }
             m_phase = Phase::Settling;  // from here on, logged errors are the runs'
+            if (!m_options.colourMap.isEmpty() || !m_options.colourRange.isEmpty()) {
+                ScalarStyle style = m_window.pointView()->scalarStyle();
+                if (!m_options.colourMap.isEmpty())
+                    style.map = *ColourMaps::mapFromName(m_options.colourMap);
+                if (!m_options.colourRange.isEmpty())
+                    style.parseRange(m_options.colourRange, nullptr);
+                m_window.pointView()->setScalarStyle(style);
+            }
+            if (!m_options.view.isEmpty()) {
+                m_window.pointView()->setViewPreset(
+                    *PointCloudView::viewPresetFromName(m_options.view));
+                logInfo(tr("automation: camera %1").arg(m_options.view.toLower()));
+            }
             for (const auto& a : m_assignments) {
                 const Algorithm* algorithm = m_window.algorithms().find(a.algorithm);
                 algorithm->setParameter(a.parameter, a.value);
@@ -429,6 +528,13 @@ void Automation::poll() {
             return;
         case Phase::Settling:
             if (!m_window.isSettled()) return;
+            if (m_options.edges && !m_edgesStyled) {
+                // Once the runs are done (a new graph sets its own opacity); then settle again,
+                // so that the screenshot shows the new style.
+                m_edgesStyled = true;
+                styleEdges();
+                return;
+            }
             // Once: a selection leaves the window unsettled until it is drawn.
             m_phase = Phase::SelectionRuns;
             if (select()) return;
@@ -533,6 +639,28 @@ bool Automation::inspect() {
     m_window.setCurrentView(MainWindow::View::Points);
     m_window.inspectPoint(*m_options.inspectPoint);
     return true;
+}
+
+void Automation::styleEdges() {
+    PointCloudView* view = m_window.pointView();
+    if (!view->edges()) {
+        fail(tr("--edges: there is no kNN graph on screen (add --run knn)"));
+        return;
+    }
+    const AutomationOptions::Edges& e = *m_options.edges;
+    if (e.byLength)
+        view->setEdgeColouring(*e.byLength ? PointCloudView::EdgeColouring::Length
+                                           : PointCloudView::EdgeColouring::Points);
+    if (e.overPoints) view->setEdgesOverPoints(*e.overPoints);
+    if (e.map) view->setEdgeMap(*ColourMaps::mapFromName(*e.map));
+    if (e.minLength || e.maxLength)
+        view->setEdgeLengthFilter(e.minLength.value_or(view->edgeLengthMinimum()),
+                                  e.maxLength.value_or(view->edgeLengthMaximum()));
+    if (e.opacity) view->setEdgeOpacity(float(*e.opacity));
+    view->setEdgesVisible(true);
+    logInfo(tr("automation: edges styled (%1 edges, opacity %2)")
+                .arg(view->edges().edgeCount())
+                .arg(double(view->edgeOpacity()), 0, 'f', 2));
 }
 
 void Automation::afterSettling() {

@@ -25,7 +25,8 @@ class MainWindow;
 ///  [--measure OUT.json] [--export OUT] [--select cluster=N|points=RANGES|series=RANGES]
 ///  [--run-on-selection ALGO]... [--inspect point=I|series=I]
 ///  [--save-session OUT.json] [--recover yes|no] [--screenshot OUT.png]
-///  [--window-size WxH]
+///  [--window-size WxH] [--view front|top|side|sensor|fit] [--colour-map NAME]
+///  [--colour-range pLO:pHI|MIN:MAX] [--edges length|points,over|under,map=M,min=X,max=X,opacity=X]
 ///  [--timeout S] [--quit]`
 struct AutomationOptions {
     QString file;                            ///< the file to open, or empty
@@ -50,11 +51,24 @@ struct AutomationOptions {
     std::optional<std::size_t> inspectPoint;   ///< --inspect point=I
     std::optional<std::size_t> inspectSeries;  ///< --inspect series=I
     QSize windowSize;                          ///< --window-size, or invalid (keep the saved one)
-    int timeoutSeconds = 600;                  ///< --timeout: give up waiting after this long
-    bool quit = false;                         ///< --quit: exit when done (status ≠ 0 on failure)
-    bool help = false;                         ///< --help: print helpText and exit
-    bool version = false;                      ///< --version
-    QString helpText;                          ///< the usage text (filled by parse)
+    QString view;         ///< --view: a PointCloudView::ViewPreset name, or empty
+    QString colourMap;    ///< --colour-map: a ColourMaps::Map name, or empty
+    QString colourRange;  ///< --colour-range: ScalarStyle::parseRange's syntax, or empty
+    /// --edges: the point view's kNN edge style, each part optional.
+    struct Edges {
+        std::optional<bool> byLength;     ///< length | points
+        std::optional<bool> overPoints;   ///< over | under
+        std::optional<QString> map;       ///< map=NAME
+        std::optional<double> minLength;  ///< min=X (data units)
+        std::optional<double> maxLength;  ///< max=X
+        std::optional<double> opacity;    ///< opacity=X in [0, 1]
+    };
+    std::optional<Edges> edges;
+    int timeoutSeconds = 600;  ///< --timeout: give up waiting after this long
+    bool quit = false;         ///< --quit: exit when done (status ≠ 0 on failure)
+    bool help = false;         ///< --help: print helpText and exit
+    bool version = false;      ///< --version
+    QString helpText;          ///< the usage text (filled by parse)
 };
 
 /// Drives a MainWindow from the command line, for tests, demos and screenshots: opens the file
@@ -112,6 +126,7 @@ private:
     /// After those: --inspect; false when there is nothing to wait for.
     bool inspect();
     void afterSettling();
+    void styleEdges();
     void startMeasuring();
     void saveScreenshotAndFinish();
     void exportResults();
@@ -121,6 +136,7 @@ private:
     MainWindow& m_window;
     AutomationOptions m_options;
     std::vector<ParameterAssignment> m_assignments;
+    bool m_edgesStyled = false;  // --edges applied once the runs settled
     Phase m_phase = Phase::Idle;
     QTimer m_timer;
     QElapsedTimer m_clock;

@@ -16,8 +16,10 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QImageReader>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLayout>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
@@ -39,6 +41,7 @@
 #include <QUndoStack>
 #include <QUrl>
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 #include "compute/backend/backend_registry.h"
@@ -87,6 +90,8 @@ const QString kSelectJob = QStringLiteral("select");
 // The name ending under which File ▸ Export and --export write the selected points.
 const QString kSelectionEnding = QStringLiteral("_selection.csv");
 const QString kUpAxisKey = QStringLiteral("view/upAxis");
+const QString kColourMapKey = QStringLiteral("view/colourMap");
+const QString kColourRangeKey = QStringLiteral("view/colourRange");
 // The stored up axis that means "by the data" (PointCloudView::suggestedUpAxis).
 constexpr int kAutomaticUp = -1;
 
@@ -941,6 +946,21 @@ void MainWindow::createActions() {
     connect(m_smallerAction, &QAction::triggered, m_pointView, &PointCloudView::decreasePointSize);
     for (QAction* a : {m_resetCameraAction, m_fitAction, m_largerAction, m_smallerAction})
         addAction(a);
+    // Camera presets on the keys of a numeric keypad's views (1 front, 3 side, 7 top, 0 the
+    // camera's own), as in Blender; F (Fit to data) is the fifth.
+    m_cameraMenu = new QMenu(tr("C&amera"), this);
+    using Preset = PointCloudView::ViewPreset;
+    const std::tuple<Preset, QString, Qt::Key> presets[] = {
+        {Preset::Front, tr("&Front"), Qt::Key_1},
+        {Preset::Side, tr("&Side"), Qt::Key_3},
+        {Preset::Top, tr("&Top"), Qt::Key_7},
+        {Preset::Sensor, tr("From the s&ensor (PCD VIEWPOINT)"), Qt::Key_0}};
+    for (const auto& [preset, text, key] : presets) {
+        QAction* a = m_cameraMenu->addAction(text, this,
+                                             [this, p = preset] { m_pointView->setViewPreset(p); });
+        a->setShortcut(QKeySequence(key));
+        addAction(a);
+    }
 
     m_fullScreenAction = new QAction(tr("F&ull screen"), this);
     // F11 everywhere: QKeySequence::FullScreen is empty on some X11 desktops.
@@ -1017,12 +1037,54 @@ void MainWindow::createMenus() {
     view->addSeparator();
     view->addAction(m_resetCameraAction);
     view->addAction(m_fitAction);
+    view->addMenu(m_cameraMenu);
     QMenu* size = view->addMenu(tr("Point &size"));
     size->setObjectName(QStringLiteral("pointSizeMenu"));
     m_pointSizeMenu = size;
     size->addAction(m_largerAction);
     size->addAction(m_smallerAction);
     m_colourMenu = view->addMenu(tr("&Colour by"));
+    {
+        // Scalar colourings (coordinates, scalar attributes, kNN distances): the map and a
+        // robust range, kept across sessions.
+        ScalarStyle style;
+        style.map = ColourMaps::mapFromName(QSettings().value(kColourMapKey).toString())
+                        .value_or(ColourMaps::Map::Viridis);
+        const QString range = QSettings().value(kColourRangeKey).toString();
+        if (!range.isEmpty() && !style.parseRange(range, nullptr)) style = ScalarStyle{style.map};
+        m_pointView->setScalarStyle(style);
+        QMenu* maps = view->addMenu(tr("Colour &map"));
+        auto* mapGroup = new QActionGroup(this);
+        for (ColourMaps::Map map : ColourMaps::kMaps) {
+            QAction* a = maps->addAction(ColourMaps::mapName(map), this, [this, map] {
+                ScalarStyle s = m_pointView->scalarStyle();
+                s.map = map;
+                m_pointView->setScalarStyle(s);
+                QSettings().setValue(kColourMapKey, ColourMaps::mapName(map));
+            });
+            a->setCheckable(true);
+            a->setChecked(map == style.map);
+            mapGroup->addAction(a);
+        }
+        maps->addSeparator();
+        maps->addAction(tr("Colour &range…"), this, [this] {
+            bool ok = false;
+            const QString text = QInputDialog::getText(
+                this, tr("Colour range"),
+                tr("Percentiles (p2:p98, the default; p0:p100 is the full range) or values "
+                   "(MIN:MAX):"),
+                QLineEdit::Normal, m_pointView->scalarStyle().rangeText(), &ok);
+            if (!ok) return;
+            ScalarStyle s = m_pointView->scalarStyle();
+            QString error;
+            if (!s.parseRange(text, &error)) {
+                QMessageBox::warning(this, tr("Colour range"), error);
+                return;
+            }
+            m_pointView->setScalarStyle(s);
+            QSettings().setValue(kColourRangeKey, s.rangeText());
+        });
+    }
     QMenu* up = view->addMenu(tr("&Up axis"));
     auto* upGroup = new QActionGroup(this);
     // kAutomaticUp (the default) or the int of the PointCloudView::UpAxis the user chose.
@@ -1353,6 +1415,8 @@ void MainWindow::updateViewActions() {
     // The series view has no points to size.
     if (m_pointSizeMenu) m_pointSizeMenu->setEnabled(points);
     m_upMenu->setEnabled(currentView() == View::Points);
+    for (QAction* a : m_cameraMenu->actions())
+        a->setEnabled(points);
     m_colourBoxAction->setVisible(points);
     m_exportAction->setEnabled(currentView() == View::Points
                                    ? m_pointView->pointCount() > 0

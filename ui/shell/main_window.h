@@ -346,6 +346,7 @@ private:
     QAction* m_seriesViewAction = nullptr;
     QAction* m_resetCameraAction = nullptr;
     QAction* m_fitAction = nullptr;
+    QMenu* m_cameraMenu = nullptr;  // View ▸ Camera presets
     QAction* m_largerAction = nullptr;
     QAction* m_smallerAction = nullptr;
     QAction* m_fullScreenAction = nullptr;

@@ -6,9 +6,11 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStatusBar>
@@ -19,10 +21,12 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/knn/knn_graph.h"
 #include "compute/knn/knn_quantities.h"
+#include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/knn/knn_panel.h"
 #include "ui/shell/main_window.h"
+#include "ui/views/colour_maps.h"
 #include "ui/views/points/point_cloud_view.h"
 
 using cs::test::logged;
@@ -289,6 +293,100 @@ private slots:
         QVERIFY(bad.waitForFinished(60000));
         QVERIFY(bad.exitCode() != 0);
         QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("knn.k"));
+    }
+
+    void edgesVisibleOverTheBunny() {
+        // A real scan: the edges, coloured by length with magma (the bunny's points take
+        // viridis by height), drawn over the points at full opacity, show as magma's reds and
+        // pinks, which viridis never makes.
+        const QString path =
+            QString::fromStdString(cs::test::sharedData("points/bunny.pcd").string());
+        if (!QFileInfo::exists(path)) CS_QSKIP_MISSING_DATA(QStringLiteral("bunny.pcd missing"));
+        QSignalSpy loaded(m_window.get(), &cs::ui::MainWindow::datasetLoaded);
+        m_window->openFile(path);
+        QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty() && m_window->isSettled(); }, 60000));
+        QCOMPARE(view()->pointCount(), std::size_t(397));
+        panel()->showEdgesBox()->setChecked(true);
+        panel()->autoOpacityBox()->setChecked(true);
+        panel()->setLeafSize(64);  // earlier tests leave one too small for k = 10
+        panel()->setK(10);
+        panel()->run();  // k may have been 10 already
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && m_window->isSettled(), 60000);
+        QCOMPARE(view()->edges().edgeCount(), std::size_t(3970));
+        // The density-aware opacity for 3,970 edges in this view.
+        const float suggested = cs::ui::PointCloudView::suggestedEdgeOpacity(3970, view()->size());
+        QCOMPARE(panel()->opacitySlider()->value(), int(std::lround(suggested * 100)));
+        QVERIFY(panel()->byLengthBox()->isChecked());
+        QCOMPARE(view()->edgeColouring(), cs::ui::PointCloudView::EdgeColouring::Length);
+        QCOMPARE(view()->edgeMap(), cs::ui::ColourMaps::Map::Magma);
+
+        // Over the points, opaque: through the panel's widgets, as a user would.
+        QTest::mouseClick(panel()->overPointsBox(), Qt::LeftButton, {},
+                          QPoint(8, panel()->overPointsBox()->height() / 2));
+        QVERIFY(view()->edgesOverPoints());
+        panel()->opacitySlider()->setFocus();
+        QTest::keyClick(panel()->opacitySlider(), Qt::Key_End);
+        QCOMPARE(panel()->opacitySlider()->value(), 100);
+        QVERIFY(!panel()->autoOpacityBox()->isChecked());  // a hand on the slider
+        const auto magmaPixels = [&] {
+            if (!QTest::qWaitFor([&] { return view()->isContentDrawn(); }, 10000)) return -1;
+            const QImage image = view()->grabFramebuffer();
+            int n = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    n += c.red() > 150 && c.green() < 140 && c.red() - c.blue() > 30;
+                }
+            return n;
+        };
+        const int byLength = magmaPixels();
+        QVERIFY2(byLength > 300, qPrintable(QString::number(byLength)));
+        // In the points' colours the reds are gone: the test sees the edges, not the points.
+        QTest::mouseClick(panel()->byLengthBox(), Qt::LeftButton, {},
+                          QPoint(8, panel()->byLengthBox()->height() / 2));
+        QCOMPARE(view()->edgeColouring(), cs::ui::PointCloudView::EdgeColouring::Points);
+        const int byPoints = magmaPixels();
+        QVERIFY2(byPoints < byLength / 10, qPrintable(QString::number(byPoints)));
+        panel()->byLengthBox()->setChecked(true);
+
+        // The length filter: the longest-edge slider at half hides the longer edges.
+        const auto graph = view()->edges();
+        const auto lengthOf = [&](std::size_t e) {
+            const auto a = view()->pointSet()->point(e / std::size_t(graph.k));
+            const auto b = view()->pointSet()->point(std::size_t(graph.targets[e]));
+            return std::sqrt(double(a[0] - b[0]) * (a[0] - b[0]) +
+                             double(a[1] - b[1]) * (a[1] - b[1]) +
+                             double(a[2] - b[2]) * (a[2] - b[2]));
+        };
+        const double longest = view()->edgeLengthBounds()[1];
+        view()->setEdgeCounting(true);
+        panel()->maxLengthSlider()->setValue(500);
+        panel()->minLengthSlider()->setValue(200);
+        QCOMPARE(view()->edgeLengthMaximum(), longest * 0.5);
+        QCOMPARE(view()->edgeLengthMinimum(), longest * 0.2);
+        QTRY_VERIFY_WITH_TIMEOUT(view()->isContentDrawn(), 10000);
+        view()->grabFramebuffer();  // a frame with the count
+        qint64 expected = 0;
+        for (std::size_t e = 0; e < graph.edgeCount(); ++e) {
+            const double l = lengthOf(e);
+            expected += l >= longest * 0.2 && l <= longest * 0.5;
+        }
+        QVERIFY(expected > 0 && expected < qint64(graph.edgeCount()));
+        // Float rounding in the shader may move an edge right at a bound.
+        QVERIFY2(std::abs(view()->drawnEdgeCount() - expected) <= 3,
+                 qPrintable(QStringLiteral("%1 drawn, %2 expected")
+                                .arg(view()->drawnEdgeCount())
+                                .arg(expected)));
+        QVERIFY(panel()->lengthLabel()->text().contains(QLatin1String("drawn")));
+        // Back to all.
+        panel()->minLengthSlider()->setValue(0);
+        panel()->maxLengthSlider()->setValue(1000);
+        QVERIFY(std::isinf(view()->edgeLengthMaximum()));
+        QTRY_VERIFY_WITH_TIMEOUT(view()->isContentDrawn(), 10000);
+        view()->grabFramebuffer();
+        QCOMPARE(view()->drawnEdgeCount(), qint64(graph.edgeCount()));
+        view()->setEdgeCounting(false);
+        panel()->overPointsBox()->setChecked(false);
     }
 
     void cleanupTestCase() { m_window.reset(); }

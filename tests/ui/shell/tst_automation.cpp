@@ -102,6 +102,47 @@ private slots:
         QVERIFY(notBlank(image));
     }
 
+    void cameraColoursAndEdgesInProcess() {
+        // --view, --colour-map, --colour-range and --edges reach the point view.
+        cs::ui::MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto o = parse({"--demo-points", "3000", "--param", "knn.k=5", "--run", "knn", "--view",
+                        "top", "--colour-map", "magma", "--colour-range", "p5:p95", "--edges",
+                        "points,over,min=0.25,max=1.5,opacity=0.9,map=diverging", "--quit",
+                        "--window-size", "900x600"});
+        QVERIFY(o);
+        Automation automation(window, *o);
+        QSignalSpy finished(&automation, &Automation::finished);
+        automation.start();
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 120000);
+        QCOMPARE(automation.error(), QString());
+        QCOMPARE(finished.front().front().toInt(), 0);
+        const cs::ui::PointCloudView* view = window.pointView();
+        QCOMPARE(view->camera().pitch(), cs::ui::OrbitCamera::kMaxPitch);
+        QCOMPARE(view->scalarStyle().map, cs::ui::ColourMaps::Map::Magma);
+        QCOMPARE(view->scalarStyle().rangeText(), QStringLiteral("p5:p95"));
+        QCOMPARE(view->edges().edgeCount(), std::size_t(3000 * 5));
+        QCOMPARE(view->edgeColouring(), cs::ui::PointCloudView::EdgeColouring::Points);
+        QVERIFY(view->edgesOverPoints());
+        QCOMPARE(view->edgeMap(), cs::ui::ColourMaps::Map::Diverging);
+        QCOMPARE(view->edgeLengthMinimum(), 0.25);
+        QCOMPARE(view->edgeLengthMaximum(), 1.5);
+        QCOMPARE(view->edgeOpacity(), 0.9f);
+
+        // --edges without a graph to style is a failure, said so.
+        cs::ui::MainWindow bare;
+        bare.show();
+        o = parse({"--demo-points", "1000", "--edges", "over", "--quit"});
+        Automation noGraph(bare, *o);
+        QSignalSpy noGraphFinished(&noGraph, &Automation::finished);
+        noGraph.start();
+        QTRY_COMPARE_WITH_TIMEOUT(noGraphFinished.count(), 1, 60000);
+        QCOMPARE(noGraphFinished.front().front().toInt(), 1);
+        QVERIFY2(noGraph.error().contains(QLatin1String("--edges: there is no kNN graph")),
+                 qPrintable(noGraph.error()));
+    }
+
     void failingLoadExitsNonZeroInProcess() {
         cs::ui::MainWindow window;
         window.show();

@@ -31,6 +31,23 @@ private slots:
         QCOMPARE(o->screenshot, m_tmp.filePath("a.png"));
         QVERIFY(o->quit);
         QCOMPARE(o->windowSize, QSize(1280, 720));
+        QVERIFY(o->view.isEmpty() && o->colourMap.isEmpty() && !o->edges);
+
+        o = parse({"cloud.pcd", "--view", "Sensor", "--colour-map", "magma", "--colour-range",
+                   "p5:p95", "--edges", "points,over,map=diverging,min=0.5,max=2,opacity=0.7"});
+        QVERIFY(o);
+        QCOMPARE(o->view, QStringLiteral("Sensor"));
+        QCOMPARE(o->colourMap, QStringLiteral("magma"));
+        QCOMPARE(o->colourRange, QStringLiteral("p5:p95"));
+        QVERIFY(o->edges);
+        QCOMPARE(o->edges->byLength, std::optional<bool>(false));
+        QCOMPARE(o->edges->overPoints, std::optional<bool>(true));
+        QCOMPARE(o->edges->map, std::optional<QString>(QStringLiteral("diverging")));
+        QCOMPARE(o->edges->minLength, std::optional<double>(0.5));
+        QCOMPARE(o->edges->maxLength, std::optional<double>(2.0));
+        QCOMPARE(o->edges->opacity, std::optional<double>(0.7));
+        o = parse({"--edges", "length"});
+        QVERIFY(o && o->edges && o->edges->byLength == true && !o->edges->overPoints);
 
         o = parse({});
         QVERIFY(o);
@@ -80,6 +97,20 @@ private slots:
             << QStringList{"--export", "/tmp/labels.txt"} << "not '/tmp/labels.txt'";
         QTest::newRow("bad size") << QStringList{"--window-size", "big"} << "WIDTHxHEIGHT";
         QTest::newRow("bad timeout") << QStringList{"--timeout", "-3"} << "--timeout";
+        QTest::newRow("bad view") << QStringList{"--view", "back"}
+                                  << "--view takes front, top, side, sensor, fit, not 'back'";
+        QTest::newRow("view of series")
+            << QStringList{"--demo-series", "--view", "top"} << "--demo-series has no points";
+        QTest::newRow("bad colour map")
+            << QStringList{"--colour-map", "jet"}
+            << "--colour-map takes viridis, magma, diverging, categorical, not 'jet'";
+        QTest::newRow("bad colour range")
+            << QStringList{"--colour-range", "p10:p5"} << "--colour-range: a colour range is";
+        QTest::newRow("bad edges key") << QStringList{"--edges", "length,thick"} << "'thick'";
+        QTest::newRow("bad edges opacity") << QStringList{"--edges", "opacity=2"} << "'opacity=2'";
+        QTest::newRow("bad edges map") << QStringList{"--edges", "map=jet"} << "'map=jet'";
+        QTest::newRow("edges min above max")
+            << QStringList{"--edges", "min=3,max=1"} << "min=3 is above max=1";
     }
     void rejectsBadCommandLines() {
         QFETCH(QStringList, args);

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "app/common/register_backends.h"
@@ -25,6 +26,7 @@
 #include "ui/shell/log_dock.h"
 #include "ui/shell/logger.h"
 #include "ui/shell/main_window.h"
+#include "ui/shell/point_inspector.h"
 #include "ui/shell/shortcuts_dialog.h"
 #include "ui/shell/theme.h"
 #include "ui/views/colour_maps.h"
@@ -170,10 +172,11 @@ private slots:
             return cs::io::readPoints(cs::test::sharedData(std::string("points/") + file));
         };
         // Camera-frame clouds (z > 0 in front of a sensor at the origin, y down) and the rest.
+        // The mug scene's VIEWPOINT turns its camera frame over (y up, z behind): +Y is up.
         QCOMPARE(cs::ui::PointCloudView::suggestedUpAxis(read("cturtle.pcd")), Up::MinusY);
         QCOMPARE(
             cs::ui::PointCloudView::suggestedUpAxis(read("table_scene_mug_stereo_textured.pcd")),
-            Up::MinusY);
+            Up::PlusY);
         QCOMPARE(cs::ui::PointCloudView::suggestedUpAxis(read("bunny.pcd")), Up::PlusY);
         QCOMPARE(cs::ui::PointCloudView::suggestedUpAxis(cs::demo::makeDemoPoints(2000)),
                  Up::PlusY);
@@ -201,6 +204,61 @@ private slots:
         automatic->trigger();
         QCOMPARE(view->upAxis(), Up::MinusY);
         QCOMPARE(QSettings().value(QStringLiteral("view/upAxis")).toInt(), -1);
+    }
+
+    void mugSceneUprightAndViewPresets() {
+        // PCL's mug on a table, saved in the camera's frame (y down) with a VIEWPOINT that turns
+        // it over: whatever the camera preset, the mug stands on the table on screen. The mug's
+        // centre and the table point 8.6 cm under it (along the camera's y) were found by a
+        // plane fit of the table.
+        const QString path = shared("points/table_scene_mug_stereo_textured.pcd");
+        if (!QFileInfo::exists(path)) CS_QSKIP_MISSING_DATA(QStringLiteral("mug scene missing"));
+        QVERIFY(openAndWait(*m_window, path));
+        auto* view = m_window->pointView();
+        QVERIFY(view->sensorPose());
+        QCOMPARE(view->upAxis(), cs::ui::PointCloudView::UpAxis::PlusY);
+        const QVector3D mug(0.0626f, 0.0584f, 0.7532f), table(0.0626f, 0.1444f, 0.7532f);
+        const auto upright = [&](const char* what) {
+            const QPointF m = view->project(mug), t = view->project(table);
+            QVERIFY2(m.y() < t.y() - 3,
+                     qPrintable(QStringLiteral("%1: mug at y %2, table under it at y %3")
+                                    .arg(what)
+                                    .arg(m.y())
+                                    .arg(t.y())));
+        };
+        upright("opened");
+        // The presets by their keys, from the window (the menu's shortcuts).
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+        const std::pair<Qt::Key, const char*> keys[] = {
+            {Qt::Key_1, "front"}, {Qt::Key_3, "side"}, {Qt::Key_0, "sensor"}, {Qt::Key_F, "fit"}};
+        for (const auto& [key, what] : keys) {
+            view->orbit(33, 12);
+            const float yawBefore = view->camera().yaw();
+            QTest::keyClick(m_window.get(), key);
+            if (key != Qt::Key_F) QVERIFY2(view->camera().yaw() != yawBefore, what);
+            upright(what);
+        }
+        QTest::keyClick(m_window.get(), Qt::Key_7);
+        QCOMPARE(view->camera().pitch(), cs::ui::OrbitCamera::kMaxPitch);
+        // From the sensor, the mug is drawn where it projects (a screenshot of the window).
+        QTest::keyClick(m_window.get(), Qt::Key_0);
+        QVERIFY(QTest::qWaitFor([&] { return view->isContentDrawn(); }, 10000));
+        const QImage shot = m_window->grabWindow();
+        const QPoint at = view->mapTo(m_window.get(), view->project(mug).toPoint()) *
+                          m_window->devicePixelRatio();
+        const auto s = stats(shot, QRect(at - QPoint(6, 6), QSize(13, 13)),
+                             m_window->palette().color(QPalette::Base));
+        QVERIFY2(s.foreground >= 20, qPrintable(QString::number(s.foreground)));
+        // The camera menu lists the presets with their keys.
+        QStringList rows;
+        for (const auto& r : cs::ui::ShortcutsDialog::rows(m_window->menuBar()))
+            rows << r.section + '|' + r.action + '|' + r.shortcut;
+        for (const char* expected :
+             {"View ▸ Camera|Front|1", "View ▸ Camera|Side|3", "View ▸ Camera|Top|7",
+              "View ▸ Camera|From the sensor (PCD VIEWPOINT)|0"})
+            QVERIFY2(rows.contains(QString::fromUtf8(expected)),
+                     qPrintable(expected + ("\n" + rows.join('\n'))));
     }
 
     void openPointCsv() {
@@ -429,8 +487,36 @@ private slots:
         QCOMPARE(m_window->exportTo(labels), QString());
         const QStringList labelLines = readLines(labels);
         QCOMPARE(labelLines.size(), 2 + 7);
-        for (std::size_t i = 0; i < rows.size(); ++i)
-            QCOMPARE(labelLines.at(int(i) + 2).split(',').at(0).toULongLong(), rows[i]);
+        // The points' own index (the legend's, the inspector's) and the file row beside it.
+        QCOMPARE(labelLines.at(1), QStringLiteral("index,original_index,label,core"));
+        std::map<int, std::size_t> perCluster;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const QStringList cols = labelLines.at(int(i) + 2).split(',');
+            QCOMPARE(cols.size(), qsizetype(4));
+            QCOMPARE(cols.at(0).toULongLong(), qulonglong(i));
+            QCOMPARE(cols.at(1).toULongLong(), rows[i]);
+            ++perCluster[cols.at(2).toInt()];
+            // The inspector names the same cluster and the same file row.
+            m_window->inspectPoint(i);
+            QTRY_VERIFY_WITH_TIMEOUT(m_window->pointInspector()->inspection() &&
+                                         m_window->pointInspector()->inspection()->index == i,
+                                     10000);
+            const auto& inspected = *m_window->pointInspector()->inspection();
+            QCOMPARE(inspected.fileRow, std::size_t(rows[i]));
+            QVERIFY(inspected.cluster);
+            QCOMPARE(*inspected.cluster, cols.at(2).toInt());
+        }
+        // The legend: one row per cluster of the CSV, named by the same number, same counts.
+        const cs::ui::Legend& legend = m_window->pointView()->legend();
+        QCOMPARE(legend.kind, cs::ui::Legend::Kind::Categories);
+        std::map<int, std::size_t> inLegend;
+        for (const auto& entry : legend.entries) {
+            QVERIFY(entry.category);
+            if (entry.count > 0) inLegend[*entry.category] = entry.count;  // noise may be 0
+            if (*entry.category >= 0)
+                QCOMPARE(entry.name, QStringLiteral("cluster %1").arg(*entry.category));
+        }
+        QCOMPARE(inLegend, perCluster);
         const QString npy = m_tmp.filePath(QStringLiteral("nan_rows_dbscan.npy"));
         QCOMPARE(m_window->exportTo(npy), QString());
         const cs::io::NpyArray perRow = cs::io::readNpy(npy.toStdString());

@@ -2,6 +2,7 @@
 #include "ui/panels/knn/knn_panel.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -10,6 +11,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
@@ -26,6 +28,7 @@
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
+#include "ui/views/colour_maps.h"
 #include "ui/views/points/point_cloud_view.h"
 
 namespace cs::ui {
@@ -33,6 +36,11 @@ namespace {
 
 const QString kShowEdgesKey = QStringLiteral("knn/showEdges");
 const QString kOpacityKey = QStringLiteral("knn/edgeOpacity");
+const QString kAutoOpacityKey = QStringLiteral("knn/autoOpacity");
+const QString kByLengthKey = QStringLiteral("knn/edgesByLength");
+const QString kEdgeMapKey = QStringLiteral("knn/edgeMap");
+const QString kOverPointsKey = QStringLiteral("knn/edgesOverPoints");
+constexpr int kLengthSteps = 1000;  // the length sliders' per mille of the longest edge
 
 QString count(std::size_t n) {
     return QLocale().toString(qulonglong(n));
@@ -71,7 +79,51 @@ KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
             .toInt());
     m_opacity->setToolTip(tr("Edge opacity"));
     m_opacity->setMinimumWidth(40);
-    showLayout->addRow(tr("&Opacity"), m_opacity);
+    m_autoOpacity = new QCheckBox(tr("&Auto"));
+    m_autoOpacity->setToolTip(
+        tr("Set the opacity from the number of edges and the view's size, for each new graph "
+           "(moving the slider turns this off)"));
+    m_autoOpacity->setChecked(settings.value(kAutoOpacityKey, true).toBool());
+    auto* opacityRow = new QHBoxLayout;
+    opacityRow->addWidget(m_opacity, 1);
+    opacityRow->addWidget(m_autoOpacity);
+    showLayout->addRow(tr("&Opacity"), opacityRow);
+    m_byLength = new QCheckBox(tr("Colour by &length"));
+    m_byLength->setToolTip(
+        tr("Colour each edge by its length with a colour map of its own; off: "
+           "in the colours of the points it joins"));
+    m_byLength->setChecked(settings.value(kByLengthKey, true).toBool());
+    m_edgeMap = new QComboBox;
+    for (ColourMaps::Map map : ColourMaps::kMaps)
+        m_edgeMap->addItem(ColourMaps::mapName(map), int(map));
+    m_edgeMap->setCurrentIndex(std::max(
+        0,
+        m_edgeMap->findText(
+            settings.value(kEdgeMapKey, ColourMaps::mapName(ColourMaps::Map::Magma)).toString())));
+    m_edgeMap->setToolTip(tr("The edges' colour map (the legend under the points' shows it)"));
+    auto* colourRow = new QHBoxLayout;
+    colourRow->addWidget(m_byLength);
+    colourRow->addWidget(m_edgeMap, 1);
+    showLayout->addRow(colourRow);
+    m_overPoints = new QCheckBox(tr("Draw o&ver the points"));
+    m_overPoints->setChecked(settings.value(kOverPointsKey, false).toBool());
+    showLayout->addRow(m_overPoints);
+    m_minLength = new QSlider(Qt::Horizontal);
+    m_minLength->setRange(0, kLengthSteps);
+    m_minLength->setValue(0);
+    m_minLength->setToolTip(tr("Shortest edge drawn (per mille of the longest)"));
+    m_maxLength = new QSlider(Qt::Horizontal);
+    m_maxLength->setRange(0, kLengthSteps);
+    m_maxLength->setValue(kLengthSteps);
+    m_maxLength->setToolTip(tr("Longest edge drawn (per mille of the longest)"));
+    m_minLength->setMinimumWidth(40);
+    m_maxLength->setMinimumWidth(40);
+    showLayout->addRow(tr("Shor&test"), m_minLength);
+    showLayout->addRow(tr("Lon&gest"), m_maxLength);
+    m_lengthLabel = new QLabel;
+    m_lengthLabel->setObjectName(QStringLiteral("knnLengthFilter"));
+    m_lengthLabel->setWordWrap(true);
+    showLayout->addRow(m_lengthLabel);
     addBox(show);
 
     m_recall = new QLabel;
@@ -87,20 +139,92 @@ KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
         applyEdgeStyle();
     });
     connect(m_opacity, &QSlider::valueChanged, this, [this](int v) {
+        // applyAutoOpacity blocks this signal: only a chosen opacity is remembered.
         QSettings().setValue(kOpacityKey, v);
+        applyEdgeStyle();
+    });
+    // A hand on the slider (drag, keys, clicks; not a session or an undo step) ends Auto.
+    connect(m_opacity, &QSlider::actionTriggered, this,
+            [this] { m_autoOpacity->setChecked(false); });
+    connect(m_autoOpacity, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(kAutoOpacityKey, on);
+        if (on) applyAutoOpacity();
+    });
+    connect(m_byLength, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(kByLengthKey, on);
+        applyEdgeStyle();
+    });
+    connect(m_edgeMap, &QComboBox::currentIndexChanged, this, [this] {
+        QSettings().setValue(kEdgeMapKey, m_edgeMap->currentText());
+        applyEdgeStyle();
+    });
+    connect(m_overPoints, &QCheckBox::toggled, this, [this](bool on) {
+        QSettings().setValue(kOverPointsKey, on);
+        applyEdgeStyle();
+    });
+    connect(m_minLength, &QSlider::valueChanged, this, [this](int v) {
+        if (m_maxLength->value() < v) m_maxLength->setValue(v);
+        applyEdgeStyle();
+    });
+    connect(m_maxLength, &QSlider::valueChanged, this, [this](int v) {
+        if (m_minLength->value() > v) m_minLength->setValue(v);
         applyEdgeStyle();
     });
     addViewOption(QStringLiteral("showEdges"), m_showEdges);
     addViewOption(QStringLiteral("edgeOpacity"), m_opacity);
+    addViewOption(QStringLiteral("autoOpacity"), m_autoOpacity);
+    addViewOption(QStringLiteral("edgesByLength"), m_byLength);
+    addViewOption(QStringLiteral("edgesOverPoints"), m_overPoints);
+    addViewOption(QStringLiteral("minEdgeLength"), m_minLength);
+    addViewOption(QStringLiteral("maxEdgeLength"), m_maxLength);
     applyEdgeStyle();
 }
 
 KnnPanel::~KnnPanel() = default;
 
 void KnnPanel::applyEdgeStyle() {
-    m_view.setEdgesVisible(m_showEdges->isChecked());
+    const bool shown = m_showEdges->isChecked();
+    m_view.setEdgesVisible(shown);
     m_view.setEdgeOpacity(float(m_opacity->value()) / float(m_opacity->maximum()));
-    m_opacity->setEnabled(m_showEdges->isChecked());
+    m_view.setEdgeColouring(m_byLength->isChecked() ? PointCloudView::EdgeColouring::Length
+                                                    : PointCloudView::EdgeColouring::Points);
+    m_view.setEdgeMap(ColourMaps::Map(m_edgeMap->currentData().toInt()));
+    m_view.setEdgesOverPoints(m_overPoints->isChecked());
+    // The sliders are fractions of the longest edge on screen; at their ends they filter
+    // nothing, whatever edges come next.
+    const double longest = m_view.edgeLengthBounds()[1];
+    const double lo =
+        m_minLength->value() == 0 ? 0.0 : longest * m_minLength->value() / double(kLengthSteps);
+    const double hi = m_maxLength->value() == kLengthSteps
+                          ? std::numeric_limits<double>::infinity()
+                          : longest * m_maxLength->value() / double(kLengthSteps);
+    m_view.setEdgeLengthFilter(lo, hi);
+    const bool styled = m_view.edgeLengthStyleSupported();
+    for (QWidget* w : std::initializer_list<QWidget*>{m_opacity, m_autoOpacity, m_overPoints})
+        w->setEnabled(shown);
+    m_byLength->setEnabled(shown && styled);
+    m_edgeMap->setEnabled(shown && styled && m_byLength->isChecked());
+    m_minLength->setEnabled(shown && styled);
+    m_maxLength->setEnabled(shown && styled);
+    if (!styled)
+        m_lengthLabel->setText(tr("Length colours and filter need OpenGL 3.3 geometry shaders"));
+    else if (!m_view.edges())
+        m_lengthLabel->setText(tr("Lengths: no graph yet"));
+    else
+        m_lengthLabel->setText(tr("Lengths %1 to %2; drawn %3 to %4")
+                                   .arg(number(m_view.edgeLengthBounds()[0]), number(longest),
+                                        number(lo),
+                                        std::isinf(hi) ? tr("the longest") : number(hi)));
+}
+
+void KnnPanel::applyAutoOpacity() {
+    if (!m_autoOpacity->isChecked() || !m_view.edges()) return;
+    const float opacity =
+        PointCloudView::suggestedEdgeOpacity(m_view.edges().edgeCount(), m_view.size());
+    // Not the user's choice: no setting stored, no undo step.
+    const QSignalBlocker block(m_opacity);
+    m_opacity->setValue(int(std::lround(opacity * float(m_opacity->maximum()))));
+    applyEdgeStyle();
 }
 
 void KnnPanel::setPointSet(std::shared_ptr<const PointSet> points) {
@@ -209,6 +333,8 @@ void KnnPanel::showOutcome(const JobOutcome& outcome) {
         setWarning(tr("The kNN graph does not match the points on screen; it is not shown."));
         return;
     }
+    applyAutoOpacity();
+    applyEdgeStyle();  // the length filter follows the new graph's longest edge
     // The view uploads the index array once and drops it; the panel keeps the graph only.
     auto kept = std::make_shared<KnnRun>(*run);
     kept->edgeIndices.reset();

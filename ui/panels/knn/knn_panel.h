@@ -11,6 +11,7 @@
 #include "ui/panels/algorithm_panel.h"
 
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QSlider;
@@ -37,7 +38,9 @@ struct KnnRun {
 /// the descriptor; every change re-runs the random-projection forest (Backend::knnGraph, kind
 /// "knn") and draws the graph's edges in the point view. Shows the trees built, the sampled
 /// recall after each tree, the edge count, the mean and largest k-th neighbour distance, the
-/// backend and each stage's time; "Show edges" and an opacity slider drive the view. A failed
+/// backend and each stage's time; "Show edges", the opacity (by default set from the number of
+/// edges and the view's size), colour by length (a map of the edges' own) or by the points'
+/// colours, edges over or under the points, and a length filter drive the view. A failed
 /// run (bad parameters, too few points, a GPU fault) is reported and leaves the previous graph
 /// on screen.
 /// @code
@@ -81,6 +84,14 @@ public:
     QSpinBox* seedSpin() const { return m_seedSpin; }
     QCheckBox* showEdgesBox() const { return m_showEdges; }
     QSlider* opacitySlider() const { return m_opacity; }
+    QCheckBox* autoOpacityBox() const { return m_autoOpacity; }
+    QCheckBox* byLengthBox() const { return m_byLength; }
+    QComboBox* edgeMapBox() const { return m_edgeMap; }
+    QCheckBox* overPointsBox() const { return m_overPoints; }
+    /// The length filter: per mille of the longest edge, shortest and longest drawn.
+    QSlider* minLengthSlider() const { return m_minLength; }
+    QSlider* maxLengthSlider() const { return m_maxLength; }
+    QLabel* lengthLabel() const { return m_lengthLabel; }
     QLabel* recallLabel() const { return m_recall; }
 
     /// The statistics text for a run (shown in statisticsLabel()).
@@ -100,6 +111,7 @@ protected:
 
 private:
     void applyEdgeStyle();
+    void applyAutoOpacity();
 
     PointCloudView& m_view;
     std::shared_ptr<const PointSet> m_points;
@@ -112,6 +124,13 @@ private:
     QSpinBox* m_seedSpin = nullptr;
     QCheckBox* m_showEdges = nullptr;
     QSlider* m_opacity = nullptr;
+    QCheckBox* m_autoOpacity = nullptr;
+    QCheckBox* m_byLength = nullptr;
+    QComboBox* m_edgeMap = nullptr;
+    QCheckBox* m_overPoints = nullptr;
+    QSlider* m_minLength = nullptr;
+    QSlider* m_maxLength = nullptr;
+    QLabel* m_lengthLabel = nullptr;
     QLabel* m_recall = nullptr;
 };
 

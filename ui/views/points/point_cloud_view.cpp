@@ -10,7 +10,9 @@
 #include <QOpenGLPaintDevice>
 #include <QPainter>
 #include <QRubberBand>
+#include <QVector2D>
 #include <QWheelEvent>
+#include <QtMath>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -33,9 +35,32 @@ PointCloudView::UpAxis upAxisForDepth(float lo, float hi) {
     return inFrontOfCamera ? PointCloudView::UpAxis::MinusY : PointCloudView::UpAxis::PlusY;
 }
 
+// The depth range of the points in the world frame their sensor pose puts them in (the file's
+// z range without one).
+void worldDepthRange(const PointSet& points, float& lo, float& hi) {
+    lo = std::numeric_limits<float>::infinity();
+    hi = -lo;
+    const std::size_t d = points.dims;
+    std::array<double, 3> row{0.0, 0.0, 1.0};
+    double shift = 0.0;
+    if (points.sensorPose) {
+        const auto r = points.sensorPose->rotation();
+        row = {r[6], r[7], r[8]};
+        shift = points.sensorPose->origin[2];
+    }
+    for (std::size_t i = 0; i < points.n; ++i) {
+        const float* x = points.coords.data() + i * d;
+        const float z = float(row[0] * x[0] + row[1] * x[1] + row[2] * x[2] + shift);
+        if (!std::isfinite(z)) continue;
+        lo = std::min(lo, z);
+        hi = std::max(hi, z);
+    }
+}
+
 // Desktop-GL enums that GLES headers do not define.
-constexpr GLenum kProgramPointSize = 0x8642;  // GL_PROGRAM_POINT_SIZE
-constexpr GLenum kPointSprite = 0x8861;       // GL_POINT_SPRITE (compatibility profiles)
+constexpr GLenum kProgramPointSize = 0x8642;     // GL_PROGRAM_POINT_SIZE
+constexpr GLenum kPointSprite = 0x8861;          // GL_POINT_SPRITE (compatibility profiles)
+constexpr GLenum kPrimitivesGenerated = 0x8C87;  // GL_PRIMITIVES_GENERATED (desktop GL 3.0+)
 
 constexpr float kOrbitDegreesPerPixel = 0.4f;
 constexpr float kOrbitDegreesPerKey = 5.0f;
@@ -145,6 +170,7 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_scale = 1.0;
     m_planar = false;
     m_suggestedUp = UpAxis::PlusY;
+    m_sensorPose.reset();
     m_devicePositions.reset();
     m_awaitDevicePositions = false;
     m_deviceWait.stop();
@@ -154,6 +180,9 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_edgeHostIndices.reset();
     m_edgeIndexCount = 0;
     m_edgesDirty = true;
+    m_edgeLengthSample.clear();
+    m_edgeBounds = m_edgeColourRange = {0.0, 0.0};
+    m_edgeLegend = {};
     m_mask.clear();
     m_maskDirty = true;
     m_marked.clear();
@@ -198,7 +227,14 @@ void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
         m_lo = QVector3D(viewLo[0], viewLo[1], viewLo[2]);
         m_hi = QVector3D(viewHi[0], viewHi[1], viewHi[2]);
         m_planar = p.dims < 3 || hi[2] == lo[2];
-        if (p.dims >= 3) m_suggestedUp = upAxisForDepth(lo[2], hi[2]);
+        if (p.dims >= 3 && p.sensorPose && !p.sensorPose->isIdentity()) {
+            m_sensorPose = p.sensorPose;
+            float zLo = 0.0f, zHi = 0.0f;
+            worldDepthRange(p, zLo, zHi);
+            m_suggestedUp = upAxisForDepth(zLo, zHi);
+        } else if (p.dims >= 3) {
+            m_suggestedUp = upAxisForDepth(lo[2], hi[2]);
+        }
         m_colourOptions = PointColouring::options(p);
         setPointSize(defaultPointSize(p.n));
     }
@@ -288,6 +324,7 @@ bool PointCloudView::setEdges(PointEdges edges,
     m_edges = std::move(edges);
     m_edgeHostIndices = m_edges ? std::move(hostIndices) : nullptr;
     m_edgesDirty = true;
+    updateEdgeStatistics();
     updateEdgeColourOption();
     contentChanged();
     return true;
@@ -321,6 +358,92 @@ void PointCloudView::setEdgesVisible(bool visible) {
     contentChanged();
 }
 
+float PointCloudView::suggestedEdgeOpacity(std::size_t edges, QSize viewPixels) {
+    if (edges == 0) return kDefaultEdgeOpacity;
+    const double pixels = std::max(1.0, double(viewPixels.width()) * viewPixels.height());
+    return float(std::clamp(std::sqrt(pixels / (4.0 * double(edges))), 0.06, 0.8));
+}
+
+void PointCloudView::setEdgeColouring(EdgeColouring colouring) {
+    if (colouring == m_edgeColouring) return;
+    m_edgeColouring = colouring;
+    contentChanged();
+}
+
+void PointCloudView::setEdgeMap(ColourMaps::Map map) {
+    if (map == m_edgeMap) return;
+    m_edgeMap = map;
+    m_edgeRange.map = map;
+    m_edgeMapDirty = true;
+    updateEdgeStatistics();
+    contentChanged();
+}
+
+void PointCloudView::setEdgesOverPoints(bool over) {
+    if (over == m_edgesOverPoints) return;
+    m_edgesOverPoints = over;
+    contentChanged();
+}
+
+void PointCloudView::setEdgeLengthFilter(double minimum, double maximum) {
+    if (std::isnan(minimum) || minimum < 0.0) minimum = 0.0;
+    if (std::isnan(maximum)) maximum = std::numeric_limits<double>::infinity();
+    if (maximum < minimum) std::swap(minimum, maximum);
+    if (minimum == m_edgeFilter[0] && maximum == m_edgeFilter[1]) return;
+    m_edgeFilter = {minimum, maximum};
+    contentChanged();
+}
+
+void PointCloudView::setEdgeColourRange(const ScalarStyle& range) {
+    m_edgeRange = range;
+    m_edgeRange.map = m_edgeMap;
+    updateEdgeStatistics();
+    contentChanged();
+}
+
+void PointCloudView::updateEdgeStatistics() {
+    // Lengths over the coordinates drawn, in data units, of an even sample of the edges: what
+    // the geometry shader measures, whatever the graph's own distances were computed over.
+    m_edgeLengthSample.clear();
+    m_edgeBounds = m_edgeColourRange = {0.0, 0.0};
+    m_edgeLegend = {};
+    if (!m_edges || !m_points || m_edges.n != m_points->n) return;
+    const std::size_t count = m_edges.edgeCount();
+    const std::size_t step = std::max<std::size_t>(1, count / ScalarStyle::kPercentileSample);
+    const std::size_t k = std::size_t(std::max(m_edges.k, 1));
+    const std::size_t d = m_points->dims, used = std::min<std::size_t>(d, 3);
+    const float* x = m_points->coords.data();
+    m_edgeLengthSample.reserve(count / step + 1);
+    for (std::size_t e = 0; e < count; e += step) {
+        const std::size_t i = e / k;
+        const std::int32_t t = m_edges.targets[e];
+        if (t < 0 || std::size_t(t) >= m_edges.n) continue;
+        double s = 0.0;
+        for (std::size_t j = 0; j < used; ++j) {
+            const double diff = double(x[i * d + j]) - double(x[std::size_t(t) * d + j]);
+            s += diff * diff;
+        }
+        if (std::isfinite(s)) m_edgeLengthSample.push_back(float(std::sqrt(s)));
+    }
+    if (m_edgeLengthSample.empty()) return;
+    const auto [lo, hi] = std::minmax_element(m_edgeLengthSample.begin(), m_edgeLengthSample.end());
+    m_edgeBounds = {double(*lo), double(*hi)};
+    // The legend is the colouring of the sample: the same range rule and histogram as points.
+    PointColouring legend = PointColouring::fromScalars(
+        m_edgeLengthSample, m_edgeLengthSample.size(), 1, 0, tr("edge length"), 0, m_edgeRange);
+    m_edgeColourRange = {legend.legend.minimum, legend.legend.maximum};
+    m_edgeLegend = std::move(legend.legend);
+}
+
+void PointCloudView::setScalarStyle(const ScalarStyle& style) {
+    if (style == m_scalarStyle) return;
+    m_scalarStyle = style;
+    // Labels and colours ignore the style; scalars are recoloured by it.
+    if (m_points && m_colourBy != QLatin1String("custom") &&
+        m_legend.kind == Legend::Kind::ColourBar)
+        setColourBy(m_colourBy);
+}
+
 void PointCloudView::setEdgeOpacity(float opacity) {
     opacity = std::isfinite(opacity) ? std::clamp(opacity, 0.0f, 1.0f) : kDefaultEdgeOpacity;
     if (opacity == m_edgeOpacity) return;
@@ -349,10 +472,10 @@ std::optional<PointColouring> PointCloudView::computeColouring(const QString& id
         return PointColouring::fromScalars(
             m_edges.values, m_edges.n, k, k - 1,
             tr("%1 (k = %2)").arg(QString::fromStdString(m_edges.valueName)).arg(k),
-            ColourMaps::packRgba(noiseColour()));
+            ColourMaps::packRgba(noiseColour()), m_scalarStyle);
     }
     return PointColouring::compute(*m_points, id, ColourMaps::packRgba(uniformColour()),
-                                   ColourMaps::packRgba(noiseColour()));
+                                   ColourMaps::packRgba(noiseColour()), m_scalarStyle);
 }
 
 QColor PointCloudView::noiseColour() const {
@@ -398,12 +521,8 @@ void PointCloudView::setUpAxis(UpAxis axis) {
 
 PointCloudView::UpAxis PointCloudView::suggestedUpAxis(const PointSet& points) {
     if (points.dims < 3 || points.n == 0) return UpAxis::PlusY;
-    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
-    for (std::size_t i = 0; i < points.n; ++i) {
-        const float z = points.coords[i * points.dims + 2];
-        lo = std::min(lo, z);
-        hi = std::max(hi, z);
-    }
+    float lo = 0.0f, hi = 0.0f;
+    worldDepthRange(points, lo, hi);
     return upAxisForDepth(lo, hi);
 }
 
@@ -423,7 +542,87 @@ QMatrix4x4 PointCloudView::model() const {
             m.rotate(90.0f, 1, 0, 0);
             break;
     }
+    if (m_sensorPose) {
+        // The sensor's rotation about the view's centre; its translation only moves the
+        // recentred cloud, which the view does not need (the sensor preset places the eye).
+        const auto r = m_sensorPose->rotation();
+        m *= QMatrix4x4(float(r[0]), float(r[1]), float(r[2]), 0, float(r[3]), float(r[4]),
+                        float(r[5]), 0, float(r[6]), float(r[7]), float(r[8]), 0, 0, 0, 0, 1);
+    }
     return m;
+}
+
+QString PointCloudView::viewPresetName(ViewPreset preset) {
+    switch (preset) {
+        case ViewPreset::Front:
+            return QStringLiteral("front");
+        case ViewPreset::Top:
+            return QStringLiteral("top");
+        case ViewPreset::Side:
+            return QStringLiteral("side");
+        case ViewPreset::Sensor:
+            return QStringLiteral("sensor");
+        case ViewPreset::Fit:
+            return QStringLiteral("fit");
+    }
+    return {};
+}
+
+QStringList PointCloudView::viewPresetNames() {
+    QStringList names;
+    for (ViewPreset p : {ViewPreset::Front, ViewPreset::Top, ViewPreset::Side, ViewPreset::Sensor,
+                         ViewPreset::Fit})
+        names << viewPresetName(p);
+    return names;
+}
+
+std::optional<PointCloudView::ViewPreset> PointCloudView::viewPresetFromName(const QString& name) {
+    for (ViewPreset p : {ViewPreset::Front, ViewPreset::Top, ViewPreset::Side, ViewPreset::Sensor,
+                         ViewPreset::Fit})
+        if (name.compare(viewPresetName(p), Qt::CaseInsensitive) == 0) return p;
+    return std::nullopt;
+}
+
+void PointCloudView::setViewPreset(ViewPreset preset) {
+    QVector3D lo, hi;
+    worldBox(lo, hi);
+    switch (preset) {
+        case ViewPreset::Front:
+            m_camera.setAngles(0.0f, 0.0f);
+            break;
+        case ViewPreset::Side:
+            m_camera.setAngles(90.0f, 0.0f);
+            break;
+        case ViewPreset::Top:
+            m_camera.setAngles(0.0f, OrbitCamera::kMaxPitch);
+            break;
+        case ViewPreset::Fit:
+            break;
+        case ViewPreset::Sensor: {
+            // The sensor sits at the file's origin, looks along its +z, with -y up (PCL's
+            // camera frame), all carried into the frame shown by model().
+            const QMatrix4x4 m = model();
+            const QVector3D eye =
+                m.map(QVector3D(float(-m_centre[0] * m_scale), float(-m_centre[1] * m_scale),
+                                float(-m_centre[2] * m_scale)));
+            const QVector3D forward = m.mapVector(QVector3D(0, 0, 1)).normalized();
+            m_camera.fitBox(lo, hi, aspect());  // the scene sphere: clip planes and zoom bounds
+            // The orbit camera has no roll: it takes the sensor's direction, and the up of the
+            // frame shown (the sensor's own up whenever the up axis suits the cloud).
+            const float pitch = qRadiansToDegrees(std::asin(std::clamp(-forward.y(), -1.0f, 1.0f)));
+            const float yaw = qRadiansToDegrees(std::atan2(-forward.x(), -forward.z()));
+            // The target on the line of sight, as deep as the data's centre.
+            const float depth = QVector3D::dotProduct((lo + hi) / 2 - eye, forward);
+            const float distance = std::max(depth, 0.05f * (hi - lo).length());
+            m_camera.setAngles(yaw, pitch);
+            m_camera.setDistance(distance);
+            m_camera.setTarget(eye + forward * m_camera.distance());
+            update();
+            return;
+        }
+    }
+    m_camera.fitBox(lo, hi, aspect());
+    update();
 }
 
 QMatrix4x4 PointCloudView::modelViewProjection() const {
@@ -697,6 +896,9 @@ void PointCloudView::initializeGL() {
         m_colourBuffer.create();
         m_edgeBuffer.create();
         m_maskBuffer.create();
+        glGenTextures(1, &m_edgeMapTexture);
+        m_edgeMapDirty = true;
+        if (!context()->isOpenGLES()) glGenQueries(1, &m_edgeQuery);
     }
     m_pickTarget.reset();
     m_maskCount = 0;
@@ -734,6 +936,24 @@ bool PointCloudView::buildProgram() {
     if (!m_edgeProgram) {
         logWarning(tr("point view: %1; kNN edges are not drawn").arg(m_glError));
         m_glError = pointError;
+    }
+    // Length colouring and filtering need a geometry shader (desktop GL 3.3); without one the
+    // edges keep their points' colours.
+    m_edgeLengthProgram.reset();
+    if (!context()->isOpenGLES()) {
+        const QByteArray vert = glslSource(QStringLiteral(":/shaders/edges_length.vert"), false);
+        const QByteArray geom = glslSource(QStringLiteral(":/shaders/edges_length.geom"), false);
+        const QByteArray frag = glslSource(QStringLiteral(":/shaders/edges_length.frag"), false);
+        auto program = std::make_unique<QOpenGLShaderProgram>();
+        if (!vert.isEmpty() && !geom.isEmpty() && !frag.isEmpty() &&
+            program->addShaderFromSourceCode(QOpenGLShader::Vertex, vert) &&
+            program->addShaderFromSourceCode(QOpenGLShader::Geometry, geom) &&
+            program->addShaderFromSourceCode(QOpenGLShader::Fragment, frag) && program->link())
+            m_edgeLengthProgram = std::move(program);
+        else
+            logWarning(tr("point view: the edge length shaders did not build (%1); edges are "
+                          "drawn in their points' colours, unfiltered")
+                           .arg(program->log().trimmed()));
     }
     // Picking and markers are extras too: without them the view still draws.
     m_pickProgram = buildShaders(QStringLiteral("pick"), tr("pick"));
@@ -776,9 +996,13 @@ void PointCloudView::releaseGl() {
     m_colourBuffer.destroy();
     m_edgeBuffer.destroy();
     m_maskBuffer.destroy();
+    if (m_edgeMapTexture && current) glDeleteTextures(1, &m_edgeMapTexture);
+    if (m_edgeQuery && current) glDeleteQueries(1, &m_edgeQuery);
+    m_edgeMapTexture = m_edgeQuery = 0;
     m_pickTarget.reset();
     m_program.reset();
     m_edgeProgram.reset();
+    m_edgeLengthProgram.reset();
     m_pickProgram.reset();
     m_markerProgram.reset();
     m_maskCount = 0;
@@ -929,27 +1153,73 @@ std::vector<std::uint32_t> PointCloudView::readEdgeBuffer() {
     return out;
 }
 
+void PointCloudView::uploadEdgeMap() {
+    if (!m_edgeMapDirty || !m_edgeMapTexture) return;
+    m_edgeMapDirty = false;
+    const auto& table = ColourMaps::table(m_edgeMap);
+    glBindTexture(GL_TEXTURE_2D, m_edgeMapTexture);
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, GLsizei(table.size()), 1, 0, GL_RGBA, GL_UNSIGNED_BYTE,
+                 table.data());
+    // Nearest: the shader addresses texel centres, and stepped maps keep their bands.
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    glBindTexture(GL_TEXTURE_2D, 0);
+}
+
 void PointCloudView::drawEdges() {
     if (!m_edgesVisible || !m_edgeProgram || m_edgeIndexCount == 0 || m_edgeOpacity <= 0.0f) return;
-    // Translucent lines under the points: blended, and writing no depth, so every point (drawn
-    // next) sits on top of every edge. The framebuffer keeps alpha 1 (the widget is opaque).
+    // Translucent lines: blended, and writing no depth. Under the points, every point (drawn
+    // next) sits on top of every edge; over them (drawn after, without the depth test), every
+    // edge shows. The framebuffer keeps alpha 1 (the widget is opaque).
     glDepthMask(GL_FALSE);
+    if (m_edgesOverPoints) glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
-    m_edgeProgram->bind();
-    m_edgeProgram->setUniformValue("u_mvp", modelViewProjection());
-    m_edgeProgram->setUniformValue("u_opacity", m_edgeOpacity);
+    QOpenGLShaderProgram* program =
+        m_edgeLengthProgram ? m_edgeLengthProgram.get() : m_edgeProgram.get();
+    program->bind();
+    program->setUniformValue("u_mvp", modelViewProjection());
+    program->setUniformValue("u_opacity", m_edgeOpacity);
+    if (m_edgeLengthProgram) {
+        uploadEdgeMap();
+        glActiveTexture(GL_TEXTURE0);
+        glBindTexture(GL_TEXTURE_2D, m_edgeMapTexture);
+        program->setUniformValue("u_map", 0);
+        program->setUniformValue("u_scale", float(m_scale));
+        // Infinity is no uniform value everywhere: the float maximum stands for it.
+        const auto finite = [](double v) {
+            return float(std::min(v, double(std::numeric_limits<float>::max())));
+        };
+        program->setUniformValue("u_filter",
+                                 QVector2D(finite(m_edgeFilter[0]), finite(m_edgeFilter[1])));
+        program->setUniformValue(
+            "u_colourRange", QVector2D(float(m_edgeColourRange[0]), float(m_edgeColourRange[1])));
+        program->setUniformValue("u_byLength", m_edgeColouring == EdgeColouring::Length ? 1 : 0);
+    }
+    const bool counting = m_edgeCounting && m_edgeQuery && m_edgeLengthProgram;
+    if (counting) glBeginQuery(kPrimitivesGenerated, m_edgeQuery);
     {
         QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+        bindMask(m_uploadedCount);
         for (std::size_t first = 0; first < m_edgeIndexCount; first += kMaxIndicesPerDraw) {
             const std::size_t count = std::min(kMaxIndicesPerDraw, m_edgeIndexCount - first);
             glDrawElements(GL_LINES, GLsizei(count), GL_UNSIGNED_INT,
                            reinterpret_cast<const void*>(first * sizeof(std::uint32_t)));
         }
     }
-    m_edgeProgram->release();
+    if (counting) {
+        glEndQuery(kPrimitivesGenerated);
+        GLuint drawn = 0;
+        glGetQueryObjectuiv(m_edgeQuery, GL_QUERY_RESULT, &drawn);
+        m_drawnEdges = qint64(drawn);
+    }
+    program->release();
+    if (m_edgeLengthProgram) glBindTexture(GL_TEXTURE_2D, 0);
     glDisable(GL_BLEND);
     glDepthMask(GL_TRUE);
+    if (m_edgesOverPoints) glEnable(GL_DEPTH_TEST);
 }
 
 void PointCloudView::uploadPositionsFromHost(std::size_t n) {
@@ -1147,7 +1417,7 @@ void PointCloudView::paintGL() {
             // passes, so they show where nothing nearer was drawn, in the same single pass.
             glDepthFunc(GL_LEQUAL);
             glDisable(GL_BLEND);
-            drawEdges();
+            if (!m_edgesOverPoints) drawEdges();
             if (!context()->isOpenGLES()) {
                 glEnable(kProgramPointSize);
                 if (context()->format().profile() != QSurfaceFormat::CoreProfile)
@@ -1167,6 +1437,7 @@ void PointCloudView::paintGL() {
                 glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
             }
             m_program->release();
+            if (m_edgesOverPoints) drawEdges();
             glDisable(GL_DEPTH_TEST);
             drawMarkers();
             if (m_drawTiming) {
@@ -1210,6 +1481,17 @@ void PointCloudView::paintOverlay(QPainter& painter) {
         return;
     }
     m_legend.paint(painter, area.topRight(), pal, m_legendMarks);
+    if (m_edges && m_edgesVisible && m_edgeLengthProgram &&
+        m_edgeColouring == EdgeColouring::Length && m_edgeLegend.kind != Legend::Kind::None) {
+        // Under the points' legend where the view is tall enough for both, else beside it.
+        const QSize points =
+            m_legend.kind == Legend::Kind::None ? QSize(0, -8) : m_legend.sizeHint(painter);
+        const QSize edges = m_edgeLegend.sizeHint(painter);
+        const QPoint corner = points.height() + 8 + edges.height() <= area.height()
+                                  ? QPoint(0, points.height() + 8)
+                                  : QPoint(-points.width() - 8, 0);
+        m_edgeLegend.paint(painter, area.topRight() + corner, pal);
+    }
 
     // What is on screen and how to move it: small, in the bottom-left corner.
     const PointSet& p = *m_points;
@@ -1225,7 +1507,7 @@ void PointCloudView::paintOverlay(QPainter& painter) {
                          QString::fromStdString(p.dimNames.size() > 2 ? p.dimNames[2] : "c2"));
     const QString help =
         tr("drag: orbit · Shift/right drag: pan · wheel: zoom · click: inspect · Ctrl+drag: "
-           "select · F: fit · R: reset · +/−: point size");
+           "select · F: fit · R: reset · 1/3/7/0: front/side/top/sensor · +/−: point size");
     QFont small = painter.font();
     small.setPointSizeF(std::max(7.0, small.pointSizeF() * 0.9));
     painter.setFont(small);
@@ -1347,6 +1629,18 @@ void PointCloudView::keyPressEvent(QKeyEvent* event) {
             break;
         case Qt::Key_F:
             fitToData();
+            break;
+        case Qt::Key_1:
+            setViewPreset(ViewPreset::Front);
+            break;
+        case Qt::Key_3:
+            setViewPreset(ViewPreset::Side);
+            break;
+        case Qt::Key_7:
+            setViewPreset(ViewPreset::Top);
+            break;
+        case Qt::Key_0:
+            setViewPreset(ViewPreset::Sensor);
             break;
         case Qt::Key_Plus:
         case Qt::Key_Equal:

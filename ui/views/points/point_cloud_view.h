@@ -9,11 +9,13 @@
 #include <QOpenGLWidget>
 #include <QPoint>
 #include <QPolygonF>
+#include <QStringList>
 #include <QSurfaceFormat>
 #include <QTimer>
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -21,6 +23,7 @@
 
 #include "compute/core/point_quantities.h"
 #include "compute/core/point_set.h"
+#include "ui/views/colour_maps.h"
 #include "ui/views/legend.h"
 #include "ui/views/points/orbit_camera.h"
 #include "ui/views/points/point_colouring.h"
@@ -73,7 +76,8 @@ namespace cs::ui {
 /// cursor; a left click picks the point under the cursor (pointClicked), resting the cursor on
 /// a point reports it (pointHovered), Ctrl+left drag draws a selection box (boxSelected; with
 /// Shift it adds, with Alt it removes). Keys: arrows orbit, R resets the camera, F fits the
-/// data, + / - change point size.
+/// data, 1 / 3 / 7 / 0 look from the front, the side, the top and the sensor (setViewPreset),
+/// + / - change point size.
 class PointCloudView : public QOpenGLWidget, protected QOpenGLExtraFunctions {
     Q_OBJECT
 public:
@@ -140,6 +144,51 @@ public:
     void setEdgeOpacity(float opacity);
     float edgeOpacity() const { return m_edgeOpacity; }
     static constexpr float kDefaultEdgeOpacity = 0.35f;
+    /// An opacity at which this many edges neither vanish nor flood a view of this many pixels:
+    /// about one edge's worth of ink per pixel (the inverse square root of edges per pixel),
+    /// between 0.06 and 0.8. 1.3 million edges in a 900 x 500 view get about 0.2.
+    static float suggestedEdgeOpacity(std::size_t edges, QSize viewPixels);
+
+    /// How edges are coloured: by their length, with a colour map of their own (edgeMap(),
+    /// over edgeColourRange()), or in the colours of the points they join.
+    enum class EdgeColouring { Length, Points };
+    void setEdgeColouring(EdgeColouring colouring);
+    EdgeColouring edgeColouring() const { return m_edgeColouring; }
+    /// The edges' colour map (magma by default: unlike the points' viridis).
+    void setEdgeMap(ColourMaps::Map map);
+    ColourMaps::Map edgeMap() const { return m_edgeMap; }
+    /// Draws the edges over the points (true) or under them (the default).
+    void setEdgesOverPoints(bool over);
+    bool edgesOverPoints() const { return m_edgesOverPoints; }
+    /// Draws only edges whose length (data units, over the coordinates drawn) lies in
+    /// [minimum, maximum]; 0 and infinity draw all.
+    void setEdgeLengthFilter(double minimum, double maximum);
+    double edgeLengthMinimum() const { return m_edgeFilter[0]; }
+    double edgeLengthMaximum() const { return m_edgeFilter[1]; }
+    /// The shortest and longest edge of the edges shown (data units; from an even sample of at
+    /// most kPercentileSample edges), {0, 0} without edges.
+    std::array<double, 2> edgeLengthBounds() const { return m_edgeBounds; }
+    /// The lengths at the ends of the edge colour map: the 2nd and 98th percentile of the
+    /// lengths, or what setEdgeColourRange gave.
+    std::array<double, 2> edgeColourRange() const { return m_edgeColourRange; }
+    /// Sets the colour range of the edges by a ScalarStyle range (percentiles or lengths).
+    void setEdgeColourRange(const ScalarStyle& range);
+    /// What the edge colours mean (a colour bar with the lengths' histogram), drawn under the
+    /// points' legend while edges are coloured by length.
+    const Legend& edgeLegend() const { return m_edgeLegend; }
+    /// False where the GL has no geometry shaders (GLES 3.0): edges are then drawn in their
+    /// points' colours, unfiltered.
+    bool edgeLengthStyleSupported() const { return !m_glReady || m_edgeLengthProgram != nullptr; }
+    /// Counts the edges each frame draws (a GL query, which waits for the GPU: for tests and
+    /// measurements); drawnEdgeCount() then holds the last frame's count.
+    void setEdgeCounting(bool on) { m_edgeCounting = on; }
+    /// Edges drawn in the last frame counted (-1 before one).
+    qint64 drawnEdgeCount() const { return m_drawnEdges; }
+
+    /// How scalar colourings (coordinates, scalar attributes, kNN distances) look: the map and
+    /// the range; re-colours the points when such a colouring is on screen.
+    void setScalarStyle(const ScalarStyle& style);
+    const ScalarStyle& scalarStyle() const { return m_scalarStyle; }
     /// Lines in the element buffer, ready to draw (0 before the upload or without a graph).
     std::size_t edgeCount() const { return m_edgeIndexCount / 2; }
     /// How the edge indices reached the GPU.
@@ -193,10 +242,31 @@ public:
     /// The up axis that shows these points as they were captured: −Y when every point lies in
     /// front of a camera at the origin looking along +z (z > 0 and the nearest point at least a
     /// fifth of the cloud's depth away: PCL's and depth sensors' camera frame, y down), which
-    /// also puts the eye on the sensor's side; +Y otherwise.
+    /// also puts the eye on the sensor's side; +Y otherwise. Points with a sensor pose (a PCD
+    /// VIEWPOINT) are judged in the world frame the pose puts them in.
     static UpAxis suggestedUpAxis(const PointSet& points);
     /// suggestedUpAxis of the points shown, from the bounds setPointSet found (no second pass).
     UpAxis suggestedUpAxis() const { return m_suggestedUp; }
+
+    /// The sensor pose the points are drawn through (PointSet::sensorPose, as PCL's viewer does:
+    /// the file's coordinates stay in the sensor frame, the view shows them in the world frame);
+    /// nullopt when the points have none or the identity.
+    const std::optional<SensorPose>& sensorPose() const { return m_sensorPose; }
+
+    /// Camera presets (View ▸ Camera, --view), in the frame shown (after the sensor pose and
+    /// the up axis): Front looks along −z, Side along −x, Top down along −y, each framing the
+    /// data; Sensor puts the eye where the sensor was, looking where it looked (the origin
+    /// looking along +z for points without a pose); Fit keeps the orientation and frames the
+    /// data.
+    enum class ViewPreset { Front, Top, Side, Sensor, Fit };
+    /// "front", "top", "side", "sensor", "fit".
+    static QString viewPresetName(ViewPreset preset);
+    /// The preset of a name (case-insensitive), or nullopt.
+    static std::optional<ViewPreset> viewPresetFromName(const QString& name);
+    static QStringList viewPresetNames();
+    /// Places the camera as the preset says.
+    /// @code view->setViewPreset(cs::ui::PointCloudView::ViewPreset::Top); @endcode
+    void setViewPreset(ViewPreset preset);
 
     const OrbitCamera& camera() const { return m_camera; }
     /// Places the camera as camera() described it before (a saved session's): the target in the
@@ -350,6 +420,8 @@ private:
     void allocateEdgeBuffer(std::size_t bytes, const void* data);
     void setEdgePath(UploadPath path, const QString& why);
     void drawEdges();
+    void updateEdgeStatistics();
+    void uploadEdgeMap();
     void drawMarkers();
     void bindMask(std::size_t n);
     void updateEdgeColourOption();
@@ -379,6 +451,7 @@ private:
     std::array<double, 3> m_centre{};  // (data coordinates minus this) times m_scale = view space
     double m_scale = 1.0;
     bool m_planar = false;
+    std::optional<SensorPose> m_sensorPose;  // not the identity
     UpAxis m_upAxis = UpAxis::PlusY;
     UpAxis m_suggestedUp = UpAxis::PlusY;  // for the points shown
     OrbitCamera m_camera;
@@ -422,6 +495,22 @@ private:
     bool m_edgesDirty = false;
     bool m_edgesVisible = true;
     float m_edgeOpacity = kDefaultEdgeOpacity;
+    EdgeColouring m_edgeColouring = EdgeColouring::Length;
+    ColourMaps::Map m_edgeMap = ColourMaps::Map::Magma;
+    bool m_edgesOverPoints = false;
+    std::array<double, 2> m_edgeFilter{0.0, std::numeric_limits<double>::infinity()};
+    std::array<double, 2> m_edgeBounds{0.0, 0.0};
+    std::array<double, 2> m_edgeColourRange{0.0, 0.0};
+    ScalarStyle m_edgeRange{ColourMaps::Map::Magma};
+    std::vector<float> m_edgeLengthSample;  // data units, for the colour range and the legend
+    Legend m_edgeLegend;
+    std::unique_ptr<QOpenGLShaderProgram> m_edgeLengthProgram;
+    GLuint m_edgeMapTexture = 0;
+    bool m_edgeMapDirty = true;
+    GLuint m_edgeQuery = 0;
+    bool m_edgeCounting = false;
+    qint64 m_drawnEdges = -1;
+    ScalarStyle m_scalarStyle;
     std::size_t m_edgeBytes = 0;               // allocated size of m_edgeBuffer
     std::size_t m_edgeIndexCount = 0;          // indices written into m_edgeBuffer for m_edges
     std::unique_ptr<GlBufferLink> m_edgeLink;  // m_edgeBuffer registered with the device

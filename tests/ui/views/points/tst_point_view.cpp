@@ -199,10 +199,24 @@ private slots:
         QVERIFY(view);
         QCOMPARE(view->colourBy(), QStringLiteral("attr:intensity"));
         QCOMPARE(view->legend().kind, Legend::Kind::ColourBar);
-        QCOMPARE(view->legend().minimum, 10.0);
-        QCOMPARE(view->legend().maximum, 30.0);
+        // The robust range by default: the 2nd to the 98th percentile (numpy's linear rule).
+        QVERIFY(qFuzzyCompare(view->legend().minimum, 10.4));
+        QVERIFY(qFuzzyCompare(view->legend().maximum, 29.6));
+        QCOMPARE(view->legend().below, std::size_t(1));
+        QCOMPARE(view->legend().above, std::size_t(1));
+        QCOMPARE(view->legend().rangeNote, QStringLiteral("2–98th percentile"));
         QCOMPARE(view->colours()[0], ColourMaps::viridisRgba(0.0f));
         QCOMPARE(view->colours()[2], ColourMaps::viridisRgba(1.0f));
+        // Another map and the full range recolour the scalar on screen.
+        cs::ui::ScalarStyle style;
+        style.map = ColourMaps::Map::Magma;
+        QVERIFY(style.parseRange(QStringLiteral("p0:p100"), nullptr));
+        view->setScalarStyle(style);
+        QCOMPARE(view->legend().minimum, 10.0);
+        QCOMPARE(view->legend().maximum, 30.0);
+        QCOMPARE(view->legend().map, ColourMaps::Map::Magma);
+        QCOMPARE(view->colours()[1], ColourMaps::rgba(ColourMaps::Map::Magma, 0.5f));
+        view->setScalarStyle({});
         // Every coordinate and attribute is offered.
         QStringList ids;
         for (const auto& o : view->colourOptions())
@@ -467,6 +481,9 @@ private slots:
         auto graph = makeGraph(3, 1, {1, 0, 0}, {2.0f, 2.0f, 1.35f});
         QVERIFY(view->setEdges(cs::knnEdges(graph)));
         view->setEdgeOpacity(1.0f);
+        // By length is the default; this test is about the points' colours.
+        QCOMPARE(view->edgeColouring(), PointCloudView::EdgeColouring::Length);
+        view->setEdgeColouring(PointCloudView::EdgeColouring::Points);
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->edgePath(), PointCloudView::UploadPath::HostUpload);
         QCOMPARE(view->edgeCount(), std::size_t(3));
@@ -528,7 +545,8 @@ private slots:
         QVERIFY(hasOption());
         QVERIFY(view->setColourBy(PointCloudView::edgeValueColourId()));
         QCOMPARE(view->legend().kind, Legend::Kind::ColourBar);
-        QCOMPARE(view->legend().minimum, double(1.35f));
+        // Last-edge distances 2, 2, 1.35: the 2nd percentile lies just above 1.35.
+        QVERIFY(std::abs(view->legend().minimum - (1.35 + 0.04 * 0.65)) < 1e-6);
         QCOMPARE(view->legend().maximum, 2.0);
         QCOMPARE(view->colours()[2], ColourMaps::viridisRgba(0.0f));
         QCOMPARE(view->colours()[0], ColourMaps::viridisRgba(1.0f));
@@ -558,6 +576,97 @@ private slots:
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->edgeCount(), std::size_t(0));
         QVERIFY(allBackground(view->grabFramebuffer(), mid01));
+    }
+
+    void knnEdgesByLengthFilteredAndOver() {
+        // Points on the x axis, each joined to its right neighbour: gaps 1, 1, 3, 3 (edges
+        // 0-1, 1-2 short, 2-3, 3-4 long), the last point back to its left one (length 3).
+        auto points = makePoints(2, {0, 0, 1, 0, 2, 0, 5, 0, 8, 0});
+        auto view = makeView(points, QSize(400, 200));
+        QVERIFY(view);
+        if (!view->edgeLengthStyleSupported()) QSKIP("no geometry shaders on this GL");
+        view->setPointSize(1);
+        QVERIFY(view->setColourBy(QStringLiteral("uniform")));
+        auto graph = makeGraph(5, 1, {1, 2, 3, 4, 3});
+        QVERIFY(view->setEdges(cs::knnEdges(graph)));
+        view->setEdgeOpacity(1.0f);
+        view->setEdgeMap(ColourMaps::Map::Magma);
+        QCOMPARE(view->edgeLengthBounds(), (std::array<double, 2>{1.0, 3.0}));
+        // The colour range is the lengths' 2nd to 98th percentile (1, 1, 3, 3, 3).
+        QCOMPARE(view->edgeColourRange(), (std::array<double, 2>{1.0, 3.0}));
+        // The edge legend: a magma bar with the lengths' histogram.
+        QCOMPARE(view->edgeLegend().kind, Legend::Kind::ColourBar);
+        QCOMPARE(view->edgeLegend().map, ColourMaps::Map::Magma);
+        std::size_t binned = view->edgeLegend().below + view->edgeLegend().above;
+        for (std::size_t c : view->edgeLegend().histogram)
+            binned += c;
+        QCOMPARE(binned, std::size_t(5));
+        view->setEdgeCounting(true);
+        view->setViewPreset(PointCloudView::ViewPreset::Front);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->drawnEdgeCount(), qint64(5));
+        const auto colourAt = [&](const QImage& image, QVector3D at) {
+            return image.pixelColor(view->project(at).toPoint() + QPoint(0, 0));
+        };
+        const auto near3 = [&](const QImage& image, QVector3D at, const QColor& want, int tol) {
+            const QPoint p = view->project(at).toPoint();
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    if (near(image.pixelColor(p + QPoint(dx, dy)), want, tol)) return true;
+            return false;
+        };
+        QImage image = view->grabFramebuffer();
+        const QColor shortColour = ColourMaps::colour(ColourMaps::Map::Magma, 0.0);
+        const QColor longColour = ColourMaps::colour(ColourMaps::Map::Magma, 1.0);
+        QVERIFY2(near3(image, QVector3D(0.5f, 0, 0), shortColour, 12),
+                 qPrintable(describe(colourAt(image, QVector3D(0.5f, 0, 0)))));
+        QVERIFY2(near3(image, QVector3D(3.5f, 0, 0), longColour, 12),
+                 qPrintable(describe(colourAt(image, QVector3D(3.5f, 0, 0))) + " vs " +
+                            describe(longColour)));
+
+        // The length filter: edges of 2 to 4 only.
+        view->setEdgeLengthFilter(2.0, 4.0);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->drawnEdgeCount(), qint64(3));
+        image = view->grabFramebuffer();
+        const QColor bg = view->backgroundColour();
+        QVERIFY(near3(image, QVector3D(0.5f, 0, 0), bg, 2));
+        QVERIFY(near3(image, QVector3D(3.5f, 0, 0), longColour, 12));
+        view->setEdgeLengthFilter(0.0, 1.5);
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->drawnEdgeCount(), qint64(2));
+        view->setEdgeLengthFilter(0.0, std::numeric_limits<double>::infinity());
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->drawnEdgeCount(), qint64(5));
+
+        // Under the points by default: a big point on an edge covers it; over, the edge shows.
+        QVERIFY(view->setColours(std::vector<std::uint32_t>(5, ColourMaps::packRgba(20, 160, 40))));
+        view->setPointSize(24);
+        QVERIFY(waitDrawn(*view));
+        // Point 3's centre, where the edges 2-3 and 3-4 meet (sprites are shaded toward the rim).
+        const QVector3D onPoint(5.0f, 0.0f, 0.0f);
+        QVERIFY2(near(colourAt(view->grabFramebuffer(), onPoint), QColor(20, 160, 40), 10),
+                 qPrintable(describe(colourAt(view->grabFramebuffer(), onPoint))));
+        view->setEdgesOverPoints(true);
+        QVERIFY(waitDrawn(*view));
+        QVERIFY2(near3(view->grabFramebuffer(), onPoint, longColour, 12),
+                 qPrintable(describe(colourAt(view->grabFramebuffer(), onPoint))));
+        // In the points' colours, over them, the edge takes their green.
+        view->setEdgeColouring(PointCloudView::EdgeColouring::Points);
+        QVERIFY(waitDrawn(*view));
+        QVERIFY(near3(view->grabFramebuffer(), QVector3D(3.5f, 0, 0), QColor(20, 160, 40), 6));
+    }
+
+    void suggestedEdgeOpacityFollowsDensity() {
+        const QSize view(900, 500);
+        const float few = PointCloudView::suggestedEdgeOpacity(100, view);
+        const float scan = PointCloudView::suggestedEdgeOpacity(1'300'000, view);
+        const float huge = PointCloudView::suggestedEdgeOpacity(100'000'000, view);
+        QCOMPARE(few, 0.8f);
+        QVERIFY2(scan > 0.15f && scan < 0.3f, qPrintable(QString::number(scan)));
+        QCOMPARE(huge, 0.06f);
+        // A bigger view holds more edges at the same opacity.
+        QVERIFY(PointCloudView::suggestedEdgeOpacity(1'300'000, view * 2) > scan);
     }
 
     void georeferencedPointsKeepTheirPrecision() {
@@ -724,6 +833,93 @@ private slots:
         QCOMPARE(cam.pitch(), 0.0f);
         QVERIFY(cam.right().distanceToPoint(QVector3D(1, 0, 0)) < 1e-5f);
         QVERIFY(cam.up().distanceToPoint(QVector3D(0, 1, 0)) < 1e-5f);
+    }
+
+    void viewPresets() {
+        // A camera cloud in its sensor's frame (z ahead, y down), with the sensor turned over
+        // about x and moved: the view draws it in the world frame and can look from the sensor.
+        PointSet set = PointSet::fromCoords(3, {0, 0, 5, 1, 0, 5, 0, -1, 5, -1, 1, 4, 2, 1, 6});
+        cs::SensorPose pose;
+        pose.origin = {1, 2, 3};
+        pose.orientation = {0, 1, 0, 0};
+        set.sensorPose = pose;
+        const QVector3D ahead(0, 0, 5), right(1, 0, 5), above(0, -1, 5);
+        auto view = makeView(std::make_shared<const PointSet>(set), QSize(300, 200));
+        QVERIFY(view);
+        QVERIFY(view->sensorPose());
+        // The turned-over sensor puts the cloud behind the world origin: +Y is up already.
+        QCOMPARE(PointCloudView::suggestedUpAxis(set), PointCloudView::UpAxis::PlusY);
+        set.sensorPose.reset();
+        QCOMPARE(PointCloudView::suggestedUpAxis(set), PointCloudView::UpAxis::MinusY);
+
+        const auto inView = [&] {
+            for (std::size_t i = 0; i < set.n; ++i) {
+                const auto p = set.point(i);
+                const QPointF s = view->project(QVector3D(p[0], p[1], p[2]));
+                if (!QRectF(0, 0, view->width(), view->height()).contains(s)) return false;
+            }
+            return true;
+        };
+        QTest::keyClick(view.get(), Qt::Key_1);
+        QCOMPARE(view->camera().yaw(), 0.0f);
+        QCOMPARE(view->camera().pitch(), 0.0f);
+        QVERIFY(inView());
+        // Front: the sensor's up (its -y, turned into the world's +y) is up on screen.
+        QVERIFY(view->project(above).y() < view->project(ahead).y() - 5);
+        QTest::keyClick(view.get(), Qt::Key_3);
+        QCOMPARE(view->camera().yaw(), 90.0f);
+        QCOMPARE(view->camera().pitch(), 0.0f);
+        QVERIFY(inView());
+        QTest::keyClick(view.get(), Qt::Key_7);
+        QCOMPARE(view->camera().pitch(), OrbitCamera::kMaxPitch);
+        QVERIFY(inView());
+        // Fit keeps the orientation and frames the data again.
+        view->orbit(20, -10);
+        view->pan(200, 0);
+        QVERIFY(!inView());
+        const float yaw = view->camera().yaw(), pitch = view->camera().pitch();
+        view->setViewPreset(PointCloudView::ViewPreset::Fit);
+        QCOMPARE(view->camera().yaw(), yaw);
+        QCOMPARE(view->camera().pitch(), pitch);
+        QVERIFY(inView());
+
+        // Sensor: the eye where the sensor was, its optical axis through the screen's centre,
+        // its x to the right and its -y up (the picture as the sensor took it).
+        QTest::keyClick(view.get(), Qt::Key_0);
+        const QPointF centre(view->width() / 2.0, view->height() / 2.0);
+        QVERIFY2(QLineF(view->project(ahead), centre).length() < 1.0,
+                 qPrintable(QStringLiteral("%1 %2")
+                                .arg(view->project(ahead).x())
+                                .arg(view->project(ahead).y())));
+        QVERIFY(view->project(right).x() > centre.x() + 5);
+        QVERIFY(std::abs(view->project(right).y() - centre.y()) < 1.0);
+        QVERIFY(view->project(above).y() < centre.y() - 5);
+        QVERIFY(std::abs(view->project(above).x() - centre.x()) < 1.0);
+        // The eye sits at the sensor: the origin of the file's frame, in the view's frame.
+        const QVector3D eye = view->camera().eye();
+        const QMatrix4x4 model = [&] {
+            QMatrix4x4 m;
+            m.rotate(180.0f, 1, 0, 0);
+            return m;
+        }();
+        const auto c = view->viewCentre();
+        const QVector3D sensorAt = model.map(QVector3D(float(-c[0]), float(-c[1]), float(-c[2])) *
+                                             float(view->viewScale()));
+        QVERIFY2(eye.distanceToPoint(sensorAt) < 1e-3f,
+                 qPrintable(QStringLiteral("%1 %2 %3").arg(eye.x()).arg(eye.y()).arg(eye.z())));
+
+        // Names for the menu and the command line.
+        QCOMPARE(PointCloudView::viewPresetNames(),
+                 QStringList({"front", "top", "side", "sensor", "fit"}));
+        QCOMPARE(PointCloudView::viewPresetFromName(QStringLiteral("Sensor")),
+                 PointCloudView::ViewPreset::Sensor);
+        QVERIFY(!PointCloudView::viewPresetFromName(QStringLiteral("back")));
+
+        // Without a pose the sensor is at the origin looking along +z.
+        view->setPointSet(makePoints(3, {0, 0, 5, 1, 0, 5, 0, 1, 6}));
+        QVERIFY(!view->sensorPose());
+        view->setViewPreset(PointCloudView::ViewPreset::Sensor);
+        QVERIFY(QLineF(view->project(ahead), centre).length() < 1.0);
     }
 
     void keysChangeState() {
