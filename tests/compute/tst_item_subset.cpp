@@ -198,7 +198,8 @@ private slots:
         f.values = {1, 2, 3, 4};
         const cs::RocketFeatures fs = cs::expandRocketFeatures(f, subset);
         QCOMPARE(fs.n, std::size_t(5));
-        QCOMPARE(fs.values, (std::vector<float>{0, 0, 1, 2, 0, 0, 3, 4, 0, 0}));
+        QCOMPARE(std::vector<float>(fs.values.begin(), fs.values.end()),
+                 (std::vector<float>{0, 0, 1, 2, 0, 0, 3, 4, 0, 0}));
     }
 };
 

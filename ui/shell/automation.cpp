@@ -176,12 +176,12 @@ std::optional<AutomationOptions> Automation::parse(
     const QCommandLineOption quitOption(
         QStringLiteral("quit"),
         QObject::tr("Exit when done; the exit status is non-zero if anything failed."));
-    parser.addOptions({helpOption,       versionOption, asOption,          demoPointsOption,
-                       demoSeriesOption, sessionOption, paramOption,       runOption,
-                       sweepOption,      selectOption,  runOnSelectionOption, inspectOption,     screenshotOption,
-                       measureOption,    exportOption,  saveSessionOption, recoverOption,
-                       sizeOption,       viewOption,    colourMapOption,   colourRangeOption,
-                       edgesOption,      timeoutOption, quitOption});
+    parser.addOptions(
+        {helpOption,           versionOption, asOption,         demoPointsOption, demoSeriesOption,
+         sessionOption,        paramOption,   runOption,        sweepOption,      selectOption,
+         runOnSelectionOption, inspectOption, screenshotOption, measureOption,    exportOption,
+         saveSessionOption,    recoverOption, sizeOption,       viewOption,       colourMapOption,
+         colourRangeOption,    edgesOption,   timeoutOption,    quitOption});
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "

@@ -27,8 +27,8 @@
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/rocket/rocket_quantities.h"
 #include "compute/rocket/rocket_subset.h"
-#include "ui/panels/rocket/rocket_sweep_box.h"
 #include "ui/panels/parameter_store.h"
+#include "ui/panels/rocket/rocket_sweep_box.h"
 #include "ui/panels/warning_row.h"
 #include "ui/shell/logger.h"
 #include "ui/views/series/series_view.h"
@@ -135,8 +135,7 @@ RocketPanel::RocketPanel(JobRunner& runner, SeriesView& view, QWidget* parent)
         logInfo(tr("ROCKET: %1 kernels from the sweep").arg(kernels));
         setKernels(kernels);
     });
-    connect(m_kernelsSpin, &QSpinBox::valueChanged, m_sweepBox,
-            &RocketSweepBox::setCurrentKernels);
+    connect(m_kernelsSpin, &QSpinBox::valueChanged, m_sweepBox, &RocketSweepBox::setCurrentKernels);
     m_sweepBox->setCurrentKernels(m_kernelsSpin->value());
 }
 
