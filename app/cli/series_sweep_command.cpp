@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -147,7 +149,9 @@ void addRocketSweep(CLI::App& sweep, int& exitCode) {
     cmd->add_option("--kernels-list", o->kernels,
                     "Kernel counts, ascending, separated by commas (default: "
                     "100,200,500,1000,2000,5000,10000)");
-    o->options = std::make_shared<ParameterOptions>(*cmd, without(rocketDescriptor(), "kernels"));
+    o->options = std::make_shared<ParameterOptions>(*cmd, without(rocketDescriptor(), "kernels"),
+                                                    std::map<std::string, std::string>{},
+                                                    std::set<std::string>{"featureOrder"});
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--out", o->out,
                     "Write the table (kernels,features,accuracy,test_accuracy,loo_accuracy,alpha,"

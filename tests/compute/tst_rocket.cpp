@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -547,9 +548,12 @@ private slots:
         QCOMPARE(m.values.data(), f->values.data());  // no copy
         QCOMPARE(m.value(1, 2, 1), 2.0f);
         QCOMPARE(m.value(2, 0, 0), 0.75f);
+        char bias[32];
+        std::snprintf(bias, sizeof bias, ", bias %.4g", double(kernels->biases[1]));
         QCOMPARE(m.describeColumn(1), "length " + std::to_string(kernels->lengths[1]) +
                                           ", dilation " + std::to_string(kernels->dilations[1]) +
-                                          ", padding " + std::to_string(kernels->paddings[1]));
+                                          ", padding " + std::to_string(kernels->paddings[1]) +
+                                          bias);
         const std::vector<std::uint32_t> order{2, 0};
         const auto map = cs::columnZScores(m, order, 1, 2);
         QCOMPARE(map.size(), std::size_t(4));
