@@ -139,11 +139,13 @@ private slots:
     void patternWrittenByCudaIsWhatGlDraws() {
         // Big sprites on a 6 x 6 grid: each point's pixel shows its word of the pattern.
         const int k = 6;
-        auto view = makeView(gridPoints(k));
+        // A view large beside its overlays (the legend with its colour bar and histogram, the
+        // help line), the grid small in its middle, clear of them.
+        auto view = makeView(gridPoints(k), QSize(800, 800));
         QVERIFY(view);
         view->orbit(-view->camera().yaw(), -view->camera().pitch());
         view->fitToData();
-        view->zoom(1.8f);  // the grid in the middle, clear of the legend and help overlays
+        view->zoom(2.5f);
         view->setPointSize(14);
         QVERIFY(waitDrawn(*view));
         QVERIFY2(!view->glInfo().renderer.isEmpty(), "no GL renderer");
