@@ -301,8 +301,9 @@ __global__ void signSumsKernel(const float* raw, std::size_t m, const double* c,
     }
 }
 
-__global__ void centroidKernel(const double* c, std::size_t m, double sign, float* out) {
-    __shared__ double scratch[kThreads / 32];
+// out (m floats) = sign * c z-normalised (population sd; zeros when constant), by the whole block.
+__device__ void writeCentroid(const double* c, std::size_t m, double sign, float* out,
+                              double* scratch) {
     double sum = 0.0;
     for (std::size_t t = threadIdx.x; t < m; t += kThreads)
         sum += sign * c[t];
@@ -316,6 +317,11 @@ __global__ void centroidKernel(const double* c, std::size_t m, double sign, floa
     const double sd = sqrt(blockSum(squares, scratch) / double(m));
     for (std::size_t t = threadIdx.x; t < m; t += kThreads)
         out[t] = sd > 0.0 ? float((sign * c[t] - mean) / sd) : 0.0f;
+}
+
+__global__ void centroidKernel(const double* c, std::size_t m, double sign, float* out) {
+    __shared__ double scratch[kThreads / 32];
+    writeCentroid(c, m, sign, out, scratch);
 }
 
 // Members staged in shared memory at a time while M forms.
@@ -468,21 +474,7 @@ __global__ void smallShapesKernel(const float* raw, const double* z, std::size_t
     __syncthreads();
     plus = blockSum(plus, scratch);
     __syncthreads();
-    const double sign = minus >= plus ? -1.0 : 1.0;
-    // The centroid (centroidKernel).
-    double sum = 0.0;
-    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
-        sum += sign * v[t];
-    const double mean = blockSum(sum, scratch) / double(m);
-    __syncthreads();
-    double squares = 0.0;
-    for (std::size_t t = threadIdx.x; t < m; t += kThreads) {
-        const double d = sign * v[t] - mean;
-        squares += d * d;
-    }
-    const double sd = sqrt(blockSum(squares, scratch) / double(m));
-    for (std::size_t t = threadIdx.x; t < m; t += kThreads)
-        centroid[t] = sd > 0.0 ? float((sign * v[t] - mean) / sd) : 0.0f;
+    writeCentroid(v, m, minus >= plus ? -1.0 : 1.0, centroid, scratch);
     if (threadIdx.x == 0) status[j] = 1;
 }
 
