@@ -263,12 +263,14 @@ __global__ void centreKernel(double* s, std::size_t m, const double* means, cons
     s[e] = s[e] - means[a] - means[b] + *total;
 }
 
-__global__ void normaliseKernel(const double* w, double* v, std::size_t m, double* delta) {
-    __shared__ double scratch[kThreads / 32];
+// One normalised power step's second half, by the whole block: v = w / ||w|| (norm set to ||w||);
+// returns ||v_new - v_old||^2.
+__device__ double normaliseStep(const double* w, double* v, std::size_t m, double* scratch,
+                                double& norm) {
     double sum = 0.0;
     for (std::size_t a = threadIdx.x; a < m; a += kThreads)
         sum += w[a] * w[a];
-    const double norm = sqrt(blockSum(sum, scratch));
+    norm = sqrt(blockSum(sum, scratch));
     __syncthreads();
     double change = 0.0;
     for (std::size_t a = threadIdx.x; a < m; a += kThreads) {
@@ -276,7 +278,13 @@ __global__ void normaliseKernel(const double* w, double* v, std::size_t m, doubl
         change += (next - v[a]) * (next - v[a]);
         v[a] = next;
     }
-    change = blockSum(change, scratch);
+    return blockSum(change, scratch);
+}
+
+__global__ void normaliseKernel(const double* w, double* v, std::size_t m, double* delta) {
+    __shared__ double scratch[kThreads / 32];
+    double norm = 0.0;
+    const double change = normaliseStep(w, v, m, scratch, norm);
     if (threadIdx.x == 0) {
         delta[0] = change;
         delta[1] = norm;
@@ -394,20 +402,10 @@ __global__ void smallShapesKernel(const float* raw, const double* z, std::size_t
     for (std::size_t a = threadIdx.x; a < m; a += kThreads)
         w[a] = double(a) + 1.0 - double(m + 1) / 2.0 + 0.25;
     __syncthreads();
-    // v = w / ||w||; returns ||v_new - v_old||^2 (normaliseKernel).
+    // v = w / ||w||; returns ||v_new - v_old||^2.
     const auto normalise = [&]() {
-        double sum = 0.0;
-        for (std::size_t a = threadIdx.x; a < m; a += kThreads)
-            sum += w[a] * w[a];
-        const double norm = sqrt(blockSum(sum, scratch));
-        __syncthreads();
-        double change = 0.0;
-        for (std::size_t a = threadIdx.x; a < m; a += kThreads) {
-            const double next = norm > 0.0 ? w[a] / norm : 0.0;
-            change += (next - v[a]) * (next - v[a]);
-            v[a] = next;
-        }
-        change = blockSum(change, scratch);
+        double norm = 0.0;
+        const double change = normaliseStep(w, v, m, scratch, norm);
         __syncthreads();
         return change;
     };
