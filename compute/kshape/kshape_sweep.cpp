@@ -8,24 +8,11 @@
 #include <numeric>
 
 #include "compute/core/error.h"
+#include "compute/core/number_text.h"
 #include "compute/core/sub_job.h"
 
 namespace cs {
 namespace {
-
-// The shortest text that reads back as the same double: tables and JSON carry the exact values.
-std::string number(double value) {
-    char text[40];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
-    return ec == std::errc() ? std::string(text, end) : std::to_string(value);
-}
-
-// Times: a few digits are all they mean.
-std::string milliseconds(double value) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.6g", value);
-    return text;
-}
 
 bool labelled(const SeriesSet& series) {
     return series.labels.size() == series.n &&
@@ -116,14 +103,16 @@ std::string kshapeSweepCsv(const KShapeSweepResult& sweep) {
         "k,sbd_sum,mean_sbd,ari,nmi,rand_index,iterations,converged,empty_clusters,ms\n";
     const double n = double(std::max<std::size_t>(sweep.series, 1));
     for (const KShapeSweepCell& c : sweep.cells) {
-        text += std::to_string(c.k) + ',' + number(c.sbdSum) + ',' + number(c.sbdSum / n) + ',';
+        text += std::to_string(c.k) + ',' + exactNumberText(c.sbdSum) + ',' +
+                exactNumberText(c.sbdSum / n) + ',';
         if (c.hasAgreement)
-            text += number(c.adjustedRandIndex) + ',' + number(c.normalizedMutualInformation) +
-                    ',' + number(c.randIndex);
+            text += exactNumberText(c.adjustedRandIndex) + ',' +
+                    exactNumberText(c.normalizedMutualInformation) + ',' +
+                    exactNumberText(c.randIndex);
         else
             text += ",,";
         text += ',' + std::to_string(c.iterations) + ',' + (c.converged ? "true" : "false") + ',' +
-                std::to_string(c.emptyClusters) + ',' + milliseconds(c.milliseconds) + '\n';
+                std::to_string(c.emptyClusters) + ',' + millisecondsText(c.milliseconds) + '\n';
     }
     return text;
 }
@@ -139,16 +128,19 @@ std::string kshapeSweepJson(const KShapeSweepResult& sweep) {
     const double n = double(std::max<std::size_t>(sweep.series, 1));
     for (std::size_t i = 0; i < sweep.cells.size(); ++i) {
         const KShapeSweepCell& c = sweep.cells[i];
-        auto orNull = [&](double v) { return c.hasAgreement ? number(v) : std::string("null"); };
+        auto orNull = [&](double v) {
+            return c.hasAgreement ? exactNumberText(v) : std::string("null");
+        };
         text += std::string(i ? "," : "") + "{\"k\":" + std::to_string(c.k) +
-                ",\"sbd_sum\":" + number(c.sbdSum) + ",\"mean_sbd\":" + number(c.sbdSum / n) +
+                ",\"sbd_sum\":" + exactNumberText(c.sbdSum) +
+                ",\"mean_sbd\":" + exactNumberText(c.sbdSum / n) +
                 ",\"ari\":" + orNull(c.adjustedRandIndex) +
                 ",\"nmi\":" + orNull(c.normalizedMutualInformation) +
                 ",\"rand_index\":" + orNull(c.randIndex) +
                 ",\"iterations\":" + std::to_string(c.iterations) +
                 ",\"converged\":" + (c.converged ? "true" : "false") +
                 ",\"empty_clusters\":" + std::to_string(c.emptyClusters) +
-                ",\"ms\":" + milliseconds(c.milliseconds) + "}";
+                ",\"ms\":" + millisecondsText(c.milliseconds) + "}";
     }
     return text + "]}";
 }

@@ -9,26 +9,13 @@
 #include <numeric>
 
 #include "compute/core/error.h"
+#include "compute/core/number_text.h"
 #include "compute/core/sub_job.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket_pipeline.h"
 
 namespace cs {
 namespace {
-
-// The shortest text that reads back as the same double: tables and JSON carry the exact values.
-std::string number(double value) {
-    char text[40];
-    const auto [end, ec] = std::to_chars(text, text + sizeof text, value);
-    return ec == std::errc() ? std::string(text, end) : std::to_string(value);
-}
-
-// Times: a few digits are all they mean.
-std::string milliseconds(double value) {
-    char text[40];
-    std::snprintf(text, sizeof text, "%.6g", value);
-    return text;
-}
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
@@ -189,9 +176,11 @@ std::string rocketSweepCsv(const RocketSweepResult& sweep) {
         "kernels,features,accuracy,test_accuracy,loo_accuracy,alpha,transform_ms,fit_ms,ms\n";
     for (const RocketSweepCell& c : sweep.cells)
         text += std::to_string(c.kernels) + ',' + std::to_string(c.features) + ',' +
-                number(c.accuracy) + ',' + (c.testCount > 0 ? number(c.testAccuracy) : "") + ',' +
-                number(c.looAccuracy) + ',' + number(c.alpha) + ',' + milliseconds(c.transformMs) +
-                ',' + milliseconds(c.fitMs) + ',' + milliseconds(c.milliseconds) + '\n';
+                exactNumberText(c.accuracy) + ',' +
+                (c.testCount > 0 ? exactNumberText(c.testAccuracy) : "") + ',' +
+                exactNumberText(c.looAccuracy) + ',' + exactNumberText(c.alpha) + ',' +
+                millisecondsText(c.transformMs) + ',' + millisecondsText(c.fitMs) + ',' +
+                millisecondsText(c.milliseconds) + '\n';
     return text;
 }
 
@@ -206,14 +195,15 @@ std::string rocketSweepJson(const RocketSweepResult& sweep) {
         const RocketSweepCell& c = sweep.cells[i];
         text += std::string(i ? "," : "") + "{\"kernels\":" + std::to_string(c.kernels) +
                 ",\"features\":" + std::to_string(c.features) +
-                ",\"accuracy\":" + number(c.accuracy) + ",\"test_accuracy\":" +
-                (c.testCount > 0 ? number(c.testAccuracy) : std::string("null")) +
-                ",\"loo_accuracy\":" + number(c.looAccuracy) + ",\"alpha\":" + number(c.alpha) +
+                ",\"accuracy\":" + exactNumberText(c.accuracy) + ",\"test_accuracy\":" +
+                (c.testCount > 0 ? exactNumberText(c.testAccuracy) : std::string("null")) +
+                ",\"loo_accuracy\":" + exactNumberText(c.looAccuracy) +
+                ",\"alpha\":" + exactNumberText(c.alpha) +
                 ",\"n_train\":" + std::to_string(c.trainCount) +
                 ",\"n_test\":" + std::to_string(c.testCount) +
-                ",\"transform_ms\":" + milliseconds(c.transformMs) +
-                ",\"fit_ms\":" + milliseconds(c.fitMs) + ",\"ms\":" + milliseconds(c.milliseconds) +
-                "}";
+                ",\"transform_ms\":" + millisecondsText(c.transformMs) +
+                ",\"fit_ms\":" + millisecondsText(c.fitMs) +
+                ",\"ms\":" + millisecondsText(c.milliseconds) + "}";
     }
     return text + "]}";
 }
