@@ -98,13 +98,11 @@ std::uint64_t JobRunner::submitWork(const QString& kind, Work work) {
 }
 
 void JobRunner::cancel(const QString& kind) {
-    bool droppedLatest = false;
     {
         const std::lock_guard lock(m_mutex);
         for (auto& [name, lane] : m_lanes) {
             auto it = lane->pending.find(kind);
             if (it != lane->pending.end()) {
-                droppedLatest = it->second.generation == m_latest[kind];
                 lane->pending.erase(it);
                 lane->order.erase(std::remove(lane->order.begin(), lane->order.end(), kind),
                                   lane->order.end());
@@ -113,13 +111,15 @@ void JobRunner::cancel(const QString& kind) {
                 lane->running.control->cancel();
         }
     }
-    if (droppedLatest) {
-        JobOutcome outcome;
-        outcome.kind = kind;
-        outcome.generation = m_latest[kind];
-        outcome.cancelled = true;
-        deliver(std::move(outcome));
-    }
+    // The request is answered now, not when the worker reaches a checkpoint: a job that
+    // finishes before it looks is stale all the same, so what the user cancelled never lands.
+    const auto latest = m_latest.find(kind);
+    if (latest == m_latest.end() || m_answered[kind] >= latest->second) return;
+    JobOutcome outcome;
+    outcome.kind = kind;
+    outcome.generation = latest->second;
+    outcome.cancelled = true;
+    deliver(std::move(outcome));
 }
 
 void JobRunner::cancelAll() {

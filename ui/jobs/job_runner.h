@@ -85,7 +85,9 @@ public:
             return std::shared_ptr<const void>(std::make_shared<const T>(fn(b, job)));
         });
     }
-    /// Drops the pending request and cancels the running job of this kind; cancelled() follows.
+    /// Drops the pending request and cancels the running job of this kind (it stops at its next
+    /// checkpoint). The newest request is answered cancelled() at once; a result its job still
+    /// produces is stale and never delivered.
     void cancel(const QString& kind);
     /// Cancels every kind.
     void cancelAll();

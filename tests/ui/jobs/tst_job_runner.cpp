@@ -205,6 +205,34 @@ private slots:
         QCOMPARE(*std::static_pointer_cast<const int>(first.result), 7);
     }
 
+    // Cancel answers at once: a job that finishes before its next checkpoint (or never looks)
+    // does not land after the user cancelled it.
+    void cancelledJobNeverLandsLate() {
+        auto runner = makeRunner();
+        QSignalSpy finished(runner.get(), &JobRunner::finished);
+        QSignalSpy cancelled(runner.get(), &JobRunner::cancelled);
+        std::promise<void> release;
+        std::shared_future<void> released = release.get_future().share();
+        std::atomic<bool> started{false};
+        runner->submit<int>("k", [released, &started](cs::Backend&, cs::JobControl&) {
+            started = true;
+            released.wait();
+            return 5;
+        });
+        QTRY_VERIFY(started.load());
+        runner->cancel("k");
+        QCOMPARE(cancelled.size(), 1);
+        QVERIFY(!runner->isBusy("k"));
+        release.set_value();
+        // A later request of the kind still runs on the same lane, behind the stale one.
+        runner->submit<int>("k", [](cs::Backend&, cs::JobControl&) { return 6; });
+        QTRY_COMPARE(finished.size(), 1);
+        QCOMPARE(*std::static_pointer_cast<const int>(
+                     finished.front().front().value<JobOutcome>().result),
+                 6);
+        QCOMPARE(cancelled.size(), 1);
+    }
+
     void errorsAreReportedAndTheRunnerGoesOn() {
         auto runner = makeRunner();
         QSignalSpy failed(runner.get(), &JobRunner::failed);
