@@ -13,6 +13,8 @@
 
 namespace cs {
 
+class JobControl;
+
 // k-Shape (Paparrizos & Gravano, SIGMOD 2015) as Times-C runs it on the GPU, and as the
 // reference implementation kshape-python's KShapeClusteringCPU does (centroid_init "zero"):
 //  - input: one channel of every series, z-normalised over its true length (mean and population
@@ -165,8 +167,10 @@ inline constexpr std::size_t kKShapeMaxLength = std::size_t(1) << 29;
 void validateKShape(const SeriesSet& series, const KShapeParams& params);
 
 /// The clustered series as described above: n x m floats for one channel, n x C x m for all
-/// (channel empty).
-std::vector<float> kshapeInput(const SeriesSet& series, std::optional<std::size_t> channel);
+/// (channel empty). With a job, a cancel stops it between blocks of rows (it takes hundreds of
+/// ms at Times-C's sizes).
+std::vector<float> kshapeInput(const SeriesSet& series, std::optional<std::size_t> channel,
+                               JobControl* job = nullptr);
 
 /// SBD of x and y (equal sizes, `channels` x m each, channel-major) by the definition above,
 /// computed directly in double (O(C m^2)); the oracle of the FFT versions. shift receives the

@@ -406,7 +406,7 @@ KShapeResult kshapeCpu(const SeriesSet& series, const KShapeParams& params, JobC
     ComplexBuffer spectra;
     {
         auto stage = job.stage("normalise");
-        x = kshapeInput(series, params.channel);
+        x = kshapeInput(series, params.channel, &job);
         if (cacheSpectra) spectra = allocComplex(rows * stride);
         parallelFor(
             blocksOf(n), &job, {.threads = seriesWorkers}, [&](std::size_t block, unsigned t) {

@@ -294,7 +294,7 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
     std::vector<float> input;
     {
         const auto stage = job.stage("normalise");
-        input = kshapeInput(series, params.channel);
+        input = kshapeInput(series, params.channel, &job);
     }
     // The set-up runs for a few hundred ms at 100000 series of 1024 (host normalisation, the
     // upload, cuFFT's first plans): a checkpoint after each step.
