@@ -21,32 +21,14 @@
 #include "compute/core/error.h"
 #include "compute/core/geometry.h"
 #include "compute/core/parallel.h"
+#include "compute/knn/knn_cpu_parts.h"
 
 namespace cs {
 namespace {
 
-// An empty list slot: after any real candidate in the (dist2, index) order, even one at an
-// infinite distance (indices are below INT32_MAX, validateKnnInput makes sure).
-constexpr float kEmptyDist2 = std::numeric_limits<float>::infinity();
-constexpr std::int32_t kEmptyIndex = std::numeric_limits<std::int32_t>::max();
-
-// Offers (d2, index) to a list of k (dist2, index) pairs sorted ascending. The caller has seen
-// d2 <= dist2[k - 1]. A neighbour already present has exactly the same d2 (canonicalDist2 is
-// symmetric and deterministic), so it sits right before the insertion position.
-inline void offer(float* dist2, std::int32_t* index, int k, float d2, std::int32_t j) {
-    const int last = k - 1;
-    if (d2 == dist2[last] && j >= index[last]) return;  // after the last, or the last itself
-    int p = last;
-    while (p > 0 && (dist2[p - 1] > d2 || (dist2[p - 1] == d2 && index[p - 1] > j)))
-        --p;
-    if (p > 0 && dist2[p - 1] == d2 && index[p - 1] == j) return;  // already there
-    for (int q = last; q > p; --q) {
-        dist2[q] = dist2[q - 1];
-        index[q] = index[q - 1];
-    }
-    dist2[p] = d2;
-    index[p] = j;
-}
+using knn_parts::kEmptyDist2;
+using knn_parts::kEmptyIndex;
+using knn_parts::offer;
 
 // Scratch of one leaf-search worker, reused from leaf to leaf.
 struct LeafScratch {
@@ -65,8 +47,8 @@ struct LeafScratch {
 // over j the compiler can vectorise. Most pairs are rejected by both lists' k-th distance,
 // kept contiguous in `bound` so that test is one predictable branch.
 void searchLeaf(const float* x, std::size_t dims, int k, const std::uint32_t* members,
-                std::size_t m, float* dist2, std::int32_t* index, LeafScratch& s,
-                const JobControl& job) {
+                std::size_t m, const std::int32_t* ids, float* dist2, std::int32_t* index,
+                LeafScratch& s, const JobControl& job) {
     const std::size_t kk = std::size_t(k);
     s.xT.resize(dims * m);
     s.row.resize(m);
@@ -76,7 +58,7 @@ void searchLeaf(const float* x, std::size_t dims, int k, const std::uint32_t* me
     s.id.resize(m);
     for (std::size_t p = 0; p < m; ++p) {
         const std::size_t g = members[p];
-        s.id[p] = std::int32_t(g);
+        s.id[p] = ids ? ids[g] : std::int32_t(g);
         for (std::size_t t = 0; t < dims; ++t)
             s.xT[t * m + p] = x[g * dims + t];
         std::copy_n(dist2 + g * kk, kk, s.dist2.data() + p * kk);
@@ -121,13 +103,16 @@ void searchLeaf(const float* x, std::size_t dims, int k, const std::uint32_t* me
         bound[i] = bi;
     }
     for (std::size_t p = 0; p < m; ++p) {
-        const std::size_t g = std::size_t(id[p]);
+        const std::size_t g = members[p];
         std::copy_n(s.dist2.data() + p * kk, kk, dist2 + g * kk);
         std::copy_n(s.index.data() + p * kk, kk, index + g * kk);
     }
 }
 
-// Projections of all points on the levels directions: proj[l * n + i].
+}  // namespace
+
+namespace knn_parts {
+
 std::vector<float> project(std::span<const float> x, std::size_t n, std::size_t dims,
                            std::span<const float> directions, int levels, int threads,
                            JobControl* job) {
@@ -144,6 +129,83 @@ std::vector<float> project(std::span<const float> x, std::size_t n, std::size_t 
                 });
     return proj;
 }
+
+void searchLeaves(const float* x, std::size_t dims, int k, const std::uint32_t* order,
+                  std::span<const std::uint32_t> leafOffsets, const std::int32_t* ids, float* dist2,
+                  std::int32_t* index, int threads, JobControl& job,
+                  const std::function<void(double)>& progress) {
+    if (leafOffsets.size() < 2) return;
+    // Leaves go out one at a time and a big leaf looks at the cancel flag inside, so a cancel
+    // lands within a few rows of any leaf (the spec's 100 ms at any size).
+    std::vector<LeafScratch> scratch(static_cast<std::size_t>(threads));
+    const ParallelOptions options{.threads = unsigned(threads), .progress = progress};
+    parallelFor(leafOffsets.size() - 1, &job, options, [&](std::size_t leaf, unsigned w) {
+        searchLeaf(x, dims, k, order + leafOffsets[leaf], leafOffsets[leaf + 1] - leafOffsets[leaf],
+                   ids, dist2, index, scratch[w], job);
+    });
+}
+
+std::vector<std::int32_t> exactRowsAgainst(std::span<const float> rowCoords,
+                                           std::span<const std::int32_t> rowIds,
+                                           std::span<const float> x, std::size_t n,
+                                           std::size_t dims, std::int64_t firstId, int k,
+                                           int threads, std::vector<float>* dist2,
+                                           JobControl* job) {
+    const std::size_t kk = std::size_t(k);
+    const std::size_t rowCount = rowIds.size();
+    std::vector<std::int32_t> out(rowCount * kk, kEmptyIndex);
+    std::vector<float> outDist2(rowCount * kk, kEmptyDist2);
+    // Rows go in groups of kGroup: each point is loaded once per group and its squared distances
+    // to the group's rows (canonicalDist2's additions, in its order) form a loop across the
+    // group that the compiler vectorises.
+    constexpr std::size_t kGroup = 8;
+    const std::size_t groups = (rowCount + kGroup - 1) / kGroup;
+    parallelFor(groups, job, {.threads = unsigned(threads)}, [&](std::size_t group, unsigned) {
+        const std::size_t first = group * kGroup;
+        const std::size_t count = std::min(kGroup, rowCount - first);
+        std::vector<float> a(dims * kGroup, 0.0f);  // dims x kGroup, the rows transposed
+        std::array<float, kGroup> bound, acc;
+        std::array<std::size_t, kGroup> self;
+        for (std::size_t r = 0; r < kGroup; ++r) {
+            const std::size_t row = first + std::min(r, count - 1);
+            // The candidate that is the row itself, or n (none, and padding rows never keep
+            // anything).
+            const std::int64_t own = std::int64_t(rowIds[row]) - firstId;
+            self[r] = r < count && own >= 0 && std::size_t(own) < n ? std::size_t(own) : n;
+            for (std::size_t t = 0; t < dims; ++t)
+                a[t * kGroup + r] = rowCoords[row * dims + t];
+            bound[r] = r < count ? kEmptyDist2 : -1.0f;
+        }
+        for (std::size_t j = 0; j < n; ++j) {
+            // A group walks all n points: millions in high d is longer than a cancel may wait.
+            if (job && j % 4096 == 4095) job->checkpoint();
+            const float* b = x.data() + j * dims;
+            acc.fill(0.0f);
+            for (std::size_t t = 0; t < dims; ++t) {
+                const float bt = b[t];
+                for (std::size_t r = 0; r < kGroup; ++r) {
+                    const float diff = a[t * kGroup + r] - bt;
+                    acc[r] = acc[r] + diff * diff;  // -ffp-contract=off: never an FMA
+                }
+            }
+            for (std::size_t r = 0; r < kGroup; ++r) {
+                if (acc[r] > bound[r] || j == self[r]) continue;
+                float* ld = outDist2.data() + (first + r) * kk;
+                offer(ld, out.data() + (first + r) * kk, k, acc[r],
+                      std::int32_t(firstId + std::int64_t(j)));
+                bound[r] = ld[kk - 1];
+            }
+        }
+    });
+    if (dist2) *dist2 = std::move(outDist2);
+    return out;
+}
+
+}  // namespace knn_parts
+
+namespace {
+
+using knn_parts::project;
 
 // The tree's point order (knn_graph.h): at level l every node is split by its knnSortKey on
 // direction l. Only which points end up in each half matters until the last level, so the
@@ -189,52 +251,14 @@ std::vector<std::int32_t> exactRows(std::span<const float> x, std::size_t n, std
     if (x.size() != n * dims)
         throw Error("knnExactRows: " + std::to_string(x.size()) +
                     " coordinates for n * d = " + std::to_string(n * dims));
-    const std::size_t kk = std::size_t(k);
-    std::vector<std::int32_t> out(rows.size() * kk, kEmptyIndex);
-    std::vector<float> outDist2(rows.size() * kk, kEmptyDist2);
-    for (auto r : rows)
-        if (r < 0 || std::size_t(r) >= n)
-            throw Error("knnExactRows: row " + std::to_string(r) + " is not a point of the set");
-    // Rows go in groups of kGroup: each point is loaded once per group and its squared distances
-    // to the group's rows (canonicalDist2's additions, in its order) form a loop across the
-    // group that the compiler vectorises.
-    constexpr std::size_t kGroup = 8;
-    const std::size_t groups = (rows.size() + kGroup - 1) / kGroup;
-    parallelFor(groups, job, {.threads = unsigned(threads)}, [&](std::size_t group, unsigned) {
-        const std::size_t first = group * kGroup;
-        const std::size_t count = std::min(kGroup, rows.size() - first);
-        std::vector<float> a(dims * kGroup, 0.0f);  // dims x kGroup, the rows transposed
-        std::array<float, kGroup> bound, acc;
-        std::array<std::size_t, kGroup> self;
-        for (std::size_t r = 0; r < kGroup; ++r) {
-            const std::size_t row = std::size_t(rows[first + std::min(r, count - 1)]);
-            self[r] = r < count ? row : n;  // padding rows never keep anything
-            for (std::size_t t = 0; t < dims; ++t)
-                a[t * kGroup + r] = x[row * dims + t];
-            bound[r] = r < count ? kEmptyDist2 : -1.0f;
-        }
-        for (std::size_t j = 0; j < n; ++j) {
-            // A group walks all n points: millions in high d is longer than a cancel may wait.
-            if (job && j % 4096 == 4095) job->checkpoint();
-            const float* b = x.data() + j * dims;
-            acc.fill(0.0f);
-            for (std::size_t t = 0; t < dims; ++t) {
-                const float bt = b[t];
-                for (std::size_t r = 0; r < kGroup; ++r) {
-                    const float diff = a[t * kGroup + r] - bt;
-                    acc[r] = acc[r] + diff * diff;  // -ffp-contract=off: never an FMA
-                }
-            }
-            for (std::size_t r = 0; r < kGroup; ++r) {
-                if (acc[r] > bound[r] || j == self[r]) continue;
-                float* ld = outDist2.data() + (first + r) * kk;
-                offer(ld, out.data() + (first + r) * kk, k, acc[r], std::int32_t(j));
-                bound[r] = ld[kk - 1];
-            }
-        }
-    });
-    if (dist2) *dist2 = std::move(outDist2);
-    return out;
+    std::vector<float> rowCoords(rows.size() * dims);
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r] < 0 || std::size_t(rows[r]) >= n)
+            throw Error("knnExactRows: row " + std::to_string(rows[r]) +
+                        " is not a point of the set");
+        std::copy_n(x.data() + std::size_t(rows[r]) * dims, dims, rowCoords.data() + r * dims);
+    }
+    return knn_parts::exactRowsAgainst(rowCoords, rows, x, n, dims, 0, k, threads, dist2, job);
 }
 
 }  // namespace
@@ -309,18 +333,11 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
         job.setProgress(base + 0.3 * perTree, "tree");
         {
             auto stage = job.stage("leaf search");
-            // Leaves go out one at a time and a big leaf looks at the cancel flag inside, so a
-            // cancel lands within a few rows of any leaf (the spec's 100 ms at any size).
-            std::vector<LeafScratch> scratch(static_cast<std::size_t>(workers));
-            const ParallelOptions options{.threads = unsigned(workers), .progress = [&](double f) {
-                                              job.setProgress(base + (0.3 + 0.65 * f) * perTree,
-                                                              "leaf search");
-                                          }};
-            parallelFor(leaves.size() - 1, &job, options, [&](std::size_t leaf, unsigned w) {
-                searchLeaf(x.data(), dims, params.k, order.data() + leaves[leaf],
-                           leaves[leaf + 1] - leaves[leaf], dist2.data(), graph.indices.data(),
-                           scratch[w], job);
-            });
+            knn_parts::searchLeaves(
+                x.data(), dims, params.k, order.data(), leaves, nullptr, dist2.data(),
+                graph.indices.data(), workers, job, [&](double f) {
+                    job.setProgress(base + (0.3 + 0.65 * f) * perTree, "leaf search");
+                });
         }
         double recall = 0.0;
         {
