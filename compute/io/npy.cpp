@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -185,7 +186,15 @@ std::string shapeText(const std::vector<std::uint64_t>& shape) {
 
 }  // namespace
 
-NpyArray readNpyBytes(const std::string& file, std::string_view bytes) {
+// The header of a .npy whose first bytes are `bytes`, checked against the file's size: the
+// shape, the type and where the data start.
+struct NpyLayout {
+    NpyHeader header;
+    std::size_t body = 0;   // offset of the data
+    std::size_t count = 0;  // values
+};
+
+NpyLayout npyLayout(const std::string& file, std::string_view bytes, std::uint64_t fileSize) {
     if (bytes.empty()) throw InputError(file, "is empty");
     if (bytes.substr(0, kMagic.size()) != kMagic)
         throw InputError(file, Unit::Byte, 0, "is not a NumPy .npy file (no \\x93NUMPY magic)");
@@ -205,10 +214,13 @@ NpyArray readNpyBytes(const std::string& file, std::string_view bytes) {
                              std::to_string(std::uint8_t(bytes[7])) +
                              " (expected 1.0, 2.0 or 3.0)");
     }
-    if (headerLength > bytes.size() - preamble)
+    if (headerLength > fileSize - preamble)
         throw InputError(file, Unit::Byte, preamble,
                          "truncated: the header claims " + std::to_string(headerLength) +
-                             " bytes, the file holds " + std::to_string(bytes.size() - preamble));
+                             " bytes, the file holds " + std::to_string(fileSize - preamble));
+    if (headerLength > bytes.size() - preamble)
+        throw InputError(file, Unit::Byte, preamble,
+                         "the header of " + std::to_string(headerLength) + " bytes is too long");
     HeaderParser parser(file, bytes.substr(preamble, headerLength), preamble);
     NpyHeader h = parser.parse();
     if (!parseDescr(h.descr, h))
@@ -227,7 +239,7 @@ NpyArray readNpyBytes(const std::string& file, std::string_view bytes) {
     for (std::uint64_t d : h.shape)
         overflow = overflow || mulOverflows(count, d, count);
     overflow = overflow || mulOverflows(count, itemSize, need);
-    const std::uint64_t available = bytes.size() - body;
+    const std::uint64_t available = fileSize - body;
     if (overflow || need > available)
         throw InputError(file, Unit::Byte, body,
                          "truncated: shape " + shapeText(h.shape) + " of " + h.descr + " needs " +
@@ -238,11 +250,16 @@ NpyArray readNpyBytes(const std::string& file, std::string_view bytes) {
                          std::to_string(available - need) +
                              " unexpected bytes after the array data (shape " + shapeText(h.shape) +
                              ")");
+    return {std::move(h), body, std::size_t(count)};
+}
 
+NpyArray readNpyBytes(const std::string& file, std::string_view bytes) {
+    const auto [h, body, count] = npyLayout(file, bytes, bytes.size());
+    const std::size_t itemSize = sizeOf(h.type);
     NpyArray array;
     for (std::uint64_t d : h.shape)
         array.shape.push_back(std::size_t(d));
-    array.values.resize(std::size_t(count));
+    array.values.resize(count);
     const bool swap = needsSwap(h.bigEndian);
     const char* data = bytes.data() + body;
     if (h.fortran && h.shape.size() == 2) {
@@ -278,6 +295,75 @@ PointSet readNpyPointsBytes(const std::string& file, std::string_view bytes) {
 NpyArray readNpy(const std::filesystem::path& file) {
     const std::string name = file.string();
     return detail::readNpyBytes(name, readFileBytes(file));
+}
+
+namespace {
+
+// The first bytes of a .npy (the header, and no more than 1 MiB) and the file's size; only
+// regular files, so a FIFO or a device never blocks or streams for ever.
+std::pair<std::string, std::uint64_t> npyPrefix(const std::filesystem::path& file,
+                                                std::ifstream& in) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(file, ec);
+    if (ec || !std::filesystem::exists(status))
+        throw InputError(file.string(), "cannot be opened (no such file)");
+    if (!std::filesystem::is_regular_file(status))
+        throw InputError(file.string(), "is not a regular file");
+    const std::uint64_t size = std::filesystem::file_size(file, ec);
+    in.open(file, std::ios::binary);
+    if (ec || !in) throw InputError(file.string(), "cannot be opened");
+    std::string prefix(std::size_t(std::min<std::uint64_t>(size, 1u << 20)), '\0');
+    in.read(prefix.data(), std::streamsize(prefix.size()));
+    if (!in) throw InputError(file.string(), "could not be read");
+    return {std::move(prefix), size};
+}
+
+}  // namespace
+
+std::vector<std::size_t> npyShape(const std::filesystem::path& file) {
+    std::ifstream in;
+    const auto [prefix, size] = npyPrefix(file, in);
+    const auto layout = detail::npyLayout(file.string(), prefix, size);
+    return {layout.header.shape.begin(), layout.header.shape.end()};
+}
+
+NpyArray readNpyRows(const std::filesystem::path& file, std::size_t first, std::size_t count) {
+    std::ifstream in;
+    const auto [prefix, size] = npyPrefix(file, in);
+    const std::string name = file.string();
+    const auto layout = detail::npyLayout(name, prefix, size);
+    const auto& h = layout.header;
+    const std::size_t rows = std::size_t(h.shape[0]);
+    const std::size_t cols = h.shape.size() == 2 ? std::size_t(h.shape[1]) : 1;
+    if (first > rows || count > rows - first)
+        throw Error(name + ": rows " + std::to_string(first) + " to " +
+                    std::to_string(first + count) + " are past its " + std::to_string(rows) +
+                    " rows");
+    const std::size_t item = detail::sizeOf(h.type);
+    const bool swap = detail::needsSwap(h.bigEndian);
+    NpyArray array;
+    array.shape = h.shape.size() == 2 ? std::vector<std::size_t>{count, cols}
+                                      : std::vector<std::size_t>{count};
+    array.values.resize(count * cols);
+    std::string bytes;
+    // C order: the rows are one range; Fortran order: one range per column.
+    const bool fortran = h.fortran && h.shape.size() == 2;
+    const std::size_t ranges = fortran ? cols : 1;
+    const std::size_t span = fortran ? count : count * cols;
+    bytes.resize(span * item);
+    for (std::size_t c = 0; c < ranges; ++c) {
+        const std::size_t at = fortran ? c * rows + first : first * cols;
+        in.seekg(std::streamoff(layout.body + at * item));
+        in.read(bytes.data(), std::streamsize(bytes.size()));
+        if (!in)
+            throw InputError(name, "could not be read (rows " + std::to_string(first) + " to " +
+                                       std::to_string(first + count) + ")");
+        for (std::size_t v = 0; v < span; ++v) {
+            const float value = detail::loadFloat(bytes.data() + v * item, h.type, swap);
+            array.values[fortran ? v * cols + c : v] = value;
+        }
+    }
+    return array;
 }
 
 namespace {

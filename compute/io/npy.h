@@ -28,5 +28,10 @@ struct NpyArray {
 };
 /// Reads float32/float64/int32/int64 (either byte order) arrays of 1 or 2 dimensions.
 NpyArray readNpy(const std::filesystem::path& file);
+/// The shape of a `.npy` file, from its header only (the size checked against the file's).
+std::vector<std::size_t> npyShape(const std::filesystem::path& file);
+/// Rows [first, first + count) of a 1-D or 2-D `.npy` file, read by range (never the whole
+/// file): the distributed kNN graph's ranks each read their slice this way.
+NpyArray readNpyRows(const std::filesystem::path& file, std::size_t first, std::size_t count);
 
 }  // namespace cs::io
