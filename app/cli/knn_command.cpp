@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
+#include <iostream>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <variant>
@@ -17,6 +20,14 @@
 #include "compute/io/dataset.h"
 #include "compute/io/writers.h"
 #include "compute/knn/knn_descriptor.h"
+
+#ifdef CS_HAVE_MPI
+#include <mpi.h>
+
+#include <thread>
+
+#include "compute/distributed/knn_mpi.h"
+#endif
 
 namespace cs::cli {
 namespace {
@@ -31,6 +42,180 @@ bool endsWith(const std::string& text, const std::string& suffix) {
 /// graph.npy -> graph_distances.npy
 std::string distancesPath(const std::string& out) {
     return out.substr(0, out.size() - 4) + "_distances.npy";
+}
+
+struct Options {
+    std::string file, backend = "auto", out, rows;
+    KnnParams params;
+    std::shared_ptr<ParameterOptions> options;
+    bool json = false;
+};
+
+// The --out checks every run makes before any work.
+void checkOut(const Options& o) {
+    const bool csv = endsWith(o.out, ".csv"), npy = endsWith(o.out, ".npy");
+    if (!o.out.empty() && !csv && !npy) throw Error(o.out + ": --out must end in .csv or .npy");
+    checkOutputs({o.out, npy ? distancesPath(o.out) : std::string()});
+}
+
+// Writes the graph where --out says (nothing without --out).
+void writeGraph(const Options& o, const KnnGraph& g, const std::string& backendName,
+                io::FileRows rows) {
+    if (endsWith(o.out, ".csv")) {
+        std::ostringstream header;
+        header << "knn k=" << o.params.k << " trees=" << g.treesBuilt
+               << " leafSize=" << o.params.leafSize << " seed=" << o.params.seed
+               << " recall=" << g.recall() << " backend=" << backendName << " file=" << o.file;
+        io::writeKnnEdgesCsv(o.out, g.n, std::size_t(g.k), g.indices, g.distances, header.str(),
+                             rows);
+    } else if (endsWith(o.out, ".npy")) {
+        io::writeKnnNpy(o.out, distancesPath(o.out), g.n, std::size_t(g.k), g.indices, g.distances,
+                        rows);
+    }
+}
+
+// The run's report: JSON (--json) or one line of text.
+void report(const Options& o, const KnnGraph& g, nlohmann::json extra, std::size_t d,
+            std::size_t droppedNan, std::size_t total, const std::string& backendName,
+            double totalMs, const std::string& on) {
+    if (o.json) {
+        nlohmann::json j = knnSummary(g);
+        j.update({{"algorithm", "knn"},
+                  {"file", o.file},
+                  {"backend", backendName},
+                  {"n", g.n},
+                  {"dropped_nan", droppedNan},
+                  {"d", d},
+                  {"k", o.params.k},
+                  {"params", knnParamsJson(o.params)},
+                  {"total_ms", totalMs}});
+        j.update(extra);
+        if (!o.rows.empty()) j["of"] = total;
+        if (!o.out.empty()) j["out"] = o.out;
+        if (endsWith(o.out, ".npy")) j["out_distances"] = distancesPath(o.out);
+        printJson(j);
+        return;
+    }
+    std::ostringstream line;
+    line << fileName(o.file) << ": kNN graph of " << g.n << " points"
+         << droppedText(droppedNan, g.n, total) << ", k " << g.k << ", " << g.treesBuilt
+         << (g.treesBuilt == 1 ? " tree" : " trees") << ", sampled recall " << g.recall() << "; "
+         << backendName << on << ' ';
+    line.precision(3);
+    line << std::fixed << totalMs << " ms";
+    if (!o.out.empty()) line << "; graph in " << o.out;
+    printLine(line.str());
+}
+
+// The number of ranks when mpirun (Open MPI, MPICH's Hydra or a PMIx launcher) started this
+// process, else 0: only then does the kNN graph run distributed.
+int launchedRanks() {
+    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+        if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
+    return 0;
+}
+
+[[maybe_unused]] int launchedRank() {
+    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
+        if (const char* value = std::getenv(name)) return std::atoi(value);
+    return 0;
+}
+
+#ifdef CS_HAVE_MPI
+// The body of `mpirun -np P clusterscope-cli knn`: every error is agreed on (mpi::agree), so
+// one rank reports it and all ranks exit 2; a failure inside the collective build, where the
+// other ranks cannot be told, aborts the whole run (mpirun exits non-zero).
+int runDistributed(Options& o, MPI_Comm comm) {
+    int rank = 0, ranks = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &ranks);
+    // The cores of this host are shared by the ranks on it.
+    MPI_Comm host;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
+    int onHost = 1;
+    MPI_Comm_size(host, &onHost);
+    MPI_Comm_free(&host);
+    const int threads = std::max(1, int(std::thread::hardware_concurrency()) / onHost);
+
+    mpi::PointSlice slice;
+    const auto start = std::chrono::steady_clock::now();
+    mpi::agree(comm, [&] {
+        if (rank == 0) checkOut(o);
+        if (o.backend != "auto" && o.backend != "cpu")
+            throw Error("--backend " + o.backend +
+                        ": under mpirun the kNN graph runs on the cpu backend");
+        if (!o.rows.empty()) throw Error("--rows is not available under mpirun");
+        slice = mpi::readPointSlice(comm, o.file);
+        const DataShape shape{.items = slice.total, .dims = slice.points.dims};
+        try {
+            const ParameterValues values = o.options->values(&shape);
+            o.params = knnParams(values);
+            mpi::checkKnnMpi(slice.total, o.params, ranks);
+        } catch (const Error& e) {
+            throw Error(o.file + ": " + e.what());
+        }
+    });
+    JobControl job;
+    mpi::GatheredKnn gathered;
+    mpi::KnnSlice local;
+    try {
+        local = mpi::knnGraphMpi(comm, slice, o.params, job, threads);
+        gathered = mpi::gatherKnn(comm, slice, local, o.params);
+    } catch (const std::exception& e) {
+        std::cerr << "clusterscope-cli: rank " << rank << ": " << e.what() << '\n';
+        MPI_Abort(comm, kExitError);
+    }
+    const double totalMs = millisecondsSince(start);
+    std::uint64_t bytesMax = local.bytesSent, bytesTotal = local.bytesSent;
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &bytesMax, &bytesMax, 1, MPI_UINT64_T, MPI_MAX, 0, comm);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &bytesTotal, &bytesTotal, 1, MPI_UINT64_T, MPI_SUM, 0,
+               comm);
+    mpi::agree(comm, [&] {
+        if (rank != 0) return;
+        const bool dropped = slice.fileRowCount != slice.total;
+        writeGraph(o, gathered.graph, "cpu",
+                   {dropped ? std::span<const std::size_t>(gathered.fileRows)
+                            : std::span<const std::size_t>(),
+                    slice.fileRowCount});
+    });
+    if (rank == 0)
+        report(o, gathered.graph,
+               {{"ranks", ranks},
+                {"threads_per_rank", threads},
+                {"bytes_sent_max_rank", bytesMax},
+                {"bytes_sent_total", bytesTotal},
+                {"device", "CPU · " + std::to_string(ranks) + " MPI ranks"},
+                {"stages_ms", stageMilliseconds(job.timings())}},
+               slice.points.dims, slice.fileRowCount - slice.total, slice.total, "cpu", totalMs,
+               " on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
+    return kExitOk;
+}
+#endif
+
+// `knn` under mpirun: the distributed graph when MPI is built in, else a clear refusal (from
+// rank 0 only) rather than P copies of a one-process run.
+int runUnderMpirun([[maybe_unused]] Options& o) {
+#ifdef CS_HAVE_MPI
+    int provided = 0;
+    MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+    const int rc = runReportingErrors([&] {
+        try {
+            return runDistributed(o, MPI_COMM_WORLD);
+        } catch (const mpi::ReportedElsewhere&) {
+            return kExitError;
+        }
+    });
+    MPI_Finalize();
+    return rc;
+#else
+    if (launchedRank() != 0) return kExitError;
+    return runReportingErrors([&]() -> int {
+        throw Error(
+            "this clusterscope-cli was built without MPI (CS_WITH_MPI), so under mpirun "
+            "every rank would build the whole graph alone; run it without mpirun, or "
+            "build with Open MPI installed");
+    });
+#endif
 }
 
 }  // namespace
@@ -60,12 +245,6 @@ nlohmann::json knnSummary(const KnnGraph& g) {
 }
 
 void addKnnCommand(CLI::App& app, int& exitCode) {
-    struct Options {
-        std::string file, backend = "auto", out, rows;
-        KnnParams params;
-        std::shared_ptr<ParameterOptions> options;
-        bool json = false;
-    };
     auto o = std::make_shared<Options>();
     auto* cmd = app.add_subcommand(
         "knn", "The approximate kNN graph of a point cloud (random-projection tree forest)");
@@ -78,6 +257,10 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
     addRowsOption(*cmd, o->rows);
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
+        if (launchedRanks() > 0) {
+            exitCode = runUnderMpirun(*o);
+            return;
+        }
         exitCode = runReportingErrors([&] {
             const bool csv = endsWith(o->out, ".csv"), npy = endsWith(o->out, ".npy");
             if (!o->out.empty() && !csv && !npy)
@@ -87,7 +270,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
             const PointSet points =
                 selectRows(loadPointCloud(o->file), o->rows, o->file, &droppedNan);
             const std::size_t total = points.fileRowCount() - droppedNan;
-            checkOutputs({o->out, npy ? distancesPath(o->out) : std::string()});
+            checkOut(*o);
             // The values checked against the declared ranges and these points (k < n).
             const DataShape shape{.items = points.n, .dims = points.dims};
             ParameterValues values;
@@ -105,46 +288,11 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                                              return backend->knnGraph(points, o->params, job);
                                          });
             const double totalMs = millisecondsSince(start);
-            if (csv) {
-                std::ostringstream header;
-                header << "knn k=" << o->params.k << " trees=" << g.treesBuilt
-                       << " leafSize=" << o->params.leafSize << " seed=" << o->params.seed
-                       << " recall=" << g.recall() << " backend=" << backend->name()
-                       << " file=" << o->file;
-                io::writeKnnEdgesCsv(o->out, g.n, std::size_t(g.k), g.indices, g.distances,
-                                     header.str(), io::fileRowsOf(points));
-            } else if (npy) {
-                io::writeKnnNpy(o->out, distancesPath(o->out), g.n, std::size_t(g.k), g.indices,
-                                g.distances, io::fileRowsOf(points));
-            }
-            if (o->json) {
-                nlohmann::json j = knnSummary(g);
-                j.update({{"algorithm", "knn"},
-                          {"file", o->file},
-                          {"backend", backend->name()},
-                          {"device", backend->info().device},
-                          {"n", points.n},
-                          {"dropped_nan", droppedNan},
-                          {"d", points.dims},
-                          {"k", o->params.k},
-                          {"params", knnParamsJson(o->params)},
-                          {"stages_ms", stageMilliseconds(job.timings())},
-                          {"total_ms", totalMs}});
-                if (!o->rows.empty()) j["of"] = total;
-                if (!o->out.empty()) j["out"] = o->out;
-                if (npy) j["out_distances"] = distancesPath(o->out);
-                printJson(j);
-            } else {
-                std::ostringstream line;
-                line << fileName(o->file) << ": kNN graph of " << points.n << " points"
-                     << droppedText(droppedNan, points.n, total) << ", k " << g.k << ", "
-                     << g.treesBuilt << (g.treesBuilt == 1 ? " tree" : " trees")
-                     << ", sampled recall " << g.recall() << "; " << backend->name() << ' ';
-                line.precision(3);
-                line << std::fixed << totalMs << " ms";
-                if (!o->out.empty()) line << "; graph in " << o->out;
-                printLine(line.str());
-            }
+            writeGraph(*o, g, backend->name(), io::fileRowsOf(points));
+            report(*o, g,
+                   {{"device", backend->info().device},
+                    {"stages_ms", stageMilliseconds(job.timings())}},
+                   points.dims, droppedNan, total, backend->name(), totalMs, "");
             return kExitOk;
         });
     });
