@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: MIT
+# The distributed kNN graph against the one-process one: runs `clusterscope-cli knn` once
+# without mpirun, then under `mpirun -np P` for every P, and requires the .npy outputs (indices
+# and distances) to be identical byte for byte, the same trees and recalls, and one JSON
+# summary saying "ranks": P.
+#   cmake -DCLI=<exe> -DMPIEXEC=<mpirun> -DINPUT=<cloud> -DARGS="a|b" -DRANKS="1|2|3|4"
+#         -DWORK=<dir> -DNAME=<name> -P check_mpi_knn.cmake
+string(REPLACE "|" ";" args "${ARGS}")
+string(REPLACE "|" ";" ranks "${RANKS}")
+include(${CMAKE_CURRENT_LIST_DIR}/mpi_launcher.cmake)
+file(MAKE_DIRECTORY "${WORK}")
+
+function(run_knn out_file json_var)
+    file(REMOVE "${out_file}")
+    execute_process(COMMAND ${ARGN} knn "${INPUT}" ${args} --backend cpu --out "${out_file}" --json
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+    message(STATUS "${ARGN}\nexit ${rc}\nstdout: ${out}\nstderr: ${err}")
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "the run failed (exit ${rc})")
+    endif()
+    string(STRIP "${out}" out)
+    if(out MATCHES "\n")
+        message(FATAL_ERROR "expected one JSON summary (from one rank), got several lines")
+    endif()
+    set(${json_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+set(ref "${WORK}/${NAME}_ref.npy")
+run_knn("${ref}" ref_json "${CLI}")
+string(JSON ref_trees GET "${ref_json}" trees_built)
+string(JSON ref_recalls GET "${ref_json}" recall_by_tree)
+string(JSON ref_ranks ERROR_VARIABLE no_ranks GET "${ref_json}" ranks)
+if(NOT no_ranks)
+    message(FATAL_ERROR "a run without mpirun must not report ranks (got ${ref_ranks})")
+endif()
+
+foreach(p IN LISTS ranks)
+    set(got "${WORK}/${NAME}_np${p}.npy")
+    run_knn("${got}" json ${MPI_LAUNCHER} -np ${p} "${CLI}")
+    string(JSON got_ranks GET "${json}" ranks)
+    string(JSON trees GET "${json}" trees_built)
+    string(JSON recalls GET "${json}" recall_by_tree)
+    if(NOT got_ranks EQUAL p)
+        message(FATAL_ERROR "-np ${p}: the summary says ranks ${got_ranks}")
+    endif()
+    if(NOT trees EQUAL ref_trees OR NOT recalls STREQUAL ref_recalls)
+        message(FATAL_ERROR "-np ${p}: ${trees} trees, recalls ${recalls}; one process: "
+                            "${ref_trees} trees, recalls ${ref_recalls}")
+    endif()
+    string(REPLACE ".npy" "_distances.npy" ref_d "${ref}")
+    string(REPLACE ".npy" "_distances.npy" got_d "${got}")
+    foreach(pair "${ref};${got}" "${ref_d};${got_d}")
+        list(GET pair 0 a)
+        list(GET pair 1 b)
+        execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files "${a}" "${b}"
+            RESULT_VARIABLE differ)
+        if(differ)
+            message(FATAL_ERROR "-np ${p}: ${b} differs from the one-process ${a}")
+        endif()
+    endforeach()
+    message(STATUS "-np ${p}: identical to one process (${trees} trees)")
+endforeach()
