@@ -19,6 +19,8 @@ namespace cs::cli {
 int runReportingErrors(const std::function<int()>& body) {
     try {
         return body();
+    } catch (const AlreadyReported&) {
+        return kExitError;
     } catch (const std::bad_alloc&) {
         // The methods and readers explain their own (runOnFile, loadDataset); this is the rest.
         std::cerr << "clusterscope-cli: out of memory: the data or the parameters need more "

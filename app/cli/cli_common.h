@@ -4,6 +4,7 @@
 #include <chrono>
 #include <functional>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,13 @@ inline constexpr int kExitError = 2;  ///< bad input, bad parameters, a failed j
 /// Runs a subcommand body; any exception becomes "clusterscope-cli: <what>" on stderr and
 /// kExitError, so every subcommand reports errors the same way.
 int runReportingErrors(const std::function<int()>& body);
+
+/// A failure another MPI rank reports (mpirun): runReportingErrors returns kExitError without
+/// a message, so the error is said once. Not a cs::Error, so nothing wraps it on the way.
+class AlreadyReported : public std::runtime_error {
+public:
+    AlreadyReported() : std::runtime_error("reported by another rank") {}
+};
 
 /// Runs a method's job on the data read from `file`: refuses up front a run that cannot fit this
 /// machine's memory (checkMemoryFits), turns running out of memory into a sentence saying what,

@@ -14,6 +14,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
+#include "app/cli/mpi_cli.h"
 #include "app/cli/parameter_options.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
@@ -105,20 +106,6 @@ void report(const Options& o, const KnnGraph& g, nlohmann::json extra, std::size
     line << std::fixed << totalMs << " ms";
     if (!o.out.empty()) line << "; graph in " << o.out;
     printLine(line.str());
-}
-
-// The number of ranks when mpirun (Open MPI, MPICH's Hydra or a PMIx launcher) started this
-// process, else 0: only then does the kNN graph run distributed.
-int launchedRanks() {
-    for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
-        if (const char* value = std::getenv(name)) return std::max(1, std::atoi(value));
-    return 0;
-}
-
-[[maybe_unused]] int launchedRank() {
-    for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK"})
-        if (const char* value = std::getenv(name)) return std::atoi(value);
-    return 0;
 }
 
 #ifdef CS_HAVE_MPI

@@ -13,6 +13,7 @@
 
 #include "app/cli/cli_common.h"
 #include "app/cli/dbscan_command.h"
+#include "app/cli/mpi_cli.h"
 #include "app/cli/parameter_options.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
@@ -147,7 +148,10 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                     "Write index,split,label,predicted rows (.csv)");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
-        exitCode = runReportingErrors([&] {
+        // Under mpirun every rank reads the set and transforms its share of the series; rank 0
+        // writes and reports (a failure on any rank aborts them all: MpiSession).
+        std::unique_ptr<MpiSession> mpi;
+        const auto body = [&]() -> int {
             const ParameterValues values = o->options->values();
             o->params = rocketParams(values);
             const auto backend = backendRegistry().get(o->backend);
@@ -177,12 +181,14 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             const DataShape shape{.items = s.n, .length = s.length, .channels = s.channels};
             runOnFile(o->file, "ROCKET", rocketDescriptor().memoryNeed(shape, values), job, [&] {
                 transform = fitRocketTransform(*backend, o->params, s, job);
-                f = applyRocketTransform(*backend, transform, s, job);
+                f = mpi ? mpi->rocketFeatures(*backend, transform, s, job)
+                        : applyRocketTransform(*backend, transform, s, job);
                 model = backend->ridgeFit(f, train, int(s.classCount()), {}, job);
                 auto stage = job.stage("predict");
                 predicted = ridgePredict(model, f.values, f.n);
             });
             const double totalMs = millisecondsSince(start);
+            if (mpi && mpi->rank() != 0) return kExitOk;
             std::size_t tests = 0, correct = 0;
             for (std::size_t i = 0; i < s.n; ++i)
                 if (!s.isTest.empty() && s.isTest[i] && s.labels[i] >= 0) {
@@ -220,6 +226,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                           {"stages_ms", stageMilliseconds(job.timings())},
                           {"total_ms", totalMs}});
                 if (!o->test.empty()) j["test_file"] = o->test;
+                if (mpi) j["ranks"] = mpi->ranks();
                 if (tests > 0) {
                     j["test_accuracy"] = double(correct) / double(tests);
                     j["test_labelled"] = tests;
@@ -248,6 +255,14 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                 printLine(line.str());
             }
             return kExitOk;
+        };
+        exitCode = runReportingErrors([&] {
+            mpi = mpiSessionIfLaunched();
+            if (!mpi) return body();
+            int rc = kExitOk;
+            mpi->agree([&] { rc = body(); });
+            mpi->succeeded();
+            return rc;
         });
     });
 }
