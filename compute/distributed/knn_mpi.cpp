@@ -9,6 +9,7 @@
 #include <exception>
 #include <limits>
 #include <numeric>
+#include <span>
 #include <string>
 #include <variant>
 #include <vector>
@@ -192,13 +193,13 @@ std::vector<float> exactSample(MPI_Comm comm, const PointSlice& slice, const std
     return merged;
 }
 
-// The leaf of every local point in this tree: level by level, each node's pivot (the key of
-// rank half its size among its members on all ranks) by radix selection, 8 bits a pass, on
-// histograms summed over the ranks; a point goes left when its key is below its node's pivot,
-// which gives the left child exactly the half the one-process sort gives it.
-std::vector<std::uint32_t> leavesOf(MPI_Comm comm, const std::vector<float>& proj,
-                                    const std::vector<std::int32_t>& ids, std::size_t total,
-                                    int levels, JobControl& job, std::uint64_t& bytesSent) {
+// The node of every local point after `levels` levels of this tree: level by level, each node's
+// pivot (the key of rank half its size among its members on all ranks) by radix selection, 8 bits a
+// pass, on histograms summed over the ranks; a point goes left when its key is below its node's
+// pivot, which gives the left child exactly the half the one-process sort gives it.
+std::vector<std::uint32_t> nodesOf(MPI_Comm comm, const std::vector<float>& proj,
+                                   const std::vector<std::int32_t>& ids, std::size_t total,
+                                   int levels, JobControl& job, std::uint64_t& bytesSent) {
     const std::size_t n = ids.size();
     const int ranks = sizeOf(comm);
     std::vector<std::uint32_t> node(n, 0);
@@ -271,9 +272,19 @@ std::vector<std::uint32_t> leavesOf(MPI_Comm comm, const std::vector<float>& pro
     return node;
 }
 
-// The rank owning leaf `leaf` of `leaves`: leaves dealt out in contiguous blocks.
-int ownerOf(std::size_t leaf, std::size_t leaves, int ranks) {
-    return int(std::uint64_t(leaf) * std::uint64_t(ranks) / std::uint64_t(leaves));
+// The rank owning node j of the `nodes` nodes at the shared levels' end: dealt out in
+// contiguous blocks, with all their descendants.
+int ownerOf(std::size_t j, std::size_t nodes, int ranks) {
+    return int(std::uint64_t(j) * std::uint64_t(ranks) / std::uint64_t(nodes));
+}
+
+// The levels split across ranks: the fewest that leave at least one node per rank (then every
+// rank owns whole subtrees), at most the tree's depth.
+int sharedLevels(int levels, int ranks) {
+    int shared = 0;
+    while (shared < levels && (std::size_t(1) << shared) < std::size_t(ranks))
+        ++shared;
+    return shared;
 }
 
 // The home rank of point gid: the last rank whose first is at most gid.
@@ -281,15 +292,20 @@ int homeOf(const std::vector<std::size_t>& firsts, std::size_t gid) {
     return int(std::upper_bound(firsts.begin(), firsts.end() - 1, gid) - firsts.begin()) - 1;
 }
 
-// One tree's leaf search: points (coordinates and lists) go to the ranks owning their leaves,
-// the leaves are searched there, and the lists come home.
+// The rest of one tree and its leaf search: points (coordinates and lists) go to the ranks
+// owning their node at the end of the shared levels (`node`), which split them down to the
+// leaves alone, as the one-process tree does, and search the leaves; the lists come home.
 void searchTree(MPI_Comm comm, const PointSlice& slice, const std::vector<float>& x,
-                const std::vector<std::int32_t>& ids, const std::vector<std::uint32_t>& leaf,
-                std::size_t leaves, int k, int threads, std::vector<float>& dist2,
-                std::vector<std::int32_t>& index, JobControl& job, std::uint64_t& bytesSent) {
-    const int ranks = sizeOf(comm);
+                const std::vector<std::int32_t>& ids, const std::vector<std::uint32_t>& node,
+                int shared, int levels, const std::vector<float>& directions, int k, int threads,
+                std::vector<float>& dist2, std::vector<std::int32_t>& index, JobControl& job,
+                std::uint64_t& bytesSent) {
+    const int ranks = sizeOf(comm), rank = rankOf(comm);
+    const std::size_t nodes = std::size_t(1) << shared;
+    const std::vector<std::uint32_t>& leaf = node;
+    const std::size_t leaves = nodes;
     const std::size_t n = ids.size(), d = slice.points.dims, kk = std::size_t(k);
-    const std::size_t outBytes = 4 + 4 + d * 4 + kk * 8;  // leaf, id, coordinates, list
+    const std::size_t outBytes = 4 + 4 + d * 4 + kk * 8;  // node, id, coordinates, list
     std::vector<int> counts(std::size_t(ranks), 0);
     std::vector<std::size_t> at(std::size_t(ranks) + 1, 0);
     std::vector<char> records;
@@ -322,30 +338,69 @@ void searchTree(MPI_Comm comm, const PointSlice& slice, const std::vector<float>
         take(from, &leafOf[r], 1);
         take(from, &idOf[r], 1);
     }
-    // This rank's leaves, in order, members by index (any order gives the same lists).
-    std::vector<std::uint32_t> order(m);
-    std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    // This rank's nodes in order, members by index: within a node, position order is index
+    // order, so the keys below may carry positions and still break ties as the indices do.
+    std::vector<std::uint32_t> sorted(m);
+    std::iota(sorted.begin(), sorted.end(), 0u);
+    std::sort(sorted.begin(), sorted.end(), [&](std::uint32_t a, std::uint32_t b) {
         return leafOf[a] != leafOf[b] ? leafOf[a] < leafOf[b] : idOf[a] < idOf[b];
     });
     std::vector<float> lx(m * d), ld(m * kk);
     std::vector<std::int32_t> li(m * kk), lid(m);
-    std::vector<std::uint32_t> offsets{0};
     for (std::size_t p = 0; p < m; ++p) {
-        const char* from = received.data() + std::size_t(order[p]) * outBytes + 8;
+        const char* from = received.data() + std::size_t(sorted[p]) * outBytes + 8;
         take(from, lx.data() + p * d, d);
         take(from, ld.data() + p * kk, kk);
         take(from, li.data() + p * kk, kk);
-        lid[p] = idOf[order[p]];
-        if (p > 0 && leafOf[order[p]] != leafOf[order[p - 1]]) offsets.push_back(std::uint32_t(p));
+        lid[p] = idOf[sorted[p]];
     }
-    if (m > 0) offsets.push_back(std::uint32_t(m));
     received = {};
-    std::vector<std::uint32_t> identity(m);
-    std::iota(identity.begin(), identity.end(), 0u);
+
+    // This rank's nodes [j0, j1) hold the tree positions [base, base + m).
+    std::size_t j0 = 0, j1 = 0;
+    for (std::size_t j = 0; j < nodes; ++j) {
+        j0 += ownerOf(j, nodes, ranks) < rank;
+        j1 += ownerOf(j, nodes, ranks) <= rank;
+    }
+    const std::size_t total = slice.total;
+    const std::size_t base = knnNodeOffsets(total, shared)[j0];
+    std::vector<std::uint32_t> order(m);
+    std::iota(order.begin(), order.end(), 0u);
+    {
+        auto stage = job.stage("tree");
+        const int below = levels - shared;
+        const auto proj = knn_parts::project(
+            lx, m, d, std::span<const float>(directions).subspan(std::size_t(shared) * d), below,
+            threads, &job);
+        std::vector<std::uint64_t> keys(m);
+        for (int l = shared; l < levels; ++l) {
+            job.checkpoint();
+            const auto offsets = knnNodeOffsets(total, l);
+            const float* p = proj.data() + std::size_t(l - shared) * m;
+            const int depth = l - shared;
+            for (std::size_t j = j0 << depth; j < (j1 << depth); ++j) {
+                const std::size_t b = offsets[j] - base, e = offsets[j + 1] - base;
+                for (std::size_t q = b; q < e; ++q)
+                    keys[q] = knnSortKey(p[order[q]], order[q]);
+                std::nth_element(keys.begin() + std::ptrdiff_t(b),
+                                 keys.begin() + std::ptrdiff_t(b + (e - b) / 2),
+                                 keys.begin() + std::ptrdiff_t(e));
+                for (std::size_t q = b; q < e; ++q)
+                    order[q] = std::uint32_t(keys[q]);
+            }
+        }
+    }
+    const auto leafOffsets = knnNodeOffsets(total, levels);
+    const int depth = levels - shared;
+    std::vector<std::uint32_t> offsets;
+    for (std::size_t j = j0 << depth; j <= (j1 << depth); ++j)
+        offsets.push_back(std::uint32_t(leafOffsets[j] - base));
+    if (offsets.back() != m)
+        throw Error("the distributed kNN graph lost points: " + std::to_string(m) +
+                    " received for " + std::to_string(offsets.back()) + " tree positions");
     {
         auto stage = job.stage("leaf search");
-        knn_parts::searchLeaves(lx.data(), d, k, identity.data(), offsets, lid.data(), ld.data(),
+        knn_parts::searchLeaves(lx.data(), d, k, order.data(), offsets, lid.data(), ld.data(),
                                 li.data(), threads, job);
     }
 
@@ -477,7 +532,7 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
     const std::size_t kk = std::size_t(params.k);
     const int workers = int(workersFor(threads));
     const int levels = knnLevels(total, params.leafSize);
-    const std::size_t leaves = std::size_t(1) << levels;
+    const int shared = sharedLevels(levels, ranks);
 
     KnnSlice out;
     std::vector<std::int32_t> ids(n);
@@ -501,20 +556,22 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
     std::vector<float> dist2(n * kk, kEmptyDist2);
     for (int tree = 0; tree < params.trees; ++tree) {
         job.checkpoint();
+        // Every rank draws the same directions; the shared levels are split where the points
+        // live, the levels below on the rank owning the subtree.
+        const auto directions = knnTreeDirections(params.seed, tree, levels, d);
         std::vector<float> proj;
         {
             auto stage = job.stage("projection");
-            const auto directions = knnTreeDirections(params.seed, tree, levels, d);
-            proj = knn_parts::project(x, n, d, directions, levels, workers, &job);
+            proj = knn_parts::project(x, n, d, directions, shared, workers, &job);
         }
-        std::vector<std::uint32_t> leaf;
+        std::vector<std::uint32_t> node;
         {
             auto stage = job.stage("tree");
-            leaf = leavesOf(comm, proj, ids, total, levels, job, out.bytesSent);
+            node = nodesOf(comm, proj, ids, total, shared, job, out.bytesSent);
             proj = {};
         }
-        searchTree(comm, slice, x, ids, leaf, leaves, params.k, workers, dist2, out.indices, job,
-                   out.bytesSent);
+        searchTree(comm, slice, x, ids, node, shared, levels, directions, params.k, workers, dist2,
+                   out.indices, job, out.bytesSent);
         double recall = 0.0;
         {
             auto stage = job.stage("recall");

@@ -23,13 +23,15 @@
 //    over all ranks exactly (min/max, k-smallest merges, gathers), so every rank takes the
 //    same stopping decision after every tree;
 //  - every rank draws the same directions from the shared seed (knnTreeDirections): no
-//    direction is ever sent; points stay at home while the tree is built and only their
-//    projections' order statistics travel: each node's split (the median of knnSortKey over its
-//    members, wherever they live) is found by a radix selection on histograms summed over the
-//    ranks, so each node gets exactly the members the one-process sort gives it;
-//  - once a tree's leaves are known, each point (coordinates and list) moves to the rank that
-//    owns its leaf (leaves dealt out in blocks), the leaf search runs there with the CPU code
-//    (knn_parts::searchLeaves), and the lists go back to their points' home ranks.
+//    direction is ever sent;
+//  - the first levels, until there are at least as many nodes as ranks, are split where the
+//    points live: only order statistics travel: each node's split (the median of knnSortKey
+//    over its members, wherever they are) is found by a radix selection on histograms summed
+//    over the ranks, so each node gets exactly the members the one-process sort gives it;
+//  - then each point (coordinates and list) moves to the rank that owns its node (nodes dealt
+//    out in blocks), which splits its subtrees down to the leaves alone, exactly as the
+//    one-process tree does, and searches the leaves with the CPU code
+//    (knn_parts::searchLeaves); the lists go back to their points' home ranks.
 // A leaf's lists do not depend on the order its members are visited in (each list is the k
 // smallest distinct (squared distance, index) pairs met), so the graph is the same.
 namespace cs::mpi {
@@ -78,7 +80,8 @@ struct KnnSlice {
 /// by validateKnnParams; the total must be at least k + 1 and at least the number of ranks).
 /// threads: this rank's leaf-search and projection workers (<= 0: one per hardware thread).
 /// Stages in job's timings: "exact sample", then per tree "projection", "tree", "exchange",
-/// "leaf search", "recall", and "finish". Collective; throws cs::Error on bad parameters on
+/// "leaf search", "recall", and "finish". Per tree a rank sends about (its points) x (d + 2k + 3)
+/// x 4 bytes, and 16 KB x 2^level per shared level in histograms. Collective; throws cs::Error on bad parameters on
 /// every rank alike.
 KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& params,
                      JobControl& job, int threads = 0);
