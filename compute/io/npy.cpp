@@ -305,13 +305,27 @@ std::pair<std::string, std::uint64_t> npyPrefix(const std::filesystem::path& fil
                                                 std::ifstream& in) {
     std::error_code ec;
     const auto status = std::filesystem::status(file, ec);
-    if (ec || !std::filesystem::exists(status))
-        throw InputError(file.string(), "cannot be opened (no such file)");
-    if (!std::filesystem::is_regular_file(status))
-        throw InputError(file.string(), "is not a regular file");
+    // The same words as readFileBytes, which the one-process readers go through.
+    switch (status.type()) {
+        case std::filesystem::file_type::regular:
+            break;
+        case std::filesystem::file_type::directory:
+            throw InputError(file.string(), "is a directory, not a data file");
+        case std::filesystem::file_type::fifo:
+            throw InputError(file.string(),
+                             "is a FIFO (named pipe), not a regular file; save "
+                             "the data to a file first");
+        case std::filesystem::file_type::not_found:
+        case std::filesystem::file_type::none:
+            throw InputError(file.string(), "cannot be opened (missing or not readable)");
+        default:
+            throw InputError(file.string(),
+                             "is not a regular file (a device, socket or other "
+                             "special file); give a data file");
+    }
     const std::uint64_t size = std::filesystem::file_size(file, ec);
     in.open(file, std::ios::binary);
-    if (ec || !in) throw InputError(file.string(), "cannot be opened");
+    if (ec || !in) throw InputError(file.string(), "cannot be opened (missing or not readable)");
     std::string prefix(std::size_t(std::min<std::uint64_t>(size, 1u << 20)), '\0');
     in.read(prefix.data(), std::streamsize(prefix.size()));
     if (!in) throw InputError(file.string(), "could not be read");
