@@ -81,8 +81,8 @@ struct KnnSlice {
 /// threads: this rank's leaf-search and projection workers (<= 0: one per hardware thread).
 /// Stages in job's timings: "exact sample", then per tree "projection", "tree", "exchange",
 /// "leaf search", "recall", and "finish". Per tree a rank sends about (its points) x (d + 2k + 3)
-/// x 4 bytes, and 16 KB x 2^level per shared level in histograms. Collective; throws cs::Error on bad parameters on
-/// every rank alike.
+/// x 4 bytes, and 16 KB x 2^level per shared level in histograms. Collective; throws cs::Error on
+/// bad parameters on every rank alike.
 KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& params,
                      JobControl& job, int threads = 0);
 
