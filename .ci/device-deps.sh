@@ -5,7 +5,8 @@
 #   cmake ... -DCMAKE_PREFIX_PATH=$PWD/.devdeps      (or: source .devdeps/env.sh)
 # Contents: nlohmann-json, CLI11, Eigen 3, nanoflann (headers + small relocatable CMake configs),
 # liblzf (lzf.h + liblzf.so*), FFTW single precision (fftw3.h + static libfftw3f.a, PIC, with a
-# CMake config FFTW3f -> FFTW3::fftw3f and a relocatable fftw3f.pc).
+# CMake config FFTW3f -> FFTW3::fftw3f and a relocatable fftw3f.pc), minizip + zlib (headers,
+# static PIC libraries, a relocatable minizip.pc).
 # Usage: .ci/device-deps.sh [output dir, default <repo>/.devdeps]
 set -euo pipefail
 
@@ -15,7 +16,8 @@ multiarch="$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)"
 libdir="/usr/lib/$multiarch"
 
 # Debian packages that provide the files; installed when missing (as root) or named.
-packages=(nlohmann-json3-dev libcli11-dev liblzf-dev libeigen3-dev libnanoflann-dev libfftw3-dev)
+packages=(nlohmann-json3-dev libcli11-dev liblzf-dev libeigen3-dev libnanoflann-dev libfftw3-dev
+    libminizip-dev zlib1g-dev)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -45,6 +47,8 @@ cp /usr/include/nanoflann.hpp "$out/include/"
 mkdir -p "$out/include/liblzf"
 cp /usr/include/liblzf/lzf.h "$out/include/liblzf/"
 cp /usr/include/fftw3.h "$out/include/"
+cp -r /usr/include/minizip "$out/include/"
+cp /usr/include/zlib.h /usr/include/zconf.h "$out/include/"
 
 # GCC 13 (on the GPU machine) no longer pulls <cstdint> in through <string> and friends, and
 # CLI11 2.1 and nanoflann 1.4 use uint8_t/uint32_t without including it (fixed upstream later).
@@ -59,6 +63,8 @@ cp -L "$libdir/liblzf.so" "$out/lib/liblzf.so"
 soname="$(objdump -p "$libdir/liblzf.so" | awk '/SONAME/ {print $2}')"
 [[ -n "$soname" && "$soname" != liblzf.so ]] && cp -L "$libdir/liblzf.so" "$out/lib/$soname"
 cp "$libdir/libfftw3f.a" "$out/lib/"
+# minizip (SciPy's sparse .npz) and the zlib it inflates with, static and PIC as Debian builds them.
+cp "$libdir/libminizip.a" "$libdir/libz.a" "$out/lib/"
 
 # --- CMake package configs (relocatable: everything relative to the config file) -----------------
 write_version() {  # <dir> <package> <version>: same major version, at least the one asked for
@@ -132,6 +138,18 @@ Version: $fftw_version
 Libs: -L\${libdir} -lfftw3f
 Libs.private: -lm
 Cflags: -I\${includedir}
+PC
+
+cat >"$out/lib/pkgconfig/minizip.pc" <<PC
+prefix=\${pcfiledir}/../..
+libdir=\${prefix}/lib
+includedir=\${prefix}/include/minizip
+
+Name: minizip
+Description: zip archives, from zlib's contrib (static, with a static zlib; from .ci/device-deps.sh)
+Version: $(version_of libminizip-dev)
+Libs: -L\${libdir} -lminizip -lz
+Cflags: -I\${includedir} -I\${prefix}/include
 PC
 
 cat >"$out/env.sh" <<'SH'

@@ -11,6 +11,7 @@
 #include <cstdlib>
 
 #include "compute/core/error.h"
+#include "compute/knn/knn_sparse_cpu.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_series.h"
@@ -306,6 +307,8 @@ KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl
 }
 
 KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
+    // Sparse rows have no device path yet: the CPU's sparse graph, the same on every backend.
+    if (points.sparse) return knnGraphSparseCpu(*points.sparse, params, job);
     auto kept = std::make_shared<KnnDeviceGraph>();
     kept->context = m_context;
     KnnGraph graph =

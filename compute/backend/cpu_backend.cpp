@@ -7,6 +7,7 @@
 
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/knn/knn_cpu.h"
+#include "compute/knn/knn_sparse_cpu.h"
 #include "compute/kshape/kshape_cpu.h"
 #include "compute/rocket/rocket_cpu.h"
 
@@ -56,6 +57,8 @@ KDistanceResult CpuBackend::kDistance(const PointSet& points, int k, JobControl&
 }
 
 KnnGraph CpuBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
+    // Sparse rows get their own path; their 3-D view (the coordinates) is only for drawing.
+    if (points.sparse) return knnGraphSparseCpu(*points.sparse, params, job, m_threads);
     return knnGraphCpu(points, params, job, m_threads);
 }
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
 
 #include "compute/core/error.h"
+#include "compute/core/sparse_set.h"
 
 namespace cs {
 namespace {
@@ -129,6 +131,7 @@ PointSet subsetOf(const PointSet& p, const ItemSubset& s) {
         }
         out.attributes.push_back(std::move(b));
     }
+    if (p.sparse) out.sparse = std::make_shared<const SparseSet>(subsetOf(*p.sparse, s));
     return out;
 }
 

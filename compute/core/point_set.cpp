@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/core/sparse_set.h"
 
 namespace cs {
 
@@ -62,6 +63,12 @@ void PointSet::validate() const {
             throw Error("point " + std::to_string(i) + " has the file row " +
                         std::to_string(fileRows[i]) + ", out of order or past the " +
                         std::to_string(fileRowCount()) + " rows");
+    if (sparse) {
+        if (sparse->n != n)
+            throw Error("point set of " + std::to_string(n) + " points stands for " +
+                        std::to_string(sparse->n) + " sparse rows");
+        sparse->validate();
+    }
     for (std::size_t i = 0; i < coords.size(); ++i)
         if (!std::isfinite(coords[i]))
             throw Error("point " + std::to_string(i / dims) + " has a non-finite coordinate");

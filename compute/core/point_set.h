@@ -4,12 +4,15 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 namespace cs {
+
+struct SparseSet;
 
 /// A named per-point quantity carried beside the coordinates (polyscope's "quantities").
 struct PointAttribute {
@@ -55,6 +58,10 @@ struct PointSet {
     std::string source;  ///< file path, or "demo:..." for generated data
     /// The sensor's pose when the file gave one (PCD VIEWPOINT); coordinates stay as in the file.
     std::optional<SensorPose> sensorPose;
+    /// The sparse rows these points stand for (a `.npz` CSR or libsvm file), or null. Then the
+    /// coordinates are the rows' 3-D projection (sparsePcaCoords), for views and for methods
+    /// without a sparse path; the kNN graph runs on the rows themselves.
+    std::shared_ptr<const SparseSet> sparse;
 
     /// Builds a set from row-major coordinates; throws cs::Error when the size is not n * dims.
     static PointSet fromCoords(std::size_t dims, std::vector<float> coords);

@@ -11,6 +11,7 @@
 #include "compute/core/memory.h"
 #include "compute/io/point_readers.h"
 #include "compute/io/series_readers.h"
+#include "compute/io/sparse_readers.h"
 
 namespace cs::io {
 namespace {
@@ -39,6 +40,7 @@ Dataset loadDataset(const std::filesystem::path& file, DataKind kind) {
     if (kind == DataKind::Auto) kind = guessKind(file);
     try {
         if (kind == DataKind::Series) return readSeriesWithSplit(file);
+        if (isSparseFile(file)) return readSparsePoints(file);
         return readPoints(file);
     } catch (const std::bad_alloc&) {
         // Text takes a few bytes per value, binary four: the values need about the file's size.

@@ -184,17 +184,9 @@ std::string shapeText(const std::vector<std::uint64_t>& shape) {
     return s + (shape.size() == 1 ? ",)" : ")");
 }
 
-}  // namespace
-
-// The header of a .npy whose first bytes are `bytes`, checked against the file's size: the
-// shape, the type and where the data start.
-struct NpyLayout {
-    NpyHeader header;
-    std::size_t body = 0;   // offset of the data
-    std::size_t count = 0;  // values
-};
-
-NpyLayout npyLayout(const std::string& file, std::string_view bytes, std::uint64_t fileSize) {
+// The magic, version and header of a .npy whose first bytes are `bytes`, checked against the
+// file's size (the whole file may not be in memory).
+NpyRawHeader rawHeader(const std::string& file, std::string_view bytes, std::uint64_t fileSize) {
     if (bytes.empty()) throw InputError(file, "is empty");
     if (bytes.substr(0, kMagic.size()) != kMagic)
         throw InputError(file, Unit::Byte, 0, "is not a NumPy .npy file (no \\x93NUMPY magic)");
@@ -222,7 +214,31 @@ NpyLayout npyLayout(const std::string& file, std::string_view bytes, std::uint64
         throw InputError(file, Unit::Byte, preamble,
                          "the header of " + std::to_string(headerLength) + " bytes is too long");
     HeaderParser parser(file, bytes.substr(preamble, headerLength), preamble);
-    NpyHeader h = parser.parse();
+    const NpyHeader h = parser.parse();
+    return {h.descr, h.fortran, h.shape, preamble, preamble + headerLength};
+}
+
+}  // namespace
+
+NpyRawHeader readNpyHeader(const std::string& file, std::string_view bytes) {
+    return rawHeader(file, bytes, bytes.size());
+}
+
+// The header of a .npy whose first bytes are `bytes`, checked against the file's size: the
+// shape, the type and where the data start.
+struct NpyLayout {
+    NpyHeader header;
+    std::size_t body = 0;   // offset of the data
+    std::size_t count = 0;  // values
+};
+
+NpyLayout npyLayout(const std::string& file, std::string_view bytes, std::uint64_t fileSize) {
+    const NpyRawHeader raw = rawHeader(file, bytes, fileSize);
+    const std::size_t preamble = raw.headerOffset;
+    NpyHeader h;
+    h.descr = raw.descr;
+    h.fortran = raw.fortran;
+    h.shape = raw.shape;
     if (!parseDescr(h.descr, h))
         throw InputError(file, Unit::Byte, preamble,
                          "unsupported dtype " + io::quoted(h.descr) +
@@ -232,7 +248,7 @@ NpyLayout npyLayout(const std::string& file, std::string_view bytes, std::uint64
                          "shape " + shapeText(h.shape) + " has " + std::to_string(h.shape.size()) +
                              " dimensions; only 1-D and 2-D arrays are supported");
 
-    const std::size_t body = preamble + headerLength;
+    const std::size_t body = raw.dataOffset;
     const std::size_t itemSize = sizeOf(h.type);
     std::uint64_t count = 1, need = 0;
     bool overflow = false;

@@ -150,6 +150,16 @@ enum class TextLayout {
 PointSet readTextPointsBytes(const std::string& file, std::string_view bytes, TextLayout layout);
 PointSet readPlyBytes(const std::string& file, std::string_view bytes);
 PointSet readPcdBytes(const std::string& file, std::string_view bytes);
+/// A .npy header as written: any dtype text and shape (0-d too), for readers of their own.
+struct NpyRawHeader {
+    std::string descr;                 ///< "<f4", "|S3" ...
+    bool fortran = false;              ///< fortran_order
+    std::vector<std::uint64_t> shape;  ///< () for a 0-d array
+    std::size_t headerOffset = 0;      ///< where the header text starts
+    std::size_t dataOffset = 0;        ///< where the array data starts
+};
+/// Parses the magic, version and header; throws cs::InputError naming file and byte offset.
+NpyRawHeader readNpyHeader(const std::string& file, std::string_view bytes);
 NpyArray readNpyBytes(const std::string& file, std::string_view bytes);
 PointSet readNpyPointsBytes(const std::string& file, std::string_view bytes);
 

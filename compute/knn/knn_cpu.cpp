@@ -263,6 +263,11 @@ std::vector<std::int32_t> exactRows(std::span<const float> x, std::size_t n, std
 
 }  // namespace
 
+std::vector<std::uint32_t> knnTreeOrderOfProjections(const std::vector<float>& proj, std::size_t n,
+                                                     int levels, int threads, JobControl* job) {
+    return treeOrder(proj, n, levels, int(workersFor(threads)), job);
+}
+
 std::vector<std::uint32_t> knnTreeOrderCpu(std::span<const float> coords, std::size_t n,
                                            std::size_t dims, std::span<const float> directions,
                                            int levels, int threads) {

@@ -32,6 +32,13 @@ std::vector<std::uint32_t> knnTreeOrderCpu(std::span<const float> coords, std::s
                                            std::size_t dims, std::span<const float> directions,
                                            int levels, int threads = 0);
 
+/// The tree's point order from the projections of the n points on its levels directions
+/// (proj[l * n + i], as knnProjection or a sparse path computes them); with a job, checks for
+/// cancellation between levels.
+std::vector<std::uint32_t> knnTreeOrderOfProjections(const std::vector<float>& proj, std::size_t n,
+                                                     int levels, int threads = 0,
+                                                     JobControl* job = nullptr);
+
 /// Exact k nearest (canonicalDist2, index order; self excluded) of the listed rows among all n
 /// points of coords (row-major n x dims): rows.size() * k indices, row by row, and (when dist2
 /// is not null) their squared distances. Needs k <= n - 1. Brute force, parallel over rows.

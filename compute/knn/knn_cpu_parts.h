@@ -4,38 +4,22 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
-#include <limits>
 #include <span>
 #include <vector>
 
 #include "compute/core/job_control.h"
+#include "compute/knn/knn_list.h"
 
 // The pieces of the CPU kNN graph (knn_cpu.cpp) that the distributed build
 // (compute/distributed/knn_mpi.cpp) runs on its share of the points, so that both take the
 // same numbers through the same code.
 namespace cs::knn_parts {
 
-/// An empty list slot: after any real candidate in the (dist2, index) order.
-inline constexpr float kEmptyDist2 = std::numeric_limits<float>::infinity();
-inline constexpr std::int32_t kEmptyIndex = std::numeric_limits<std::int32_t>::max();
-
-/// Offers (d2, j) to a list of k (dist2, index) pairs sorted ascending, keeping the k smallest
-/// distinct pairs; the list is the same whatever order the candidates come in.
+/// The list rules of knn_list.h, by the names this code uses.
+inline constexpr float kEmptyDist2 = kKnnEmptyDist2;
+inline constexpr std::int32_t kEmptyIndex = kKnnEmptyIndex;
 inline void offer(float* dist2, std::int32_t* index, int k, float d2, std::int32_t j) {
-    // A neighbour already present has exactly the same d2 (canonicalDist2 is symmetric and
-    // deterministic), so it sits right before the insertion position.
-    const int last = k - 1;
-    if (d2 == dist2[last] && j >= index[last]) return;  // after the last, or the last itself
-    int p = last;
-    while (p > 0 && (dist2[p - 1] > d2 || (dist2[p - 1] == d2 && index[p - 1] > j)))
-        --p;
-    if (p > 0 && dist2[p - 1] == d2 && index[p - 1] == j) return;  // already there
-    for (int q = last; q > p; --q) {
-        dist2[q] = dist2[q - 1];
-        index[q] = index[q - 1];
-    }
-    dist2[p] = d2;
-    index[p] = j;
+    knnOffer(dist2, index, k, d2, j);
 }
 
 /// Projections of the n points of x (row-major n x dims) on the levels directions:
