@@ -8,6 +8,7 @@
 
 #include "app/cli/cli_common.h"
 #include "compute/backend/backend_registry.h"
+#include "compute/core/sparse_set.h"
 #include "compute/io/dataset.h"
 
 namespace cs::cli {
@@ -31,15 +32,34 @@ nlohmann::json describe(const PointSet& points) {
         lo.push_back(mn);
         hi.push_back(mx);
     }
-    return {{"kind", "points"},
-            {"n", points.n},
-            {"dims", points.dims},
-            {"dropped_nan", points.droppedNonFinite},
-            {"dim_names", points.dimNames},
-            {"attributes", attributes},
-            {"min", lo},
-            {"max", hi},
-            {"source", points.source}};
+    nlohmann::json j = {{"kind", "points"},
+                        {"n", points.n},
+                        {"dims", points.dims},
+                        {"dropped_nan", points.droppedNonFinite},
+                        {"dim_names", points.dimNames},
+                        {"attributes", attributes},
+                        {"min", lo},
+                        {"max", hi},
+                        {"source", points.source}};
+    if (points.sparse) {
+        // The rows themselves; the points are their 3-D principal-component view.
+        const SparseSet& s = *points.sparse;
+        std::size_t widest = 0, empty = 0;
+        for (std::size_t i = 0; i < s.n; ++i) {
+            widest = std::max(widest, s.rowIndices(i).size());
+            empty += s.rowIndices(i).empty();
+        }
+        j["kind"] = "sparse";
+        j["sparse"] = {{"rows", s.n},
+                       {"dims", s.dims},
+                       {"nnz", s.nnz()},
+                       {"density", s.density()},
+                       {"max_row_nnz", widest},
+                       {"empty_rows", empty},
+                       {"labels", !s.labels.empty()},
+                       {"view", "first three principal components (pc1..pc3)"}};
+    }
+    return j;
 }
 
 nlohmann::json describe(const SeriesSet& series) {
@@ -83,10 +103,12 @@ nlohmann::json describe(const SeriesSet& series) {
 }  // namespace
 
 void addInfoCommand(CLI::App& app, int& exitCode) {
-    auto* cmd = app.add_subcommand("info", "Describe a point cloud or time-series file as JSON");
+    auto* cmd = app.add_subcommand(
+        "info", "Describe a point cloud, sparse matrix or time-series file as JSON");
     auto file = std::make_shared<std::string>();
     auto kind = std::make_shared<std::string>("auto");
-    cmd->add_option("FILE", *file, "Data file (csv/tsv/txt/xyz/ply/pcd/npy, ts/arff/UCR)")
+    cmd->add_option("FILE", *file,
+                    "Data file (csv/tsv/txt/xyz/ply/pcd/npy, sparse npz/svm, ts/arff/UCR)")
         ->required();
     cmd->add_option("--as", *kind, "Read the file as points or series (default: from its name)")
         ->check(CLI::IsMember({"auto", "points", "series"}));

@@ -235,7 +235,9 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
     auto o = std::make_shared<Options>();
     auto* cmd = app.add_subcommand(
         "knn", "The approximate kNN graph of a point cloud (random-projection tree forest)");
-    cmd->add_option("FILE", o->file, "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy)")->required();
+    cmd->add_option("FILE", o->file,
+                    "Point cloud (csv/tsv/txt/xyz/ply/pcd/npy) or sparse matrix (npz/svm)")
+        ->required();
     o->options = std::make_shared<ParameterOptions>(*cmd, knnDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--out", o->out,

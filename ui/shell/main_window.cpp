@@ -1521,12 +1521,13 @@ void MainWindow::rebuildColourMenu() {
 }
 
 QStringList MainWindow::openFilters() {
-    return {tr("All supported files (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy *.ts *.arff *.json "
-               "*.png "
-               "*_TRAIN *_TEST)"),
-            tr("Point clouds (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy)"),
-            tr("Time series (*.ts *.arff *.csv *.tsv *.txt *_TRAIN *_TEST)"),
-            tr("Sessions and images exported by Clusterscope (*.json *.png)"), tr("All files (*)")};
+    return {
+        tr("All supported files (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy *.npz *.svm *.libsvm "
+           "*.svmlight *.ts *.arff *.json *.png *_TRAIN *_TEST)"),
+        tr("Point clouds and sparse matrices (*.pcd *.ply *.xyz *.csv *.tsv *.txt *.npy *.npz "
+           "*.svm *.libsvm *.svmlight)"),
+        tr("Time series (*.ts *.arff *.csv *.tsv *.txt *_TRAIN *_TEST)"),
+        tr("Sessions and images exported by Clusterscope (*.json *.png)"), tr("All files (*)")};
 }
 
 bool MainWindow::isAmbiguous(const QString& path) {
