@@ -339,7 +339,11 @@ SparseSet readSvmLight(const std::filesystem::path& path) {
     if (s.n == 0) throw InputError(file, "holds no rows (only comments and blank lines)");
     if (largest == 0) throw InputError(file, "holds rows without a single index:value entry");
     s.dims = std::size_t(largest);
-    s.validate();
+    try {
+        s.validate();  // the checks above cover it; this names the file should one slip
+    } catch (const Error& e) {
+        throw InputError(file, e.what());
+    }
     return s;
 }
 
@@ -357,7 +361,8 @@ PointSet readSparsePoints(const std::filesystem::path& file) {
     PointSet p;
     p.n = rows->n;
     p.dims = 3;
-    p.coords = sparsePcaCoords(*rows);
+    // The loader's job (ReadScope) can cancel the products, seconds on millions of rows.
+    p.coords = sparsePcaCoords(*rows, 1, ReadScope::current());
     p.dimNames = {"pc1", "pc2", "pc3"};
     p.source = file.string();
     if (!rows->labels.empty()) {

@@ -47,6 +47,7 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
+#include "compute/core/sparse_set.h"
 #include "compute/io/npy.h"
 #include "compute/io/writers.h"
 #include "ui/jobs/job_runner.h"
@@ -161,6 +162,9 @@ QIcon appIcon() {
 }
 
 QString pointsSummary(const PointSet& p) {
+    if (p.sparse)
+        return QObject::tr("%1 sparse rows × %2 columns")
+            .arg(count(p.sparse->n), count(p.sparse->dims));
     return QObject::tr("%1 points × %2 dims").arg(count(p.n)).arg(p.dims);
 }
 
@@ -1309,10 +1313,17 @@ void MainWindow::onLoaded(const LoadedDataset& dataset) {
         // The point panels come to the front again if a series panel was.
         raisePanelFor(InputKind::Points);
         setCurrentView(View::Points);
-        logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
-                    .arg(count(p.n))
-                    .arg(p.dims)
-                    .arg(from, count(p.droppedNonFinite), took));
+        if (p.sparse)
+            // The view is the rows' principal components; the kNN graph runs on the rows.
+            logInfo(tr("%1 sparse rows × %2 columns (%3 stored entries) loaded from %4, shown "
+                       "by their first 3 principal components %5")
+                        .arg(count(p.sparse->n), count(p.sparse->dims), count(p.sparse->nnz()),
+                             from, took));
+        else
+            logInfo(tr("%1 points × %2 dims loaded from %3 (%4 dropped for NaN) %5")
+                        .arg(count(p.n))
+                        .arg(p.dims)
+                        .arg(from, count(p.droppedNonFinite), took));
     } else if (dataset.series) {
         const SeriesSet& s = *dataset.series;
         m_seriesName = dataset.name;

@@ -115,6 +115,10 @@ private slots:
         QVERIFY(points->sparse);
         QCOMPARE(points->dims, std::size_t(3));
         QCOMPARE(points->sparse->nnz(), rows.nnz());
+        // A libsvm file's dimension is its largest index.
+        QVERIFY(points->sparse->dims > 300 && points->sparse->dims <= 340);
+        QVERIFY(cs::test::logged(
+            QStringLiteral("600 sparse rows × %1 columns").arg(points->sparse->dims)));
         // The view spreads the groups apart: not all on one spot.
         float spread = 0.0f;
         for (std::size_t i = 0; i < points->n; ++i)
