@@ -30,8 +30,8 @@ say() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 packages=(
     g++ cmake ninja-build pkg-config
     qt6-base-dev libqt6opengl6-dev qt6-charts-dev libgl-dev
-    libfftw3-dev libeigen3-dev libnanoflann-dev libcli11-dev nlohmann-json3-dev liblzf-dev libminizip-dev
-    openmpi-bin libopenmpi-dev
+    libfftw3-dev libeigen3-dev libnanoflann-dev libcli11-dev nlohmann-json3-dev liblzf-dev
+    libminizip-dev openmpi-bin libopenmpi-dev
     xvfb xauth libgl1-mesa-dri libglx-mesa0 fonts-dejavu-core
     python3-dev python3-numpy python3-sklearn pybind11-dev
     desktop-file-utils appstream libglib2.0-bin shared-mime-info mmdebstrap

@@ -224,6 +224,14 @@ NpyRawHeader readNpyHeader(const std::string& file, std::string_view bytes) {
     return rawHeader(file, bytes, bytes.size());
 }
 
+bool parseNpyDescr(const std::string& descr, NumType& type, bool& bigEndian) {
+    NpyHeader h;
+    if (!parseDescr(descr, h)) return false;
+    type = h.type;
+    bigEndian = h.bigEndian;
+    return true;
+}
+
 // The header of a .npy whose first bytes are `bytes`, checked against the file's size: the
 // shape, the type and where the data start.
 struct NpyLayout {

@@ -158,6 +158,8 @@ struct NpyRawHeader {
     std::size_t headerOffset = 0;      ///< where the header text starts
     std::size_t dataOffset = 0;        ///< where the array data starts
 };
+/// The number type of a plain .npy dtype ("<f4", ">i8", "|u1" ...); false for others.
+bool parseNpyDescr(const std::string& descr, NumType& type, bool& bigEndian);
 /// Parses the magic, version and header; throws cs::InputError naming file and byte offset.
 NpyRawHeader readNpyHeader(const std::string& file, std::string_view bytes);
 NpyArray readNpyBytes(const std::string& file, std::string_view bytes);

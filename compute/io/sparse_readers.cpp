@@ -88,22 +88,6 @@ struct Member {
     }
 };
 
-bool numericType(const std::string& descr, detail::NumType& type, bool& bigEndian) {
-    using detail::NumType;
-    if (descr.size() < 3) return false;
-    const char order = descr[0];
-    if (order != '<' && order != '>' && order != '=' && order != '|') return false;
-    static const std::map<std::string, NumType, std::less<>> kTypes = {
-        {"f4", NumType::F32}, {"f8", NumType::F64}, {"i1", NumType::I8},  {"u1", NumType::U8},
-        {"i2", NumType::I16}, {"u2", NumType::U16}, {"i4", NumType::I32}, {"u4", NumType::U32},
-        {"i8", NumType::I64}, {"u8", NumType::U64}};
-    const auto it = kTypes.find(descr.substr(1));
-    if (it == kTypes.end()) return false;
-    type = it->second;
-    bigEndian = order == '>';
-    return true;
-}
-
 Member numericMember(unzFile zip, const std::string& file, const std::string& key) {
     const std::string name = key + ".npy";
     auto bytes = readMember(zip, file, name);
@@ -116,7 +100,7 @@ Member numericMember(unzFile zip, const std::string& file, const std::string& ke
     m.bytes = std::move(*bytes);
     m.header = detail::readNpyHeader(file + " (member " + name + ")", m.bytes);
     bool big = false;
-    if (!numericType(m.header.descr, m.type, big))
+    if (!detail::parseNpyDescr(m.header.descr, m.type, big))
         throw InputError(file, "member " + name + " has dtype " + io::quoted(m.header.descr) +
                                    ", expected integers or floats");
     m.swap = detail::needsSwap(big);
