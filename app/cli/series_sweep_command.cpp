@@ -37,6 +37,26 @@ const AlgorithmDescriptor& without(const AlgorithmDescriptor& d, const std::stri
     return *made.back();
 }
 
+// The summary both sweeps print with --json: the sweep's own table (its JSON text) and the run
+// around it.
+void printSweepJson(const std::string& table, const std::string& algorithm, const std::string& file,
+                    const std::string& testFile, const Backend& backend, const SeriesSet& s,
+                    const JobControl& job, double totalMs, const std::string& out) {
+    nlohmann::json j = nlohmann::json::parse(table);
+    j.update({{"algorithm", algorithm},
+              {"file", file},
+              {"backend", backend.name()},
+              {"n", s.n},
+              {"length", s.length},
+              {"channels", s.channels},
+              {"classes", s.classCount()},
+              {"stages_ms", stageMilliseconds(job.timings())},
+              {"total_ms", totalMs}});
+    if (!testFile.empty()) j["test_file"] = testFile;
+    if (!out.empty()) j["out"] = out;
+    printJson(j);
+}
+
 void addKShapeSweep(CLI::App& sweep, int& exitCode) {
     struct Options {
         std::string file, backend = "auto", out;
@@ -91,18 +111,8 @@ void addKShapeSweep(CLI::App& sweep, int& exitCode) {
             const double totalMs = millisecondsSince(start);
             if (!o->out.empty()) io::writeFileBytes(o->out, kshapeSweepCsv(r));
             if (o->json) {
-                nlohmann::json j = nlohmann::json::parse(kshapeSweepJson(r));
-                j.update({{"algorithm", "kshape-sweep"},
-                          {"file", o->file},
-                          {"backend", backend->name()},
-                          {"n", s.n},
-                          {"length", s.length},
-                          {"channels", s.channels},
-                          {"classes", s.classCount()},
-                          {"stages_ms", stageMilliseconds(job.timings())},
-                          {"total_ms", totalMs}});
-                if (!o->out.empty()) j["out"] = o->out;
-                printJson(j);
+                printSweepJson(kshapeSweepJson(r), "kshape-sweep", o->file, {}, *backend, s, job,
+                               totalMs, o->out);
                 return kExitOk;
             }
             std::ostringstream head;
@@ -183,19 +193,8 @@ void addRocketSweep(CLI::App& sweep, int& exitCode) {
             const double totalMs = millisecondsSince(start);
             if (!o->out.empty()) io::writeFileBytes(o->out, rocketSweepCsv(r));
             if (o->json) {
-                nlohmann::json j = nlohmann::json::parse(rocketSweepJson(r));
-                j.update({{"algorithm", "rocket-sweep"},
-                          {"file", o->file},
-                          {"backend", backend->name()},
-                          {"n", s.n},
-                          {"length", s.length},
-                          {"channels", s.channels},
-                          {"classes", s.classCount()},
-                          {"stages_ms", stageMilliseconds(job.timings())},
-                          {"total_ms", totalMs}});
-                if (!o->test.empty()) j["test_file"] = o->test;
-                if (!o->out.empty()) j["out"] = o->out;
-                printJson(j);
+                printSweepJson(rocketSweepJson(r), "rocket-sweep", o->file, o->test, *backend, s,
+                               job, totalMs, o->out);
                 return kExitOk;
             }
             std::ostringstream head;
