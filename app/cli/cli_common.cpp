@@ -43,18 +43,28 @@ PointSet loadPointCloud(const std::string& file) {
 PointSet selectRows(PointSet points, const std::string& rows, const std::string& file,
                     std::size_t* droppedNan) {
     if (droppedNan) *droppedNan = points.droppedNonFinite;
-    if (rows.empty()) return points;
+    const std::optional<ItemSubset> subset = parseRows(rows, points.n, file);
+    return subset ? subsetOf(points, *subset) : std::move(points);
+}
+
+std::optional<ItemSubset> parseRows(const std::string& rows, std::size_t total,
+                                    const std::string& file) {
+    if (rows.empty()) return std::nullopt;
     try {
-        return subsetOf(points, ItemSubset::parse(rows, points.n));
+        return ItemSubset::parse(rows, total);
     } catch (const Error& e) {
         throw Error(file + ": --rows " + rows + ": " + e.what());
     }
 }
 
 void addRowsOption(CLI::App& command, std::string& rows) {
-    command.add_option("--rows", rows,
-                       "Run on these points only: 0-based indices among the points read, as "
-                       "ranges (0-999,1500); outputs keep the rows of the file");
+    addRowsOption(command, rows,
+                  "Run on these points only: 0-based indices among the points read, as ranges "
+                  "(0-999,1500); outputs keep the rows of the file");
+}
+
+void addRowsOption(CLI::App& command, std::string& rows, const std::string& help) {
+    command.add_option("--rows", rows, help);
 }
 
 void checkOutputs(std::initializer_list<std::string> paths) {

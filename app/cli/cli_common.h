@@ -5,6 +5,7 @@
 #include <functional>
 #include <initializer_list>
 #include <stdexcept>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compute/core/error.h"
+#include "compute/core/item_subset.h"
 #include "compute/core/job_control.h"
 #include "compute/core/job_cost.h"
 #include "compute/core/memory.h"
@@ -64,6 +66,13 @@ PointSet selectRows(PointSet points, const std::string& rows, const std::string&
                     std::size_t* droppedNan);
 /// Adds the --rows option to a point command.
 void addRowsOption(CLI::App& command, std::string& rows);
+/// Adds --rows to a command with its own help (what the rows select there).
+void addRowsOption(CLI::App& command, std::string& rows, const std::string& help);
+
+/// --rows parsed against a set of `total` items (ItemSubset::parse's ranges), or nullopt when
+/// rows is empty. Throws cs::Error naming file and --rows, as selectRows does.
+std::optional<ItemSubset> parseRows(const std::string& rows, std::size_t total,
+                                    const std::string& file);
 
 /// Checks every output path given (empty ones are options not used) with
 /// io::checkOutputTarget once the inputs are read, so that an output naming an input is refused

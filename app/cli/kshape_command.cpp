@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "compute/io/npy.h"
 #include "compute/io/writers.h"
 #include "compute/kshape/kshape_descriptor.h"
+#include "compute/kshape/kshape_subset.h"
 
 namespace cs::cli {
 
@@ -37,7 +39,7 @@ nlohmann::json agreementJson(const ClusterAgreement& a) {
 
 void addKShapeCommand(CLI::App& app, int& exitCode) {
     struct Options {
-        std::string file, backend = "auto", out, centroids;
+        std::string file, backend = "auto", out, centroids, rows;
         KShapeParams params;
         std::shared_ptr<ParameterOptions> options;
         bool json = false;
@@ -52,11 +54,19 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
     cmd->add_option("--out", o->out, "Write index,label,distance,shift rows (.csv)");
     cmd->add_option("--centroids", o->centroids,
                     "Write the float32 centroids (.npy): k x m for one channel, k x C x m for all");
+    addRowsOption(*cmd, o->rows,
+                  "Cluster these series only: 0-based indices in the set as the GUI numbers "
+                  "them (a _TRAIN file's series, then its _TEST half's), as ranges (0-49,60); "
+                  "--out names the series of the set, and has rows for these only");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             const auto backend = backendRegistry().get(o->backend);
-            const SeriesSet s = loadSeriesSplit(o->file);
+            const SeriesSet all = loadSeriesSplit(o->file);
+            const std::optional<ItemSubset> subset = parseRows(o->rows, all.n, o->file);
+            // A run on a selection clusters the selected series alone, as the GUI's does.
+            const SeriesSet selected = subset ? subsetOf(all, *subset) : SeriesSet{};
+            const SeriesSet& s = subset ? selected : all;
             checkOutputs({o->out, o->centroids});
             // The values checked against the declared ranges and this set (k <= n, channel).
             const DataShape shape{.items = s.n,
@@ -72,11 +82,11 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
             }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
-            const KShapeResult r = runOnFile(
-                o->file, "k-Shape", kshapeDescriptor().memoryNeed(shape, values), job, [&] {
-                    validateKShape(s, o->params);
-                    return backend->kshape(s, o->params, job);
-                });
+            KShapeResult r = runOnFile(o->file, "k-Shape",
+                                       kshapeDescriptor().memoryNeed(shape, values), job, [&] {
+                                           validateKShape(s, o->params);
+                                           return backend->kshape(s, o->params, job);
+                                       });
             const double totalMs = millisecondsSince(start);
             // "all" or the channel's number, as --channel reads it.
             const std::string channel =
@@ -85,6 +95,8 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
                                                                    [](auto l) { return l >= 0; });
             ClusterAgreement agreement;
             if (labelled) agreement = clusterAgreement(r.labels, s.labels);
+            // Outputs name the series of the set: the others are kNotRun (and get no row).
+            if (subset) r = expandKShapeResult(r, *subset);
             if (!o->out.empty()) {
                 std::ostringstream header;
                 header << "kshape k=" << o->params.k << " maxIterations=" << o->params.maxIterations
@@ -116,6 +128,10 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
                     {"length", s.length},
                     {"channels", s.channels}};
                 j.update(summary);
+                if (subset) {
+                    j["of"] = all.n;
+                    j["rows"] = subset->text();
+                }
                 if (labelled) {
                     j["classes"] = s.classCount();
                     j.update(agreementJson(agreement));
@@ -127,7 +143,7 @@ void addKShapeCommand(CLI::App& app, int& exitCode) {
             } else {
                 std::ostringstream line;
                 line << fileName(o->file) << ": k-Shape k=" << o->params.k << " on " << s.n
-                     << " series of length " << s.length;
+                     << " series of length " << s.length << droppedText(0, s.n, all.n);
                 if (r.channels > 1) line << " (" << r.channels << " channels together)";
                 line << ", " << r.iterations << " iterations"
                      << (r.converged ? " (converged)" : " (not converged)") << ", sizes "

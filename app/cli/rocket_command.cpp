@@ -5,7 +5,9 @@
 #include <cctype>
 #include <chrono>
 #include <filesystem>
+#include <iterator>
 #include <memory>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -24,6 +26,7 @@
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/rocket/rocket_pipeline.h"
 #include "compute/rocket/rocket_quantities.h"
+#include "compute/rocket/rocket_subset.h"
 
 namespace cs::cli {
 namespace {
@@ -128,7 +131,7 @@ nlohmann::json ridgeSummary(const RidgeModel& m) {
 
 void addRocketCommand(CLI::App& app, int& exitCode) {
     struct Options {
-        std::string file, test, backend = "auto", features, predictions;
+        std::string file, test, backend = "auto", features, predictions, rows;
         RocketParams params;
         std::shared_ptr<ParameterOptions> options;
         bool json = false;
@@ -143,9 +146,15 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
     o->options = std::make_shared<ParameterOptions>(*cmd, rocketDescriptor());
     cmd->add_option("--backend", o->backend, "cpu, cuda or auto (default: auto)");
     cmd->add_option("--features", o->features,
-                    "Write the n x features float32 features (.npy; 2K for ROCKET)");
+                    "Write the n x features float32 features (.npy; 2K for ROCKET; with --rows "
+                    "the rows not selected are zero)");
     cmd->add_option("--predictions", o->predictions,
                     "Write index,split,label,predicted rows (.csv)");
+    addRowsOption(*cmd, o->rows,
+                  "Run on these series only: 0-based indices in the set as the GUI numbers them "
+                  "(the train series, then the test series), as ranges (0-49,60); the selected "
+                  "train series fit the transform and the classifier, the selected test "
+                  "series are scored; outputs name the series of the set");
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         // Under mpirun every rank reads the set and transforms its share of the series; rank 0
@@ -155,7 +164,11 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             const ParameterValues values = o->options->values();
             o->params = rocketParams(values);
             const auto backend = backendRegistry().get(o->backend);
-            const SeriesSet s = loadSeriesSplit(o->file, o->test);
+            const SeriesSet all = loadSeriesSplit(o->file, o->test);
+            const std::optional<ItemSubset> subset = parseRows(o->rows, all.n, o->file);
+            // A run on a selection fits and scores the selected series alone, as the GUI's does.
+            const SeriesSet selected = subset ? subsetOf(all, *subset) : SeriesSet{};
+            const SeriesSet& s = subset ? selected : all;
             checkOutputs({o->features, o->predictions});
             if (s.labels.empty() || s.classCount() < 2)
                 throw Error(o->file +
@@ -171,6 +184,19 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                 }
                 ++nTrain;
                 train[i] = s.labels[i];
+            }
+            if (subset) {
+                std::vector<std::int32_t> classes;
+                for (const std::int32_t l : train)
+                    if (l >= 0) classes.push_back(l);
+                std::sort(classes.begin(), classes.end());
+                const auto distinct =
+                    std::distance(classes.begin(), std::unique(classes.begin(), classes.end()));
+                if (distinct < 2)
+                    throw Error(o->file + ": --rows " + o->rows +
+                                ": ROCKET's classifier needs labelled train series of 2 or more "
+                                "classes, the selected ones have " +
+                                std::to_string(distinct));
             }
             JobControl job;
             const auto start = std::chrono::steady_clock::now();
@@ -195,8 +221,14 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                     ++tests;
                     correct += predicted[i] == s.labels[i];
                 }
-            if (!o->features.empty())
-                io::writeNpy(o->features, std::span<const float>(f.values), {f.n, f.columns()});
+            if (!o->features.empty()) {
+                // The set's rows, as the GUI's export of a run on a selection writes them.
+                const RocketFeatures expanded =
+                    subset ? expandRocketFeatures(f, *subset) : RocketFeatures{};
+                const RocketFeatures& out = subset ? expanded : f;
+                io::writeNpy(o->features, std::span<const float>(out.values),
+                             {out.n, out.columns()});
+            }
             if (!o->predictions.empty()) {
                 std::ostringstream header;
                 header << "rocket kernels=" << o->params.kernels << " seed=" << o->params.seed
@@ -204,8 +236,12 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                        << " alpha=" << model.alpha << " backend=" << backend->name()
                        << " file=" << o->file;
                 if (!o->test.empty()) header << " test=" << o->test;
-                io::writePredictionsCsv(o->predictions, s.isTest, s.labels, predicted, s.classNames,
-                                        header.str());
+                if (subset) header << " rows=" << subset->text();
+                // Indices of the set: the series not selected are kNotRun and get no row.
+                const std::vector<std::int32_t> answers =
+                    subset ? scatterRows<std::int32_t>(predicted, *subset, kNotRun) : predicted;
+                io::writePredictionsCsv(o->predictions, all.isTest, all.labels, answers,
+                                        all.classNames, header.str());
             }
             if (o->json) {
                 nlohmann::json j = ridgeSummary(model);
@@ -227,6 +263,10 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                           {"total_ms", totalMs}});
                 if (!o->test.empty()) j["test_file"] = o->test;
                 if (mpi) j["ranks"] = mpi->ranks();
+                if (subset) {
+                    j["of"] = all.n;
+                    j["rows"] = subset->text();
+                }
                 if (tests > 0) {
                     j["test_accuracy"] = double(correct) / double(tests);
                     j["test_labelled"] = tests;
@@ -246,7 +286,8 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                     line << f.columns() << " features, ";
                 line << nTrain << " train";
                 if (nTest) line << " / " << nTest << " test";
-                line << " series, " << s.classCount() << " classes; ";
+                line << " series" << droppedText(0, s.n, all.n) << ", " << s.classCount()
+                     << " classes; ";
                 if (tests) line << "test accuracy " << double(correct) / double(tests) << ", ";
                 line << "LOO accuracy " << model.looAccuracy << ", alpha " << model.alpha << "; "
                      << backend->name() << ' ';

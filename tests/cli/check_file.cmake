@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# Checks a file an earlier test wrote: its text matches a regex and has so many lines.
+#   cmake -DFILE=<path> [-DEXPECT=<regex>] [-DREJECT=<regex>] [-DLINES=<n>] -P check_file.cmake
+if(NOT EXISTS "${FILE}")
+    message(FATAL_ERROR "${FILE} does not exist")
+endif()
+file(READ "${FILE}" text)
+if(DEFINED EXPECT AND NOT text MATCHES "${EXPECT}")
+    message(FATAL_ERROR "${FILE} does not match: ${EXPECT}")
+endif()
+if(DEFINED REJECT AND text MATCHES "${REJECT}")
+    message(FATAL_ERROR "${FILE} matches what it must not: ${REJECT}")
+endif()
+if(DEFINED LINES)
+    file(STRINGS "${FILE}" lines)
+    list(LENGTH lines count)
+    if(NOT count EQUAL LINES)
+        message(FATAL_ERROR "${FILE} has ${count} lines, expected ${LINES}")
+    endif()
+endif()
