@@ -8,6 +8,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLocale>
+#include <QPushButton>
 #include <QRegularExpression>
 #include <cmath>
 #include <cstdio>
@@ -16,6 +17,8 @@
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
 #include "compute/io/writers.h"
+#include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/panels/number_spin_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/shell/logger.h"
 #include "ui/shell/main_window.h"
@@ -107,6 +110,10 @@ std::optional<AutomationOptions> Automation::parse(
                     "maps; kshape: k from 2 to 20; rocket: accuracy by number of kernels); with "
                     "--export NAME_sweep.csv the table of the last one is written (repeatable)."),
         QStringLiteral("ALGO"));
+    const QCommandLineOption suggestedEpsOption(
+        QStringLiteral("use-suggested-eps"),
+        QObject::tr("After the runs, press DBSCAN's Use suggested eps (sweeping for a stable eps "
+                    "where it is not yet known) and wait until DBSCAN has run with it."));
     const QCommandLineOption screenshotOption(
         QStringLiteral("screenshot"),
         QObject::tr("When everything is loaded, run and drawn, save the window as a PNG."),
@@ -182,6 +189,7 @@ std::optional<AutomationOptions> Automation::parse(
          runOnSelectionOption, inspectOption, screenshotOption, measureOption,    exportOption,
          saveSessionOption,    recoverOption, sizeOption,       viewOption,       colourMapOption,
          colourRangeOption,    edgesOption,   timeoutOption,    quitOption});
+    parser.addOption(suggestedEpsOption);
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -286,6 +294,11 @@ std::optional<AutomationOptions> Automation::parse(
     o.params = parser.values(paramOption);
     o.runs = parser.values(runOption);
     o.sweeps = parser.values(sweepOption);
+    o.useSuggestedEps = parser.isSet(suggestedEpsOption);
+    if (o.useSuggestedEps && o.demoSeries)
+        return fail(
+            QObject::tr("--use-suggested-eps sets DBSCAN's eps for points, not for "
+                        "--demo-series"));
     o.quit = parser.isSet(quitOption);
     // Output files are checked now, not after minutes of loading and running.
     auto checkOutput = [&](const QCommandLineOption& option, QString* path) -> QString {
@@ -528,6 +541,7 @@ void Automation::poll() {
             return;
         case Phase::Settling:
             if (!m_window.isSettled()) return;
+            if (m_options.useSuggestedEps && !useSuggestedEps()) return;
             if (m_options.edges && !m_edgesStyled) {
                 // Once the runs are done (a new graph sets its own opacity); then settle again,
                 // so that the screenshot shows the new style.
@@ -638,6 +652,57 @@ bool Automation::inspect() {
     }
     m_window.setCurrentView(MainWindow::View::Points);
     m_window.inspectPoint(*m_options.inspectPoint);
+    return true;
+}
+
+bool Automation::useSuggestedEps() {
+    DbscanPanel* panel = m_window.dbscanPanel();
+    const auto ranWithEps = [panel] {
+        const auto run = panel->lastRun();
+        return run && run->params.eps == panel->params().eps;
+    };
+    switch (m_suggestStep) {
+        case SuggestStep::Press: {
+            m_suggestStep = SuggestStep::Check;
+            QPushButton* button = panel->suggestButton();
+            if (!button->isEnabled()) {
+                m_suggestStep = SuggestStep::Done;
+                fail(tr("--use-suggested-eps: there is no suggested eps (%1)")
+                         .arg(m_window.pointView()->pointCount() == 0
+                                  ? tr("no points are loaded")
+                                  : tr("the k-distance curve was not computed")));
+                return true;
+            }
+            logInfo(tr("automation: pressing Use suggested eps"));
+            button->click();
+            return false;
+        }
+        case SuggestStep::Check:
+            // The suggestion sets eps, which re-runs DBSCAN live; where the panel held the run
+            // back (a costly one asks first), the automation runs it, as --run would.
+            if (!ranWithEps()) {
+                m_suggestStep = SuggestStep::Rerun;
+                logInfo(tr("automation: running dbscan with the suggested eps"));
+                panel->run();
+                return false;
+            }
+            [[fallthrough]];
+        case SuggestStep::Rerun: {
+            m_suggestStep = SuggestStep::Done;
+            const double shown = NumberSpinBox::shown(panel->suggestedEps());
+            if (!ranWithEps() || panel->params().eps != float(shown)) {
+                fail(tr("--use-suggested-eps: DBSCAN did not run with the suggested eps %1")
+                         .arg(panel->suggestedEps(), 0, 'g', 6));
+                return true;
+            }
+            logInfo(tr("automation: DBSCAN ran with the suggested eps %1: %2 clusters")
+                        .arg(double(panel->params().eps), 0, 'g', 6)
+                        .arg(panel->lastRun()->result.clusterCount));
+            return true;
+        }
+        case SuggestStep::Done:
+            return true;
+    }
     return true;
 }
 

@@ -22,6 +22,7 @@ class MainWindow;
 /// What the GUI's command line asks for:
 /// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
 ///  [--session FILE] [--param ALGO.NAME=VALUE]... [--run ALGO]... [--sweep ALGO]...
+///  [--use-suggested-eps]
 ///  [--measure OUT.json] [--export OUT] [--select cluster=N|points=RANGES|series=RANGES]
 ///  [--run-on-selection ALGO]... [--inspect point=I|series=I]
 ///  [--save-session OUT.json] [--recover yes|no] [--screenshot OUT.png]
@@ -41,6 +42,9 @@ struct AutomationOptions {
     QStringList params;  ///< --param texts, checked by Automation
     QStringList runs;    ///< --run algorithm names, in order
     QStringList sweeps;  ///< --sweep algorithm names, in order
+    /// --use-suggested-eps: press DBSCAN's "Use suggested eps" once the data is loaded and the
+    /// runs settled, and wait until DBSCAN has run with it.
+    bool useSuggestedEps = false;
     QString screenshot;  ///< --screenshot PNG path, or empty
     QString measure;     ///< --measure JSON path (ViewBenchmark), or empty
     QString exportPath;  ///< --export: what File ▸ Export writes (.csv labels, .npy data, .png)
@@ -127,6 +131,9 @@ private:
     bool inspect();
     void afterSettling();
     void styleEdges();
+    /// --use-suggested-eps, a step each time the window settles: true once done (or failed),
+    /// false while the press, the suggestion or the run it starts is still to come.
+    bool useSuggestedEps();
     void startMeasuring();
     void saveScreenshotAndFinish();
     void exportResults();
@@ -137,6 +144,8 @@ private:
     AutomationOptions m_options;
     std::vector<ParameterAssignment> m_assignments;
     bool m_edgesStyled = false;  // --edges applied once the runs settled
+    enum class SuggestStep { Press, Check, Rerun, Done };
+    SuggestStep m_suggestStep = SuggestStep::Press;
     Phase m_phase = Phase::Idle;
     QTimer m_timer;
     QElapsedTimer m_clock;

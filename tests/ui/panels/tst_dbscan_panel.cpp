@@ -7,6 +7,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -181,6 +183,50 @@ private slots:
         QVERIFY(s.plateau.has_value());
         QCOMPARE(float(panel()->suggestedEps()), s.eps);
         QVERIFY(s.eps != s.knee);
+    }
+
+    // --use-suggested-eps presses the button once the curve is known and waits for the run with
+    // the suggestion: the same eps as the button gave here, on the same points and MinPts.
+    void executableUsesTheSuggestedEps() {
+        QVERIFY(panel()->isSuggestionSwept());
+        const double want = panel()->epsSpin()->value();
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
+        const QString session = m_tmp.filePath(QStringLiteral("suggested.json"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                {"--demo-points", "20000", "--param",
+                 QStringLiteral("dbscan.minPts=%1").arg(panel()->minPtsSpin()->value()),
+                 "--use-suggested-eps", "--save-session", session, "--quit"});
+        QVERIFY(p.waitForFinished(300000));
+        const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(QLatin1String("DBSCAN ran with the suggested eps")), qPrintable(err));
+        QFile f(session);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject dbscan = QJsonDocument::fromJson(f.readAll())
+                                       .object()
+                                       .value(QStringLiteral("methods"))
+                                       .toObject()
+                                       .value(QStringLiteral("dbscan"))
+                                       .toObject();
+        QVERIFY(dbscan.value(QStringLiteral("hasResult")).toBool());
+        const double eps = dbscan.value(QStringLiteral("parameters"))
+                               .toObject()
+                               .value(QStringLiteral("eps"))
+                               .toDouble();
+        QVERIFY2(std::abs(eps / want - 1.0) < 1e-6,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(eps).arg(want)));
+
+        QProcess bad;
+        bad.setProcessEnvironment(env);
+        bad.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                  {"--demo-series", "--use-suggested-eps", "--quit"});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 2);
+        QVERIFY(QString::fromLocal8Bit(bad.readAllStandardError()).contains("--use-suggested-eps"));
     }
 
     // Sweep: one job, heat maps of the three measures over the grid, a click applies the cell,

@@ -58,6 +58,8 @@ private slots:
         QCOMPARE(parse({"--demo-points", "10M"})->demoPoints, std::size_t(10000000));
         QCOMPARE(parse({"--demo-points", "1.5M"})->demoPoints, std::size_t(1500000));
         QVERIFY(parse({"--demo-series"})->demoSeries);
+        QVERIFY(!parse({})->useSuggestedEps);
+        QVERIFY(parse({"--demo-points", "1000", "--use-suggested-eps"})->useSuggestedEps);
         o = parse({"--session", "s.json", "--save-session", m_tmp.filePath("t.json")});
         QVERIFY(o);
         QCOMPARE(o->session, QStringLiteral("s.json"));
@@ -109,6 +111,9 @@ private slots:
         QTest::newRow("bad edges key") << QStringList{"--edges", "length,thick"} << "'thick'";
         QTest::newRow("bad edges opacity") << QStringList{"--edges", "opacity=2"} << "'opacity=2'";
         QTest::newRow("bad edges map") << QStringList{"--edges", "map=jet"} << "'map=jet'";
+        QTest::newRow("suggested eps of series")
+            << QStringList{"--demo-series", "--use-suggested-eps"}
+            << "--use-suggested-eps sets DBSCAN's eps for points";
         QTest::newRow("edges min above max")
             << QStringList{"--edges", "min=3,max=1"} << "min=3 is above max=1";
     }
