@@ -4,9 +4,12 @@
 // the view, failures keep the previous graph, new data clears it, export reads back, and the real
 // executable builds a graph from the command line.
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
@@ -159,6 +162,37 @@ private slots:
         QCOMPARE(QSettings().value(QStringLiteral("knn/edgeOpacity")).toInt(), 40);
     }
 
+    void overPointsBoxAndViewAreOneState() {
+        QVERIFY(settled());
+        panel()->showEdgesBox()->setChecked(true);
+        QCheckBox* box = panel()->overPointsBox();
+        for (QWidget* w = box; w; w = w->parentWidget())
+            if (auto* dock = qobject_cast<QDockWidget*>(w)) dock->raise();
+        QTRY_VERIFY(box->isVisible() && box->isEnabled());
+        box->setChecked(false);
+        QVERIFY(!view()->edgesOverPoints());
+        // The box drives the view (Space on the focused box, as a user ticks it)...
+        box->setFocus();
+        QTest::keyClick(box, Qt::Key_Space);
+        QVERIFY(box->isChecked());
+        QVERIFY(view()->edgesOverPoints());
+        // ...and the view, set from elsewhere (the automation's --edges), ticks the box.
+        view()->setEdgesOverPoints(false);
+        QVERIFY(!box->isChecked());
+        QCOMPARE(panel()->viewOptions().value(QStringLiteral("edgesOverPoints")), QVariant(false));
+        view()->setEdgesOverPoints(true);
+        QVERIFY(box->isChecked());
+        QCOMPARE(panel()->viewOptions().value(QStringLiteral("edgesOverPoints")), QVariant(true));
+        // A program's change is not remembered as the user's choice; the user's is.
+        QCOMPARE(QSettings().value(QStringLiteral("knn/edgesOverPoints")).toBool(), true);
+        QTest::keyClick(box, Qt::Key_Space);
+        QVERIFY(!view()->edgesOverPoints());
+        view()->setEdgesOverPoints(true);
+        QCOMPARE(QSettings().value(QStringLiteral("knn/edgesOverPoints")).toBool(), false);
+        box->setChecked(false);
+        QVERIFY(!view()->edgesOverPoints());
+    }
+
     void badParametersKeepThePreviousGraph() {
         QVERIFY(settled());
         const auto before = panel()->lastRun();
@@ -285,6 +319,27 @@ private slots:
         QVERIFY2(lines.at(0).startsWith(QLatin1String("# knn k=15 ")), qPrintable(lines.at(0)));
         QVERIFY(lines.at(0).contains(QLatin1String("seed=3")));
         QCOMPARE(lines.size(), 5000 * 15 + 2);
+
+        // --edges over ticks the panel's box too: the saved session says so.
+        const QString session = m_tmp.filePath(QStringLiteral("knn_over.json"));
+        QProcess over;
+        over.setProcessEnvironment(env);
+        over.start(QStringLiteral(CS_CLUSTERSCOPE_EXE),
+                   {"--demo-points", "2000", "--run", "knn", "--edges", "over,length",
+                    "--save-session", session, "--quit"});
+        QVERIFY(over.waitForFinished(300000));
+        QVERIFY2(over.exitCode() == 0, over.readAllStandardError().constData());
+        QFile saved(session);
+        QVERIFY(saved.open(QIODevice::ReadOnly));
+        const QJsonObject knnView = QJsonDocument::fromJson(saved.readAll())
+                                        .object()
+                                        .value(QStringLiteral("view"))
+                                        .toObject()
+                                        .value(QStringLiteral("panels"))
+                                        .toObject()
+                                        .value(QStringLiteral("knn"))
+                                        .toObject();
+        QCOMPARE(knnView.value(QStringLiteral("edgesOverPoints")), QJsonValue(true));
 
         QProcess bad;
         bad.setProcessEnvironment(env);

@@ -162,6 +162,12 @@ KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
         QSettings().setValue(kOverPointsKey, on);
         applyEdgeStyle();
     });
+    // One state: the view set from elsewhere (the automation's --edges) ticks the box, which
+    // sessions read. Silently: a program's change is not the user's preference.
+    connect(&m_view, &PointCloudView::edgesOverPointsChanged, this, [this](bool over) {
+        const QSignalBlocker block(m_overPoints);
+        m_overPoints->setChecked(over);
+    });
     connect(m_minLength, &QSlider::valueChanged, this, [this](int v) {
         if (m_maxLength->value() < v) m_maxLength->setValue(v);
         applyEdgeStyle();

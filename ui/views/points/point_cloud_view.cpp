@@ -383,6 +383,7 @@ void PointCloudView::setEdgesOverPoints(bool over) {
     if (over == m_edgesOverPoints) return;
     m_edgesOverPoints = over;
     contentChanged();
+    emit edgesOverPointsChanged(over);
 }
 
 void PointCloudView::setEdgeLengthFilter(double minimum, double maximum) {

@@ -157,7 +157,8 @@ public:
     /// The edges' colour map (magma by default: unlike the points' viridis).
     void setEdgeMap(ColourMaps::Map map);
     ColourMaps::Map edgeMap() const { return m_edgeMap; }
-    /// Draws the edges over the points (true) or under them (the default).
+    /// Draws the edges over the points (true) or under them (the default); emits
+    /// edgesOverPointsChanged() when that changes.
     void setEdgesOverPoints(bool over);
     bool edgesOverPoints() const { return m_edgesOverPoints; }
     /// Draws only edges whose length (data units, over the coordinates drawn) lies in
@@ -374,6 +375,9 @@ signals:
     void colourByChanged(const QString& id);
     /// The point size changed (logical pixels).
     void pointSizeChanged(float pixels);
+    /// The edges moved over (true) or under the points, by whoever set it (the kNN panel's
+    /// check box follows it).
+    void edgesOverPointsChanged(bool over);
     /// The latest content reached the screen (after a data or colour change).
     void contentDrawn();
     /// The GL context was created; glInfo() is filled.
