@@ -209,12 +209,31 @@ void AlgorithmPanel::setViewOptions(const QVariantMap& options) {
         const QVariant value = options.value(name);
         if (auto* box = qobject_cast<QCheckBox*>(widget); box && value.typeId() == QMetaType::Bool)
             box->setChecked(value.toBool());
-        if (auto* slider = qobject_cast<QSlider*>(widget);
-            slider && (value.typeId() == QMetaType::Int || value.typeId() == QMetaType::Double))
-            slider->setValue(value.toInt());
+        if (auto* slider = qobject_cast<QSlider*>(widget); slider && numberOf(value))
+            slider->setValue(int(*numberOf(value)));
     }
     m_settingViewOptions = false;
     m_editedViewOptions = viewOptions();
+    setSweepRange(options);
+}
+
+std::optional<double> AlgorithmPanel::numberOf(const QVariant& value) {
+    switch (value.typeId()) {
+        case QMetaType::Int:
+        case QMetaType::UInt:
+        case QMetaType::LongLong:
+        case QMetaType::ULongLong:
+        case QMetaType::Double:
+            return value.toDouble();
+        default:
+            return std::nullopt;
+    }
+}
+
+QVariantMap AlgorithmPanel::sessionViewOptions() const {
+    QVariantMap options = viewOptions();
+    options.insert(sweepRange());
+    return options;
 }
 
 void AlgorithmPanel::addViewOption(const QString& name, QCheckBox* box) {

@@ -106,8 +106,20 @@ public:
     /// and their opacity) by name: a bool per check box, an int per slider.
     QVariantMap viewOptions() const;
     /// Sets those of options the panel has (others, and values of another type, are ignored),
-    /// as the program: not offered to undo.
+    /// as the program: not offered to undo. The sweep's range (sweepRange()) too, where the
+    /// options hold one.
     void setViewOptions(const QVariantMap& options);
+    /// viewOptions() and sweepRange() together: what a session saves of the panel's views.
+    QVariantMap sessionViewOptions() const;
+    /// The range of the panel's sweep by name (k-Shape's k from and to, ROCKET's kernel counts,
+    /// the DBSCAN grid on screen), for sessions: numbers or text; empty where there is none.
+    virtual QVariantMap sweepRange() const { return {}; }
+    /// Sets what sweepRange() gave (a session's); absent names and values of another type are
+    /// ignored.
+    virtual void setSweepRange(const QVariantMap& range) { Q_UNUSED(range); }
+    /// A number held in a variant (int, long long or double: a session's JSON numbers come
+    /// back as either), or nullopt.
+    static std::optional<double> numberOf(const QVariant& value);
 
     QPushButton* runButton() const { return m_runButton; }
     QPushButton* cancelButton() const { return m_cancelButton; }

@@ -79,7 +79,7 @@ SweepBox::SweepBox(JobRunner& runner, QString kind, const QString& title, QWidge
 SweepBox::~SweepBox() = default;
 
 bool SweepBox::isBusy() const {
-    return m_runner.isBusy(m_kind);
+    return m_runner.isBusy(m_kind) || m_revealing;
 }
 
 void SweepBox::cancel() {
@@ -107,8 +107,11 @@ void SweepBox::stopped() {
 }
 
 void SweepBox::revealChart() {
-    // Once the new text is laid out.
+    // Once the new text is laid out; busy until then, so that nothing waiting for the panel (a
+    // screenshot) sees the chart out of view.
+    m_revealing = true;
     QTimer::singleShot(0, this, [this] {
+        m_revealing = false;
         for (QWidget* w = parentWidget(); w; w = w->parentWidget())
             if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
                 // The chart, then the line under it (the box can be taller than the view).

@@ -29,7 +29,7 @@ public:
 
     /// The job kind ("kshape-sweep").
     const QString& kind() const { return m_kind; }
-    /// True while a sweep is pending or computing.
+    /// True while a sweep is pending or computing, or its chart is not yet scrolled into view.
     bool isBusy() const;
     /// Stops the sweep in progress; the chart on screen stays.
     void cancel();
@@ -76,6 +76,7 @@ private:
     QProgressBar* m_progressBar = nullptr;
     SweepCurveChart* m_chart = nullptr;
     QLabel* m_summary = nullptr;
+    bool m_revealing = false;  // revealChart() is yet to scroll
 };
 
 }  // namespace cs::ui

@@ -1668,7 +1668,7 @@ Session MainWindow::currentSession() const {
         s.methods.push_back(
             {&panel->descriptor(), panel->parameterValues(), panel->hasResult(),
              panel->runSubset() ? panel->runSubset()->indices : std::vector<std::uint32_t>{}});
-        if (const QVariantMap options = panel->viewOptions(); !options.isEmpty())
+        if (const QVariantMap options = panel->sessionViewOptions(); !options.isEmpty())
             s.panelViews[panel->kind()] = options;
     }
     s.colourBy = shownColourId();

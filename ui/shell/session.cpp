@@ -239,9 +239,9 @@ private:
                 }
                 const QJsonObject options = it.value().toObject();
                 for (auto o = options.begin(); o != options.end(); ++o)
-                    if (!o.value().isBool() && !o.value().isDouble()) {
+                    if (!o.value().isBool() && !o.value().isDouble() && !o.value().isString()) {
                         fail(where + QLatin1Char('.') + o.key(),
-                             QObject::tr("expected true, false or a number"));
+                             QObject::tr("expected true, false, a number or text"));
                         return;
                     }
                 s.panelViews[it.key()] = options.toVariantMap();

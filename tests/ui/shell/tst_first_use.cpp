@@ -34,6 +34,7 @@
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/panels/dbscan/sweep_heatmap.h"
 #include "ui/panels/dbscan/k_distance_chart.h"
 #include "ui/panels/knn/knn_panel.h"
 #include "ui/panels/kshape/kshape_panel.h"
@@ -256,6 +257,50 @@ private slots:
             const QString why = whyNotOnScreen(panel->warningLabel(), scroll, m_window.get());
             QVERIFY2(why.isEmpty(), qPrintable(kind + ": " + why));
         }
+    }
+
+    // After a sweep (Algorithm::sweep, as --sweep and the Sweep button start it) its heat maps
+    // are on screen whole: at the sizes a user has, no scrolling to find them.
+    void sweepIsAboveTheFold_data() {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1400x900") << QSize(1400, 900);
+        QTest::newRow("1280x720") << kSmallScreen;
+    }
+    void sweepIsAboveTheFold() {
+        QFETCH(QSize, size);
+        m_window->resize(size);
+        QTRY_COMPARE(m_window->size(), size);
+        if (!m_window->pointView()->pointSet()) QVERIFY(openDemoPoints());
+        m_window->setCurrentView(MainWindow::View::Points);
+        cs::ui::DbscanPanel* panel = dbscan();
+        QScrollArea* scroll = scrollAreaOf(panel);
+        QVERIFY(scroll);
+        // From the top of the panel, as it first shows, with another method's dock in front.
+        scroll->verticalScrollBar()->setValue(0);
+        dockOf(m_window->knnPanel())->raise();
+        // Whoever waits for the panel (the automation's screenshot) must never find it idle
+        // with the heat maps out of view: checked the moment the sweep lands.
+        QString whenLanded = QStringLiteral("(the sweep did not land)");
+        const auto connection = connect(
+            m_window->jobRunner(), &cs::ui::JobRunner::finished, this,
+            [&](const JobOutcome& outcome) {
+                if (outcome.kind != QLatin1String("dbscan-sweep")) return;
+                whenLanded = panel->isBusy()
+                                 ? QString()
+                                 : whyNotOnScreen(panel->sweepHeatmap(), scroll, m_window.get());
+            });
+        m_window->algorithms().find(QStringLiteral("dbscan"))->sweep();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !panel->isSweeping() && panel->sweepHeatmap()->hasSweep() && m_window->isSettled(),
+            120000);
+        disconnect(connection);
+        QVERIFY2(whenLanded.isEmpty(), qPrintable(QStringLiteral("idle, but ") + whenLanded));
+        QVERIFY(dockOf(panel)->isVisible());
+        QVERIFY(!dockOf(panel)->visibleRegion().isEmpty());
+        const QString why = whyNotOnScreen(panel->sweepHeatmap(), scroll, m_window.get());
+        QVERIFY2(why.isEmpty(), qPrintable(why));
+        m_window->resize(kSmallScreen);
+        QTRY_COMPARE(m_window->size(), kSmallScreen);
     }
 
     // Item 6: k-Shape's progress line names the iteration and how many series moved.

@@ -6,9 +6,11 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QUndoStack>
 #include <QtTest>
@@ -18,9 +20,12 @@
 #include "app/common/register_backends.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/panels/dbscan/sweep_heatmap.h"
 #include "ui/panels/knn/knn_panel.h"
 #include "ui/panels/kshape/kshape_panel.h"
+#include "ui/panels/kshape/kshape_sweep_box.h"
 #include "ui/panels/rocket/rocket_panel.h"
+#include "ui/panels/rocket/rocket_sweep_box.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/selection_model.h"
 #include "ui/shell/session.h"
@@ -305,6 +310,68 @@ private slots:
         QCOMPARE(m_window->dbscanPanel()->lastRun()->result.labels, labels);
         // A restored session starts the undo history afresh.
         QCOMPARE(m_window->undoStack()->count(), 0);
+    }
+
+    // The sweeps' ranges: k-Shape's k range and ROCKET's kernel counts as typed, the DBSCAN
+    // grid on screen, which the restored window sweeps again (eps has moved on since: the grid
+    // stays the sweep's, not one around the eps now).
+    void sweepRangesComeBack() {
+        buildPicture(*m_window, tmp(QStringLiteral("blobs.xyz")));
+        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
+        m_window->openDemoSeries();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        QVERIFY(settle(*m_window));
+        m_window->algorithms().find(QStringLiteral("dbscan"))->sweep();
+        QVERIFY(settle(*m_window));
+        cs::ui::DbscanPanel* dbscan = m_window->dbscanPanel();
+        QVERIFY(dbscan->sweepHeatmap()->hasSweep());
+        const cs::DbscanSweepResult grid = dbscan->sweepHeatmap()->sweep();
+        dbscan->setEps(2.0);
+        QVERIFY(settle(*m_window));
+        cs::ui::KShapeSweepBox* kshape = m_window->kshapePanel()->sweepBox();
+        kshape->toSpin()->setValue(7);
+        kshape->fromSpin()->setValue(3);
+        QLineEdit* kernels = m_window->rocketPanel()->sweepBox()->kernelsEdit();
+        kernels->selectAll();
+        QTest::keyClicks(kernels, QStringLiteral("50,150,450"));
+        QCOMPARE(kernels->text(), QStringLiteral("50,150,450"));
+        const QString session = tmp(QStringLiteral("sweeps.session.json"));
+        QCOMPARE(m_window->saveSession(session), QString());
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject panels = QJsonDocument::fromJson(file.readAll())
+                                       .object()
+                                       .value(QStringLiteral("view"))
+                                       .toObject()
+                                       .value(QStringLiteral("panels"))
+                                       .toObject();
+        QCOMPARE(
+            panels.value(QStringLiteral("kshape")).toObject().value(QStringLiteral("sweepKFrom")),
+            QJsonValue(3));
+        QCOMPARE(
+            panels.value(QStringLiteral("rocket")).toObject().value(QStringLiteral("sweepKernels")),
+            QJsonValue(QStringLiteral("50,150,450")));
+        QCOMPARE(panels.value(QStringLiteral("dbscan"))
+                     .toObject()
+                     .value(QStringLiteral("sweepEpsCount")),
+                 QJsonValue(int(grid.eps.size())));
+        m_window.reset();
+
+        m_window = makeWindow();
+        QVERIFY(restore(*m_window, session));
+        QCOMPARE(m_window->kshapePanel()->sweepBox()->fromSpin()->value(), 3);
+        QCOMPARE(m_window->kshapePanel()->sweepBox()->toSpin()->value(), 7);
+        QCOMPARE(m_window->rocketPanel()->sweepBox()->kernelsEdit()->text(),
+                 QStringLiteral("50,150,450"));
+        dbscan = m_window->dbscanPanel();
+        QCOMPARE(dbscan->epsSpin()->value(), 2.0);
+        QVERIFY(dbscan->sweepHeatmap()->hasSweep());
+        const cs::DbscanSweepResult back = dbscan->sweepHeatmap()->sweep();
+        QCOMPARE(back.eps, grid.eps);
+        QCOMPARE(back.minPts, grid.minPts);
+        QCOMPARE(back.cells.size(), grid.cells.size());
+        for (std::size_t i = 0; i < grid.cells.size(); ++i)
+            QCOMPARE(back.cells[i].clusters, grid.cells[i].clusters);
     }
 
     void exportedPngCarriesTheSession() {

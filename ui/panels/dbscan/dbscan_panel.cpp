@@ -3,6 +3,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -623,7 +624,7 @@ bool DbscanPanel::isBusy() const {
 }
 
 bool DbscanPanel::isSweeping() const {
-    return m_sweepAfterKnee || runner().isBusy(kSweep);
+    return m_sweepAfterKnee || runner().isBusy(kSweep) || m_revealingSweep;
 }
 
 void DbscanPanel::cancel() {
@@ -814,6 +815,10 @@ void DbscanPanel::sweep() {
         refuse(tr("DBSCAN sweep: %1").arg(QString::fromUtf8(e.what())));
         return;
     }
+    submitSweep(grid);
+}
+
+void DbscanPanel::submitSweep(const DbscanSweepParams& grid) {
     m_sweepButton->setEnabled(false);
     m_plateauLabel->setText(
         tr("Sweeping %1 eps × %2 MinPts…").arg(grid.eps.size()).arg(grid.minPts.size()));
@@ -831,18 +836,73 @@ void DbscanPanel::sweep() {
         });
 }
 
+QVariantMap DbscanPanel::sweepRange() const {
+    if (!m_sweepMap->hasSweep()) return {};
+    const DbscanSweepResult& s = m_sweepMap->sweep();
+    return {{QStringLiteral("sweepEpsFrom"), double(s.eps.front())},
+            {QStringLiteral("sweepEpsTo"), double(s.eps.back())},
+            {QStringLiteral("sweepEpsCount"), int(s.eps.size())},
+            {QStringLiteral("sweepMinPtsFrom"), s.minPts.front()},
+            {QStringLiteral("sweepMinPtsTo"), s.minPts.back()}};
+}
+
+void DbscanPanel::setSweepRange(const QVariantMap& range) {
+    double v[5];
+    const char* names[5] = {"sweepEpsFrom", "sweepEpsTo", "sweepEpsCount", "sweepMinPtsFrom",
+                            "sweepMinPtsTo"};
+    for (int i = 0; i < 5; ++i) {
+        const auto value = numberOf(range.value(QLatin1String(names[i])));
+        if (!value) return;
+        v[i] = *value;
+    }
+    if (!hasInput()) return;
+    // Once the session's parameters are set too (they come after the views): the grid takes
+    // DBSCAN* and the path in use.
+    QTimer::singleShot(
+        0, this,
+        [this, points = m_points, v0 = v[0], v1 = v[1], count = int(v[2]), lo = int(v[3]),
+         hi = int(v[4])] {
+            if (points != m_points) return;
+            DbscanSweepParams grid;
+            try {
+                if (count < 1 || count > 1000 || lo < 1 || hi < lo)
+                    throw Error(
+                        "the grid is not eps from <= to, 1 to 1000 values, MinPts 1 <= from "
+                        "<= to");
+                grid.eps = logSpacedEps(float(v0), float(v1), count);
+                for (int m = lo;
+                     m <= std::min<int>(hi, int(std::min<std::size_t>(m_points->n, 100000))); ++m)
+                    grid.minPts.push_back(m);
+                grid.star = params().star;
+                grid.path = params().path;
+                validateDbscanSweepParams(grid);
+            } catch (const Error& e) {
+                refuse(tr("DBSCAN sweep of the session: %1").arg(QString::fromUtf8(e.what())));
+                return;
+            }
+            submitSweep(grid);
+        });
+}
+
 void DbscanPanel::onSweepFinished(const JobOutcome& outcome) {
     if (outcome.kind != kSweep) return;
     m_sweepButton->setEnabled(hasInput());
     auto sweep = std::static_pointer_cast<const DbscanSweepResult>(outcome.result);
     m_sweepMap->setSweep(*sweep);
     updateSweepMarks();
-    // A sweep started from elsewhere (the automation) shows its heat map, not the box above it.
-    // Once the label's new text is laid out.
+    // The heat maps come into view, wherever the panel was scrolled (a sweep started from
+    // elsewhere, the automation's, shows them too). Once the label's new text is laid out; busy
+    // until then, so that nothing waiting for the panel (a screenshot) sees them out of view.
+    m_revealingSweep = true;
     QTimer::singleShot(0, this, [this] {
+        m_revealingSweep = false;
+        // Where the map is now, with every pending layout done.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
         for (QWidget* w = parentWidget(); w; w = w->parentWidget())
             if (auto* scroll = qobject_cast<QScrollArea*>(w)) {
-                scroll->ensureWidgetVisible(m_plateauLabel);
+                // The map, then the line under it (the box can be taller than the view).
+                scroll->ensureWidgetVisible(m_sweepMap, 0, 0);
+                scroll->ensureWidgetVisible(m_plateauLabel, 0, 4);
                 break;
             }
     });

@@ -97,8 +97,13 @@ public:
     /// or up to n) as a job of its own kind; its heat maps replace the last ones when it ends.
     void sweep() override;
     bool hasSweep() const override { return true; }
-    /// True while a sweep is pending or computing.
+    /// True while a sweep is pending or computing, or its heat maps are not yet in view.
     bool isSweeping() const;
+    /// The grid of the heat maps on screen (sweepEpsFrom, sweepEpsTo, sweepEpsCount: log-spaced;
+    /// sweepMinPtsFrom, sweepMinPtsTo), empty before a sweep. A session restores it by
+    /// sweeping that grid again: the heat maps come back as they were, whatever eps is now.
+    QVariantMap sweepRange() const override;
+    void setSweepRange(const QVariantMap& range) override;
     /// Writes the last sweep's table (dbscanSweepCsv); the error, or empty.
     QString exportSweep(const QString& path) const;
     /// Writes the labels on screen: .npy (int32, n) or CSV (index,label,core with a parameter
@@ -154,6 +159,8 @@ private:
     void onKDistanceCancelled(const JobOutcome& outcome);
     void onSweepFinished(const JobOutcome& outcome);
     void onSuggestionFinished(const JobOutcome& outcome);
+    /// Submits the sweep of this grid (checked) as the sweep job.
+    void submitSweep(const DbscanSweepParams& grid);
     void updateSuggestButton();
     /// With no result on screen: what the user can do next (replaces "Computing…").
     void showNextStep();
@@ -177,6 +184,7 @@ private:
     double m_kneeEps = 0.0;
     bool m_suggestionSwept = false;  // m_suggestedEps is the sweep's (else the knee)
     bool m_applySuggestion = false;  // the user asked: apply it when the sweep ends
+    bool m_revealingSweep = false;   // a finished sweep's heat maps are yet to be scrolled to
     std::shared_ptr<const KDistanceSummary> m_kdist;  // the curve on the chart
     int m_kdistK = 0;
     int m_kdistConfirmedK = 0;  // the expensive k the user asked the curve for

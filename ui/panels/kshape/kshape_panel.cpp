@@ -328,6 +328,19 @@ void KShapePanel::setParameter(const QString& name, const ParameterValue& value)
         setChannel(v);
 }
 
+QVariantMap KShapePanel::sweepRange() const {
+    return {{QStringLiteral("sweepKFrom"), m_sweepBox->fromSpin()->value()},
+            {QStringLiteral("sweepKTo"), m_sweepBox->toSpin()->value()}};
+}
+
+void KShapePanel::setSweepRange(const QVariantMap& range) {
+    // The last first: the spin boxes clamp to the set, not to each other.
+    if (const auto to = numberOf(range.value(QStringLiteral("sweepKTo"))))
+        m_sweepBox->toSpin()->setValue(int(*to));
+    if (const auto from = numberOf(range.value(QStringLiteral("sweepKFrom"))))
+        m_sweepBox->fromSpin()->setValue(int(*from));
+}
+
 void KShapePanel::sweep() {
     if (hasInput()) m_sweepBox->sweep(params());
 }

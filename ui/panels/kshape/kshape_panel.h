@@ -100,6 +100,9 @@ public:
     bool isBusy() const override;
     void cancel() override;
     KShapeSweepBox* sweepBox() const { return m_sweepBox; }
+    /// sweepKFrom and sweepKTo: the sweep box's range of k.
+    QVariantMap sweepRange() const override;
+    void setSweepRange(const QVariantMap& range) override;
 
 protected:
     bool hasInput() const override;

@@ -10,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
@@ -573,6 +574,17 @@ void RocketPanel::setParameter(const QString& name, const ParameterValue& value)
         m_view.setFeatureOrder(featureOrderFromName(std::get<std::string>(value)));
         saveFeatureOrder();
     }
+}
+
+QVariantMap RocketPanel::sweepRange() const {
+    return {{QStringLiteral("sweepKernels"), m_sweepBox->kernelsEdit()->text()}};
+}
+
+void RocketPanel::setSweepRange(const QVariantMap& range) {
+    // Taken as text: a list that does not parse says so when the sweep is pressed, as typed.
+    const QVariant kernels = range.value(QStringLiteral("sweepKernels"));
+    if (kernels.typeId() == QMetaType::QString)
+        m_sweepBox->kernelsEdit()->setText(kernels.toString());
 }
 
 void RocketPanel::sweep() {

@@ -131,6 +131,9 @@ public:
     bool isBusy() const override;
     void cancel() override;
     RocketSweepBox* sweepBox() const { return m_sweepBox; }
+    /// sweepKernels: the sweep box's kernel counts, as typed ("100,200,500").
+    QVariantMap sweepRange() const override;
+    void setSweepRange(const QVariantMap& range) override;
 
 protected:
     bool hasInput() const override;
