@@ -690,7 +690,9 @@ bool Automation::useSuggestedEps() {
         case SuggestStep::Rerun: {
             m_suggestStep = SuggestStep::Done;
             const double shown = NumberSpinBox::shown(panel->suggestedEps());
-            if (!ranWithEps() || panel->params().eps != float(shown)) {
+            // The suggestion the press asked for: swept (on the CPU it is the knee until then).
+            if (!panel->isSuggestionSwept() || !ranWithEps() ||
+                panel->params().eps != float(shown)) {
                 fail(tr("--use-suggested-eps: DBSCAN did not run with the suggested eps %1")
                          .arg(panel->suggestedEps(), 0, 'g', 6));
                 return true;
