@@ -26,6 +26,7 @@
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/dbscan/dbscan_sweep.h"
 #include "compute/dbscan/eps_suggestion.h"
+#include "tests/common/json_at.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
@@ -47,6 +48,13 @@ private:
 
     DbscanPanel* panel() { return m_window->dbscanPanel(); }
     bool settled() { return !panel()->isBusy() && panel()->lastRun(); }
+    // For the executable: settings and data folders of the test's own.
+    QProcessEnvironment ownSettings() const {
+        auto env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
+        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
+        return env;
+    }
 
 private slots:
     void initTestCase() {
@@ -190,9 +198,7 @@ private slots:
     void executableUsesTheSuggestedEps() {
         QVERIFY(panel()->isSuggestionSwept());
         const double want = panel()->epsSpin()->value();
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
+        const QProcessEnvironment env = ownSettings();
         const QString session = m_tmp.filePath(QStringLiteral("suggested.json"));
         QProcess p;
         p.setProcessEnvironment(env);
@@ -206,17 +212,10 @@ private slots:
         QVERIFY2(err.contains(QLatin1String("DBSCAN ran with the suggested eps")), qPrintable(err));
         QFile f(session);
         QVERIFY(f.open(QIODevice::ReadOnly));
-        const QJsonObject dbscan = QJsonDocument::fromJson(f.readAll())
-                                       .object()
-                                       .value(QStringLiteral("methods"))
-                                       .toObject()
-                                       .value(QStringLiteral("dbscan"))
-                                       .toObject();
-        QVERIFY(dbscan.value(QStringLiteral("hasResult")).toBool());
-        const double eps = dbscan.value(QStringLiteral("parameters"))
-                               .toObject()
-                               .value(QStringLiteral("eps"))
-                               .toDouble();
+        const QByteArray json = f.readAll();
+        QVERIFY(cs::test::jsonAt(json, {"methods", "dbscan", "hasResult"}).toBool());
+        const double eps =
+            cs::test::jsonAt(json, {"methods", "dbscan", "parameters", "eps"}).toDouble();
         QVERIFY2(std::abs(eps / want - 1.0) < 1e-6,
                  qPrintable(QStringLiteral("%1 vs %2").arg(eps).arg(want)));
 
@@ -318,9 +317,7 @@ private slots:
     }
 
     void executableRunsDbscan() {
-        auto env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(QStringLiteral("config")));
-        env.insert(QStringLiteral("XDG_DATA_HOME"), m_tmp.filePath(QStringLiteral("data")));
+        const QProcessEnvironment env = ownSettings();
         const QString png = m_tmp.filePath(QStringLiteral("dbscan.png"));
         QProcess p;
         p.setProcessEnvironment(env);

@@ -24,6 +24,7 @@
 #include "compute/backend/backend_registry.h"
 #include "compute/knn/knn_graph.h"
 #include "compute/knn/knn_quantities.h"
+#include "tests/common/json_at.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
@@ -331,15 +332,8 @@ private slots:
         QVERIFY2(over.exitCode() == 0, over.readAllStandardError().constData());
         QFile saved(session);
         QVERIFY(saved.open(QIODevice::ReadOnly));
-        const QJsonObject knnView = QJsonDocument::fromJson(saved.readAll())
-                                        .object()
-                                        .value(QStringLiteral("view"))
-                                        .toObject()
-                                        .value(QStringLiteral("panels"))
-                                        .toObject()
-                                        .value(QStringLiteral("knn"))
-                                        .toObject();
-        QCOMPARE(knnView.value(QStringLiteral("edgesOverPoints")), QJsonValue(true));
+        QCOMPARE(cs::test::jsonAt(saved.readAll(), {"view", "panels", "knn", "edgesOverPoints"}),
+                 QJsonValue(true));
 
         QProcess bad;
         bad.setProcessEnvironment(env);

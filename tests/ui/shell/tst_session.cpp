@@ -18,6 +18,7 @@
 #include <random>
 
 #include "app/common/register_backends.h"
+#include "tests/common/json_at.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
 #include "ui/panels/dbscan/sweep_heatmap.h"
@@ -165,6 +166,14 @@ private:
         QVERIFY(settle(window));
     }
 
+    // The demo series beside the points on screen.
+    void openDemoSeriesToo(MainWindow& window) {
+        QSignalSpy loaded(&window, &MainWindow::datasetLoaded);
+        window.openDemoSeries();
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
+        QVERIFY(settle(window));
+    }
+
     void expectFailure(MainWindow& window, const QString& session, const QStringList& words) {
         const std::size_t before = window.pointView()->pointCount();
         QSignalSpy failed(&window, &MainWindow::loadFailed);
@@ -267,10 +276,7 @@ private slots:
         // Points and series on screen, a selection of each, Isolate on, a cluster hidden and
         // DBSCAN limited to a selection: the session brings back all of it.
         buildPicture(*m_window, tmp(QStringLiteral("blobs.xyz")));
-        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
-        m_window->openDemoSeries();
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
-        QVERIFY(settle(*m_window));
+        openDemoSeriesToo(*m_window);
         m_window->setCurrentView(MainWindow::View::Points);
         QCOMPARE(m_window->selectCluster(0), QString());
         QCOMPARE(m_window->runOnSelection(QStringLiteral("dbscan")), QString());
@@ -317,10 +323,7 @@ private slots:
     // stays the sweep's, not one around the eps now).
     void sweepRangesComeBack() {
         buildPicture(*m_window, tmp(QStringLiteral("blobs.xyz")));
-        QSignalSpy loaded(m_window.get(), &MainWindow::datasetLoaded);
-        m_window->openDemoSeries();
-        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 30000);
-        QVERIFY(settle(*m_window));
+        openDemoSeriesToo(*m_window);
         m_window->algorithms().find(QStringLiteral("dbscan"))->sweep();
         QVERIFY(settle(*m_window));
         cs::ui::DbscanPanel* dbscan = m_window->dbscanPanel();
@@ -339,21 +342,11 @@ private slots:
         QCOMPARE(m_window->saveSession(session), QString());
         QFile file(session);
         QVERIFY(file.open(QIODevice::ReadOnly));
-        const QJsonObject panels = QJsonDocument::fromJson(file.readAll())
-                                       .object()
-                                       .value(QStringLiteral("view"))
-                                       .toObject()
-                                       .value(QStringLiteral("panels"))
-                                       .toObject();
-        QCOMPARE(
-            panels.value(QStringLiteral("kshape")).toObject().value(QStringLiteral("sweepKFrom")),
-            QJsonValue(3));
-        QCOMPARE(
-            panels.value(QStringLiteral("rocket")).toObject().value(QStringLiteral("sweepKernels")),
-            QJsonValue(QStringLiteral("50,150,450")));
-        QCOMPARE(panels.value(QStringLiteral("dbscan"))
-                     .toObject()
-                     .value(QStringLiteral("sweepEpsCount")),
+        const QByteArray json = file.readAll();
+        QCOMPARE(cs::test::jsonAt(json, {"view", "panels", "kshape", "sweepKFrom"}), QJsonValue(3));
+        QCOMPARE(cs::test::jsonAt(json, {"view", "panels", "rocket", "sweepKernels"}),
+                 QJsonValue(QStringLiteral("50,150,450")));
+        QCOMPARE(cs::test::jsonAt(json, {"view", "panels", "dbscan", "sweepEpsCount"}),
                  QJsonValue(int(grid.eps.size())));
         m_window.reset();
 
