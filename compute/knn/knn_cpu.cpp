@@ -284,48 +284,28 @@ std::vector<std::int32_t> knnExactRows(std::span<const float> coords, std::size_
     return exactRows(coords, n, dims, rows, k, int(workersFor(threads)), dist2, nullptr);
 }
 
-KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl& job,
-                     int threads) {
-    validateKnnInput(points, params);
-    job.checkpoint();
-    const std::size_t n = points.n, dims = points.dims, k = std::size_t(params.k);
-    const int workers = int(workersFor(threads));
+std::vector<float> knnRunForest(std::size_t n, std::size_t dims, const KnnParams& params,
+                                int workers, std::span<const std::int32_t> sample,
+                                std::span<const float> exactDist2, const KnnForestSteps& steps,
+                                KnnGraph& graph, JobControl& job) {
+    const std::size_t k = std::size_t(params.k);
     const int levels = knnLevels(n, params.leafSize);
     const auto leaves = knnNodeOffsets(n, levels);
+    // The trees share the progress up to 98 % (as if all were built), the rest is finishing.
+    constexpr double kTreesEnd = 0.98;
+    const double perTree = (kTreesEnd - kKnnSampleProgress) / double(params.trees);
 
-    // Progress: the exact sample up to 5 %, the trees up to 98 % (as if all were built), the
-    // rest for finishing.
-    constexpr double kSampleEnd = 0.05, kTreesEnd = 0.98;
-    const double perTree = (kTreesEnd - kSampleEnd) / double(params.trees);
-
-    std::vector<float> x, exactDist2;
-    std::vector<std::int32_t> sample;
-    double scale = 1.0;
-    {
-        auto stage = job.stage("exact sample");
-        RecentredCoords frame = recentredCoords(points);
-        x = std::move(frame.coords);
-        scale = frame.scale;
-        sample = knnRecallSample(n, params.recallSample, params.seed);
-        exactRows(x, n, dims, sample, params.k, workers, &exactDist2, &job);
-        job.checkpoint();
-    }
-    job.setProgress(kSampleEnd, "exact sample");
-
-    KnnGraph graph;
     graph.n = n;
     graph.k = params.k;
     graph.indices.assign(n * k, kEmptyIndex);
     std::vector<float> dist2(n * k, kEmptyDist2);
-
     for (int tree = 0; tree < params.trees; ++tree) {
         job.checkpoint();
-        const double base = kSampleEnd + perTree * tree;
+        const double base = kKnnSampleProgress + perTree * tree;
         std::vector<float> proj;
         {
             auto stage = job.stage("projection");
-            const auto directions = knnTreeDirections(params.seed, tree, levels, dims);
-            proj = project(x, n, dims, directions, levels, workers, &job);
+            proj = steps.project(knnTreeDirections(params.seed, tree, levels, dims));
             job.checkpoint();
         }
         job.setProgress(base + 0.1 * perTree, "projection");
@@ -338,9 +318,8 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
         job.setProgress(base + 0.3 * perTree, "tree");
         {
             auto stage = job.stage("leaf search");
-            knn_parts::searchLeaves(
-                x.data(), dims, params.k, order.data(), leaves, nullptr, dist2.data(),
-                graph.indices.data(), workers, job, [&](double f) {
+            steps.searchLeaves(
+                order.data(), leaves, dist2.data(), graph.indices.data(), [&](double f) {
                     job.setProgress(base + (0.3 + 0.65 * f) * perTree, "leaf search");
                 });
         }
@@ -354,6 +333,45 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
         job.setIteration(knnTreeStatus(tree + 1, params.trees, recall), base + perTree);
         if (params.targetRecall > 0.0 && recall >= params.targetRecall) break;
     }
+    return dist2;
+}
+
+KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl& job,
+                     int threads) {
+    validateKnnInput(points, params);
+    job.checkpoint();
+    const std::size_t n = points.n, dims = points.dims, k = std::size_t(params.k);
+    const int workers = int(workersFor(threads));
+
+    std::vector<float> x, exactDist2;
+    std::vector<std::int32_t> sample;
+    double scale = 1.0;
+    {
+        auto stage = job.stage("exact sample");
+        RecentredCoords frame = recentredCoords(points);
+        x = std::move(frame.coords);
+        scale = frame.scale;
+        sample = knnRecallSample(n, params.recallSample, params.seed);
+        exactRows(x, n, dims, sample, params.k, workers, &exactDist2, &job);
+        job.checkpoint();
+    }
+    job.setProgress(kKnnSampleProgress, "exact sample");
+
+    KnnGraph graph;
+    const KnnForestSteps steps{
+        .project =
+            [&](std::span<const float> directions) {
+                return project(x, n, dims, directions, int(directions.size() / dims), workers,
+                               &job);
+            },
+        .searchLeaves =
+            [&](const std::uint32_t* order, std::span<const std::uint32_t> leaves, float* d2,
+                std::int32_t* indices, const std::function<void(double)>& progress) {
+                knn_parts::searchLeaves(x.data(), dims, params.k, order, leaves, nullptr, d2,
+                                        indices, workers, job, progress);
+            }};
+    std::vector<float> dist2 =
+        knnRunForest(n, dims, params, workers, sample, exactDist2, steps, graph, job);
 
     job.checkpoint();
     {

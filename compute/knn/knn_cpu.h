@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,31 @@ namespace cs {
 /// @code cs::KnnGraph g = cs::knnGraphCpu(points, {.k = 10, .trees = 8}, job, 4); @endcode
 KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl& job,
                      int threads = 0);
+
+/// Progress of the CPU kNN graphs: the exact recall sample up to here, then the trees.
+inline constexpr double kKnnSampleProgress = 0.05;
+
+/// The steps of a random-projection tree that differ between dense and sparse rows.
+struct KnnForestSteps {
+    /// Projections of every point on the tree's directions (levels x dims): proj[l * n + i].
+    std::function<std::vector<float>(std::span<const float> directions)> project;
+    /// Offers every pair of points inside each leaf (order[leaves[l]], ..., order[leaves[l + 1]
+    /// - 1]) to the lists (dist2, indices: n x k), reporting the fraction of leaves done.
+    std::function<void(const std::uint32_t* order, std::span<const std::uint32_t> leaves,
+                       float* dist2, std::int32_t* indices,
+                       const std::function<void(double)>& progress)>
+        searchLeaves;
+};
+
+/// The forest loop of knnGraphCpu and knnGraphSparseCpu, written once: tree after tree (the
+/// seed's directions, the tree order, the leaf search), the recall on the exact sample after
+/// each, until params.trees or params.targetRecall. Fills graph's n, k, indices, recallByTree
+/// and treesBuilt; returns the lists' squared distances (n x k). Progress from
+/// kKnnSampleProgress to 98 %.
+std::vector<float> knnRunForest(std::size_t n, std::size_t dims, const KnnParams& params,
+                                int workers, std::span<const std::int32_t> sample,
+                                std::span<const float> exactDist2, const KnnForestSteps& steps,
+                                KnnGraph& graph, JobControl& job);
 
 /// The tree's point order for one tree: points permuted so every node (and leaf) is the range
 /// knnNodeOffsets gives; coords are recentred (row-major n x dims), directions levels x dims.

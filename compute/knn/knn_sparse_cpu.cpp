@@ -115,12 +115,6 @@ KnnGraph knnGraphSparseCpu(const SparseSet& rows, const KnnParams& params, JobCo
     job.checkpoint();
     const std::size_t n = rows.n, k = std::size_t(params.k);
     const int workers = int(workersFor(threads));
-    const int levels = knnLevels(n, params.leafSize);
-    const auto leaves = knnNodeOffsets(n, levels);
-
-    // Progress as knnGraphCpu: the exact sample to 5 %, the trees to 98 %, then finishing.
-    constexpr double kSampleEnd = 0.05, kTreesEnd = 0.98;
-    const double perTree = (kTreesEnd - kSampleEnd) / double(params.trees);
 
     std::vector<float> exactDist2;
     std::vector<std::int32_t> sample;
@@ -130,54 +124,26 @@ KnnGraph knnGraphSparseCpu(const SparseSet& rows, const KnnParams& params, JobCo
         knnExactRowsSparse(rows, sample, params.k, workers, &exactDist2, &job);
         job.checkpoint();
     }
-    job.setProgress(kSampleEnd, "exact sample");
+    job.setProgress(kKnnSampleProgress, "exact sample");
 
     KnnGraph graph;
-    graph.n = n;
-    graph.k = params.k;
-    graph.indices.assign(n * k, kKnnEmptyIndex);
-    std::vector<float> dist2(n * k, kKnnEmptyDist2);
-
-    for (int tree = 0; tree < params.trees; ++tree) {
-        job.checkpoint();
-        const double base = kSampleEnd + perTree * tree;
-        std::vector<float> proj;
-        {
-            auto stage = job.stage("projection");
-            const auto directions = knnTreeDirections(params.seed, tree, levels, rows.dims);
-            proj = projectSparse(rows, directions, levels, workers, &job);
-            job.checkpoint();
-        }
-        job.setProgress(base + 0.1 * perTree, "projection");
-        std::vector<std::uint32_t> order;
-        {
-            auto stage = job.stage("tree");
-            order = knnTreeOrderOfProjections(proj, n, levels, workers, &job);
-            proj = {};
-        }
-        job.setProgress(base + 0.3 * perTree, "tree");
-        {
-            auto stage = job.stage("leaf search");
-            const ParallelOptions options{.threads = unsigned(workers), .progress = [&](double f) {
-                                              job.setProgress(base + (0.3 + 0.65 * f) * perTree,
-                                                              "leaf search");
-                                          }};
-            parallelFor(leaves.size() - 1, &job, options, [&](std::size_t leaf, unsigned) {
-                searchLeafSparse(rows, params.k, order.data() + leaves[leaf],
-                                 leaves[leaf + 1] - leaves[leaf], dist2.data(),
-                                 graph.indices.data(), job);
-            });
-        }
-        double recall = 0.0;
-        {
-            auto stage = job.stage("recall");
-            recall = knnRecall(dist2, params.k, sample, exactDist2);
-        }
-        graph.recallByTree.push_back(recall);
-        graph.treesBuilt = tree + 1;
-        job.setIteration(knnTreeStatus(tree + 1, params.trees, recall), base + perTree);
-        if (params.targetRecall > 0.0 && recall >= params.targetRecall) break;
-    }
+    const KnnForestSteps steps{
+        .project =
+            [&](std::span<const float> directions) {
+                return projectSparse(rows, directions, int(directions.size() / rows.dims), workers,
+                                     &job);
+            },
+        .searchLeaves =
+            [&](const std::uint32_t* order, std::span<const std::uint32_t> leaves, float* d2,
+                std::int32_t* indices, const std::function<void(double)>& progress) {
+                const ParallelOptions options{.threads = unsigned(workers), .progress = progress};
+                parallelFor(leaves.size() - 1, &job, options, [&](std::size_t leaf, unsigned) {
+                    searchLeafSparse(rows, params.k, order + leaves[leaf],
+                                     leaves[leaf + 1] - leaves[leaf], d2, indices, job);
+                });
+            }};
+    std::vector<float> dist2 =
+        knnRunForest(n, rows.dims, params, workers, sample, exactDist2, steps, graph, job);
 
     job.checkpoint();
     {
