@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "compute/core/error.h"
+#include "compute/core/parallel.h"
 
 namespace cs {
 namespace {
@@ -127,40 +128,57 @@ std::vector<double> featureFStatistics(const FeatureMatrix& matrix,
     const auto k = std::size_t(
         std::count_if(counts.begin(), counts.end(), [](std::size_t c) { return c > 0; }));
     if (k < 2 || n <= k) return out;
-    std::vector<double> sums(counts.size());
-    for (std::size_t c = 0; c < matrix.columns; ++c) {
-        std::fill(sums.begin(), sums.end(), 0.0);
-        double total = 0.0;
-        for (std::size_t r = 0; r < matrix.rows; ++r)
-            if (labels[r] >= 0) {
-                const double v = double(matrix.value(r, c, layer));
-                sums[std::size_t(labels[r])] += v;
-                total += v;
-            }
-        const double mean = total / double(n);
-        double between = 0.0;
-        for (std::size_t g = 0; g < counts.size(); ++g)
-            if (counts[g] > 0) {
-                const double d = sums[g] / double(counts[g]) - mean;
-                between += double(counts[g]) * d * d;
-            }
-        double within = 0.0;
-        for (std::size_t r = 0; r < matrix.rows; ++r)
-            if (labels[r] >= 0) {
-                const auto g = std::size_t(labels[r]);
-                const double d = double(matrix.value(r, c, layer)) - sums[g] / double(counts[g]);
-                within += d * d;
-            }
-        // Rounding leaves a tiny between-class sum on constant columns: relative to the
-        // values' scale it is zero.
-        const double scale = between + within;
-        if (!(between > 1e-12 * scale) || scale == 0.0)
-            out[c] = 0.0;
-        else if (!(within > 1e-12 * scale))
-            out[c] = std::numeric_limits<double>::infinity();
-        else
-            out[c] = (between / double(k - 1)) / (within / double(n - k));
-    }
+    // Blocks of columns, each pass going down the rows: the matrix is row-major, so a column at a
+    // time would stride through all of it (a 100,000 x 20,000 ROCKET map: seconds). Each
+    // column's sums still run over the rows in order, so the numbers do not depend on the blocks.
+    constexpr std::size_t kBlock = 256;
+    const std::size_t groups = counts.size();
+    parallelFor((matrix.columns + kBlock - 1) / kBlock, nullptr,
+                {.threads = threadsFor(matrix.rows * matrix.columns, std::size_t(1) << 22)},
+                [&](std::size_t block, unsigned) {
+                    const std::size_t first = block * kBlock;
+                    const std::size_t width = std::min(kBlock, matrix.columns - first);
+                    std::vector<double> sums(groups * width, 0.0), total(width, 0.0),
+                        within(width, 0.0);
+                    for (std::size_t r = 0; r < matrix.rows; ++r) {
+                        if (labels[r] < 0) continue;
+                        double* groupSums = sums.data() + std::size_t(labels[r]) * width;
+                        for (std::size_t j = 0; j < width; ++j) {
+                            const double v = double(matrix.value(r, first + j, layer));
+                            groupSums[j] += v;
+                            total[j] += v;
+                        }
+                    }
+                    for (std::size_t r = 0; r < matrix.rows; ++r) {
+                        if (labels[r] < 0) continue;
+                        const auto g = std::size_t(labels[r]);
+                        const double* groupSums = sums.data() + g * width;
+                        for (std::size_t j = 0; j < width; ++j) {
+                            const double d = double(matrix.value(r, first + j, layer)) -
+                                             groupSums[j] / double(counts[g]);
+                            within[j] += d * d;
+                        }
+                    }
+                    for (std::size_t j = 0; j < width; ++j) {
+                        const double mean = total[j] / double(n);
+                        double between = 0.0;
+                        for (std::size_t g = 0; g < groups; ++g)
+                            if (counts[g] > 0) {
+                                const double d = sums[g * width + j] / double(counts[g]) - mean;
+                                between += double(counts[g]) * d * d;
+                            }
+                        // Rounding leaves a tiny between-class sum on constant columns: relative
+                        // to the values' scale it is zero.
+                        const double scale = between + within[j];
+                        double& f = out[first + j];
+                        if (!(between > 1e-12 * scale) || scale == 0.0)
+                            f = 0.0;
+                        else if (!(within[j] > 1e-12 * scale))
+                            f = std::numeric_limits<double>::infinity();
+                        else
+                            f = (between / double(k - 1)) / (within[j] / double(n - k));
+                    }
+                });
     return out;
 }
 
