@@ -4,8 +4,8 @@
 #include <chrono>
 #include <functional>
 #include <initializer_list>
-#include <stdexcept>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 

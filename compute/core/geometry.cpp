@@ -24,21 +24,27 @@ void fromRecentred(std::vector<float>& distances, double scale) {
         d = static_cast<float>(double(d) * back);
 }
 
-RecentredCoords recentredCoords(const PointSet& points) {
+CoordinateBox coordinateBox(const PointSet& points) {
     const std::size_t n = points.n, d = points.dims;
-    std::vector<double> lo(d, std::numeric_limits<double>::infinity());
-    std::vector<double> hi(d, -std::numeric_limits<double>::infinity());
+    CoordinateBox box{std::vector<double>(d, std::numeric_limits<double>::infinity()),
+                      std::vector<double>(d, -std::numeric_limits<double>::infinity())};
     for (std::size_t i = 0; i < n; ++i)
         for (std::size_t j = 0; j < d; ++j) {
             const double v = points.coords[i * d + j];
-            lo[j] = std::min(lo[j], v);
-            hi[j] = std::max(hi[j], v);
+            box.lo[j] = std::min(box.lo[j], v);
+            box.hi[j] = std::max(box.hi[j], v);
         }
+    return box;
+}
+
+RecentredCoords recentredCoordsIn(const PointSet& points, const CoordinateBox& box) {
+    const std::size_t n = points.n, d = points.dims;
     std::vector<double> centre(d, 0.0);
     double widest = 0.0;
-    for (std::size_t j = 0; j < d && n > 0; ++j) {
-        centre[j] = 0.5 * (lo[j] + hi[j]);
-        widest = std::max(widest, hi[j] - lo[j]);
+    for (std::size_t j = 0; j < d; ++j) {
+        if (!(box.lo[j] <= box.hi[j])) continue;  // no points anywhere
+        centre[j] = 0.5 * (box.lo[j] + box.hi[j]);
+        widest = std::max(widest, box.hi[j] - box.lo[j]);
     }
     RecentredCoords out;
     out.scale = distanceScale(widest);
@@ -48,6 +54,10 @@ RecentredCoords recentredCoords(const PointSet& points) {
             out.coords[i * d + j] =
                 static_cast<float>((double(points.coords[i * d + j]) - centre[j]) * out.scale);
     return out;
+}
+
+RecentredCoords recentredCoords(const PointSet& points) {
+    return recentredCoordsIn(points, coordinateBox(points));
 }
 
 }  // namespace cs

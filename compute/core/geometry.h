@@ -33,6 +33,14 @@ struct RecentredCoords {
     std::vector<float> coords;
     double scale = 1.0;  ///< distanceScale(): distances here are the data's times scale
 };
+/// The per-coordinate range of the points, in double (lo = +inf, hi = -inf when empty).
+struct CoordinateBox {
+    std::vector<double> lo, hi;
+};
+CoordinateBox coordinateBox(const PointSet& points);
+/// recentredCoords in a given box: the points' own, or one that holds them and more (a
+/// distributed build's box of all ranks' points, so every rank recentres as one process does).
+RecentredCoords recentredCoordsIn(const PointSet& points, const CoordinateBox& box);
 RecentredCoords recentredCoords(const PointSet& points);
 
 /// A distance in the data's units (eps) in the recentred frame: eps * scale, exact as float

@@ -121,32 +121,14 @@ void take(const char*& at, T* values, std::size_t n) {
 
 // recentredCoords over all ranks: the box is reduced exactly (min and max of doubles), so
 // every coordinate is the one-process one.
-std::vector<float> recentred(MPI_Comm comm, const PointSet& points, std::size_t total,
-                             double& scale) {
-    const std::size_t n = points.n, d = points.dims;
-    std::vector<double> lo(d, std::numeric_limits<double>::infinity());
-    std::vector<double> hi(d, -std::numeric_limits<double>::infinity());
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < d; ++j) {
-            const double v = points.coords[i * d + j];
-            lo[j] = std::min(lo[j], v);
-            hi[j] = std::max(hi[j], v);
-        }
-    MPI_Allreduce(MPI_IN_PLACE, lo.data(), int(d), MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(MPI_IN_PLACE, hi.data(), int(d), MPI_DOUBLE, MPI_MAX, comm);
-    std::vector<double> centre(d, 0.0);
-    double widest = 0.0;
-    for (std::size_t j = 0; j < d && total > 0; ++j) {
-        centre[j] = 0.5 * (lo[j] + hi[j]);
-        widest = std::max(widest, hi[j] - lo[j]);
-    }
-    scale = distanceScale(widest);
-    std::vector<float> x(n * d);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < d; ++j)
-            x[i * d + j] =
-                static_cast<float>((double(points.coords[i * d + j]) - centre[j]) * scale);
-    return x;
+std::vector<float> recentred(MPI_Comm comm, const PointSet& points, double& scale) {
+    CoordinateBox box = coordinateBox(points);
+    const int d = int(points.dims);
+    MPI_Allreduce(MPI_IN_PLACE, box.lo.data(), d, MPI_DOUBLE, MPI_MIN, comm);
+    MPI_Allreduce(MPI_IN_PLACE, box.hi.data(), d, MPI_DOUBLE, MPI_MAX, comm);
+    RecentredCoords frame = recentredCoordsIn(points, box);
+    scale = frame.scale;
+    return std::move(frame.coords);
 }
 
 // The exact lists of the recall sample: each rank searches its points for all sample rows,
@@ -544,7 +526,7 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
     double scale = 1.0;
     {
         auto stage = job.stage("exact sample");
-        x = recentred(comm, slice.points, total, scale);
+        x = recentred(comm, slice.points, scale);
         sample = knnRecallSample(total, params.recallSample, params.seed);
         exactDist2 = exactSample(comm, slice, x, sample, params.k, workers, job, out.bytesSent);
     }

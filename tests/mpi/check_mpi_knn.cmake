@@ -12,16 +12,7 @@ file(MAKE_DIRECTORY "${WORK}")
 
 function(run_knn out_file json_var)
     file(REMOVE "${out_file}")
-    execute_process(COMMAND ${ARGN} knn "${INPUT}" ${args} --backend cpu --out "${out_file}" --json
-        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
-    message(STATUS "${ARGN}\nexit ${rc}\nstdout: ${out}\nstderr: ${err}")
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "the run failed (exit ${rc})")
-    endif()
-    string(STRIP "${out}" out)
-    if(out MATCHES "\n")
-        message(FATAL_ERROR "expected one JSON summary (from one rank), got several lines")
-    endif()
+    run_for_summary(out ${ARGN} knn "${INPUT}" ${args} --backend cpu --out "${out_file}" --json)
     set(${json_var} "${out}" PARENT_SCOPE)
 endfunction()
 

@@ -11,17 +11,8 @@ file(MAKE_DIRECTORY "${WORK}")
 
 function(run_rocket tag json_var)
     file(REMOVE "${WORK}/${NAME}_${tag}.npy" "${WORK}/${NAME}_${tag}.csv")
-    execute_process(COMMAND ${ARGN} rocket "${INPUT}" ${args} --backend cpu
-        --features "${WORK}/${NAME}_${tag}.npy" --predictions "${WORK}/${NAME}_${tag}.csv" --json
-        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
-    message(STATUS "${ARGN}\nexit ${rc}\nstdout: ${out}\nstderr: ${err}")
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "the run failed (exit ${rc})")
-    endif()
-    string(STRIP "${out}" out)
-    if(out MATCHES "\n")
-        message(FATAL_ERROR "expected one JSON summary (from one rank), got several lines")
-    endif()
+    run_for_summary(out ${ARGN} rocket "${INPUT}" ${args} --backend cpu
+        --features "${WORK}/${NAME}_${tag}.npy" --predictions "${WORK}/${NAME}_${tag}.csv" --json)
     set(${json_var} "${out}" PARENT_SCOPE)
 endfunction()
 

@@ -15,3 +15,19 @@ if(version MATCHES "Open MPI|OpenRTE|open-mpi")
         list(APPEND MPI_LAUNCHER --allow-run-as-root)
     endif()
 endif()
+
+# run_for_summary(<json_var> <command...>): runs the command (a one-process or an mpirun run of
+# the CLI with --json), fails on a non-zero exit, and requires one JSON summary, from one rank.
+function(run_for_summary json_var)
+    execute_process(COMMAND ${ARGN}
+        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
+    message(STATUS "${ARGN}\nexit ${rc}\nstdout: ${out}\nstderr: ${err}")
+    if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "the run failed (exit ${rc})")
+    endif()
+    string(STRIP "${out}" out)
+    if(out MATCHES "\n")
+        message(FATAL_ERROR "expected one JSON summary (from one rank), got several lines")
+    endif()
+    set(${json_var} "${out}" PARENT_SCOPE)
+endfunction()
