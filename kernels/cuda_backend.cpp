@@ -11,7 +11,6 @@
 #include <cstdlib>
 
 #include "compute/core/error.h"
-#include "compute/knn/knn_sparse_cpu.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_series.h"
@@ -308,14 +307,13 @@ KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl
 }
 
 KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
-    // Sparse rows take their own path; the coordinates are only their 3-D view. The CUDA sparse
-    // path (knnGraphSparseCuda) has not run on a GPU yet: until tst_knn_sparse_gpu has passed
-    // on one, they get the CPU's sparse path, the graph that path must equal.
-    if (points.sparse) return knnGraphSparseCpu(*points.sparse, params, job);
     auto kept = std::make_shared<KnnDeviceGraph>();
     kept->context = m_context;
+    // Sparse rows take their own path; the coordinates are only their 3-D view.
     KnnGraph graph =
-        knnGraphCuda(*m_context, points, params, job, &kept->indices, residentCoords(points));
+        points.sparse
+            ? knnGraphSparseCuda(*m_context, *points.sparse, params, job, &kept->indices)
+            : knnGraphCuda(*m_context, points, params, job, &kept->indices, residentCoords(points));
     kept->n = graph.n;
     kept->k = graph.k;
     graph.device = std::move(kept);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The GPU kNN graph of sparse rows (kernels/knn/knn_sparse_gpu.h) against the CPU's
 // (knnGraphSparseCpu): indices, distances, recall after every tree and the trees built must be
-// identical, since both add in the same order without FMA. (The CUDA backend hands sparse rows to
-// the CPU's path until this suite has passed on a GPU.)
+// identical, since both add in the same order without FMA.
+#include <cuda_runtime.h>
+
 #include <cstring>
 #include <memory>
 #include <set>
@@ -11,10 +12,13 @@
 #include <vector>
 
 #include "compute/core/job_control.h"
+#include "compute/core/point_set.h"
 #include "compute/core/random.h"
 #include "compute/core/sparse_set.h"
 #include "compute/knn/knn_sparse_cpu.h"
 #include "kernels/common/stream_handles.h"
+#include "kernels/cuda_backend.h"
+#include "kernels/knn/knn_gpu.h"
 #include "kernels/knn/knn_sparse_gpu.h"
 #include "tests/common/gpu_test.h"
 
@@ -98,6 +102,29 @@ CS_TEST(stopsWhereCpuStops) {
     const KnnGraph gpu = cs::kernels::knnGraphSparseCuda(*g_context, rows, p, gpuJob);
     CS_CHECK_EQ(gpu.treesBuilt, cpu.treesBuilt);
     CS_CHECK_MSG(firstDifference(cpu, gpu).empty(), firstDifference(cpu, gpu));
+}
+
+// What the GUI and the CLI call: the CUDA backend on a sparse file's points takes the sparse
+// rows, not their 3-D view, and leaves the same indices on the device for the view's edges.
+CS_TEST(backendRunsSparseRowsOnTheGpu) {
+    auto rows = std::make_shared<SparseSet>(groupedRows(6'000, 3'000, 11, 499));
+    cs::PointSet points;
+    points.n = rows->n;
+    points.dims = 3;
+    points.coords.assign(points.n * 3, 0.0f);  // a flat view: a graph of it would be ties only
+    points.sparse = rows;
+    const KnnParams p{.k = 12, .trees = 3, .leafSize = 256, .targetRecall = 0.0};
+    cs::JobControl cpuJob, gpuJob;
+    const KnnGraph cpu = cs::knnGraphSparseCpu(*rows, p, cpuJob);
+    const KnnGraph gpu = cs::kernels::createCudaBackend()->knnGraph(points, p, gpuJob);
+    CS_CHECK_MSG(firstDifference(cpu, gpu).empty(), firstDifference(cpu, gpu));
+    const auto* kept = dynamic_cast<const cs::kernels::KnnDeviceGraph*>(gpu.device.get());
+    CS_CHECK(kept != nullptr);
+    CS_CHECK_EQ(kept->points(), gpu.n);
+    std::vector<std::int32_t> onDevice(gpu.indices.size());
+    CS_CHECK(cudaMemcpy(onDevice.data(), kept->targets(), onDevice.size() * sizeof(std::int32_t),
+                        cudaMemcpyDeviceToHost) == cudaSuccess);
+    CS_CHECK(onDevice == gpu.indices);
 }
 
 int main(int argc, char** argv) {
