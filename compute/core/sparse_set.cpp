@@ -111,12 +111,22 @@ std::vector<float> sparsePcaCoords(const SparseSet& s, std::uint64_t seed, JobCo
     constexpr int kAxes = 3, kOversample = 5, kPasses = 6;
     std::vector<float> out(s.n * kAxes, 0.0f);
     if (s.n == 0 || s.dims == 0) return out;
-    const Eigen::Index n = Eigen::Index(s.n), dims = Eigen::Index(s.dims);
+    // Only the columns some row uses: the others are zero in the centred rows too, and hashed
+    // features (libsvm indices up to 2^31) would otherwise ask for dims x p doubles.
+    std::vector<std::int32_t> used(s.indices);
+    std::sort(used.begin(), used.end());
+    used.erase(std::unique(used.begin(), used.end()), used.end());
+    std::vector<std::int32_t> column(s.nnz());
+    for (std::size_t e = 0; e < s.nnz(); ++e)
+        column[e] =
+            std::int32_t(std::lower_bound(used.begin(), used.end(), s.indices[e]) - used.begin());
+    const Eigen::Index n = Eigen::Index(s.n), dims = Eigen::Index(used.size());
+    if (dims == 0) return out;
     const Eigen::Index p = std::min<Eigen::Index>(kAxes + kOversample, std::min(dims, n));
 
     Eigen::VectorXd mean = Eigen::VectorXd::Zero(dims);
     for (std::size_t e = 0; e < s.nnz(); ++e)
-        mean[s.indices[e]] += s.values[e];
+        mean[column[e]] += s.values[e];
     mean /= double(n);
 
     // The centred rows X - 1 mean^T are never formed (they would be dense): products with them
@@ -127,7 +137,7 @@ std::vector<float> sparsePcaCoords(const SparseSet& s, std::uint64_t seed, JobCo
         for (Eigen::Index i = 0; i < n; ++i) {
             Eigen::RowVectorXd row = -shift;
             for (std::int64_t e = s.indptr[std::size_t(i)]; e < s.indptr[std::size_t(i) + 1]; ++e)
-                row += double(s.values[std::size_t(e)]) * q.row(s.indices[std::size_t(e)]);
+                row += double(s.values[std::size_t(e)]) * q.row(column[std::size_t(e)]);
             y.row(i) = row;
         }
         return y;
@@ -136,7 +146,7 @@ std::vector<float> sparsePcaCoords(const SparseSet& s, std::uint64_t seed, JobCo
         Matrix z = Matrix::Zero(dims, y.cols());
         for (Eigen::Index i = 0; i < n; ++i)
             for (std::int64_t e = s.indptr[std::size_t(i)]; e < s.indptr[std::size_t(i) + 1]; ++e)
-                z.row(s.indices[std::size_t(e)]) += double(s.values[std::size_t(e)]) * y.row(i);
+                z.row(column[std::size_t(e)]) += double(s.values[std::size_t(e)]) * y.row(i);
         z -= mean * y.colwise().sum();
         return z;
     };

@@ -88,6 +88,19 @@ struct Member {
     }
 };
 
+// A member's .npy header; its errors name the file itself, the member and the byte within it in
+// the problem (InputError::file() stays the path the user opened).
+detail::NpyRawHeader memberHeader(const std::string& file, const std::string& name,
+                                  const std::string& bytes) {
+    try {
+        return detail::readNpyHeader(file, bytes);
+    } catch (const InputError& e) {
+        const std::string where =
+            e.unit() == InputError::Unit::Byte ? ", byte " + std::to_string(e.where()) : "";
+        throw InputError(file, "member " + name + where + ": " + e.problem());
+    }
+}
+
 Member numericMember(unzFile zip, const std::string& file, const std::string& key) {
     const std::string name = key + ".npy";
     auto bytes = readMember(zip, file, name);
@@ -98,7 +111,7 @@ Member numericMember(unzFile zip, const std::string& file, const std::string& ke
     Member m;
     m.name = name;
     m.bytes = std::move(*bytes);
-    m.header = detail::readNpyHeader(file + " (member " + name + ")", m.bytes);
+    m.header = memberHeader(file, name, m.bytes);
     bool big = false;
     if (!detail::parseNpyDescr(m.header.descr, m.type, big))
         throw InputError(file, "member " + name + " has dtype " + io::quoted(m.header.descr) +
@@ -121,7 +134,7 @@ Member numericMember(unzFile zip, const std::string& file, const std::string& ke
 std::string formatText(unzFile zip, const std::string& file) {
     auto bytes = readMember(zip, file, "format.npy");
     if (!bytes) throw InputError(file, "has no 'format' member: not a scipy.sparse.save_npz file");
-    const auto h = detail::readNpyHeader(file + " (member format.npy)", *bytes);
+    const auto h = memberHeader(file, "format.npy", *bytes);
     const std::string_view data = std::string_view(*bytes).substr(h.dataOffset);
     const std::string& d = h.descr;
     std::string text;

@@ -20,6 +20,9 @@
 #include <typeinfo>
 #include <vector>
 
+#include <unzip.h>  // minizip
+#include <zip.h>
+
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -33,7 +36,10 @@ extern "C" const char* __asan_default_options() {
 
 #include "compute/core/error.h"
 #include "compute/core/point_set.h"
+#include "compute/core/random.h"
+#include "compute/core/sparse_set.h"
 #include "compute/io/point_readers.h"
+#include "compute/io/sparse_readers.h"
 #include "compute/io/text_input.h"
 #include "point_test_files.h"
 #include "tests/common/mutate.h"
@@ -75,7 +81,7 @@ void installCrashReporting() {
 
 // A base file and how many variants of it to read.
 struct Base {
-    std::string format;  // "text", "xyz", "ply", "pcd", "npy"
+    std::string format;  // "text", "xyz", "ply", "pcd", "npy", "npz", "svm"
     std::string name;    // file name (its extension chooses the reader)
     std::string bytes;
     int variants = 0;
@@ -124,6 +130,64 @@ std::size_t headerEnd(const std::string& b) {
     return std::min<std::size_t>(b.size(), 640);
 }
 
+// The members of a zip archive, in order (name, bytes).
+std::vector<std::pair<std::string, std::string>> zipMembers(const fs::path& file) {
+    std::vector<std::pair<std::string, std::string>> members;
+    unzFile zip = unzOpen64(file.c_str());
+    if (!zip) return members;
+    for (int at = unzGoToFirstFile(zip); at == UNZ_OK; at = unzGoToNextFile(zip)) {
+        char name[256];
+        unz_file_info64 info{};
+        if (unzGetCurrentFileInfo64(zip, &info, name, sizeof name, nullptr, 0, nullptr, 0) !=
+                UNZ_OK ||
+            unzOpenCurrentFile(zip) != UNZ_OK)
+            break;
+        std::string bytes(std::size_t(info.uncompressed_size), '\0');
+        const int got = unzReadCurrentFile(zip, bytes.data(), unsigned(bytes.size()));
+        unzCloseCurrentFile(zip);
+        if (got != int(bytes.size())) break;
+        members.emplace_back(name, std::move(bytes));
+    }
+    unzClose(zip);
+    return members;
+}
+
+// A stored zip of these members with valid checksums: damage inside a member then reaches the
+// reader's array parsing instead of stopping at the archive's CRC check.
+std::string storedZip(const std::vector<std::pair<std::string, std::string>>& members,
+                      const fs::path& scratch) {
+    zipFile zip = zipOpen64(scratch.c_str(), APPEND_STATUS_CREATE);
+    for (const auto& [name, bytes] : members) {
+        zip_fileinfo info{};
+        zipOpenNewFileInZip64(zip, name.c_str(), &info, nullptr, 0, nullptr, 0, nullptr, 0, 0, 1);
+        zipWriteInFileInZip(zip, bytes.data(), unsigned(bytes.size()));
+        zipCloseFileInZip(zip);
+    }
+    zipClose(zip, nullptr);
+    return slurp(scratch);
+}
+
+// Sparse rows with empty rows, a long row and negative values, as the sparse readers' bases.
+cs::SparseSet sparseRows() {
+    cs::Random random(3);
+    cs::SparseSet s;
+    s.n = 60;
+    s.dims = 500;
+    s.indptr.push_back(0);
+    for (std::size_t i = 0; i < s.n; ++i) {
+        const int count = i % 13 == 4 ? 0 : i == 7 ? 120 : 1 + int(random.below(9));
+        std::int32_t c = std::int32_t(random.below(4));
+        for (int e = 0; e < count && c < std::int32_t(s.dims); ++e) {
+            s.indices.push_back(c);
+            s.values.push_back(float(random.normal()));
+            c += 1 + std::int32_t(random.below(i == 7 ? 3 : 60));
+        }
+        s.indptr.push_back(std::int64_t(s.indices.size()));
+    }
+    s.validate();
+    return s;
+}
+
 }  // namespace
 
 class TestPointReaderFuzz : public QObject {
@@ -145,7 +209,9 @@ private:
             out.write(bytes.data(), std::streamsize(bytes.size()));
         }
         try {
-            const cs::PointSet s = cs::io::readPoints(file);
+            // Sparse files by their extension only, as the application opens them.
+            const cs::PointSet s = cs::io::isSparseFile(file) ? cs::io::readSparsePoints(file)
+                                                              : cs::io::readPoints(file);
             const QString bad = inconsistency(s, file.string());
             if (!bad.isEmpty()) {
                 QTest::qFail(qPrintable(QString(g_current) + ": " + bad), __FILE__, __LINE__);
@@ -190,6 +256,30 @@ private slots:
             const std::string format = ext == ".csv" || ext == ".tsv" ? "text" : ext.substr(1);
             m_bases.push_back({format, f.name, f.bytes, 0});
         }
+        // Sparse rows: SciPy's .npz, stored (whose arrays the mutations reach) and deflated, and
+        // libsvm text.
+        const cs::SparseSet rows = sparseRows();
+        int layoutIndex = 0;
+        for (const cs::io::NpzLayout layout :
+             {cs::io::NpzLayout{.compressed = false},
+              cs::io::NpzLayout{.compressed = false, .wideIndices = true, .doubleValues = true},
+              cs::io::NpzLayout{.compressed = true}}) {
+            const std::string name = "rows" + std::to_string(layoutIndex++) + ".npz";
+            const fs::path file =
+                m_dir.filePath(QString::fromStdString("base_" + name)).toStdString();
+            cs::io::writeSparseNpz(file, rows, layout);
+            m_bases.push_back({"npz", name, slurp(file), 0});
+        }
+        std::string svm = "# rows with labels\n";
+        for (std::size_t i = 0; i < rows.n; ++i) {
+            svm += std::to_string(int(i % 3) - 1);
+            if (i % 5 == 0) svm += " qid:" + std::to_string(i / 5);
+            for (auto e = rows.indptr[i]; e < rows.indptr[i + 1]; ++e)
+                svm += " " + std::to_string(rows.indices[std::size_t(e)] + 1) + ":" +
+                       std::to_string(rows.values[std::size_t(e)]);
+            svm += "\n";
+        }
+        m_bases.push_back({"svm", "rows.svm", svm, 0});
         const std::pair<const char*, const char*> handMade[] = {
             {"text", "points_iris.csv"},       {"text", "points_semicolon.txt"},
             {"text", "points_whitespace.txt"}, {"text", "points_quoted.csv"},
@@ -211,7 +301,8 @@ private slots:
                                  " (CS_REQUIRE_DATA=1)"));
         }
         const std::pair<const char*, int> perFormat[] = {
-            {"text", 3000}, {"xyz", 2000}, {"ply", 3000}, {"pcd", 2400}, {"npy", 3000}};
+            {"text", 3000}, {"xyz", 2000}, {"ply", 3000}, {"pcd", 2400},
+            {"npy", 3000},  {"npz", 2400}, {"svm", 1500}};
         // CS_FUZZ_SCALE=<k> multiplies every budget, for a longer campaign by hand.
         const char* scaleText = std::getenv("CS_FUZZ_SCALE");
         const int scale = scaleText ? std::max(1, std::atoi(scaleText)) : 1;
@@ -228,7 +319,7 @@ private slots:
 
     void mutants_data() {
         QTest::addColumn<QString>("format");
-        for (const char* format : {"text", "xyz", "ply", "pcd", "npy"})
+        for (const char* format : {"text", "xyz", "ply", "pcd", "npy", "npz", "svm"})
             QTest::newRow(format) << format;
     }
     void mutants() {
@@ -245,8 +336,19 @@ private slots:
                 if (only && std::strtoull(only, nullptr, 10) != seed) continue;
                 std::snprintf(g_current, sizeof g_current, "format %s, base %s, seed %llu",
                               base.format.c_str(), base.name.c_str(), (unsigned long long)seed);
-                const std::string bytes = cs::test::mutate(base.bytes, seed);
-                if (!check(bytes, seed % 4 == 0 ? sniffed : named, read, rejected)) return;
+                std::string bytes;
+                if (base.format == "npz" && seed % 2 == 0) {
+                    // Every other .npz variant damages one member inside a valid archive.
+                    auto members = zipMembers(
+                        m_dir.filePath("base_" + QString::fromStdString(base.name)).toStdString());
+                    auto& [name, member] = members.at(seed / 2 % members.size());
+                    member = cs::test::mutate(member, seed);
+                    bytes = storedZip(members, m_dir.filePath("scratch.zip").toStdString());
+                } else {
+                    bytes = cs::test::mutate(base.bytes, seed);
+                }
+                const bool sniff = seed % 4 == 0 && !cs::io::isSparseFile(named);
+                if (!check(bytes, sniff ? sniffed : named, read, rejected)) return;
             }
         }
         g_current[0] = '\0';
