@@ -8,10 +8,16 @@
 #include <library_types.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
+#include <functional>
+#include <future>
+#include <thread>
 
 #include "compute/core/error.h"
 #include "kernels/common/cuda_error.h"
+#include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_series.h"
 #include "kernels/common/staged_copy.h"
@@ -246,6 +252,62 @@ BackendInfo CudaBackend::info() const {
     }
     info.versions = m_versions;
     return info;
+}
+
+std::function<std::uint64_t()> CudaBackend::watchDeviceMemory() {
+    // The default pool's own high-water mark counts the stream-ordered buffers, also those it
+    // keeps cached between runs, which cudaMemGetInfo no longer sees; cudaMemGetInfo sampled on
+    // a thread counts the rest (cuFFT's and cuBLAS's work areas, plain cudaMalloc). Their sum
+    // is an upper bound of the peak: the two may peak at different times.
+    struct Watch {
+        std::atomic<bool> stop{false};
+        cudaMemPool_t pool = nullptr;
+        std::uint64_t before = 0, most = 0;  // outside the pool
+        std::thread thread;
+        ~Watch() {  // also when the function is dropped unused (a run that threw)
+            stop = true;
+            if (thread.joinable()) thread.join();
+        }
+    };
+    auto watch = std::make_shared<Watch>();
+    if (memoryPoolsSupported() &&
+        cudaDeviceGetDefaultMemPool(&watch->pool, m_device) == cudaSuccess) {
+        std::uint64_t zero = 0;
+        if (cudaMemPoolSetAttribute(watch->pool, cudaMemPoolAttrUsedMemHigh, &zero) != cudaSuccess)
+            watch->pool = nullptr;
+    }
+    std::promise<void> started;
+    auto ready = started.get_future();
+    // The thread has its own current device; all its CUDA calls are error codes, never throws.
+    watch->thread = std::thread([w = watch.get(), device = m_device, &started] {
+        const bool ok = cudaSetDevice(device) == cudaSuccess;
+        const auto outsidePool = [ok, w]() -> std::uint64_t {
+            std::size_t free = 0, total = 0;
+            std::uint64_t reserved = 0;
+            if (!ok || cudaMemGetInfo(&free, &total) != cudaSuccess) return 0;
+            if (w->pool)
+                (void)cudaMemPoolGetAttribute(w->pool, cudaMemPoolAttrReservedMemCurrent,
+                                              &reserved);
+            return std::max<std::uint64_t>(total - free, reserved) - reserved;
+        };
+        w->before = w->most = outsidePool();
+        started.set_value();
+        while (!w->stop.load(std::memory_order_relaxed)) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(2));
+            w->most = std::max(w->most, outsidePool());
+        }
+    });
+    ready.wait();
+    return [watch] {
+        if (watch->thread.joinable()) {
+            watch->stop = true;
+            watch->thread.join();
+        }
+        std::uint64_t pooled = 0;
+        if (watch->pool)
+            (void)cudaMemPoolGetAttribute(watch->pool, cudaMemPoolAttrUsedMemHigh, &pooled);
+        return pooled + (watch->most - watch->before);
+    };
 }
 
 DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& params,

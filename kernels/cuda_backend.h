@@ -3,6 +3,8 @@
 
 // No CUDA header here: app/ and the CLI include this with a plain C++ compiler.
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,6 +31,9 @@ public:
     std::string name() const override { return "cuda"; }
     /// Device name, free/total memory now, driver, runtime, cuBLAS, cuFFT, cuSOLVER versions.
     BackendInfo info() const override;
+    /// The default memory pool's high-water mark plus what cudaMemGetInfo, sampled every 2 ms
+    /// on a thread of its own, saw used outside the pool.
+    std::function<std::uint64_t()> watchDeviceMemory() override;
     /// The recentred coordinates on the device (uploadRecentred), used by dbscan and kDistance
     /// for this very PointSet object while it lives.
     std::shared_ptr<const DeviceResident> keepResident(std::shared_ptr<const PointSet> points,

@@ -79,8 +79,8 @@ struct TimedRuns {
 // Runs once(job) warmup times untimed, then repeat times timed, printing a JSON line per timed
 // run: config, once's fields, run, stages_ms, total_ms, and with a rate name, `items` per second.
 // need: the run's memory, for refusing what cannot fit and explaining running out of it.
-TimedRuns runTimed(const nlohmann::json& config, int warmup, int repeat, const MemoryNeed& need,
-                   const std::function<nlohmann::json(JobControl&)>& once,
+TimedRuns runTimed(Backend& backend, const nlohmann::json& config, int warmup, int repeat,
+                   const MemoryNeed& need, const std::function<nlohmann::json(JobControl&)>& once,
                    const char* rate = nullptr, double items = 0.0) {
     checkRepeat(repeat, warmup);
     const std::string method = config.value("algorithm", std::string("the benchmark"));
@@ -88,9 +88,11 @@ TimedRuns runTimed(const nlohmann::json& config, int warmup, int repeat, const M
     TimedRuns runs;
     for (int run = 0; run < warmup + repeat; ++run) {
         JobControl job;
+        const auto devicePeak = backend.watchDeviceMemory();
         const auto start = std::chrono::steady_clock::now();
         nlohmann::json fields = explainingOutOfMemory(method, need, job, [&] { return once(job); });
         const double totalMs = millisecondsSince(start);
+        if (devicePeak) fields["device_peak_mib"] = double(devicePeak()) / double(1 << 20);
         if (run < warmup) continue;
         const nlohmann::json stageMs = stageMilliseconds(job.timings());
         nlohmann::json line = config;
@@ -123,6 +125,8 @@ nlohmann::json medianSummary(const nlohmann::json& config, const TimedRuns& runs
                     {"min_total_ms", *std::min_element(runs.totals.begin(), runs.totals.end())},
                     {"max_total_ms", *std::max_element(runs.totals.begin(), runs.totals.end())},
                     {"median_stages_ms", medianStages}});
+    if (const auto peak = runs.fields.find("device_peak_mib"); peak != runs.fields.end())
+        summary["device_peak_mib"] = *std::max_element(peak->second.begin(), peak->second.end());
     return summary;
 }
 
@@ -193,7 +197,7 @@ void addBenchDbscan(CLI::App& bench, int& exitCode) {
                                            {"min_pts", params.minPts},
                                            {"star", params.star}};
             const TimedRuns runs =
-                runTimed(config, o->runs.warmup, o->runs.repeat,
+                runTimed(*backend, config, o->runs.warmup, o->runs.repeat,
                          dbscanDescriptor().memoryNeed({.items = points.n, .dims = points.dims},
                                                        dbscanValues(params)),
                          [&](JobControl& job) {
@@ -250,7 +254,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             else
                 config.update({{"input", o->input}, {"dropped_nan", points.droppedNonFinite}});
             const TimedRuns runs =
-                runTimed(config, o->runs.warmup, o->runs.repeat,
+                runTimed(*backend, config, o->runs.warmup, o->runs.repeat,
                          knnDescriptor().memoryNeed({.items = points.n, .dims = points.dims},
                                                     knnValues(params)),
                          [&](JobControl& job) {
@@ -330,7 +334,7 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
                                      {"fit", o->fit}};
             if (!o->input.empty()) config["input"] = o->input;
             const TimedRuns runs = runTimed(
-                config, o->runs.warmup, o->runs.repeat,
+                *backend, config, o->runs.warmup, o->runs.repeat,
                 rocketDescriptor().memoryNeed(
                     {.items = series.n, .length = series.length, .channels = series.channels},
                     rocketValues(params)),
@@ -404,7 +408,7 @@ void addBenchKShape(CLI::App& bench, int& exitCode) {
                 {"seed", params.seed}};
             if (!o->input.empty()) config["input"] = o->input;
             const TimedRuns runs = runTimed(
-                config, o->runs.warmup, o->runs.repeat,
+                *backend, config, o->runs.warmup, o->runs.repeat,
                 kshapeDescriptor().memoryNeed(
                     {.items = series.n, .length = series.length, .channels = series.channels},
                     kshapeValues(params)),

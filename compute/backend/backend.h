@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -44,6 +45,10 @@ public:
     virtual std::string name() const = 0;
     /// Device, memory and versions as of now.
     virtual BackendInfo info() const = 0;
+    /// Starts sampling the device memory in use, for a benchmark's peak; the function returned
+    /// stops it and gives the most bytes in use above what was in use at the start (work areas
+    /// of the vendor libraries included). Empty where there is no device memory to watch.
+    virtual std::function<std::uint64_t()> watchDeviceMemory() { return {}; }
 
     /// Keeps points in accelerator memory while they live (one set at a time), so that the
     /// algorithms below skip uploading them: a live view re-running DBSCAN as a slider moves
