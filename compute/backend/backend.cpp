@@ -43,6 +43,11 @@ std::vector<ClusterOverlap> Backend::clusterOverlap(const DbscanResult& a, const
     return cs::clusterOverlap(a.labels, a.clusterCount, b.labels, b.clusterCount);
 }
 
+void Backend::setDevices(const std::vector<int>&) {
+    throw Error("--devices chooses CUDA devices, but the " + name() +
+                " backend runs on no device; use --backend cuda");
+}
+
 KDistanceResult Backend::kDistance(const PointSet&, int, JobControl&) {
     unsupported("k-distance");
 }

@@ -50,6 +50,17 @@ public:
     /// of the vendor libraries included). Empty where there is no device memory to watch.
     virtual std::function<std::uint64_t()> watchDeviceMemory() { return {}; }
 
+    /// Accelerator devices on this machine that setDevices() may name; 0 where there are none
+    /// (the CPU backend).
+    virtual int deviceCount() const { return 0; }
+    /// The devices the kNN graph and the ROCKET transforms run on (one by default; several
+    /// split the work and give the same results); empty where there are none.
+    virtual std::vector<int> devices() const { return {}; }
+    /// Spreads the kNN graph and the ROCKET transforms over these devices (parseDeviceList's
+    /// list; the first also runs everything else). Throws cs::Error where the backend has no
+    /// devices to choose (the CPU backend) or a device cannot be set up.
+    virtual void setDevices(const std::vector<int>& devices);
+
     /// Keeps points in accelerator memory while they live (one set at a time), so that the
     /// algorithms below skip uploading them: a live view re-running DBSCAN as a slider moves
     /// pays the upload once. Returns the device copy (recentredCoords() values) for views to draw

@@ -29,4 +29,18 @@ inline void knnOffer(float* dist2, std::int32_t* index, int k, float d2, std::in
     index[p] = j;
 }
 
+/// Offers every entry of another list of k (dist2, index) pairs, sorted ascending with the
+/// empty slots last, to the list (dist2, index): the list becomes the k smallest pairs of both
+/// without repeats. Since knnOffer keeps the k smallest of what it was offered whatever the order,
+/// lists built from parts of the candidates (the leaves of several devices) merge into the list
+/// one pass over all the candidates builds.
+inline void knnMergeList(float* dist2, std::int32_t* index, int k, const float* otherDist2,
+                         const std::int32_t* otherIndex) {
+    for (int q = 0; q < k; ++q) {
+        // Sorted: nothing after an empty slot or a pair past the last one can enter.
+        if (otherIndex[q] == kKnnEmptyIndex || otherDist2[q] > dist2[k - 1]) break;
+        knnOffer(dist2, index, k, otherDist2[q], otherIndex[q]);
+    }
+}
+
 }  // namespace cs
