@@ -15,6 +15,7 @@
 #include <future>
 #include <thread>
 
+#include "compute/backend/device_set.h"
 #include "compute/core/error.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_memory.h"
@@ -30,6 +31,7 @@
 #include "kernels/rocket/minirocket_gpu.h"
 #include "kernels/rocket/ridge_gpu.h"
 #include "kernels/rocket/rocket_gpu.h"
+#include "kernels/rocket/rocket_multi_gpu.h"
 
 namespace cs::kernels {
 namespace {
@@ -174,6 +176,58 @@ CudaBackend::CudaBackend(int device) : m_device(device) {
 
 CudaBackend::~CudaBackend() = default;
 
+int CudaBackend::deviceCount() const {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return 0;
+    }
+    return count;
+}
+
+std::vector<int> CudaBackend::devices() const {
+    std::vector<int> list{m_device};
+    for (const auto& more : m_more)
+        list.push_back(more->device());
+    return list;
+}
+
+void CudaBackend::setDevices(const std::vector<int>& devices) {
+    if (devices.empty()) throw Error("the CUDA backend needs at least one device");
+    const int count = deviceCount();
+    for (const int d : devices)
+        if (d < 0 || d >= count)
+            throw Error("CUDA device " + std::to_string(d) + " does not exist; this machine has " +
+                        std::to_string(count) + " CUDA device" + (count == 1 ? "" : "s"));
+    try {
+        std::vector<std::shared_ptr<StreamHandles>> more;
+        for (std::size_t w = 1; w < devices.size(); ++w) {
+            DeviceScope scope(devices[w]);  // StreamHandles makes its device current
+            more.push_back(std::make_shared<StreamHandles>(devices[w]));
+        }
+        if (devices[0] != m_device) {
+            // A fresh backend on the first device, whose name and versions this one takes.
+            CudaBackend first(devices[0]);
+            m_resident.reset();
+            m_device = first.m_device;
+            m_deviceName = first.m_deviceName;
+            m_versions = first.m_versions;
+            m_context = first.m_context;
+        }
+        m_more = std::move(more);
+    } catch (const CudaError& e) {
+        throw Error("CUDA devices " + deviceListText(devices) +
+                    " could not be set up: " + e.what());
+    }
+}
+
+std::vector<StreamHandles*> CudaBackend::workerContexts() const {
+    std::vector<StreamHandles*> contexts{m_context.get()};
+    for (const auto& more : m_more)
+        contexts.push_back(more.get());
+    return contexts;
+}
+
 std::shared_ptr<const DeviceResident> CudaBackend::keepResident(
     std::shared_ptr<const PointSet> points, JobControl& job) {
     m_resident.reset();
@@ -240,6 +294,7 @@ BackendInfo CudaBackend::info() const {
     BackendInfo info;
     info.name = "cuda";
     info.device = m_deviceName;
+    if (!m_more.empty()) info.device += " · devices " + deviceListText(devices());
     try {
         DeviceScope scope(m_device);
         std::size_t free = 0;
@@ -371,11 +426,12 @@ KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl
 KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) {
     auto kept = std::make_shared<KnnDeviceGraph>();
     kept->context = m_context;
-    // Sparse rows take their own path; the coordinates are only their 3-D view.
+    // Sparse rows take their own path, on the first device; the coordinates are only their
+    // 3-D view.
     KnnGraph graph =
-        points.sparse
-            ? knnGraphSparseCuda(*m_context, *points.sparse, params, job, &kept->indices)
-            : knnGraphCuda(*m_context, points, params, job, &kept->indices, residentCoords(points));
+        points.sparse ? knnGraphSparseCuda(*m_context, *points.sparse, params, job, &kept->indices)
+                      : knnGraphMultiCuda(workerContexts(), points, params, job, &kept->indices,
+                                          residentCoords(points));
     kept->n = graph.n;
     kept->k = graph.k;
     graph.device = std::move(kept);
@@ -389,6 +445,7 @@ KShapeResult CudaBackend::kshape(const SeriesSet& series, const KShapeParams& pa
 
 RocketFeatures CudaBackend::rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
                                             JobControl& job) {
+    if (!m_more.empty()) return rocketTransformMultiCuda(workerContexts(), series, kernels, job);
     auto kept = std::make_shared<RocketDeviceFeatures>();
     kept->context = m_context;
     RocketFeatures features = rocketTransformCuda(*m_context, series, kernels, job, &kept->values);
@@ -400,6 +457,7 @@ RocketFeatures CudaBackend::rocketTransform(const SeriesSet& series, const Rocke
 
 RocketFeatures CudaBackend::miniRocketTransform(const SeriesSet& series,
                                                 const MiniRocketModel& model, JobControl& job) {
+    if (!m_more.empty()) return miniRocketTransformMultiCuda(workerContexts(), series, model, job);
     auto kept = std::make_shared<RocketDeviceFeatures>();
     kept->context = m_context;
     RocketFeatures features =

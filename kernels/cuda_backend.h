@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compute/backend/backend.h"
 
@@ -16,7 +17,8 @@ namespace cs::kernels {
 class StreamHandles;
 struct DevicePoints;
 
-/// The CUDA implementation of cs::Backend, on one device (the first usable one).
+/// The CUDA implementation of cs::Backend, on one device (the first usable one), or with
+/// setDevices() the kNN graph and the ROCKET transforms spread over several.
 /// It owns the StreamHandles (stream, cuBLAS and cuSOLVER handles) its algorithms run on.
 /// @code
 /// auto backend = cs::kernels::createCudaBackend();   // throws cs::BackendUnavailable
@@ -34,6 +36,17 @@ public:
     /// The default memory pool's high-water mark plus what cudaMemGetInfo, sampled every 2 ms
     /// on a thread of its own, saw used outside the pool.
     std::function<std::uint64_t()> watchDeviceMemory() override;
+    /// CUDA devices on this machine (cudaGetDeviceCount), 0 when it fails.
+    int deviceCount() const override;
+    /// The device of context() first, then those the kNN graph and ROCKET also run on.
+    std::vector<int> devices() const override;
+    /// Moves to devices[0] (freeing the resident copies) when it is another device, and gives
+    /// every further entry its own context: knnGraph spreads each tree's leaves over them
+    /// (knnGraphMultiCuda), the ROCKET transforms the series (rocket_multi_gpu.h); everything
+    /// else runs on devices[0]. An ordinal may repeat (two workers on one GPU, for testing).
+    /// Throws cs::Error for an empty list, an ordinal that does not exist, or a device that
+    /// cannot be set up.
+    void setDevices(const std::vector<int>& devices) override;
     /// The recentred coordinates on the device (uploadRecentred), used by dbscan and kDistance
     /// for this very PointSet object while it lives.
     std::shared_ptr<const DeviceResident> keepResident(std::shared_ptr<const PointSet> points,
@@ -68,6 +81,8 @@ public:
     /// they also stay on the device (RocketFeatures::device) for the feature map.
     RocketFeatures rocketTransform(const SeriesSet& series, const RocketKernels& kernels,
                                    JobControl& job) override;
+    // On several devices the ROCKET features stay on the host only (RocketFeatures::device
+    // null): the feature map and ridgeFit upload them, as for the CPU backend's.
 
     /// GPU MiniRocket/MultiRocket features (kernels/rocket/minirocket_gpu.h): the CPU's up to
     /// MPV's last bit; they also stay on the device like ROCKET's.
@@ -87,6 +102,8 @@ private:
     struct Resident;
     /// The resident coordinates of points, or nullptr (then frees a copy whose set is gone).
     const DevicePoints* residentCoords(const PointSet& points);
+    /// context() and then the further devices' contexts, one per worker.
+    std::vector<StreamHandles*> workerContexts() const;
 
     int m_device;
     std::string m_deviceName;
@@ -95,6 +112,8 @@ private:
     // buffers on its stream.
     std::shared_ptr<StreamHandles> m_context;
     std::unique_ptr<Resident> m_resident;  // declared after the context: freed on its stream
+    // The further devices of setDevices(), after m_device.
+    std::vector<std::shared_ptr<StreamHandles>> m_more;
 };
 
 /// Where a usable CUDA device is, or why there is none.

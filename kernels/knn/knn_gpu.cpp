@@ -7,8 +7,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <condition_variable>
+#include <functional>
 #include <future>
 #include <limits>
+#include <mutex>
 #include <span>
 #include <string>
 #include <vector>
@@ -16,11 +19,14 @@
 #include "compute/core/error.h"
 #include "compute/core/geometry.h"
 #include "compute/core/huge_pages.h"
+#include "compute/core/parallel.h"
+#include "compute/knn/knn_list.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_points.h"
 #include "kernels/common/device_scope.h"
 #include "kernels/common/device_sort.h"
+#include "kernels/common/device_workers.h"
 #include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"
@@ -53,7 +59,31 @@ std::size_t exactChunks(std::size_t n) {
     return std::clamp<std::size_t>(n / 4096, 1, kExactChunks);
 }
 
+// One worker's share of a kNN graph spread over devices (knnGraphMultiCuda): leaves
+// [leafChunk of leafChunks] of every tree, the recall of the lists merged over workers, and the
+// lists left as they are (squared, recentred) for the merge.
+struct KnnPart {
+    std::size_t leafChunk = 0;
+    std::size_t leafChunks = 1;
+    /// The merged recall after a tree, from this worker's sample rows; blocks until every worker
+    /// has given its rows.
+    std::function<double(std::span<const float> dist2, std::span<const std::int32_t> index,
+                         std::span<const float> exact)>
+        recall;
+    double scale = 1.0;  ///< out: the recentring scale of the coordinates
+};
+
+KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                    JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
+                    const DevicePoints* resident, KnnPart* part);
+
 }  // namespace
+
+KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                      JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
+                      const DevicePoints* resident) {
+    return buildGraph(ctx, points, params, job, keepIndices, resident, nullptr);
+}
 
 std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& params) {
     const int levels = knnLevels(n, params.leafSize);
@@ -70,9 +100,11 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
     return projections + tree + layout + lists + recall + (std::size_t(4) << 20);
 }
 
-KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
-                      JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
-                      const DevicePoints* resident) {
+namespace {
+
+KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                    JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
+                    const DevicePoints* resident, KnnPart* part) {
     validateKnnParams(params);
     const std::size_t n = points.n;
     const std::size_t dims = points.dims;
@@ -125,6 +157,7 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
     if (!resident) uploaded = uploadRecentred(ctx, points, job);
     const float* coords = resident ? resident->coords.data() : uploaded.coords.data();
     const double scale = resident ? resident->scale : uploaded.scale;
+    if (part) part->scale = scale;
     job.checkpoint();
 
     // Every tree has the same leaves (ranges of its point order).
@@ -132,6 +165,9 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
     DeviceBuffer<std::uint32_t> leafOffsets(leafRanges.size(), s);
     leafOffsets.copyFromHost(leafRanges);
     const std::size_t leaves = leafRanges.size() - 1;
+    // This worker's leaves: all of them on one device.
+    const auto [leafBegin, leafEnd] = part ? chunkRange(leaves, part->leafChunks, part->leafChunk)
+                                           : std::pair{std::size_t(0), leaves};
 
     DeviceBuffer<float> directions(std::max<std::size_t>(std::size_t(levels) * dims, 1), s);
     DeviceBuffer<float> proj(std::max<std::size_t>(std::size_t(levels) * n, 1), s);
@@ -152,6 +188,9 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
     std::vector<float> exact(rows * std::size_t(k));
     std::vector<float> found(rows * std::size_t(k));
     DeviceBuffer<float> sampleRows(rows * std::size_t(k), s);
+    std::vector<std::int32_t> foundIndex(part ? rows * std::size_t(k) : 0);
+    DeviceBuffer<std::int32_t> sampleIndex =
+        part ? DeviceBuffer<std::int32_t>(rows * std::size_t(k), s) : DeviceBuffer<std::int32_t>();
 
     for (int t = 0; t < params.trees; ++t) {
         job.checkpoint();
@@ -214,19 +253,26 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
             const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(dPad, 4));
             const auto perLaunch =
                 std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
-            forPacedBatches(ctx, job, leaves, perLaunch, [&](std::size_t first, std::size_t end) {
-                launchKnnLeafSearch(soa.data(), stride, dPad, order.data(),
-                                    leafOffsets.data() + first, end - first, maxLeaf, k,
-                                    dist2.data(), index.data(), s);
-            });
+            forPacedBatches(
+                ctx, job, leafEnd - leafBegin, perLaunch, [&](std::size_t first, std::size_t end) {
+                    launchKnnLeafSearch(soa.data(), stride, dPad, order.data(),
+                                        leafOffsets.data() + leafBegin + first, end - first,
+                                        maxLeaf, k, dist2.data(), index.data(), s);
+                });
         }
         {
             ScopedGpuStage stage(ctx, job, "recall");
             launchKnnGatherRows(dist2.data(), k, sampleIds.data(), rows, sampleRows.data(), s);
             sampleRows.copyToHost(found);
+            if (part) {
+                launchKnnGatherRowIndices(index.data(), k, sampleIds.data(), rows,
+                                          sampleIndex.data(), s);
+                sampleIndex.copyToHost(std::span<std::int32_t>(foundIndex));
+            }
             ctx.synchronize();
         }
-        graph.recallByTree.push_back(knnRecallOfRows(found, exact, k));
+        graph.recallByTree.push_back(part ? part->recall(found, foundIndex, exact)
+                                          : knnRecallOfRows(found, exact, k));
         graph.treesBuilt = t + 1;
         job.setIteration(knnTreeStatus(t + 1, params.trees, graph.recall()),
                          double(t + 1) / params.trees);
@@ -234,15 +280,135 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
     }
     {
         ScopedGpuStage stage(ctx, job, "finish");
-        // The squared distances become the distances in place.
-        launchKnnSqrt(dist2.data(), slots, dist2.data(), s);
+        // The squared distances become the distances in place; a part's stay squared for the
+        // merge, which orders by them.
+        if (!part) launchKnnSqrt(dist2.data(), slots, dist2.data(), s);
         allocated.get();
         copyToHostStaged(graph.indices.data(), index.data(), index.bytes(), ctx.device(), s);
         copyToHostStaged(graph.distances.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
-        fromRecentred(graph.distances, scale);
+        if (!part) fromRecentred(graph.distances, scale);
     }
     if (keepIndices) *keepIndices = std::move(index);
     job.setProgress(1.0, "finish");
+    return graph;
+}
+
+}  // namespace
+
+namespace {
+
+// The workers' sample rows after each tree, merged into one recall that every worker gets, so
+// that all of them stop after the same tree. A worker that fails breaks it (abort), so that the
+// others do not wait for it forever.
+class RecallMerge {
+public:
+    RecallMerge(std::size_t workers, int k) : m_k(k), m_dist2(workers), m_index(workers) {}
+
+    double offer(std::size_t worker, std::span<const float> dist2,
+                 std::span<const std::int32_t> index, std::span<const float> exact) {
+        std::unique_lock lock(m_mutex);
+        if (m_aborted) throw Cancelled();
+        m_dist2[worker].assign(dist2.begin(), dist2.end());
+        m_index[worker].assign(index.begin(), index.end());
+        if (worker == 0) m_exact.assign(exact.begin(), exact.end());
+        const std::uint64_t generation = m_generation;
+        if (++m_arrived == m_dist2.size()) {
+            std::vector<float> merged = m_dist2[0];
+            std::vector<std::int32_t> mergedIndex = m_index[0];
+            const auto kk = std::size_t(m_k);
+            for (std::size_t w = 1; w < m_dist2.size(); ++w)
+                for (std::size_t r = 0; r + kk <= merged.size(); r += kk)
+                    knnMergeList(merged.data() + r, mergedIndex.data() + r, m_k,
+                                 m_dist2[w].data() + r, m_index[w].data() + r);
+            m_recall = knnRecallOfRows(merged, m_exact, m_k);
+            m_arrived = 0;
+            ++m_generation;
+            m_changed.notify_all();
+        } else {
+            m_changed.wait(lock, [&] { return m_generation != generation || m_aborted; });
+            if (m_generation == generation) throw Cancelled();
+        }
+        return m_recall;
+    }
+
+    void abort() {
+        const std::lock_guard lock(m_mutex);
+        m_aborted = true;
+        m_changed.notify_all();
+    }
+
+private:
+    int m_k;
+    std::mutex m_mutex;
+    std::condition_variable m_changed;
+    std::vector<std::vector<float>> m_dist2;
+    std::vector<std::vector<std::int32_t>> m_index;
+    std::vector<float> m_exact;
+    std::size_t m_arrived = 0;
+    std::uint64_t m_generation = 0;
+    bool m_aborted = false;
+    double m_recall = 0.0;
+};
+
+}  // namespace
+
+KnnGraph knnGraphMultiCuda(std::span<StreamHandles* const> contexts, const PointSet& points,
+                           const KnnParams& params, JobControl& job,
+                           DeviceBuffer<std::int32_t>* keepIndices, const DevicePoints* resident) {
+    if (contexts.empty()) throw Error("the kNN graph needs at least one device");
+    if (contexts.size() == 1)
+        return knnGraphCuda(*contexts[0], points, params, job, keepIndices, resident);
+    // Every worker builds every tree (the sorts are a small part of the time) and searches its
+    // contiguous group of each tree's leaves. Leaves share no points, so each list is offered
+    // the same candidates as on one device, only spread over the workers' copies; merging the
+    // copies with knnOffer gives the one-device lists exactly. Splitting the trees instead would
+    // need the same merge and leave devices idle when the recall stops early.
+    const std::size_t workers = contexts.size();
+    RecallMerge merge(workers, params.k);
+    std::vector<KnnPart> parts(workers);
+    std::vector<KnnGraph> graphs(workers);
+    runOnDevices(workers, job, [&](std::size_t w, JobControl& workerJob) {
+        parts[w].leafChunk = w;
+        parts[w].leafChunks = workers;
+        parts[w].recall = [&merge, w](std::span<const float> d, std::span<const std::int32_t> i,
+                                      std::span<const float> e) { return merge.offer(w, d, i, e); };
+        try {
+            graphs[w] = buildGraph(*contexts[w], points, params, workerJob, nullptr,
+                                   w == 0 ? resident : nullptr, &parts[w]);
+        } catch (...) {
+            merge.abort();
+            throw;
+        }
+    });
+    KnnGraph graph = std::move(graphs[0]);
+    {
+        const auto stage = job.stage("merge devices");
+        const auto kk = std::size_t(graph.k);
+        parallelRanges(graph.n, threadsFor(graph.n), nullptr,
+                       [&](std::size_t begin, std::size_t end, unsigned) {
+                           for (std::size_t w = 1; w < workers; ++w)
+                               for (std::size_t i = begin; i < end; ++i)
+                                   knnMergeList(graph.distances.data() + i * kk,
+                                                graph.indices.data() + i * kk, graph.k,
+                                                graphs[w].distances.data() + i * kk,
+                                                graphs[w].indices.data() + i * kk);
+                           // The one-device path's launchKnnSqrt is __fsqrt_rn, correctly rounded
+                           // like this.
+                           for (std::size_t s = begin * kk; s < end * kk; ++s)
+                               graph.distances[s] = std::sqrt(graph.distances[s]);
+                       });
+        graphs.clear();
+        fromRecentred(graph.distances, parts[0].scale);
+    }
+    if (keepIndices) {
+        StreamHandles& ctx = *contexts[0];
+        DeviceScope scope(ctx.device());
+        ScopedGpuStage stage(ctx, job, "upload");
+        *keepIndices = DeviceBuffer<std::int32_t>(graph.indices.size(), ctx.stream());
+        copyToDeviceStaged(keepIndices->data(), graph.indices.data(), keepIndices->bytes(),
+                           ctx.device(), ctx.stream());
+        ctx.synchronize();
+    }
     return graph;
 }
 

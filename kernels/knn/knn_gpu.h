@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 
 #include "compute/core/device_resident.h"
@@ -53,5 +54,17 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
 KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices = nullptr,
                       const DevicePoints* resident = nullptr);
+
+/// The same graph with every tree's leaves spread over several devices (contexts, one per
+/// worker; the same device may appear more than once, for testing): identical to knnGraphCuda
+/// on one device. Each worker holds the whole set and builds every tree; the lists are merged
+/// on the host, and with keepIndices the merged indices are uploaded to contexts[0]'s device.
+/// resident, when given, must be on contexts[0]'s device. Throws as knnGraphCuda does.
+/// @code cs::KnnGraph g = cs::kernels::knnGraphMultiCuda(contexts, points, {.k = 10}, job);
+/// @endcode
+KnnGraph knnGraphMultiCuda(std::span<StreamHandles* const> contexts, const PointSet& points,
+                           const KnnParams& params, JobControl& job,
+                           DeviceBuffer<std::int32_t>* keepIndices = nullptr,
+                           const DevicePoints* resident = nullptr);
 
 }  // namespace cs::kernels

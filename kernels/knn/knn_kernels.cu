@@ -170,8 +170,9 @@ __global__ void identityKernel(std::uint32_t n, std::uint32_t* order) {
     if (p < n) order[p] = p;
 }
 
-__global__ void gatherRowsKernel(const float* dist2, int k, const std::uint32_t* rows,
-                                 std::size_t count, float* out) {
+template <typename T>
+__global__ void gatherRowsKernel(const T* dist2, int k, const std::uint32_t* rows,
+                                 std::size_t count, T* out) {
     const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (s < count * std::size_t(k))
         out[s] = dist2[std::size_t(rows[s / std::size_t(k)]) * std::size_t(k) + s % std::size_t(k)];
@@ -438,6 +439,14 @@ void launchKnnGatherRows(const float* dist2, int k, const std::uint32_t* rows, s
                          float* out, cudaStream_t stream) {
     if (count == 0) return;
     gatherRowsKernel<<<blocksFor(count * std::size_t(k)), kThreads, 0, stream>>>(dist2, k, rows,
+                                                                                 count, out);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnGatherRowIndices(const std::int32_t* index, int k, const std::uint32_t* rows,
+                               std::size_t count, std::int32_t* out, cudaStream_t stream) {
+    if (count == 0) return;
+    gatherRowsKernel<<<blocksFor(count * std::size_t(k)), kThreads, 0, stream>>>(index, k, rows,
                                                                                  count, out);
     CS_CUDA_CHECK_LAUNCH();
 }

@@ -41,6 +41,10 @@ void launchKnnIdentity(std::size_t n, std::uint32_t* order, cudaStream_t stream)
 /// recall compares).
 void launchKnnGatherRows(const float* dist2, int k, const std::uint32_t* rows, std::size_t count,
                          float* out, cudaStream_t stream);
+/// The same for the lists' indices: out[r k + c] = index[rows[r] k + c] (what merging the lists
+/// of several devices needs).
+void launchKnnGatherRowIndices(const std::int32_t* index, int k, const std::uint32_t* rows,
+                               std::size_t count, std::int32_t* out, cudaStream_t stream);
 
 /// Structure of arrays: soa[j * stride + p] = coords[ids[p] * dims + j] for p < count, j < dims;
 /// rows dims .. dPad - 1 and columns count .. stride - 1 zero.
