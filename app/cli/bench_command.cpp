@@ -217,6 +217,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
         std::string dist = "blobs", input, dump;
         std::shared_ptr<ParameterOptions> params;
         BenchRuns runs;
+        DevicesOption devices;
     };
     auto o = std::make_shared<Options>();
     auto* cmd = bench.add_subcommand(
@@ -228,6 +229,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
     // The forest's seed seeds the generated points too.
     o->params = std::make_shared<ParameterOptions>(*cmd, knnDescriptor());
     addRunOptions(*cmd, o->runs);
+    addDevicesOption(*cmd, o->devices);
     cmd->add_option("--dump", o->dump, "Also write the points to this .npy file");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
@@ -236,6 +238,7 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             checkRepeat(o->runs.repeat, o->runs.warmup);
             const KnnDistribution dist = parseKnnDistribution(o->dist);
             const auto backend = backendRegistry().get(o->runs.backend);
+            applyDevices(*backend, o->devices);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
@@ -245,10 +248,15 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
             namingTheInput(o->input, [&] { validateKnnInput(points, params); });
             if (!o->dump.empty()) io::writeNpy(o->dump, points.coords, {points.n, points.dims});
 
-            nlohmann::json config = {{"algorithm", "knn"},    {"backend", backend->name()},
-                                     {"device", info.device}, {"threads", info.threads},
-                                     {"n", points.n},         {"d", points.dims},
-                                     {"k", params.k},         {"params", knnParamsJson(params)}};
+            nlohmann::json config = {{"algorithm", "knn"},
+                                     {"backend", backend->name()},
+                                     {"device", info.device},
+                                     {"threads", info.threads},
+                                     {"devices", backend->devices()},
+                                     {"n", points.n},
+                                     {"d", points.dims},
+                                     {"k", params.k},
+                                     {"params", knnParamsJson(params)}};
             if (o->input.empty())
                 config["dist"] = std::string(toString(dist));
             else
@@ -277,6 +285,7 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
         std::string input;
         std::shared_ptr<ParameterOptions> params;
         BenchRuns runs;
+        DevicesOption devices;
         bool fit = false;
     };
     auto o = std::make_shared<Options>();
@@ -294,12 +303,14 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
     cmd->add_option("--input", o->input, "Benchmark this series file (TRAIN + TEST) instead");
     cmd->add_flag("--fit", o->fit, "Also fit the ridge classifier on the labelled series");
     addRunOptions(*cmd, o->runs);
+    addDevicesOption(*cmd, o->devices);
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             const RocketParams params = rocketParams(o->params->values());
             validateRocketParams(params);
             checkRepeat(o->runs.repeat, o->runs.warmup);
             const auto backend = backendRegistry().get(o->runs.backend);
+            applyDevices(*backend, o->devices);
             const auto info = backend->info();
 
             const auto generateStart = std::chrono::steady_clock::now();
@@ -324,6 +335,7 @@ void addBenchRocket(CLI::App& bench, int& exitCode) {
             nlohmann::json config = {{"algorithm", "rocket"},
                                      {"backend", backend->name()},
                                      {"device", info.device},
+                                     {"devices", backend->devices()},
                                      {"threads", info.threads},
                                      {"n", series.n},
                                      {"length", series.length},

@@ -8,6 +8,7 @@
 #include <new>
 #include <system_error>
 
+#include "compute/backend/device_set.h"
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
 #include "compute/core/memory.h"
@@ -65,6 +66,27 @@ void addRowsOption(CLI::App& command, std::string& rows) {
 
 void addRowsOption(CLI::App& command, std::string& rows, const std::string& help) {
     command.add_option("--rows", rows, help);
+}
+
+void addDevicesOption(CLI::App& command, DevicesOption& devices) {
+    command.add_option_function<std::string>(
+        "--devices",
+        [&devices](const std::string& text) {
+            devices.text = text;
+            devices.given = true;
+        },
+        "CUDA devices to spread the job over: ordinals (0,1) or all (--backend cuda; default: "
+        "the first usable device). Results are identical to one device's");
+}
+
+void applyDevices(Backend& backend, const DevicesOption& devices) {
+    if (!devices.given) return;
+    const bool shared = sharedDeviceAllowed();
+    (void)parseDeviceList(devices.text, -1, shared);  // a typo is a typo on any backend
+    if (backend.devices().empty())
+        throw Error("--devices chooses CUDA devices, but the " + backend.name() +
+                    " backend runs on no device; use --backend cuda");
+    backend.setDevices(parseDeviceList(devices.text, backend.deviceCount(), shared));
 }
 
 void checkOutputs(std::initializer_list<std::string> paths) {

@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "compute/backend/backend.h"
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
 #include "compute/core/job_control.h"
@@ -68,6 +69,18 @@ PointSet selectRows(PointSet points, const std::string& rows, const std::string&
 void addRowsOption(CLI::App& command, std::string& rows);
 /// Adds --rows to a command with its own help (what the rows select there).
 void addRowsOption(CLI::App& command, std::string& rows, const std::string& help);
+
+/// --devices as given on a command line (an empty value given is an error, not "not given").
+struct DevicesOption {
+    std::string text;
+    bool given = false;
+};
+/// Adds --devices to a command whose job can run on several CUDA devices.
+void addDevicesOption(CLI::App& command, DevicesOption& devices);
+/// Applies --devices, when given, to backend: the syntax first (parseDeviceList), then a clear
+/// cs::Error for a backend with no devices (the CPU backend), then the ordinals against this
+/// machine's devices; a repeated ordinal only with CS_ALLOW_SHARED_DEVICE=1. Throws cs::Error.
+void applyDevices(Backend& backend, const DevicesOption& devices);
 
 /// --rows parsed against a set of `total` items (ItemSubset::parse's ranges), or nullopt when
 /// rows is empty. Throws cs::Error naming file and --rows, as selectRows does.

@@ -47,6 +47,7 @@ std::string distancesPath(const std::string& out) {
 
 struct Options {
     std::string file, backend = "auto", out, rows;
+    DevicesOption devices;
     KnnParams params;
     std::shared_ptr<ParameterOptions> options;
     bool json = false;
@@ -132,6 +133,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
             throw Error("--backend " + o.backend +
                         ": under mpirun the kNN graph runs on the cpu backend");
         if (!o.rows.empty()) throw Error("--rows is not available under mpirun");
+        if (o.devices.given) throw Error("--devices is not available under mpirun");
         slice = mpi::readPointSlice(comm, o.file);
         const DataShape shape{.items = slice.total, .dims = slice.points.dims};
         try {
@@ -244,6 +246,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                     "Write the graph: .csv edges, or .npy indices (+ _distances.npy) with a row "
                     "per row of the file");
     addRowsOption(*cmd, o->rows);
+    addDevicesOption(*cmd, o->devices);
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         if (launchedRanks() > 0) {
@@ -255,6 +258,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
             if (!o->out.empty() && !csv && !npy)
                 throw Error(o->out + ": --out must end in .csv or .npy");
             const auto backend = backendRegistry().get(o->backend);
+            applyDevices(*backend, o->devices);
             std::size_t droppedNan = 0;
             const PointSet points =
                 selectRows(loadPointCloud(o->file), o->rows, o->file, &droppedNan);
@@ -280,6 +284,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
             writeGraph(*o, g, backend->name(), io::fileRowsOf(points));
             report(*o, g,
                    {{"device", backend->info().device},
+                    {"devices", backend->devices()},
                     {"stages_ms", stageMilliseconds(job.timings())}},
                    points.dims, droppedNan, total, backend->name(), totalMs, "");
             return kExitOk;

@@ -132,6 +132,7 @@ nlohmann::json ridgeSummary(const RidgeModel& m) {
 void addRocketCommand(CLI::App& app, int& exitCode) {
     struct Options {
         std::string file, test, backend = "auto", features, predictions, rows;
+        DevicesOption devices;
         RocketParams params;
         std::shared_ptr<ParameterOptions> options;
         bool json = false;
@@ -155,6 +156,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                   "(the train series, then the test series), as ranges (0-49,60); the selected "
                   "train series fit the transform and the classifier, the selected test "
                   "series are scored; outputs name the series of the set");
+    addDevicesOption(*cmd, o->devices);
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         // Under mpirun every rank reads the set and transforms its share of the series; rank 0
@@ -164,6 +166,8 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             const ParameterValues values = o->options->values();
             o->params = rocketParams(values);
             const auto backend = backendRegistry().get(o->backend);
+            if (mpi && o->devices.given) throw Error("--devices is not available under mpirun");
+            applyDevices(*backend, o->devices);
             const SeriesSet all = loadSeriesSplit(o->file, o->test);
             const std::optional<ItemSubset> subset = parseRows(o->rows, all.n, o->file);
             // A run on a selection fits and scores the selected series alone, as the GUI's does.
@@ -249,6 +253,7 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
                           {"file", o->file},
                           {"backend", backend->name()},
                           {"device", backend->info().device},
+                          {"devices", backend->devices()},
                           {"kernels", o->params.kernels},
                           {"seed", o->params.seed},
                           {"variant", rocketVariantName(o->params.variant)},
