@@ -148,6 +148,11 @@ std::uint64_t JobRunner::latestGeneration(const QString& kind) const {
     return it == m_latest.end() ? 0 : it->second;
 }
 
+void JobRunner::setBackendSetup(std::function<void(Backend&)> setup) {
+    const std::lock_guard lock(m_mutex);
+    m_backendSetup = std::move(setup);
+}
+
 QString JobRunner::backendName() const {
     const std::lock_guard lock(m_mutex);
     return m_backendName;
@@ -210,6 +215,19 @@ JobOutcome JobRunner::runOne(Lane& lane, const QString& kind, const Request& req
         }
         const std::lock_guard lock(m_mutex);
         if (m_backendName.isEmpty()) m_backendName = QString::fromStdString(lane.backend->name());
+    }
+    std::function<void(Backend&)> setup;
+    {
+        const std::lock_guard lock(m_mutex);
+        setup = m_backendSetup;
+    }
+    if (setup && lane.backend != lane.fallback) {
+        try {
+            setup(*lane.backend);
+        } catch (const std::exception& e) {
+            outcome.error = QString::fromUtf8(e.what());
+            return outcome;
+        }
     }
 
     QElapsedTimer progressClock, runClock;

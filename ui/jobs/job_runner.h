@@ -100,6 +100,10 @@ public:
     std::uint64_t latestGeneration(const QString& kind) const;
     /// Name of the backend jobs run on now ("cuda", "cpu"; empty before the first job).
     QString backendName() const;
+    /// Runs setup on each lane's preferred backend, on the lane's thread, before each of its
+    /// jobs (the device set the backend chip chose); setup changes the backend only when it
+    /// must. An exception from it fails the job with its message.
+    void setBackendSetup(std::function<void(Backend&)> setup);
 
 signals:
     /// The newest request of outcome.kind finished with a result.
@@ -147,6 +151,7 @@ private:
 
     BackendFactory m_primaryFactory;
     BackendFactory m_fallbackFactory;
+    std::function<void(Backend&)> m_backendSetup;  // guarded by m_mutex
 
     // Shared with the workers, under m_mutex.
     mutable std::mutex m_mutex;

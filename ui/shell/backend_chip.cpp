@@ -2,9 +2,11 @@
 #include "ui/shell/backend_chip.h"
 
 #include <QFutureWatcher>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "compute/backend/device_set.h"
 #include "ui/shell/logger.h"
 
 namespace cs::ui {
@@ -57,18 +59,91 @@ void BackendChip::refresh() {
         const Description d = watcher->result();
         watcher->deleteLater();
         m_chip = d.chip;
-        setText(m_chip.size() > kMaxChipChars ? m_chip.left(kMaxChipChars - 1) + QChar(0x2026)
-                                              : m_chip);
         setToolTip(d.tooltip);
-        updateGeometry();
+        setDeviceCount(d.cudaDevices);
         logInfo(tr("compute backend: %1").arg(m_chip));
         emit ready(m_chip);
     });
-    watcher->setFuture(QtConcurrent::run([] { return describe(backendRegistry().statuses()); }));
+    watcher->setFuture(QtConcurrent::run([] {
+        const std::vector<BackendStatus> statuses = backendRegistry().statuses();
+        Description d = describe(statuses);
+        for (const auto& s : statuses)
+            if (s.name == "cuda" && s.available) {
+                try {
+                    d.cudaDevices = backendRegistry().get("cuda")->deviceCount();
+                } catch (const std::exception&) {
+                }
+            }
+        return d;
+    }));
+}
+
+std::vector<BackendChip::DeviceEntry> BackendChip::deviceEntries(int count,
+                                                                 const std::vector<int>& choice) {
+    std::vector<DeviceEntry> entries;
+    if (count < 2) return entries;
+    for (int d = 0; d < count; ++d)
+        entries.push_back({tr("GPU %1").arg(d),
+                           {d},
+                           choice == std::vector<int>{d} || (d == 0 && choice.empty())});
+    std::vector<int> all(std::size_t(count));
+    for (int d = 0; d < count; ++d)
+        all[std::size_t(d)] = d;
+    const bool allChosen = choice == all;
+    entries.push_back({tr("All GPUs (%1)").arg(count), std::move(all), allChosen});
+    return entries;
+}
+
+void BackendChip::setDeviceCount(int count) {
+    m_deviceCount = std::max(count, 0);
+    setCursor(m_deviceCount >= 2 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    showChip();
+}
+
+void BackendChip::setDeviceChoice(std::vector<int> devices) {
+    if (devices == m_deviceChoice) return;
+    m_deviceChoice = std::move(devices);
+    showChip();
+    emit deviceChoiceChanged(m_deviceChoice);
+}
+
+QMenu* BackendChip::makeDeviceMenu(QWidget* parent) {
+    auto* menu = new QMenu(parent);
+    menu->setTitle(tr("GPUs for the kNN graph and ROCKET"));
+    for (const DeviceEntry& entry : deviceEntries(m_deviceCount, m_deviceChoice)) {
+        QAction* action = menu->addAction(entry.text);
+        action->setCheckable(true);
+        action->setChecked(entry.checked);
+        connect(action, &QAction::triggered, this,
+                [this, devices = entry.devices] { setDeviceChoice(devices); });
+    }
+    return menu;
+}
+
+void BackendChip::mousePressEvent(QMouseEvent* event) {
+    if (m_deviceCount < 2) {
+        QLabel::mousePressEvent(event);
+        return;
+    }
+    QMenu* menu = makeDeviceMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    menu->popup(mapToGlobal(rect().bottomLeft()));
+}
+
+void BackendChip::showChip() {
+    if (m_chip.isEmpty()) return;  // still detecting
+    QString text = m_chip;
+    if (m_deviceChoice.size() > 1)
+        text += tr(" · GPUs %1").arg(QString::fromStdString(deviceListText(m_deviceChoice)));
+    else if (!m_deviceChoice.empty())
+        text += tr(" · GPU %1").arg(m_deviceChoice.front());
+    setText(text.size() > kMaxChipChars ? text.left(kMaxChipChars - 1) + QChar(0x2026) : text);
+    updateGeometry();
 }
 
 void BackendChip::showFallback(const QString& backend, const QString& reason) {
     m_chip = tr("%1 · fallback after an error").arg(backend.toUpper());
+    m_deviceCount = 0;  // no device menu on the fallback
     setText(m_chip);
     setToolTip(tr("Jobs run on %1 since: %2").arg(backend, reason));
     updateGeometry();

@@ -45,6 +45,7 @@
 #include <utility>
 
 #include "compute/backend/backend_registry.h"
+#include "compute/backend/device_set.h"
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
 #include "compute/core/sparse_set.h"
@@ -298,12 +299,27 @@ MainWindow::~MainWindow() {
     m_jobs = nullptr;
 }
 
+void MainWindow::applyDeviceChoice(const std::vector<int>& devices) {
+    if (!m_jobs) return;
+    // On each lane's thread before its jobs: the backend moves only when the choice differs.
+    m_jobs->setBackendSetup([devices](Backend& backend) {
+        const std::vector<int> now = backend.devices();
+        if (now.empty()) return;  // the CPU
+        if (devices.empty()) {
+            if (now.size() > 1) backend.setDevices({now.front()});
+        } else if (now != devices) {
+            backend.setDevices(devices);
+        }
+    });
+}
+
 void MainWindow::createComputePanels() {
     // Each lane of the runner gets backends of its own (on CUDA: its own stream and handles).
     m_jobs = new JobRunner([] { return backendRegistry().create("auto"); },
                            [] { return backendRegistry().create("cpu"); }, this);
     // DBSCAN reads the device copy of the points that the resident job leaves in its backend.
     m_jobs->shareLane(kResidentJob, QStringLiteral("dbscan"));
+    applyDeviceChoice(m_backendChip->deviceChoice());
     connect(m_jobs, &JobRunner::finished, this, [](const JobOutcome& o) {
         if (!o.note.isEmpty()) logWarning(tr("%1: %2").arg(o.kind, o.note));
     });
@@ -1222,6 +1238,13 @@ void MainWindow::createStatusBar() {
     statusBar()->addPermanentWidget(m_busyBar);
     statusBar()->addPermanentWidget(m_dataLabel);
     statusBar()->addPermanentWidget(m_backendChip);
+    connect(m_backendChip, &BackendChip::deviceChoiceChanged, this,
+            [this](const std::vector<int>& devices) {
+                applyDeviceChoice(devices);
+                logInfo(tr("the kNN graph and ROCKET run on GPU%1 %2")
+                            .arg(devices.size() > 1 ? QStringLiteral("s") : QString(),
+                                 QString::fromStdString(deviceListText(devices))));
+            });
 }
 
 void MainWindow::openFile(const QString& path, io::DataKind kind) {
@@ -1687,6 +1710,7 @@ Session MainWindow::currentSession() const {
     s.isolated = m_isolated;
     s.hiddenClusters = {m_hiddenClusters.begin(), m_hiddenClusters.end()};
     std::sort(s.hiddenClusters.begin(), s.hiddenClusters.end());
+    s.devices = m_backendChip->deviceChoice();
     return s;
 }
 
@@ -1765,6 +1789,16 @@ void MainWindow::restoreNextData() {
 
 void MainWindow::restoreMethods() {
     const Session& s = m_restore->session;
+    if (!s.devices.empty()) {
+        // A session from a machine with more GPUs keeps the default device here.
+        const int largest = *std::max_element(s.devices.begin(), s.devices.end());
+        if (largest < m_backendChip->deviceCount())
+            m_backendChip->setDeviceChoice(s.devices);
+        else
+            logWarning(tr("the session's GPUs %1 are not all on this machine; jobs run on the "
+                          "default GPU")
+                           .arg(QString::fromStdString(deviceListText(s.devices))));
+    }
     setCurrentView(s.seriesInFront ? View::Series : View::Points);
     if (m_pointView->pointCount() > 0) {
         m_pointView->setUpAxis(PointCloudView::UpAxis(s.upAxis));

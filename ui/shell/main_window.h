@@ -221,6 +221,9 @@ private:
     /// Brings the first panel for this kind of data to the front.
     void raisePanelFor(InputKind input);
     void createComputePanels();
+    /// Makes the job lanes run the kNN graph and ROCKET on these GPUs (the backend chip's
+    /// choice; empty: the default device).
+    void applyDeviceChoice(const std::vector<int>& devices);
     void onJobBusyChanged(bool busy);
     void addRecent(const QString& path, io::DataKind kind);
     void rebuildRecentMenu();

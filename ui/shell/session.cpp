@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/shell/session.h"
 
+#include "compute/backend/device_set.h"
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
 
@@ -107,6 +108,15 @@ public:
         readView(root, s);
         if (m_failed) return std::nullopt;
         readMethods(root, s);
+        if (m_failed) return std::nullopt;
+        if (const auto d = member(root, QStringLiteral("devices"), {}, QJsonValue::String)) {
+            // Checked against the machine when applied: a session may come from another one.
+            try {
+                s.devices = parseDeviceList(d->toString().toStdString(), -1, true);
+            } catch (const Error& e) {
+                return fail(QStringLiteral("devices"), QString::fromUtf8(e.what()));
+            }
+        }
         if (m_failed) return std::nullopt;
         return s;
     }
@@ -456,11 +466,13 @@ QByteArray sessionToJson(const Session& session, const QString& sessionFile, Jso
             method[QStringLiteral("subset")] = QString::fromStdString(indexRangesText(m.subset));
         methods[QString::fromStdString(m.descriptor->name)] = method;
     }
-    const QJsonObject root{{QStringLiteral("format"), kFormat},
-                           {QStringLiteral("version"), kSessionVersion},
-                           {QStringLiteral("data"), data},
-                           {QStringLiteral("view"), view},
-                           {QStringLiteral("methods"), methods}};
+    QJsonObject root{{QStringLiteral("format"), kFormat},
+                     {QStringLiteral("version"), kSessionVersion},
+                     {QStringLiteral("data"), data},
+                     {QStringLiteral("view"), view},
+                     {QStringLiteral("methods"), methods}};
+    if (!session.devices.empty())
+        root[QStringLiteral("devices")] = QString::fromStdString(deviceListText(session.devices));
     return QJsonDocument(root).toJson(layout == JsonLayout::Compact ? QJsonDocument::Compact
                                                                     : QJsonDocument::Indented);
 }

@@ -73,6 +73,9 @@ struct Session {
     std::vector<std::uint32_t> selectedSeries;
     bool isolated = false;            ///< Select ▸ Isolate
     std::vector<int> hiddenClusters;  ///< DBSCAN cluster ids hidden from the point view
+    /// The GPUs the backend chip chose for the kNN graph and ROCKET (BackendChip::deviceChoice);
+    /// empty: the default device.
+    std::vector<int> devices;
 };
 
 /// Version of the session format written; files of a newer version are refused by name.
