@@ -86,7 +86,7 @@ std::vector<BackendChip::DeviceEntry> BackendChip::deviceEntries(int count,
         entries.push_back({tr("GPU %1").arg(d),
                            {d},
                            choice == std::vector<int>{d} || (d == 0 && choice.empty())});
-    std::vector<int> all(std::size_t(count));
+    std::vector<int> all(static_cast<std::size_t>(count));
     for (int d = 0; d < count; ++d)
         all[std::size_t(d)] = d;
     const bool allChosen = choice == all;
