@@ -27,6 +27,7 @@
 #include "ui/panels/kshape/kshape_sweep_box.h"
 #include "ui/panels/rocket/rocket_panel.h"
 #include "ui/panels/rocket/rocket_sweep_box.h"
+#include "ui/shell/backend_chip.h"
 #include "ui/shell/main_window.h"
 #include "ui/shell/selection_model.h"
 #include "ui/shell/session.h"
@@ -400,6 +401,28 @@ private slots:
         QVERIFY(QDir().rename(from.path(), to));
         QVERIFY(restore(*m_window, QDir(to).filePath(QStringLiteral("s.json"))));
         QCOMPARE(m_window->pointView()->pointCount(), std::size_t(900));
+    }
+
+    // The backend chip's GPUs (two injected here, no GPU needed) are saved and come back; a
+    // machine with fewer GPUs keeps its own choice.
+    void gpuChoiceComesBack() {
+        QVERIFY(openAndWait(*m_window, tmp(QStringLiteral("blobs.xyz"))));
+        cs::ui::BackendChip* chip = m_window->backendChip();
+        QTRY_VERIFY_WITH_TIMEOUT(!chip->chipText().isEmpty(), 30000);  // detection done
+        chip->setDeviceCount(2);
+        chip->setDeviceChoice({0, 1});
+        const QString session = tmp(QStringLiteral("gpus.json"));
+        QCOMPARE(m_window->saveSession(session), QString());
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("\"devices\": \"0,1\""));
+        chip->setDeviceChoice({1});
+        QVERIFY(restore(*m_window, session));
+        QCOMPARE(chip->deviceChoice(), (std::vector<int>{0, 1}));
+        chip->setDeviceChoice({0});
+        chip->setDeviceCount(1);
+        QVERIFY(restore(*m_window, session));
+        QCOMPARE(chip->deviceChoice(), std::vector<int>{0});
     }
 
     void otherDataSupersedesARestore() {
