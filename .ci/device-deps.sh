@@ -6,7 +6,8 @@
 # Contents: nlohmann-json, CLI11, Eigen 3, nanoflann (headers + small relocatable CMake configs),
 # liblzf (lzf.h + liblzf.so*), FFTW single precision (fftw3.h + static libfftw3f.a, PIC, with a
 # CMake config FFTW3f -> FFTW3::fftw3f and a relocatable fftw3f.pc), minizip + zlib (headers,
-# static PIC libraries, a relocatable minizip.pc).
+# static PIC libraries, a relocatable minizip.pc), and Open MPI's runtime in mpi/ (.ci/device-mpi.sh;
+# CS_DEVDEPS_MPI=0 leaves it out): configure with -DMPI_HOME=$PWD/.devdeps/mpi, run .devdeps/mpi/bin/mpirun.
 # Usage: .ci/device-deps.sh [output dir, default <repo>/.devdeps]
 set -euo pipefail
 
@@ -161,5 +162,9 @@ export PKG_CONFIG_PATH="$_devdeps/lib/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_P
 unset _devdeps
 SH
 
+if [[ ${CS_DEVDEPS_MPI:-1} != 0 ]]; then
+    "$repo/.ci/device-mpi.sh" "$out/mpi"
+fi
+
 echo "device-deps: wrote $out ($(du -sh "$out" | cut -f1)):"
-(cd "$out" && find . -maxdepth 4 -type f -path './lib/*' | sort | sed 's/^/  /')
+(cd "$out" && find . -maxdepth 4 -type f -path './lib/*' -not -path './mpi/*' | sort | sed 's/^/  /')
