@@ -51,6 +51,7 @@ struct Options {
     KnnParams params;
     std::shared_ptr<ParameterOptions> options;
     bool json = false;
+    int rankThreads = 0;  // under mpirun; 0: the host's cores shared by the ranks on it
 };
 
 // The --out checks every run makes before any work.
@@ -123,7 +124,9 @@ int runDistributed(Options& o, MPI_Comm comm) {
     int onHost = 1;
     MPI_Comm_size(host, &onHost);
     MPI_Comm_free(&host);
-    const int threads = std::max(1, int(std::thread::hardware_concurrency()) / onHost);
+    const int threads = o.rankThreads > 0
+                            ? o.rankThreads
+                            : std::max(1, int(std::thread::hardware_concurrency()) / onHost);
 
     mpi::PointSlice slice;
     const auto start = std::chrono::steady_clock::now();
@@ -147,9 +150,12 @@ int runDistributed(Options& o, MPI_Comm comm) {
     JobControl job;
     mpi::GatheredKnn gathered;
     mpi::KnnSlice local;
+    double gatherMs = 0.0;
     try {
         local = mpi::knnGraphMpi(comm, slice, o.params, job, threads);
+        const double gatherStart = MPI_Wtime();
         gathered = mpi::gatherKnn(comm, slice, local, o.params);
+        gatherMs = (MPI_Wtime() - gatherStart) * 1e3;
     } catch (const std::exception& e) {
         std::cerr << "clusterscope-cli: rank " << rank << ": " << e.what() << '\n';
         MPI_Abort(comm, kExitError);
@@ -159,6 +165,12 @@ int runDistributed(Options& o, MPI_Comm comm) {
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &bytesMax, &bytesMax, 1, MPI_UINT64_T, MPI_MAX, 0, comm);
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &bytesTotal, &bytesTotal, 1, MPI_UINT64_T, MPI_SUM, 0,
                comm);
+    // Communication time: the graph's collectives on each rank, and the gather to rank 0.
+    double commMax = local.commMs, commSum = local.commMs;
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &commMax, &commMax, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &commSum, &commSum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &gatherMs, &gatherMs, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    const double commShare = totalMs > 0.0 ? (commSum / ranks + gatherMs) / totalMs : 0.0;
     mpi::agree(comm, [&] {
         if (rank != 0) return;
         const bool dropped = slice.fileRowCount != slice.total;
@@ -173,6 +185,10 @@ int runDistributed(Options& o, MPI_Comm comm) {
                 {"threads_per_rank", threads},
                 {"bytes_sent_max_rank", bytesMax},
                 {"bytes_sent_total", bytesTotal},
+                {"comm_ms_max_rank", commMax},
+                {"comm_ms_mean", commSum / ranks},
+                {"gather_ms", gatherMs},
+                {"comm_share", commShare},
                 {"device", "CPU · " + std::to_string(ranks) + " MPI ranks"},
                 {"stages_ms", stageMilliseconds(job.timings())}},
                slice.points.dims, slice.fileRowCount - slice.total, slice.total, "cpu", totalMs,
@@ -247,6 +263,11 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                     "per row of the file");
     addRowsOption(*cmd, o->rows);
     addDevicesOption(*cmd, o->devices);
+    // Scaling runs: P ranks on P cores (1 thread each) rather than P ranks sharing all of them.
+    cmd->add_option("--rank-threads", o->rankThreads,
+                    "Under mpirun: threads per rank (default: the host's cores shared by its "
+                    "ranks)")
+        ->check(CLI::Range(1, 4096));
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         if (launchedRanks() > 0) {

@@ -63,9 +63,30 @@ private:
     MPI_Datatype m_type = MPI_DATATYPE_NULL;
 };
 
+// What this rank sent, and the time it spent in collectives (waiting for slower ranks included:
+// the share a faster network would not remove is load imbalance, and it shows up here too).
+struct Traffic {
+    std::uint64_t bytesSent = 0;
+    double commMs = 0.0;
+};
+
+// Adds the time from construction to destruction to traffic.commMs.
+class CommClock {
+public:
+    explicit CommClock(Traffic& traffic) : m_traffic(traffic), m_start(MPI_Wtime()) {}
+    ~CommClock() { m_traffic.commMs += (MPI_Wtime() - m_start) * 1e3; }
+    CommClock(const CommClock&) = delete;
+    CommClock& operator=(const CommClock&) = delete;
+
+private:
+    Traffic& m_traffic;
+    double m_start;
+};
+
 // Gathers every rank's `part` (records of recordBytes bytes) at every rank, in rank order.
 std::vector<char> allGather(MPI_Comm comm, const std::vector<char>& part, std::size_t recordBytes,
-                            std::uint64_t& bytesSent) {
+                            Traffic& traffic) {
+    const CommClock clock(traffic);
     const int size = sizeOf(comm);
     const Bytes record(recordBytes);
     const int mine = count(part.size() / recordBytes, "records");
@@ -79,7 +100,7 @@ std::vector<char> allGather(MPI_Comm comm, const std::vector<char>& part, std::s
     std::vector<char> all(total * recordBytes);
     MPI_Allgatherv(part.data(), mine, record.type(), all.data(), counts.data(), displs.data(),
                    record.type(), comm);
-    bytesSent += part.size() * std::uint64_t(size - 1);
+    traffic.bytesSent += part.size() * std::uint64_t(size - 1);
     return all;
 }
 
@@ -87,7 +108,8 @@ std::vector<char> allGather(MPI_Comm comm, const std::vector<char>& part, std::s
 // their ranks; returns what this rank received, grouped by source.
 std::vector<char> allToAll(MPI_Comm comm, const std::vector<char>& records,
                            const std::vector<int>& counts, std::size_t recordBytes,
-                           std::uint64_t& bytesSent) {
+                           Traffic& traffic) {
+    const CommClock clock(traffic);
     const int size = sizeOf(comm), rank = rankOf(comm);
     const Bytes record(recordBytes);
     std::vector<int> incoming(static_cast<std::size_t>(size)), sendDispls(incoming.size()),
@@ -99,7 +121,7 @@ std::vector<char> allToAll(MPI_Comm comm, const std::vector<char>& records,
         recvDispls[std::size_t(r)] = count(received, "records");
         sent += std::size_t(counts[std::size_t(r)]);
         received += std::size_t(incoming[std::size_t(r)]);
-        if (r != rank) bytesSent += std::uint64_t(counts[std::size_t(r)]) * recordBytes;
+        if (r != rank) traffic.bytesSent += std::uint64_t(counts[std::size_t(r)]) * recordBytes;
     }
     std::vector<char> out(received * recordBytes);
     MPI_Alltoallv(records.data(), counts.data(), sendDispls.data(), record.type(), out.data(),
@@ -121,11 +143,15 @@ void take(const char*& at, T* values, std::size_t n) {
 
 // recentredCoords over all ranks: the box is reduced exactly (min and max of doubles), so
 // every coordinate is the one-process one.
-std::vector<float> recentred(MPI_Comm comm, const PointSet& points, double& scale) {
+std::vector<float> recentred(MPI_Comm comm, const PointSet& points, double& scale,
+                             Traffic& traffic) {
     CoordinateBox box = coordinateBox(points);
     const int d = int(points.dims);
-    MPI_Allreduce(MPI_IN_PLACE, box.lo.data(), d, MPI_DOUBLE, MPI_MIN, comm);
-    MPI_Allreduce(MPI_IN_PLACE, box.hi.data(), d, MPI_DOUBLE, MPI_MAX, comm);
+    {
+        const CommClock clock(traffic);
+        MPI_Allreduce(MPI_IN_PLACE, box.lo.data(), d, MPI_DOUBLE, MPI_MIN, comm);
+        MPI_Allreduce(MPI_IN_PLACE, box.hi.data(), d, MPI_DOUBLE, MPI_MAX, comm);
+    }
     RecentredCoords frame = recentredCoordsIn(points, box);
     scale = frame.scale;
     return std::move(frame.coords);
@@ -135,7 +161,7 @@ std::vector<float> recentred(MPI_Comm comm, const PointSet& points, double& scal
 // and the k smallest of the ranks' lists are the k smallest overall.
 std::vector<float> exactSample(MPI_Comm comm, const PointSlice& slice, const std::vector<float>& x,
                                const std::vector<std::int32_t>& sample, int k, int threads,
-                               JobControl& job, std::uint64_t& bytesSent) {
+                               JobControl& job, Traffic& traffic) {
     const std::size_t d = slice.points.dims, kk = std::size_t(k), n = slice.points.n;
     // The sample rows this rank holds are one run of the sorted sample: gathered in rank order
     // they are the sample's rows in order.
@@ -145,7 +171,7 @@ std::vector<float> exactSample(MPI_Comm comm, const PointSlice& slice, const std
     char* at = mine.data();
     for (auto it = lo; it != hi; ++it)
         put(at, x.data() + (std::size_t(*it) - slice.first) * d, d);
-    const auto rowBytes = allGather(comm, mine, d * sizeof(float), bytesSent);
+    const auto rowBytes = allGather(comm, mine, d * sizeof(float), traffic);
     std::vector<float> rows(sample.size() * d);
     std::memcpy(rows.data(), rowBytes.data(), rowBytes.size());
 
@@ -156,7 +182,7 @@ std::vector<float> exactSample(MPI_Comm comm, const PointSlice& slice, const std
     at = lists.data();
     put(at, dist2.data(), dist2.size());
     put(at, index.data(), index.size());
-    const auto all = allGather(comm, lists, lists.size(), bytesSent);
+    const auto all = allGather(comm, lists, lists.size(), traffic);
     std::vector<float> merged(sample.size() * kk, kEmptyDist2);
     std::vector<std::int32_t> mergedIndex(sample.size() * kk, kEmptyIndex);
     const std::size_t ranks = all.size() / lists.size();
@@ -181,7 +207,7 @@ std::vector<float> exactSample(MPI_Comm comm, const PointSlice& slice, const std
 // pivot, which gives the left child exactly the half the one-process sort gives it.
 std::vector<std::uint32_t> nodesOf(MPI_Comm comm, const std::vector<float>& proj,
                                    const std::vector<std::int32_t>& ids, std::size_t total,
-                                   int levels, JobControl& job, std::uint64_t& bytesSent) {
+                                   int levels, JobControl& job, Traffic& traffic) {
     const std::size_t n = ids.size();
     const int ranks = sizeOf(comm);
     std::vector<std::uint32_t> node(n, 0);
@@ -218,9 +244,12 @@ std::vector<std::uint32_t> nodesOf(MPI_Comm comm, const std::vector<float>& proj
                         ++h[(key >> shift) & 0xFF];
                     }
                 }
-                MPI_Allreduce(MPI_IN_PLACE, hist.data(), int(hist.size()), MPI_UINT64_T, MPI_SUM,
-                              comm);
-                bytesSent += hist.size() * 8 * std::uint64_t(ranks > 1);
+                {
+                    const CommClock clock(traffic);
+                    MPI_Allreduce(MPI_IN_PLACE, hist.data(), int(hist.size()), MPI_UINT64_T,
+                                  MPI_SUM, comm);
+                }
+                traffic.bytesSent += hist.size() * 8 * std::uint64_t(ranks > 1);
                 for (std::size_t j = b; j < e; ++j) {
                     if (offsets[j + 1] == offsets[j]) continue;  // an empty node has no pivot
                     const std::uint64_t* h = hist.data() + (j - b) * 256;
@@ -281,7 +310,7 @@ void searchTree(MPI_Comm comm, const PointSlice& slice, const std::vector<float>
                 const std::vector<std::int32_t>& ids, const std::vector<std::uint32_t>& node,
                 int shared, int levels, const std::vector<float>& directions, int k, int threads,
                 std::vector<float>& dist2, std::vector<std::int32_t>& index, JobControl& job,
-                std::uint64_t& bytesSent) {
+                Traffic& traffic) {
     const int ranks = sizeOf(comm), rank = rankOf(comm);
     const std::size_t nodes = std::size_t(1) << shared;
     const std::vector<std::uint32_t>& leaf = node;
@@ -308,7 +337,7 @@ void searchTree(MPI_Comm comm, const PointSlice& slice, const std::vector<float>
             put(w, dist2.data() + q * kk, kk);
             put(w, index.data() + q * kk, kk);
         }
-        received = allToAll(comm, records, counts, outBytes, bytesSent);
+        received = allToAll(comm, records, counts, outBytes, traffic);
         records = {};
     }
 
@@ -402,7 +431,7 @@ void searchTree(MPI_Comm comm, const PointSlice& slice, const std::vector<float>
         put(w, ld.data() + p * kk, kk);
         put(w, li.data() + p * kk, kk);
     }
-    const auto back = allToAll(comm, records, counts, backBytes, bytesSent);
+    const auto back = allToAll(comm, records, counts, backBytes, traffic);
     for (std::size_t r = 0; r < back.size() / backBytes; ++r) {
         const char* from = back.data() + r * backBytes;
         std::int32_t gid = 0;
@@ -517,6 +546,7 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
     const int shared = sharedLevels(levels, ranks);
 
     KnnSlice out;
+    Traffic traffic;
     std::vector<std::int32_t> ids(n);
     for (std::size_t q = 0; q < n; ++q)
         ids[q] = std::int32_t(slice.first + q);
@@ -526,9 +556,9 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
     double scale = 1.0;
     {
         auto stage = job.stage("exact sample");
-        x = recentred(comm, slice.points, scale);
+        x = recentred(comm, slice.points, scale, traffic);
         sample = knnRecallSample(total, params.recallSample, params.seed);
-        exactDist2 = exactSample(comm, slice, x, sample, params.k, workers, job, out.bytesSent);
+        exactDist2 = exactSample(comm, slice, x, sample, params.k, workers, job, traffic);
     }
     const auto ownLo = std::lower_bound(sample.begin(), sample.end(), std::int64_t(slice.first));
     const auto ownHi =
@@ -549,11 +579,11 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
         std::vector<std::uint32_t> node;
         {
             auto stage = job.stage("tree");
-            node = nodesOf(comm, proj, ids, total, shared, job, out.bytesSent);
+            node = nodesOf(comm, proj, ids, total, shared, job, traffic);
             proj = {};
         }
         searchTree(comm, slice, x, ids, node, shared, levels, directions, params.k, workers, dist2,
-                   out.indices, job, out.bytesSent);
+                   out.indices, job, traffic);
         double recall = 0.0;
         {
             auto stage = job.stage("recall");
@@ -561,7 +591,7 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
             char* w = rows.data();
             for (auto it = ownLo; it != ownHi; ++it)
                 put(w, dist2.data() + (std::size_t(*it) - slice.first) * kk, kk);
-            const auto all = allGather(comm, rows, kk * sizeof(float), out.bytesSent);
+            const auto all = allGather(comm, rows, kk * sizeof(float), traffic);
             std::vector<float> sampleDist2(sample.size() * kk);
             std::memcpy(sampleDist2.data(), all.data(), all.size());
             recall = knnRecallOfRows(sampleDist2, exactDist2, params.k);
@@ -579,6 +609,8 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
             out.distances[i] = std::sqrt(dist2[i]);
         fromRecentred(out.distances, scale);
     }
+    out.bytesSent = traffic.bytesSent;
+    out.commMs = traffic.commMs;
     return out;
 }
 

@@ -74,6 +74,7 @@ struct KnnSlice {
     int treesBuilt = 0;
     std::vector<double> recallByTree;  ///< the same on every rank
     std::uint64_t bytesSent = 0;       ///< bytes this rank sent (all collectives' payloads)
+    double commMs = 0.0;  ///< time this rank spent in collectives, waiting for others included
 };
 
 /// The distributed kNN graph (see above) of the slices' points; params as knnGraphCpu (checked

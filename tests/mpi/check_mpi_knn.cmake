@@ -2,7 +2,7 @@
 # The distributed kNN graph against the one-process one: runs `clusterscope-cli knn` once
 # without mpirun, then under `mpirun -np P` for every P, and requires the .npy outputs (indices
 # and distances) to be identical byte for byte, the same trees and recalls, and one JSON
-# summary saying "ranks": P.
+# summary saying "ranks": P, with its communication time within the run's.
 #   cmake -DCLI=<exe> -DMPIEXEC=<mpirun> -DINPUT=<cloud> -DARGS="a|b" -DRANKS="1|2|3|4"
 #         -DWORK=<dir> -DNAME=<name> -P check_mpi_knn.cmake
 string(REPLACE "|" ";" args "${ARGS}")
@@ -33,6 +33,17 @@ foreach(p IN LISTS ranks)
     string(JSON recalls GET "${json}" recall_by_tree)
     if(NOT got_ranks EQUAL p)
         message(FATAL_ERROR "-np ${p}: the summary says ranks ${got_ranks}")
+    endif()
+    # The communication figures of the scaling table: time in collectives, as a share of the run.
+    string(JSON comm_ms GET "${json}" comm_ms_max_rank)
+    string(JSON comm_share GET "${json}" comm_share)
+    string(JSON total_ms GET "${json}" total_ms)
+    if(comm_ms LESS 0 OR comm_ms GREATER total_ms OR comm_share LESS 0 OR comm_share GREATER 1)
+        message(FATAL_ERROR "-np ${p}: comm_ms_max_rank ${comm_ms}, comm_share ${comm_share} "
+                            "for total_ms ${total_ms}")
+    endif()
+    if(p GREATER 1 AND NOT comm_ms GREATER 0)
+        message(FATAL_ERROR "-np ${p}: no time in collectives (comm_ms_max_rank ${comm_ms})")
     endif()
     if(NOT trees EQUAL ref_trees OR NOT recalls STREQUAL ref_recalls)
         message(FATAL_ERROR "-np ${p}: ${trees} trees, recalls ${recalls}; one process: "
