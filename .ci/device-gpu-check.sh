@@ -4,11 +4,12 @@
 # gpu-labelled tests, then the GPU benchmarks; logs and bench JSON lines go to $OUT.
 # Needs .devdeps/ (.ci/device-deps.sh) and the real clouds copied to .devdata/points/
 # (../shared does not travel); carry both.
-# Usage: .ci/device-gpu-check.sh [tests] [dbscan] [knn] [rocket] | all   (default all): the gpu
-# tests and each algorithm's benchmarks, in that order.
+# Usage: .ci/device-gpu-check.sh [tests] [dbscan] [knn] [rocket] [mpi] | all   (default all): the
+# gpu tests and each algorithm's benchmarks, in that order; mpi (not part of all): the
+# distributed kNN graph with the Open MPI that .devdeps/mpi carries (.ci/device-mpi.sh), see below.
 set -uo pipefail
 modes=" ${*:-all} "
-has() { [[ $modes == *" $1 "* || $modes == *" all "* ]]; }
+has() { [[ $modes == *" $1 "* || ($modes == *" all "* && $1 != mpi) ]]; }
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 t0=$(date +%s)
@@ -19,11 +20,22 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 # e.g. unpacked from a tarball: no build here (a fresh machine's full build takes minutes);
 # the tests run directly instead of through ctest.
 build=${CS_PREBUILT:-build-device}
+# The machine has no MPI: .devdeps/mpi (Open MPI from Debian 12, relocatable) gives
+# clusterscope-cli its distributed kNN graph; FindMPI runs its mpicxx.
+mpi_home=$PWD/.devdeps/mpi
+mpi_args=()
+if [[ -x $mpi_home/bin/mpicxx ]]; then
+    mpi_args=(-DMPI_HOME="$mpi_home")
+    has mpi && mpi_args+=(-DCS_WITH_MPI=ON)  # a bundle FindMPI rejects fails the mpi mode loudly
+elif has mpi; then
+    echo "mpi: no .devdeps/mpi (run .ci/device-deps.sh and carry .devdeps)"
+    exit 1
+fi
 if [[ -z ${CS_PREBUILT:-} ]]; then
     step configure + build
     cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DCS_WITH_GUI=OFF -DCMAKE_PREFIX_PATH="$PWD/.devdeps" -DCS_SHARED_DATA_DIR="$PWD/.devdata" \
-        >"$out/build.log" 2>&1 && ninja -C build-device -j"$(nproc)" >>"$out/build.log" 2>&1 ||
+        "${mpi_args[@]}" >"$out/build.log" 2>&1 && ninja -C build-device -j"$(nproc)" >>"$out/build.log" 2>&1 ||
         { grep -E "error|FAILED" -A4 "$out/build.log" | head -60; exit 1; }
 fi
 "$build/app/clusterscope-cli" backends
@@ -187,6 +199,46 @@ PY
     [[ -f $f ]] && for b in cuda; do
         timeout 300 "$cli" rocket "$f" --kernels 10000 --backend $b --json | tee "$out/crop.json" | head -c 600; echo
     done
+fi
+
+if has mpi; then
+    # Under mpirun the kNN graph runs on the CPU backend: each rank's subtrees are searched with
+    # the CPU leaf search (knn_mpi.cpp), and --backend cuda is refused; the GPU runs are the
+    # one-process ones above. Here: the ranks on this machine's cores, and the same graph as one
+    # process, byte for byte.
+    step "MPI: two ranks"
+    cli=$build/app/clusterscope-cli
+    mpirun=("$mpi_home/bin/mpirun" --allow-run-as-root --oversubscribe)
+    "${mpirun[@]}" --version | head -1
+    mkdir -p /tmp/mpi
+    python3 .ci/mpi-scaling.py --cli "$cli" --write-points /tmp/mpi/blobs1m.npy --strong-n 1000000 \
+        --d 3 --seed 7
+    rm -f /tmp/mpi/one*.npy /tmp/mpi/two*.npy
+    args=(--k 10 --trees 4 --target-recall 0 --json)
+    "$cli" knn /tmp/mpi/blobs1m.npy --backend cpu --out /tmp/mpi/one.npy "${args[@]}" |
+        tee "$out/mpi_one.json" | head -c 400; echo
+    "${mpirun[@]}" -np 2 "$cli" knn /tmp/mpi/blobs1m.npy --out /tmp/mpi/two.npy "${args[@]}" |
+        tee "$out/mpi_two.json" | head -c 600; echo
+    if cmp /tmp/mpi/one.npy /tmp/mpi/two.npy && cmp /tmp/mpi/one_distances.npy /tmp/mpi/two_distances.npy; then
+        echo "mpi: the two-rank graph is the one-process graph, byte for byte"
+    else
+        echo "mpi: FAIL: the two-rank graph differs from the one-process graph"
+        status=1
+    fi
+    "${mpirun[@]}" -np 2 "$cli" knn /tmp/mpi/blobs1m.npy --backend cuda 2>&1 | tail -1
+    if [[ -z ${CS_PREBUILT:-} ]]; then
+        # The CI suites (P = 1..4, identical graphs and ROCKET features), through the bundle's
+        # mpiexec, which FindMPI found.
+        ctest --test-dir build-device -L mpi --output-on-failure --timeout 600 >"$out/ctest_mpi.log" 2>&1 ||
+            status=1
+        grep -E "Test +#|tests passed|FAIL" "$out/ctest_mpi.log"
+    fi
+    step "MPI: scaling table"
+    # 16 cores: P ranks of one thread each, P = 1..8. Sizes for about 2 minutes in all.
+    timeout 400 python3 .ci/mpi-scaling.py --cli "$cli" --mpirun "${mpirun[*]}" --ranks 1,2,4,8 \
+        --strong-n "${CS_MPI_STRONG_N:-1000000}" --weak-n "${CS_MPI_WEAK_N:-250000}" --d 32 \
+        --k 10 --trees 2 --rank-threads 1 --workdir /tmp/mpi --json-out "$out/mpi_scaling.jsonl" |
+        tee "$out/mpi_scaling.md" || status=1
 fi
 
 step done
