@@ -19,7 +19,7 @@ multiarch="$(gcc -print-multiarch 2>/dev/null || echo x86_64-linux-gnu)"
 sys="/usr/lib/$multiarch"
 ompi="$sys/openmpi"  # Debian's Open MPI libdir and includedir live here
 
-packages=(openmpi-bin libopenmpi-dev)
+packages=(openmpi-bin libopenmpi-dev patchelf)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
@@ -180,6 +180,15 @@ plm = isolated
 btl_vader_single_copy_mechanism = none
 CONF
 : >"$out/etc/openmpi-default-hostfile"
+
+# RUNPATHs relative to each file: libmpi (found through the executable's RUNPATH, which CMake
+# sets in the build tree) finds libopen-rte and the rest beside it, plugins find the helpers one
+# folder up, the real executables theirs, with or without LD_LIBRARY_PATH.
+for f in "$libdir"/*.so*; do patchelf --set-rpath '$ORIGIN' "$f"; done
+for f in "$libdir"/openmpi3/*.so "$libdir"/pmix/*.so; do patchelf --set-rpath '$ORIGIN/..' "$f"; done
+for f in "$out"/libexec/{orterun,orted,opal_wrapper,ompi_info}; do
+    patchelf --set-rpath "\$ORIGIN/../lib/$multiarch/openmpi/lib" "$f"
+done
 
 version="$(dpkg-query -W -f='${Version}' libopenmpi3 2>/dev/null || echo '?')"
 echo "device-mpi: Open MPI $version -> $out ($(du -sh "$out" | cut -f1)); MCA plugins" \
