@@ -6,8 +6,9 @@
 # Contents: nlohmann-json, CLI11, Eigen 3, nanoflann (headers + small relocatable CMake configs),
 # liblzf (lzf.h + liblzf.so*), FFTW single precision (fftw3.h + static libfftw3f.a, PIC, with a
 # CMake config FFTW3f -> FFTW3::fftw3f and a relocatable fftw3f.pc), minizip + zlib (headers,
-# static PIC libraries, a relocatable minizip.pc), and Open MPI's runtime in mpi/ (.ci/device-mpi.sh;
-# CS_DEVDEPS_MPI=0 leaves it out): configure with -DMPI_HOME=$PWD/.devdeps/mpi, run .devdeps/mpi/bin/mpirun.
+# static PIC libraries, a relocatable minizip.pc), and Open MPI's runtime in mpi/
+# (.ci/device-mpi.sh, ~12 MiB; CS_DEVDEPS_MPI=0 leaves it out): configure with
+# -DMPI_HOME=$PWD/.devdeps/mpi, run .devdeps/mpi/bin/mpirun.
 # Usage: .ci/device-deps.sh [output dir, default <repo>/.devdeps]
 set -euo pipefail
 

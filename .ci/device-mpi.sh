@@ -8,8 +8,14 @@
 # Open MPI and PMIx find their files through OPAL_PREFIX / PMIX_PREFIX and friends, so the
 # launchers in <out>/bin are scripts that set those from where the bundle lies, then run the
 # real binaries (<out>/libexec): .devdeps/mpi/bin/mpirun works from any path, and CMake finds
-# MPI with -DMPI_HOME=<out> (FindMPI runs bin/mpicxx -showme). `source <out>/env.sh` sets the
-# same for a shell (PATH, LD_LIBRARY_PATH, MPI_HOME).
+# MPI with -DMPI_HOME=<out> (FindMPI runs bin/mpicxx -showme). The libraries find each other
+# through RUNPATH $ORIGIN (patchelf), so a program linked with them starts without any
+# environment; `source <out>/env.sh` also sets PATH, LD_LIBRARY_PATH and MPI_HOME for a shell,
+# and is needed by an MPI program started without mpirun (a singleton finds its plugins
+# through OPAL_PREFIX).
+# Proved in an Ubuntu 24.04 chroot without MPI, the bundle at another path:
+#   cmake ... -DCMAKE_PREFIX_PATH=$PWD/.devdeps -DMPI_HOME=$PWD/.devdeps/mpi
+#   .devdeps/mpi/bin/mpirun --allow-run-as-root --oversubscribe -np 2 build/app/clusterscope-cli knn ...
 # Called by .ci/device-deps.sh; usage: .ci/device-mpi.sh [output dir]
 set -euo pipefail
 
@@ -113,7 +119,7 @@ done
 cp -r "$pmix_lib/../share/pmix/." "$out/share/pmix/"
 cp "$pmix_lib/../share/pmix-mca-params.conf" "$out/etc/" 2>/dev/null || true
 
-# --- executables (libexec) and the launchers that locate the bundle (bin) ---------------------------
+# --- executables (libexec) and the launchers that locate the bundle (bin) ------------------------
 cp /usr/bin/orterun /usr/bin/orted /usr/bin/opal_wrapper /usr/bin/ompi_info "$out/libexec/"
 cat >"$out/libexec/cs-mpi-env" <<'SH'
 # Sourced by the launchers in ../bin and by ../env.sh: Open MPI and PMIx, relocated to this
@@ -161,7 +167,7 @@ cat >"$out/env.sh" <<'SH'
 source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/libexec/cs-mpi-env"
 SH
 
-# --- headers, wrapper data, help texts, MCA defaults ------------------------------------------------
+# --- headers, wrapper data, help texts, MCA defaults ---------------------------------------------
 inc="$ompi/include"
 cp "$inc"/mpi.h "$inc"/mpi-ext.h "$inc"/mpi_portable_platform.h "$out/lib/$multiarch/openmpi/include/"
 # mpi.h pulls in the C++ bindings' headers (FindMPI's CXX component checks them).
