@@ -2,6 +2,7 @@
 #include "ui/panels/dbscan/cluster_colours.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 namespace cs::ui {
 
@@ -86,6 +87,32 @@ cs::CategoryPaint clusterPaint(std::span<const int> slotOf,
     paint.showSecondary = visibility.border;
     paint.showNone = visibility.noise;
     return paint;
+}
+
+bool coloursShowLabels(std::span<const std::uint32_t> colours,
+                       std::span<const std::int32_t> labels) {
+    if (colours.size() != labels.size()) return false;
+    // Label -> colour through a table over the label range (noise at 0), colour -> label
+    // through a map over the few colours in use.
+    std::int32_t top = -1;
+    for (const std::int32_t l : labels) {
+        if (l < -1) return false;
+        top = std::max(top, l);
+    }
+    std::vector<std::uint32_t> colourOf(std::size_t(top + 2));
+    std::vector<bool> seen(colourOf.size(), false);
+    std::unordered_map<std::uint32_t, std::int32_t> labelOf;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const auto slot = std::size_t(labels[i] + 1);
+        if (seen[slot]) {
+            if (colourOf[slot] != colours[i]) return false;
+            continue;
+        }
+        seen[slot] = true;
+        colourOf[slot] = colours[i];
+        if (!labelOf.emplace(colours[i], labels[i]).second) return false;
+    }
+    return true;
 }
 
 }  // namespace cs::ui

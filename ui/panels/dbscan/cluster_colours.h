@@ -45,4 +45,11 @@ cs::CategoryPaint clusterPaint(std::span<const int> slotOf,
                                std::span<const std::uint32_t> slotColours, std::uint32_t noise,
                                ClusterVisibility visibility);
 
+/// True when colours show exactly the partition of labels (-1 noise): every point of a
+/// cluster, and every noise point, has its class's one colour, and no two classes share one.
+/// Label numbering and palette slots do not matter. What the slider drag test and --measure's
+/// drag check the colours on screen against.
+bool coloursShowLabels(std::span<const std::uint32_t> colours,
+                       std::span<const std::int32_t> labels);
+
 }  // namespace cs::ui
