@@ -18,6 +18,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
+#include <random>
 
 #include "compute/backend/gl_interop.h"
 #include "compute/core/error.h"
@@ -94,6 +96,8 @@ constexpr int kClickSlop = 4;
 constexpr int kHoverDelayMs = 150;
 // glDrawElements takes a GLsizei count: larger graphs are drawn in slices of this many indices.
 constexpr std::size_t kMaxIndicesPerDraw = std::size_t(1) << 30;
+// The level of detail's permutation: fixed, so that a cloud shows the same sample every time.
+constexpr std::uint64_t kLodSeed = 0x5eed'13;
 
 QString glString(QOpenGLFunctions* f, GLenum name) {
     const auto* s = reinterpret_cast<const char*>(f->glGetString(name));
@@ -111,6 +115,10 @@ float defaultPointSize(std::size_t n) {
 
 PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
+    m_lodSettle.setSingleShot(true);
+    m_lodSettle.setInterval(kLodSettleMs);
+    // The camera stopped: the next frame draws every point.
+    connect(&m_lodSettle, &QTimer::timeout, this, [this] { update(); });
     m_deviceWait.setSingleShot(true);
     connect(&m_deviceWait, &QTimer::timeout, this, [this] {
         if (!m_awaitDevicePositions) return;
@@ -161,6 +169,8 @@ QSurfaceFormat PointCloudView::defaultSurfaceFormat() {
 
 void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_points = std::move(points);
+    m_lodOrder.clear();
+    m_lodUploaded = 0;
     m_colourOptions.clear();
     m_colours.clear();
     m_categoryColours.reset();
@@ -644,21 +654,32 @@ void PointCloudView::worldBox(QVector3D& lo, QVector3D& hi) const {
     }
 }
 
+void PointCloudView::cameraMoved() {
+    m_lodSettle.start();
+    update();
+}
+
+void PointCloudView::setLevelOfDetail(std::size_t budget, int settleMs) {
+    m_lodBudget = budget;
+    m_lodSettle.setInterval(std::max(settleMs, 0));
+    update();
+}
+
 void PointCloudView::orbit(float dYawDegrees, float dPitchDegrees) {
     m_camera.orbit(dYawDegrees, dPitchDegrees);
-    update();
+    cameraMoved();
 }
 
 void PointCloudView::pan(float dx, float dy) {
     m_camera.pan(dx, dy, float(std::max(height(), 1)));
-    update();
+    cameraMoved();
 }
 
 void PointCloudView::zoom(float factor, QPointF pixel) {
     const QPointF ndc(2.0 * pixel.x() / std::max(width(), 1) - 1.0,
                       1.0 - 2.0 * pixel.y() / std::max(height(), 1));
     m_camera.zoom(factor, ndc, aspect());
-    update();
+    cameraMoved();
 }
 
 QPointF PointCloudView::project(const QVector3D& world) const {
@@ -744,6 +765,37 @@ std::optional<std::size_t> PointCloudView::pickPoint(QPointF pixel) {
         }
     m_pickMs = double(clock.nsecsElapsed()) / 1e6;
     return best;
+}
+
+std::size_t PointCloudView::drawLevelOfDetail() {
+    // Called with the VAO bound.
+    const std::size_t n = m_uploadedCount;
+    if (m_lodBudget == 0 || n <= m_lodBudget || !m_lodSettle.isActive() || !m_lodBuffer.isCreated())
+        return 0;
+    if (m_lodOrder.size() != m_lodBudget) {
+        // A partial Fisher-Yates shuffle, once per set of points (not per frame): its first
+        // budget entries are a uniform sample without replacement, and a smaller budget's
+        // sample is a prefix of a larger one's.
+        std::vector<std::uint32_t> order(n);
+        std::iota(order.begin(), order.end(), 0u);
+        std::mt19937_64 rng(kLodSeed);
+        for (std::size_t i = 0; i < m_lodBudget; ++i)
+            std::swap(order[i], order[std::uniform_int_distribution<std::size_t>(i, n - 1)(rng)]);
+        order.resize(m_lodBudget);
+        order.shrink_to_fit();
+        m_lodOrder = std::move(order);
+        m_lodUploaded = 0;
+    }
+    // The VAO's element binding belongs to the edges: borrowed for this draw, then given back.
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_lodBuffer.bufferId());
+    if (m_lodUploaded != m_lodOrder.size()) {
+        glBufferData(GL_ELEMENT_ARRAY_BUFFER, GLsizeiptr(m_lodOrder.size() * sizeof(std::uint32_t)),
+                     m_lodOrder.data(), GL_STATIC_DRAW);
+        m_lodUploaded = m_lodOrder.size();
+    }
+    glDrawElements(GL_POINTS, GLsizei(m_lodUploaded), GL_UNSIGNED_INT, nullptr);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m_edgeBuffer.bufferId());
+    return m_lodUploaded;
 }
 
 void PointCloudView::bindMask(std::size_t n) {
@@ -897,11 +949,13 @@ void PointCloudView::initializeGL() {
         m_colourBuffer.create();
         m_edgeBuffer.create();
         m_maskBuffer.create();
+        m_lodBuffer.create();
         glGenTextures(1, &m_edgeMapTexture);
         m_edgeMapDirty = true;
         if (!context()->isOpenGLES()) glGenQueries(1, &m_edgeQuery);
     }
     m_pickTarget.reset();
+    m_lodUploaded = 0;
     m_maskCount = 0;
     m_maskDirty = true;
     m_uploadedCount = 0;
@@ -997,6 +1051,8 @@ void PointCloudView::releaseGl() {
     m_colourBuffer.destroy();
     m_edgeBuffer.destroy();
     m_maskBuffer.destroy();
+    m_lodBuffer.destroy();
+    m_lodUploaded = 0;
     if (m_edgeMapTexture && current) glDeleteTextures(1, &m_edgeMapTexture);
     if (m_edgeQuery && current) glDeleteQueries(1, &m_edgeQuery);
     m_edgeMapTexture = m_edgeQuery = 0;
@@ -1392,6 +1448,7 @@ void PointCloudView::paintGL() {
                 .count());
     };
     if (m_drawTiming) m_frameTiming = {sinceEpochNs(), 0, 0.0, 0.0};
+    m_drawnPoints = 0;
     const QColor bg = backgroundColour();
     glClearColor(bg.redF(), bg.greenF(), bg.blueF(), 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -1435,7 +1492,11 @@ void PointCloudView::paintGL() {
             {
                 QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
                 bindMask(m_uploadedCount);
-                glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
+                m_drawnPoints = drawLevelOfDetail();
+                if (m_drawnPoints == 0) {
+                    glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
+                    m_drawnPoints = m_uploadedCount;
+                }
             }
             m_program->release();
             if (m_edgesOverPoints) drawEdges();

@@ -5,6 +5,7 @@
 #include <QOpenGLExtraFunctions>
 #include <QSignalSpy>
 #include <QtTest>
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <random>
@@ -275,6 +276,79 @@ private slots:
         wrong->labels.pop_back();
         QVERIFY(!view->setCategories(cs::dbscanCategories(wrong), paint, {}));
         QCOMPARE(view->readColourBuffer(), cs::paintCategories(r->labels, r->isCore, paint));
+    }
+
+    void levelOfDetailWhileTheCameraMoves() {
+        // A 20 x 15 grid, a colour of its own per point: while the camera moves, only the
+        // budget's points of the fixed random permutation are drawn, each in its own colour;
+        // once it stops, every point, the sample's in the same colours.
+        constexpr int kColumns = 20, kRows = 15;
+        std::vector<float> coords;
+        for (int r = 0; r < kRows; ++r)
+            for (int c = 0; c < kColumns; ++c)
+                coords.insert(coords.end(), {float(c), float(r)});
+        auto points = makePoints(2, coords);
+        const std::size_t n = points->n;
+        auto view = makeView(points, QSize(400, 320));
+        QVERIFY(view);
+        view->orbit(-view->camera().yaw(), -view->camera().pitch());
+        view->fitToData();
+        view->zoom(1.8f);  // clear of the overlay's lines at the bottom
+        view->setPointSize(5);
+        std::vector<std::uint32_t> rgba(n);
+        for (std::size_t i = 0; i < n; ++i)
+            rgba[i] = ColourMaps::packRgba(60 + int(i * 37 % 190), 60 + int(i * 91 % 190),
+                                           60 + int(i * 53 % 190));
+        QVERIFY(view->setColours(rgba));
+        QVERIFY(waitDrawn(*view));
+        QCOMPARE(view->lastDrawnPointCount(), n);
+
+        constexpr std::size_t kBudget = 60;
+        view->setLevelOfDetail(kBudget, 1500);
+        view->orbit(0.5f, 0.0f);
+        QVERIFY(view->isCameraMoving());
+        const QImage moving = view->grabFramebuffer();
+        QCOMPARE(view->lastDrawnPointCount(), kBudget);
+        std::vector<std::uint32_t> sample = view->lodOrder();
+        QCOMPARE(sample.size(), kBudget);
+        std::sort(sample.begin(), sample.end());
+        QVERIFY(std::adjacent_find(sample.begin(), sample.end()) == sample.end());
+        QVERIFY(sample.back() < n);
+        // A sample of the whole grid, not its first rows.
+        QVERIFY(sample.back() > n / 2 && sample.front() < n / 2);
+        const auto inSample = [&](std::size_t i) {
+            return std::binary_search(sample.begin(), sample.end(), std::uint32_t(i));
+        };
+        const auto pixelOf = [&](const QImage& image, std::size_t i) {
+            const auto p = points->point(i);
+            return image.pixelColor(view->project(QVector3D(p[0], p[1], 0.0f)).toPoint());
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            const QColor want =
+                inSample(i) ? ColourMaps::toColor(rgba[i]) : view->backgroundColour();
+            QVERIFY2(near(pixelOf(moving, i), want, 10),
+                     qPrintable(QStringLiteral("moving, point %1 (%2 the sample): %3, not %4")
+                                    .arg(i)
+                                    .arg(inSample(i) ? "in" : "not in")
+                                    .arg(describe(pixelOf(moving, i)), describe(want))));
+        }
+
+        QTRY_VERIFY_WITH_TIMEOUT(!view->isCameraMoving(), 5000);
+        const QImage still = view->grabFramebuffer();
+        QCOMPARE(view->lastDrawnPointCount(), n);
+        for (std::size_t i = 0; i < n; ++i) {
+            QVERIFY2(near(pixelOf(still, i), ColourMaps::toColor(rgba[i]), 10),
+                     qPrintable(QStringLiteral("still, point %1").arg(i)));
+            if (inSample(i)) QVERIFY(near(pixelOf(still, i), pixelOf(moving, i), 2));
+        }
+        // The same sample the next time, and none at or under the budget.
+        view->orbit(0.5f, 0.0f);
+        view->grabFramebuffer();
+        QCOMPARE(view->lodOrder().size(), kBudget);
+        view->setLevelOfDetail(n, 1500);
+        view->orbit(0.5f, 0.0f);
+        view->grabFramebuffer();
+        QCOMPARE(view->lastDrawnPointCount(), n);
     }
 
     void deviceClustersFallBackToHostWithoutInterop() {
