@@ -33,6 +33,12 @@ QString messageOf(const std::exception& e) {
 
 }  // namespace
 
+std::int64_t steadyNowNs() {
+    return std::int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count());
+}
+
 JobRunner::JobRunner(BackendFactory primary, BackendFactory fallback, QObject* parent)
     : QObject(parent),
       m_primaryFactory(std::move(primary)),
@@ -173,6 +179,7 @@ void JobRunner::workerLoop(Lane& lane) {
             lane.pending.erase(it);
         }
         JobOutcome outcome = runOne(lane, kind, request);
+        outcome.endedNs = steadyNowNs();
         QMetaObject::invokeMethod(
             this, [this, o = std::move(outcome)]() mutable { deliver(std::move(o)); },
             Qt::QueuedConnection);
@@ -186,6 +193,7 @@ JobOutcome JobRunner::runOne(Lane& lane, const QString& kind, const Request& req
     JobOutcome outcome;
     outcome.kind = kind;
     outcome.generation = request.generation;
+    outcome.startedNs = steadyNowNs();
 
     // Backends are created here, not in the constructor: CUDA start-up must not stall the GUI.
     if (!lane.fallback && m_fallbackFactory) {
@@ -338,6 +346,7 @@ void JobRunner::deliver(JobOutcome outcome) {
     auto& answered = m_answered[outcome.kind];
     if (answered >= outcome.generation) return;
     answered = outcome.generation;
+    outcome.deliveredNs = steadyNowNs();
     updateBusy();
     if (outcome.cancelled)
         emit cancelled(outcome);

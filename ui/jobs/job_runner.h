@@ -35,7 +35,15 @@ struct JobOutcome {
     /// Empty, or what a user should know about how the result came about ("the GPU ran out of
     /// memory for this run: it ran on the CPU").
     QString note;
+    /// When the job started on its worker, ended there and was delivered on the GUI thread
+    /// (steady clock, ns since its epoch; 0 when it never ran): where a change's time went.
+    std::int64_t startedNs = 0;
+    std::int64_t endedNs = 0;
+    std::int64_t deliveredNs = 0;
 };
+
+/// The steady clock in ns since its epoch, as JobOutcome's times and the view's frame times.
+std::int64_t steadyNowNs();
 
 /// The live compute engine shared by every algorithm panel. Each kind of job runs on a lane of
 /// its own: a worker thread with its own backends (on CUDA, its own stream and library handles),

@@ -6,23 +6,31 @@
 #include <QObject>
 #include <QTimer>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace cs::ui {
 
+class AlgorithmPanel;
 class MainWindow;
+struct JobOutcome;
 
 /// Measures what a user of the point view feels (`clusterscope --measure OUT.json`):
 ///  - picks: the GPU pick pass (PointCloudView::pickPoint) at kPicks places across the view,
 ///    from the click to the picked index on the GUI thread;
-///  - frames: the view orbiting continuously, each frame's draw time (glFinish on both sides)
-///    and the interval between presented frames;
-///  - parameter to screen: from a DBSCAN eps change to the frame that shows its colours, with
-///    the colours painted on the GPU through GL interop and uploaded from host memory,
-///    alternating on the same data in one run (the host path also pays for painting on the
-///    worker and copying the colours).
+///  - frames: the view orbiting continuously, each frame's draw time (glFinish on both sides),
+///    the interval between presented frames and the points drawn (the level of detail's
+///    sample while moving, all once the camera stops);
+///  - parameter to screen: from a change to the frame that shows it, stage by stage (change to
+///    job start on the worker, the job, the hop to the GUI thread, the panel showing it, the
+///    wait for the paint, the paint, paint to swap): DBSCAN eps with the colours painted through
+///    GL interop and uploaded from host memory, alternating on the same data; DBSCAN MinPts;
+///    the kNN graph's k (edges included) where a graph is on screen or cheap to make;
+///  - drag: the eps slider dragged through kDragPositions at frame rate, as a user does: how
+///    many results landed, the last position's latency to the screen, and whether the final
+///    colours show the final eps's clustering with no stale result landing after it.
 /// Runs on the GUI thread's event loop; start() returns at once, finished() carries the report.
 class ViewBenchmark : public QObject {
     Q_OBJECT
@@ -33,28 +41,60 @@ public:
     /// Frames timed while orbiting, after kWarmupFrames untimed ones.
     static constexpr int kFrames = 240;
     static constexpr int kWarmupFrames = 20;
-    /// Parameter changes timed per colour path (after one untimed change each).
+    /// Parameter changes timed per series (after one untimed change each).
     static constexpr int kChangesPerPath = 15;
     /// Picks timed (a kPickGrid x kPickGrid grid over the view's middle, after one untimed).
     static constexpr int kPickGrid = 5;
     static constexpr int kPicks = kPickGrid * kPickGrid;
+    /// Slider positions of the scripted drag, one every kDragIntervalMs.
+    static constexpr int kDragPositions = 50;
+    static constexpr int kDragIntervalMs = 16;
+    /// Above this many points the kNN graph is not computed for the k series on the CPU (a
+    /// graph on screen is measured at any size).
+    static constexpr std::size_t kKnnStartLimit = 200'000;
+    /// A change with nothing on screen after this long fails the measurement.
+    static constexpr int kStepTimeoutMs = 300'000;
 
     void start();
 
 signals:
-    /// The report (JSON object: points, renderer, backend, frames, paramToScreen).
+    /// The report (JSON object: points, renderer, backend, pickMs, frames, paramToScreen,
+    /// drag).
     void finished(const QJsonObject& report);
     /// Why nothing could be measured (no points, no DBSCAN, a failed run).
     void failed(const QString& message);
 
 private:
+    /// Where one change's time went, per series.
+    struct Stages {
+        std::vector<double> total, result, changeToStart, job, jobToDelivered, deliveredToShown,
+            shownToPaint, paint, bufferWrite, paintToSwap;
+        std::map<std::string, std::vector<double>> jobStages;
+        QString colourPath;
+        QJsonObject json() const;
+    };
+    /// One parameter change: its panel's result must reach the screen before the next.
+    struct Step {
+        int series = -1;  // index into m_series; -1: untimed
+        bool interop = true;
+        AlgorithmPanel* panel = nullptr;
+        std::function<void()> change;
+    };
+
     void measurePicks();
     void startFrames();
     void onFrame();
+    void afterFrames();
     void startChanges();
-    void nextChange();
-    void onResult();
+    void planChanges();
+    void nextStep();
+    void onJobFinished(const JobOutcome& outcome);
+    void onResult(AlgorithmPanel* panel);
     void onDrawn();
+    void finishChanges();
+    void startDrag();
+    void dragStep();
+    void finishDrag();
     void fail(const QString& message);
     void disconnectAll();
 
@@ -66,22 +106,30 @@ private:
     std::int64_t m_lastFrameNs = 0;
     std::vector<double> m_drawMs;
     std::vector<double> m_intervalMs;
+    std::vector<double> m_pointsDrawn;
 
-    int m_change = 0;  // index over both paths, interleaved
-    double m_baseEps = 0.0;
-    std::int64_t m_changeStartNs = 0;
-    std::int64_t m_resultNs = -1;
-    bool m_settling = false;            // waiting for a path switch to reach the screen
-    std::vector<double> m_totalMs[2];   // 0 interop, 1 host
-    std::vector<double> m_resultMs[2];  // change to result on the GUI thread
-    std::vector<double> m_jobMs[2];     // the job itself, on the worker
-    // Where the rest goes: result to the frame's paint, the paint, the paint to the swap.
-    std::vector<double> m_waitPaintMs[2];
-    std::vector<double> m_paintMs[2];
-    std::vector<double> m_uploadMs[2];
-    std::vector<double> m_presentMs[2];
-    std::map<std::string, std::vector<double>> m_stageMs[2];  // the job's stages
-    QString m_pathSeen[2];
+    std::vector<QString> m_seriesNames;
+    std::vector<Stages> m_series;
+    std::vector<Step> m_steps;
+    std::size_t m_step = 0;
+    bool m_settling = false;  // waiting for a colour path switch to reach the screen
+    std::int64_t m_changeNs = 0;
+    std::int64_t m_shownNs = -1;
+    std::int64_t m_startedNs = 0, m_endedNs = 0, m_deliveredNs = 0;
+    double m_jobMs = 0.0;
+    std::map<std::string, double> m_jobStages;
+    QString m_knnNote;
+    QTimer m_watchdog;
+
+    // The drag.
+    std::vector<double> m_dragAsked;  // eps per position, as the panel runs it
+    std::vector<double> m_dragLanded;
+    std::size_t m_dragLandedAt = 0;  // position index of the newest result landed
+    int m_dragStale = 0;
+    std::int64_t m_dragLastNs = 0;         // the last position set
+    std::int64_t m_dragFinalShownNs = -1;  // its result shown
+    std::int64_t m_dragFinalDrawnNs = -1;  // and drawn
+    QTimer m_dragTimer;
 };
 
 }  // namespace cs::ui

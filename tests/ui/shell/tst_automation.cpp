@@ -8,6 +8,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <cmath>
 
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
@@ -199,7 +200,48 @@ private slots:
         QVERIFY(
             frames[QStringLiteral("intervalMs")].toObject()[QStringLiteral("median")].toDouble() >=
             draw[QStringLiteral("min")].toDouble());
+        // Under the level of detail's budget every frame draws every point.
+        QCOMPARE(frames[QStringLiteral("pointsDrawnMoving")]
+                     .toObject()[QStringLiteral("median")]
+                     .toDouble(),
+                 20000.0);
+        QCOMPARE(frames[QStringLiteral("pointsDrawnAtRest")].toDouble(), 20000.0);
+        QVERIFY(frames[QStringLiteral("lodBudget")].toDouble() > 0);
         const QJsonObject changes = j[QStringLiteral("paramToScreen")].toObject();
+        // Every series reports every stage, finite, and the stages add up to the total.
+        const QStringList stageKeys{"changeToJobStartMs", "jobMs",           "jobToDeliveredMs",
+                                    "deliveredToShownMs", "resultToPaintMs", "paintMs",
+                                    "paintToSwapMs"};
+        for (const QString& series : {QStringLiteral("interop"), QStringLiteral("host"),
+                                      QStringLiteral("minPts"), QStringLiteral("knnK")}) {
+            const QJsonObject p = changes[series].toObject();
+            QVERIFY2(!p.isEmpty(), qPrintable(series));
+            QCOMPARE(p[QStringLiteral("totalMs")].toObject()[QStringLiteral("count")].toInt(),
+                     cs::ui::ViewBenchmark::kChangesPerPath);
+            double sum = 0.0;
+            for (const QString& key : stageKeys) {
+                const QJsonObject stage = p[key].toObject();
+                QCOMPARE(stage[QStringLiteral("count")].toInt(),
+                         cs::ui::ViewBenchmark::kChangesPerPath);
+                const double median = stage[QStringLiteral("median")].toDouble(-1.0);
+                QVERIFY2(std::isfinite(median) && median >= 0.0,
+                         qPrintable(QStringLiteral("%1 %2: %3").arg(series, key).arg(median)));
+                QVERIFY(stage[QStringLiteral("max")].toDouble() <
+                        p[QStringLiteral("totalMs")].toObject()[QStringLiteral("max")].toDouble() +
+                            1e-6);
+                sum += median;
+            }
+            QVERIFY2(sum > 0.0, qPrintable(series));
+        }
+        const QJsonObject drag = j[QStringLiteral("drag")].toObject();
+        QCOMPARE(drag[QStringLiteral("positions")].toInt(), cs::ui::ViewBenchmark::kDragPositions);
+        QVERIFY(drag[QStringLiteral("landed")].toInt() >= 1);
+        QVERIFY(drag[QStringLiteral("landed")].toInt() <= cs::ui::ViewBenchmark::kDragPositions);
+        QCOMPARE(drag[QStringLiteral("stale")].toInt(), 0);
+        QVERIFY(drag[QStringLiteral("finalMatches")].toBool());
+        const double lastToScreen = drag[QStringLiteral("lastToScreenMs")].toDouble(-1.0);
+        QVERIFY2(std::isfinite(lastToScreen) && lastToScreen >= 0.0,
+                 qPrintable(QString::number(lastToScreen)));
         for (const QString& path : {QStringLiteral("interop"), QStringLiteral("host")}) {
             const QJsonObject p = changes[path].toObject();
             QCOMPARE(p[QStringLiteral("totalMs")].toObject()[QStringLiteral("count")].toInt(),
