@@ -661,8 +661,16 @@ void PointCloudView::cameraMoved() {
 
 void PointCloudView::setLevelOfDetail(std::size_t budget, int settleMs) {
     m_lodBudget = budget;
+    m_lodBudgetSet = true;
     m_lodSettle.setInterval(std::max(settleMs, 0));
     update();
+}
+
+bool PointCloudView::isSoftwareRenderer() const {
+    const QString& r = m_glInfo.renderer;
+    return r.contains(QLatin1String("llvmpipe"), Qt::CaseInsensitive) ||
+           r.contains(QLatin1String("softpipe"), Qt::CaseInsensitive) ||
+           r.contains(QLatin1String("SwiftShader"), Qt::CaseInsensitive);
 }
 
 void PointCloudView::orbit(float dYawDegrees, float dPitchDegrees) {
@@ -923,6 +931,18 @@ float PointCloudView::aspect() const {
 void PointCloudView::contentChanged() {
     ++m_contentGeneration;
     update();
+    // update() posts its request at low priority: new content (a result that just landed)
+    // would wait behind every other event of the window, the panels' relayout after a result
+    // among them. Painted once the caller's handler returns instead, for all its changes at once.
+    if (m_paintPosted) return;
+    m_paintPosted = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_paintPosted = false;
+            if (!isContentDrawn() && isVisible() && m_glReady) repaint();
+        },
+        Qt::QueuedConnection);
 }
 
 void PointCloudView::initializeGL() {
@@ -941,6 +961,8 @@ void PointCloudView::initializeGL() {
         logInfo(QStringLiteral("GL_VERSION: %1").arg(m_glInfo.version));
     }
 
+    // A software renderer draws every point on the CPU: moving, it draws a smaller sample.
+    if (!m_lodBudgetSet) m_lodBudget = isSoftwareRenderer() ? kSoftwareLodBudget : kLodBudget;
     m_glError.clear();
     m_glReady = buildProgram();
     if (m_glReady) {

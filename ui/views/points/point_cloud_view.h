@@ -348,11 +348,15 @@ public:
     /// jumps when full detail returns. 0 draws every point always.
     void setLevelOfDetail(std::size_t budget, int settleMs = kLodSettleMs);
     std::size_t lodBudget() const { return m_lodBudget; }
-    /// Points drawn per frame while moving, by default: about 2 ms a frame on an H200.
+    /// Points drawn per frame while moving, by default: about 2 ms a frame on an H200; on a
+    /// software renderer (Mesa's llvmpipe: every point costs CPU time) kSoftwareLodBudget.
     static constexpr std::size_t kLodBudget = 2'000'000;
+    static constexpr std::size_t kSoftwareLodBudget = 250'000;
     static constexpr int kLodSettleMs = 150;
     /// True from a camera move until settleMs after the last.
     bool isCameraMoving() const { return m_lodSettle.isActive(); }
+    /// True on a software GL renderer (llvmpipe, softpipe, SwiftShader), known once GL is up.
+    bool isSoftwareRenderer() const;
     /// Points the last frame drew (all, or the subsample while moving).
     std::size_t lastDrawnPointCount() const { return m_drawnPoints; }
     /// The subsample drawn while moving: point indices, a prefix of a random permutation (seeded,
@@ -543,6 +547,7 @@ private:
     FrameTiming m_frameTiming;
     // Level of detail: m_lodOrder in m_lodBuffer, drawn while m_lodSettle runs.
     std::size_t m_lodBudget = kLodBudget;
+    bool m_lodBudgetSet = false;  // by setLevelOfDetail: the renderer does not choose it
     QTimer m_lodSettle;
     std::vector<std::uint32_t> m_lodOrder;
     QOpenGLBuffer m_lodBuffer{QOpenGLBuffer::IndexBuffer};
@@ -554,6 +559,7 @@ private:
     std::uint64_t m_contentGeneration = 1;
     std::uint64_t m_paintedGeneration = 0;
     std::uint64_t m_drawnGeneration = 0;
+    bool m_paintPosted = false;  // contentChanged() asked for a paint after the current event
 
     QPoint m_lastMouse;
     QPoint m_pressMouse;

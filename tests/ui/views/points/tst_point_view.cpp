@@ -303,6 +303,9 @@ private slots:
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->lastDrawnPointCount(), n);
 
+        // The renderer picks the default: a smaller sample where the CPU draws every point.
+        QCOMPARE(view->lodBudget(), view->isSoftwareRenderer() ? PointCloudView::kSoftwareLodBudget
+                                                               : PointCloudView::kLodBudget);
         constexpr std::size_t kBudget = 60;
         view->setLevelOfDetail(kBudget, 1500);
         view->orbit(0.5f, 0.0f);
