@@ -120,9 +120,9 @@ std::optional<AutomationOptions> Automation::parse(
         QStringLiteral("OUT.png"));
     const QCommandLineOption measureOption(
         QStringLiteral("measure"),
-        QObject::tr("After the runs, measure the point view: frame times while orbiting and "
-                    "DBSCAN eps change to screen, colours through GL interop and from the "
-                    "host; write them as JSON."),
+        QObject::tr("After the runs, measure the point view: frame times while orbiting, "
+                    "parameter changes (DBSCAN eps and MinPts, kNN k) to the screen stage by "
+                    "stage, and a drag of the eps slider; write them as JSON."),
         QStringLiteral("OUT.json"));
     const QCommandLineOption exportOption(
         QStringLiteral("export"),
