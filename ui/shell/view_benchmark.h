@@ -50,8 +50,10 @@ public:
     static constexpr int kDragPositions = 50;
     static constexpr int kDragIntervalMs = 16;
     /// Above this many points the kNN graph is not computed for the k series on the CPU (a
-    /// graph on screen is measured at any size).
+    /// graph on screen is measured at any size); the k series runs after the drag.
     static constexpr std::size_t kKnnStartLimit = 200'000;
+    /// The same on an accelerator (the goal for k is at 1M points).
+    static constexpr std::size_t kKnnStartLimitAccelerated = 2'000'000;
     /// A change with nothing on screen after this long fails the measurement.
     static constexpr int kStepTimeoutMs = 300'000;
 
@@ -87,11 +89,14 @@ private:
     void afterFrames();
     void startChanges();
     void planChanges();
+    bool planKnnChanges();
+    void connectSteps();
     void nextStep();
     void onJobFinished(const JobOutcome& outcome);
     void onResult(AlgorithmPanel* panel);
     void onDrawn();
-    void finishChanges();
+    void stepsDone();
+    void finishReport();
     void startDrag();
     void dragStep();
     void finishDrag();
@@ -122,6 +127,7 @@ private:
     QTimer m_watchdog;
 
     // The drag.
+    bool m_dragDone = false;
     std::vector<double> m_dragAsked;  // eps per position, as the panel runs it
     std::vector<double> m_dragLanded;
     std::size_t m_dragLandedAt = 0;  // position index of the newest result landed
