@@ -164,6 +164,11 @@ QSurfaceFormat PointCloudView::defaultSurfaceFormat() {
     }
     format.setDepthBufferSize(24);
     format.setStencilBufferSize(8);
+    // No wait for the vertical blank in the window's swap: with an interval of 1 every
+    // composition of the window (a progress bar's tick included) blocks the GUI thread for up to
+    // a refresh period, and a result that lands meanwhile waits behind it. Frames are paced by
+    // update requests instead.
+    format.setSwapInterval(0);
     return format;
 }
 

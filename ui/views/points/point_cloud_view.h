@@ -84,7 +84,8 @@ public:
     explicit PointCloudView(QWidget* parent = nullptr);
     ~PointCloudView() override;
 
-    /// OpenGL 3.3 core profile with a depth buffer.
+    /// OpenGL 3.3 core profile with a depth buffer, swapping without waiting for the vertical
+    /// blank.
     static QSurfaceFormat defaultSurfaceFormat();
 
     /// Shows points (nullptr clears the view), coloured by PointColouring::defaultOption, with
