@@ -28,6 +28,7 @@
 #include "compute/rocket/rocket.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/knn/knn_gpu.h"
+#include "tests/common/gpu_cases.h"
 #include "tests/common/gpu_test.h"
 #include "tests/common/test_paths.h"
 
@@ -39,6 +40,9 @@ using cs::SeriesSet;
 
 namespace {
 
+using cs::test::firstDifference;
+using cs::test::noisySeries;
+
 std::shared_ptr<cs::Backend> g_one;  // device 0 alone: the reference
 
 // Backends on several workers: {0, 0}, {0, 0, 0}, and every real device when there are two or
@@ -49,27 +53,6 @@ std::shared_ptr<cs::Backend> backendOn(const std::vector<int>& devices) {
     auto backend = cs::kernels::createCudaBackend();
     backend->setDevices(devices);
     return backend;
-}
-
-std::string firstDifference(const KnnGraph& a, const KnnGraph& b) {
-    if (a.n != b.n || a.k != b.k || a.indices.size() != b.indices.size() ||
-        a.distances.size() != b.distances.size())
-        return "shapes differ";
-    for (std::size_t s = 0; s < a.indices.size(); ++s)
-        if (a.indices[s] != b.indices[s] ||
-            std::memcmp(&a.distances[s], &b.distances[s], sizeof(float)) != 0) {
-            std::ostringstream out;
-            out.precision(9);
-            out << "point " << s / std::size_t(a.k) << " slot " << s % std::size_t(a.k)
-                << ": neighbour " << a.indices[s] << " at " << a.distances[s] << " vs "
-                << b.indices[s] << " at " << b.distances[s];
-            return out.str();
-        }
-    if (a.treesBuilt != b.treesBuilt)
-        return "trees built " + std::to_string(a.treesBuilt) + " vs " +
-               std::to_string(b.treesBuilt);
-    if (a.recallByTree != b.recallByTree) return "recall by tree differs";
-    return {};
 }
 
 std::string firstDifference(const RocketFeatures& a, const RocketFeatures& b) {
@@ -100,25 +83,6 @@ void expectSameGraph(const PointSet& pts, const KnnParams& p, const std::string&
         CS_CHECK_MSG(device && device->n == pts.n && device->indices.toHost() == many.indices,
                      what + " on " + name + ": device indices");
     }
-}
-
-SeriesSet generated(std::size_t n, std::size_t channels, std::size_t length, std::uint64_t seed) {
-    cs::Random rng(seed);
-    SeriesSet s;
-    s.n = n;
-    s.channels = channels;
-    s.length = length;
-    s.values.assign(n * channels * length, 0.0f);
-    s.lengths.assign(n, std::uint32_t(length));
-    for (std::size_t i = 0; i < n; ++i) {
-        if (i % 3 == 1) s.lengths[i] = std::uint32_t(12 + rng.below(length - 12));
-        const double f = 0.01 + 0.05 * rng.uniform();
-        for (std::size_t c = 0; c < channels; ++c)
-            for (std::size_t t = 0; t < s.lengths[i]; ++t)
-                s.values[(i * channels + c) * length + t] =
-                    float(std::sin(f * double(t) + double(c)) + 0.3 * rng.normal());
-    }
-    return s;
 }
 
 void expectSameRocket(const SeriesSet& s, const std::string& what) {
@@ -221,9 +185,9 @@ CS_TEST(knnCancellationStopsEveryWorker) {
 }
 
 CS_TEST(rocketMatchesOneDevice) {
-    expectSameRocket(generated(301, 1, 200, 1), "univariate ragged");
-    expectSameRocket(generated(97, 3, 120, 2), "multivariate");
-    expectSameRocket(generated(2, 1, 100, 4), "fewer series than workers");
+    expectSameRocket(noisySeries(301, 1, 200, 1, true), "univariate ragged");
+    expectSameRocket(noisySeries(97, 3, 120, 2, true), "multivariate");
+    expectSameRocket(noisySeries(2, 1, 100, 4, true), "fewer series than workers");
     const auto gunPoint = cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts");
     if (std::filesystem::exists(gunPoint))
         expectSameRocket(cs::io::readSeriesWithSplit(gunPoint), "GunPoint");
@@ -231,7 +195,7 @@ CS_TEST(rocketMatchesOneDevice) {
 
 CS_TEST(rocketFeaturesFitTheRidge) {
     // Several devices leave the features on the host: the ridge uploads them, same model.
-    SeriesSet s = generated(200, 1, 150, 9);
+    SeriesSet s = noisySeries(200, 1, 150, 9, true);
     s.labels.resize(s.n);
     s.classNames = {"a", "b"};
     for (std::size_t i = 0; i < s.n; ++i)
@@ -254,7 +218,7 @@ CS_TEST(rocketFeaturesFitTheRidge) {
 }
 
 CS_TEST(rocketStagesNameTheWorkers) {
-    const SeriesSet s = generated(50, 1, 100, 3);
+    const SeriesSet s = noisySeries(50, 1, 100, 3, true);
     const auto kernels = cs::makeRocketKernels({.kernels = 100}, s.length, s.channels);
     cs::JobControl job;
     (void)g_many.front().second->rocketTransform(s, kernels, job);

@@ -25,6 +25,7 @@
 #include "compute/knn/knn_graph.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/knn/knn_gpu.h"
+#include "tests/common/gpu_cases.h"
 #include "tests/common/gpu_test.h"
 #include "tests/common/knn_oracle.h"
 #include "tests/common/test_paths.h"
@@ -35,6 +36,9 @@ using cs::PointSet;
 
 namespace {
 
+using cs::test::firstDifference;
+using cs::test::noisySeries;
+
 std::shared_ptr<cs::Backend> g_backend;
 
 std::string describe(const std::string& data, const KnnParams& p) {
@@ -42,27 +46,6 @@ std::string describe(const std::string& data, const KnnParams& p) {
     out << data << " k=" << p.k << " trees=" << p.trees << " leafSize=" << p.leafSize
         << " targetRecall=" << p.targetRecall << " seed=" << p.seed;
     return out.str();
-}
-
-std::string firstDifference(const KnnGraph& a, const KnnGraph& b) {
-    if (a.n != b.n || a.k != b.k) return "shapes differ";
-    if (a.indices.size() != b.indices.size() || a.distances.size() != b.distances.size())
-        return "array sizes differ";
-    for (std::size_t s = 0; s < a.indices.size(); ++s)
-        if (a.indices[s] != b.indices[s] ||
-            std::memcmp(&a.distances[s], &b.distances[s], sizeof(float)) != 0) {
-            std::ostringstream out;
-            out.precision(9);
-            out << "point " << s / std::size_t(a.k) << " slot " << s % std::size_t(a.k)
-                << ": neighbour " << a.indices[s] << " at " << a.distances[s] << " vs "
-                << b.indices[s] << " at " << b.distances[s];
-            return out.str();
-        }
-    if (a.treesBuilt != b.treesBuilt)
-        return "trees built " + std::to_string(a.treesBuilt) + " vs " +
-               std::to_string(b.treesBuilt);
-    if (a.recallByTree != b.recallByTree) return "recall by tree differs";
-    return {};
 }
 
 // CPU and GPU graphs of pts, identical; returns the GPU one.

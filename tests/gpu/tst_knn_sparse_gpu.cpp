@@ -20,6 +20,7 @@
 #include "kernels/cuda_backend.h"
 #include "kernels/knn/knn_gpu.h"
 #include "kernels/knn/knn_sparse_gpu.h"
+#include "tests/common/gpu_cases.h"
 #include "tests/common/gpu_test.h"
 
 using cs::KnnGraph;
@@ -27,6 +28,9 @@ using cs::KnnParams;
 using cs::SparseSet;
 
 namespace {
+
+using cs::test::firstDifference;
+using cs::test::noisySeries;
 
 std::unique_ptr<cs::kernels::StreamHandles> g_context;
 
@@ -55,23 +59,6 @@ SparseSet groupedRows(std::size_t n, std::size_t dims, std::uint64_t seed, int l
     }
     s.validate();
     return s;
-}
-
-std::string firstDifference(const KnnGraph& a, const KnnGraph& b) {
-    if (a.n != b.n || a.k != b.k || a.indices.size() != b.indices.size()) return "shapes differ";
-    for (std::size_t s = 0; s < a.indices.size(); ++s)
-        if (a.indices[s] != b.indices[s] ||
-            std::memcmp(&a.distances[s], &b.distances[s], sizeof(float)) != 0) {
-            std::ostringstream out;
-            out.precision(9);
-            out << "point " << s / std::size_t(a.k) << " slot " << s % std::size_t(a.k) << ": "
-                << a.indices[s] << " at " << a.distances[s] << " vs " << b.indices[s] << " at "
-                << b.distances[s];
-            return out.str();
-        }
-    if (a.treesBuilt != b.treesBuilt) return "trees built differ";
-    if (a.recallByTree != b.recallByTree) return "recall by tree differs";
-    return {};
 }
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include "compute/rocket/rocket_pipeline.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/rocket/rocket_gpu.h"
+#include "tests/common/gpu_cases.h"
 #include "tests/common/gpu_test.h"
 #include "tests/common/test_paths.h"
 
@@ -33,6 +34,8 @@ using cs::RocketVariant;
 using cs::SeriesSet;
 
 namespace {
+
+using cs::test::noisySeries;
 
 std::shared_ptr<cs::Backend> g_backend;
 
@@ -97,27 +100,6 @@ SeriesSet readShared(const char* file) {
     return cs::io::readSeriesWithSplit(cs::test::sharedData(file));
 }
 
-// n noisy series of `length` samples and `channels` channels, some shorter when ragged.
-SeriesSet generated(std::size_t n, std::size_t channels, std::size_t length, std::uint64_t seed,
-                    bool ragged) {
-    cs::Random rng(seed);
-    SeriesSet s;
-    s.n = n;
-    s.channels = channels;
-    s.length = length;
-    s.values.assign(n * channels * length, 0.0f);
-    s.lengths.assign(n, std::uint32_t(length));
-    for (std::size_t i = 0; i < n; ++i) {
-        if (ragged && i % 3 == 1) s.lengths[i] = std::uint32_t(12 + rng.below(length - 12));
-        const double f = 0.01 + 0.05 * rng.uniform();
-        for (std::size_t c = 0; c < channels; ++c)
-            for (std::size_t t = 0; t < s.lengths[i]; ++t)
-                s.values[(i * channels + c) * length + t] =
-                    float(std::sin(f * double(t) + double(c)) + 0.3 * rng.normal());
-    }
-    return s;
-}
-
 void bothVariants(const SeriesSet& s, int kernels, const std::string& what) {
     for (const RocketVariant v : {RocketVariant::MiniRocket, RocketVariant::MultiRocket})
         expectSame(s, fitted(s, v, kernels, 7), what + " " + cs::rocketVariantName(v));
@@ -140,19 +122,19 @@ CS_TEST(unequalLengthSet) {
 // Short series (small blocks), ragged lengths down to 12 samples (combinations with no
 // unpadded output), and few features per kernel.
 CS_TEST(raggedGenerated) {
-    bothVariants(generated(40, 1, 300, 3, true), 840, "ragged univariate");
-    bothVariants(generated(25, 3, 200, 4, true), 1'000, "ragged 3 channels");
+    bothVariants(noisySeries(40, 1, 300, 3, true), 840, "ragged univariate");
+    bothVariants(noisySeries(25, 3, 200, 4, true), 1'000, "ragged 3 channels");
 }
 
 // 30,000 samples do not fit in shared memory: the blocks work in a global workspace.
 CS_TEST(longSeriesUseWorkspace) {
-    bothVariants(generated(6, 1, 30'000, 5, false), 1'000, "30,000 samples");
+    bothVariants(noisySeries(6, 1, 30'000, 5, false), 1'000, "30,000 samples");
 }
 
 // A model fitted on short series applied to longer ones (dilations fitted for the short ones).
 CS_TEST(longerTestSeries) {
-    const SeriesSet train = generated(20, 1, 100, 8, false);
-    const SeriesSet test = generated(10, 1, 2'000, 9, true);
+    const SeriesSet train = noisySeries(20, 1, 100, 8, false);
+    const SeriesSet test = noisySeries(10, 1, 2'000, 9, true);
     for (const RocketVariant v : {RocketVariant::MiniRocket, RocketVariant::MultiRocket})
         expectSame(test, fitted(train, v, 1'000, 2),
                    std::string("longer ") + cs::rocketVariantName(v));
@@ -196,7 +178,7 @@ CS_TEST(pipelineMatchesCpu) {
 
 // Cancelling stops between launches with cs::Cancelled and leaves the backend usable.
 CS_TEST(cancelStops) {
-    const SeriesSet s = generated(400, 1, 3'000, 11, false);
+    const SeriesSet s = noisySeries(400, 1, 3'000, 11, false);
     const MiniRocketModel m = fitted(s, RocketVariant::MiniRocket, 10'000, 1);
     cs::JobControl job;
     job.cancel();
@@ -207,8 +189,8 @@ CS_TEST(cancelStops) {
         cancelled = true;
     }
     CS_CHECK(cancelled);
-    expectSame(generated(3, 1, 500, 12, false),
-               fitted(generated(3, 1, 500, 12, false), RocketVariant::MiniRocket, 840, 1),
+    expectSame(noisySeries(3, 1, 500, 12, false),
+               fitted(noisySeries(3, 1, 500, 12, false), RocketVariant::MiniRocket, 840, 1),
                "after a cancel");
 }
 
