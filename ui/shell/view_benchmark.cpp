@@ -444,7 +444,8 @@ void ViewBenchmark::finishDrag() {
     const auto run = panel->lastRun();
     const bool sameEps = run && run->params.eps == m_dragAsked.back();
     const bool coloursMatch =
-        sameEps && coloursShowLabels(view->readColourBuffer(), run->result.labels);
+        sameEps &&
+        coloursShowRun(view->readColourBuffer(), run->result.labels, run->slotOf, run->slotColours);
     QJsonObject drag;
     drag[QStringLiteral("positions")] = int(m_dragAsked.size());
     drag[QStringLiteral("intervalMs")] = kDragIntervalMs;

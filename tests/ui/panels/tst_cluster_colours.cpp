@@ -122,6 +122,33 @@ private slots:
             Labels{5, 1}, {}, cs::ui::clusterPaint(slotOf, colours, grey, {true, false, true}));
         QCOMPARE(rgba, std::vector<std::uint32_t>({grey, 0xff0000ffu}));
     }
+
+    // More clusters than palette colours: the run's own colours pass point by point, where the
+    // partition check cannot (two clusters share a colour); any point off its colour fails.
+    void screenMatchesTheRunWithRepeatedColours() {
+        const Labels l{0, 1, 2, -1, 2, 0, 3, -1};
+        const std::vector<int> slotOf{0, 1, 2, 3};
+        const std::vector<std::uint32_t> palette{0xff0000ffu, 0xff00ff00u, 0xff0000ffu,
+                                                 0xffff0000u};
+        const std::uint32_t grey = 0x80808080u;
+        const auto shown =
+            cs::paintCategories(l, {}, cs::ui::clusterPaint(slotOf, palette, grey, {}));
+        QVERIFY(cs::ui::coloursShowRun(shown, l, slotOf, palette));
+        QVERIFY(!cs::ui::coloursShowLabels(shown, l));
+        auto wrong = shown;
+        wrong[4] = palette[1];  // a member of cluster 2 in cluster 1's colour
+        QVERIFY(!cs::ui::coloursShowRun(wrong, l, slotOf, palette));
+        wrong = shown;
+        wrong[7] = palette[3];  // one noise point unlike the other
+        QVERIFY(!cs::ui::coloursShowRun(wrong, l, slotOf, palette));
+        // The colours of another clustering of the same points (a stale result) fail.
+        const Labels before{0, 0, 1, -1, 1, 0, 1, -1};
+        const auto stale =
+            cs::paintCategories(before, {}, cs::ui::clusterPaint(slotOf, palette, grey, {}));
+        QVERIFY(!cs::ui::coloursShowRun(stale, l, slotOf, palette));
+        QVERIFY(!cs::ui::coloursShowRun(shown, std::span<const std::int32_t>(l).subspan(1), slotOf,
+                                        palette));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestClusterColours)

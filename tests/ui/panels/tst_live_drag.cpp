@@ -94,6 +94,8 @@ private slots:
         const std::vector<std::uint32_t> shown = m_window->pointView()->readColourBuffer();
         QCOMPARE(shown.size(), direct.labels.size());
         QVERIFY(cs::ui::coloursShowLabels(shown, direct.labels));
+        QVERIFY(cs::ui::coloursShowRun(shown, direct.labels, p->lastRun()->slotOf,
+                                       p->lastRun()->slotColours));
         // And not those of the first position (the check can tell them apart).
         const cs::DbscanResult first = cs::backendRegistry().get("cpu")->dbscan(
             *points, {.eps = asked.front(), .minPts = p->params().minPts}, job);

@@ -2,6 +2,7 @@
 #include "ui/panels/dbscan/cluster_colours.h"
 
 #include <algorithm>
+#include <optional>
 #include <unordered_map>
 
 namespace cs::ui {
@@ -111,6 +112,24 @@ bool coloursShowLabels(std::span<const std::uint32_t> colours,
         seen[slot] = true;
         colourOf[slot] = colours[i];
         if (!labelOf.emplace(colours[i], labels[i]).second) return false;
+    }
+    return true;
+}
+
+bool coloursShowRun(std::span<const std::uint32_t> colours, std::span<const std::int32_t> labels,
+                    std::span<const int> slotOf, std::span<const std::uint32_t> slotColours) {
+    if (colours.size() != labels.size()) return false;
+    std::optional<std::uint32_t> noise;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const std::int32_t l = labels[i];
+        const int slot = l >= 0 && std::size_t(l) < slotOf.size() ? slotOf[std::size_t(l)] : -1;
+        if (slot >= 0 && std::size_t(slot) < slotColours.size()) {
+            if (colours[i] != slotColours[std::size_t(slot)]) return false;
+        } else if (noise.value_or(colours[i]) != colours[i]) {
+            return false;
+        } else {
+            noise = colours[i];
+        }
     }
     return true;
 }

@@ -52,4 +52,11 @@ cs::CategoryPaint clusterPaint(std::span<const int> slotOf,
 bool coloursShowLabels(std::span<const std::uint32_t> colours,
                        std::span<const std::int32_t> labels);
 
+/// True when colours are exactly the run's, point by point: a member of cluster c has
+/// slotColours[slotOf[c]], and the noise points (and clusters without a valid slot) share one
+/// colour. Unlike coloursShowLabels it holds with more clusters than palette colours (slots
+/// repeat colours), so --measure's drag checks the screen of a big cloud with it.
+bool coloursShowRun(std::span<const std::uint32_t> colours, std::span<const std::int32_t> labels,
+                    std::span<const int> slotOf, std::span<const std::uint32_t> slotColours);
+
 }  // namespace cs::ui
