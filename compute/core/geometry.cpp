@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "compute/core/huge_pages.h"
+
 namespace cs {
 
 double distanceScale(double widestExtent) {
@@ -37,7 +39,8 @@ CoordinateBox coordinateBox(const PointSet& points) {
     return box;
 }
 
-RecentredCoords recentredCoordsIn(const PointSet& points, const CoordinateBox& box) {
+RecentredCoords recentredCoordsIn(const PointSet& points, const CoordinateBox& box,
+                                  JobControl* job) {
     const std::size_t n = points.n, d = points.dims;
     std::vector<double> centre(d, 0.0);
     double widest = 0.0;
@@ -48,11 +51,13 @@ RecentredCoords recentredCoordsIn(const PointSet& points, const CoordinateBox& b
     }
     RecentredCoords out;
     out.scale = distanceScale(widest);
-    out.coords.resize(n * d);
-    for (std::size_t i = 0; i < n; ++i)
+    resizeCancellable(out.coords, n * d, job);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (job && i % 65536 == 65535) job->checkpoint();
         for (std::size_t j = 0; j < d; ++j)
             out.coords[i * d + j] =
                 static_cast<float>((double(points.coords[i * d + j]) - centre[j]) * out.scale);
+    }
     return out;
 }
 

@@ -13,6 +13,8 @@
 
 namespace cs {
 
+class JobControl;
+
 /// The power of two every point method multiplies re-centred coordinates by, so that squared
 /// distances neither overflow nor underflow float32: 1 when the cloud's widest extent (largest
 /// hi - lo over the dimensions, in double) lies in [2^-32, 2^32], which holds every cloud in
@@ -40,7 +42,9 @@ struct CoordinateBox {
 CoordinateBox coordinateBox(const PointSet& points);
 /// recentredCoords in a given box: the points' own, or one that holds them and more (a
 /// distributed build's box of all ranks' points, so every rank recentres as one process does).
-RecentredCoords recentredCoordsIn(const PointSet& points, const CoordinateBox& box);
+/// With a job, the copy checks it as it goes (its hundreds of megabytes are slow to map).
+RecentredCoords recentredCoordsIn(const PointSet& points, const CoordinateBox& box,
+                                  JobControl* job = nullptr);
 RecentredCoords recentredCoords(const PointSet& points);
 
 /// A distance in the data's units (eps) in the recentred frame: eps * scale, exact as float

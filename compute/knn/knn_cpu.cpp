@@ -20,6 +20,7 @@
 
 #include "compute/core/error.h"
 #include "compute/core/geometry.h"
+#include "compute/core/huge_pages.h"
 #include "compute/core/parallel.h"
 #include "compute/knn/knn_cpu_parts.h"
 
@@ -297,8 +298,10 @@ std::vector<float> knnRunForest(std::size_t n, std::size_t dims, const KnnParams
 
     graph.n = n;
     graph.k = params.k;
-    graph.indices.assign(n * k, kEmptyIndex);
-    std::vector<float> dist2(n * k, kEmptyDist2);
+    graph.indices.clear();
+    resizeCancellable(graph.indices, n * k, &job, kEmptyIndex);
+    std::vector<float> dist2;
+    resizeCancellable(dist2, n * k, &job, kEmptyDist2);
     for (int tree = 0; tree < params.trees; ++tree) {
         job.checkpoint();
         const double base = kKnnSampleProgress + perTree * tree;
@@ -348,7 +351,7 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
     double scale = 1.0;
     {
         auto stage = job.stage("exact sample");
-        RecentredCoords frame = recentredCoords(points);
+        RecentredCoords frame = recentredCoordsIn(points, coordinateBox(points), &job);
         x = std::move(frame.coords);
         scale = frame.scale;
         sample = knnRecallSample(n, params.recallSample, params.seed);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/huge_pages.h"
 #include "compute/core/parallel.h"
 
 namespace cs {
@@ -90,7 +91,7 @@ RocketFeatures rocketTransformCpu(const SeriesSet& series, const RocketKernels& 
         const std::size_t count = kernels.count(), cols = 2 * count;
         const std::size_t blocks = (count + kKernelBlock - 1) / kKernelBlock;
         const std::size_t items = n * blocks;
-        f.values.assign(n * cols, 0.0f);
+        resizeCancellable(f.values, n * cols, &job);
         float* out = f.values.data();
         // Work items in series-major order, in runs of kItemsPerChunk, so a worker keeps one
         // series in cache for many kernel blocks; a run is short enough for a prompt cancel.
