@@ -20,19 +20,9 @@ libdir="/usr/lib/$multiarch"
 # Debian packages that provide the files; installed when missing (as root) or named.
 packages=(nlohmann-json3-dev libcli11-dev liblzf-dev libeigen3-dev libnanoflann-dev libfftw3-dev
     libminizip-dev zlib1g-dev)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-        missing+=("$p")
-done
-if ((${#missing[@]})); then
-    if [[ $(id -u) -eq 0 ]]; then
-        apt-get install -y --no-install-recommends "${missing[@]}"
-    else
-        echo "device-deps: missing packages: sudo apt-get install ${missing[*]}" >&2
-        exit 1
-    fi
-fi
+# shellcheck source=ensure-packages.sh
+source "$repo/.ci/ensure-packages.sh"
+ensure_packages device-deps "${packages[@]}"
 
 version_of() {  # Debian package version without epoch and Debian suffix: 3.11.2-2 -> 3.11.2
     dpkg-query -W -f='${Version}' "$1" | sed -E 's/^[0-9]+://; s/[+~-].*$//'

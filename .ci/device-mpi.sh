@@ -26,19 +26,9 @@ sys="/usr/lib/$multiarch"
 ompi="$sys/openmpi"  # Debian's Open MPI libdir and includedir live here
 
 packages=(openmpi-bin libopenmpi-dev patchelf)
-missing=()
-for p in "${packages[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-        missing+=("$p")
-done
-if ((${#missing[@]})); then
-    if [[ $(id -u) -eq 0 ]]; then
-        apt-get install -y --no-install-recommends "${missing[@]}"
-    else
-        echo "device-mpi: missing packages: sudo apt-get install ${missing[*]}" >&2
-        exit 1
-    fi
-fi
+# shellcheck source=ensure-packages.sh
+source "$repo/.ci/ensure-packages.sh"
+ensure_packages device-mpi "${packages[@]}"
 
 # The same layout below <out> as below /usr: Open MPI's paths are ${prefix}/lib/<multiarch>/
 # openmpi/{lib,include}, ${prefix}/share/openmpi and ${prefix}/bin, so OPAL_PREFIX=<out> moves
