@@ -7,10 +7,12 @@
 # Usage: .ci/device-gpu-check.sh [tests] [dbscan] [knn] [rocket] [mpi] | all   (default all): the
 # gpu tests and each algorithm's benchmarks, in that order; mpi (not part of all): the
 # distributed kNN graph with the Open MPI that .devdeps/mpi carries (.ci/device-mpi.sh), see below
-# (CS_MPI_STRONG_N, CS_MPI_WEAK_N, CS_MPI_RANKS size the scaling table; CS_MPI_CTEST=0 skips ctest).
+# (CS_MPI_STRONG_N, CS_MPI_WEAK_N, CS_MPI_RANKS size the scaling table, CS_MPI_SCALING=0 skips it;
+# CS_MPI_CTEST=0 skips ctest); mpibig (not part of all): the big distributed graphs, ranks sharing
+# the GPU (CS_MPI_BIG_N points of 32 dimensions, default 100M, on CS_MPI_BIG_RANKS ranks, default 8).
 set -uo pipefail
 modes=" ${*:-all} "
-has() { [[ $modes == *" $1 "* || ($modes == *" all "* && $1 != mpi) ]]; }
+has() { [[ $modes == *" $1 "* || ($modes == *" all "* && $1 != mpi && $1 != mpibig) ]]; }
 out=${OUT:-/tmp/out}
 mkdir -p "$out"
 t0=$(date +%s)
@@ -30,8 +32,8 @@ if [[ -x $mpi_home/bin/mpicxx ]]; then
     # without mpirun; env.sh adds only the bundle's Open MPI libraries (and mpirun to PATH).
     source "$mpi_home/env.sh"
     mpi_args=(-DMPI_HOME="$mpi_home")
-    has mpi && mpi_args+=(-DCS_WITH_MPI=ON)  # a bundle FindMPI rejects fails the mpi mode loudly
-elif has mpi; then
+    { has mpi || has mpibig; } && mpi_args+=(-DCS_WITH_MPI=ON)  # a bundle FindMPI rejects fails loudly
+elif has mpi || has mpibig; then
     echo "mpi: no .devdeps/mpi (run .ci/device-deps.sh and carry .devdeps)"
     exit 1
 fi
@@ -205,14 +207,12 @@ PY
     done
 fi
 
+mpirun=("$mpi_home/bin/mpirun" --allow-run-as-root --oversubscribe)
 if has mpi; then
-    # Under mpirun the kNN graph runs on the CPU backend: each rank's subtrees are searched with
-    # the CPU leaf search (knn_mpi.cpp), and --backend cuda is refused; the GPU runs are the
-    # one-process ones above. Here: the ranks on this machine's cores, and the same graph as one
-    # process, byte for byte.
+    # Under mpirun each rank searches its subtrees' leaves on its backend (knn_mpi.cpp): auto is
+    # the GPU here, shared by the ranks. The same graph as one CPU process, byte for byte.
     step "MPI: two ranks"
     cli=$build/app/clusterscope-cli
-    mpirun=("$mpi_home/bin/mpirun" --allow-run-as-root --oversubscribe)
     "${mpirun[@]}" --version | head -1
     mkdir -p /tmp/mpi
     python3 .ci/mpi-scaling.py --cli "$cli" --write-points /tmp/mpi/blobs1m.npy --strong-n 1000000 \
@@ -229,13 +229,12 @@ if has mpi; then
         echo "mpi: FAIL: the two-rank graph differs from the one-process graph"
         status=1
     fi
-    "${mpirun[@]}" -np 2 "$cli" knn /tmp/mpi/blobs1m.npy --backend cuda 2>&1 | grep -m1 -- --backend
-    step "MPI: scaling table"
+    [[ ${CS_MPI_SCALING:-1} != 0 ]] && step "MPI: scaling table"
     # 16 cores: P ranks of one thread each, P = 1..8. Sizes for about 2 minutes in all.
-    timeout 400 python3 .ci/mpi-scaling.py --cli "$cli" --mpirun "${mpirun[*]}" \
+    [[ ${CS_MPI_SCALING:-1} != 0 ]] && { timeout 400 python3 .ci/mpi-scaling.py --cli "$cli" --mpirun "${mpirun[*]}" \
         --ranks "${CS_MPI_RANKS:-1,2,4,8}" --strong-n "${CS_MPI_STRONG_N:-1000000}" --weak-n "${CS_MPI_WEAK_N:-250000}" --d 32 \
         --k 10 --trees 2 --rank-threads 1 --workdir /tmp/mpi --json-out "$out/mpi_scaling.jsonl" |
-        tee "$out/mpi_scaling.md" || status=1
+        tee "$out/mpi_scaling.md" || status=1; }
     if [[ -z ${CS_PREBUILT:-} && ${CS_MPI_CTEST:-1} != 0 ]]; then
         step "MPI: ctest -L mpi"
         # The CI suites (P = 1..4, identical graphs and ROCKET features) through the bundle's
@@ -244,6 +243,37 @@ if has mpi; then
             status=1
         grep -E "Test +#|tests passed|FAIL" "$out/ctest_mpi.log"
     fi
+fi
+
+if has mpibig; then
+    # Issue 12's scale runs: P ranks sharing the GPU for their leaf search; 10M x 32 on the CPU
+    # ranks beside it, then CS_MPI_BIG_N x 32 (default 100M, 12.8 GB), written in parallel.
+    cli=$build/app/clusterscope-cli
+    ranks=${CS_MPI_BIG_RANKS:-8}
+    threads=$(($(nproc) / ranks))
+    big=${CS_MPI_BIG_N:-100000000}
+    mkdir -p /tmp/mpibig
+    step "MPI big: points"
+    python3 .ci/mpi-scaling.py --cli "$cli" --write-points /tmp/mpibig/p10m.npy --strong-n 10000000 --d 32 --seed 3
+    args=(--k 10 --trees 2 --target-recall 0 --rank-threads "$threads" --json)
+    for b in cpu cuda; do
+        step "MPI big: 10M x 32, $ranks ranks, $b"
+        timeout 300 "${mpirun[@]}" -np "$ranks" "$cli" knn /tmp/mpibig/p10m.npy --backend $b \
+            --out /tmp/mpibig/g10m_$b.npy "${args[@]}" | tee "$out/mpibig_10m_$b.json" | head -c 1500; echo
+    done
+    cmp /tmp/mpibig/g10m_cpu.npy /tmp/mpibig/g10m_cuda.npy && echo "10M: cuda ranks = cpu ranks, byte for byte"
+    rm -f /tmp/mpibig/p10m.npy /tmp/mpibig/g10m_*
+    step "MPI big: $big x 32 points"
+    python3 .ci/mpi-scaling.py --cli "$cli" --write-points /tmp/mpibig/big.npy --strong-n "$big" --d 32 --seed 5
+    ls -la /tmp/mpibig; free -g | head -2
+    step "MPI big: $big x 32, $ranks ranks, cuda"
+    timeout 420 "${mpirun[@]}" -np "$ranks" "$cli" knn /tmp/mpibig/big.npy --backend cuda \
+        --out /tmp/mpibig/gbig.npy ${CS_MPI_BIG_WRITE:+--write "$CS_MPI_BIG_WRITE"} "${args[@]}" |
+        tee "$out/mpibig_big.json" | head -c 2500; echo
+    ls -la /tmp/mpibig
+    python3 -c "
+import numpy as np
+g = np.load('/tmp/mpibig/gbig.npy', mmap_mode='r'); print('graph', g.shape, g.dtype, 'row 0', g[0], 'last', g[-1])"
 fi
 
 step done

@@ -118,7 +118,7 @@ def main():
     log = open(a.json_out, "a") if a.json_out else None
 
     def distributed(p, path, out=None):
-        cmd = launcher + ["-np", str(p), a.cli, "knn", path, "--rank-threads", str(a.rank_threads)] + knn
+        cmd = launcher + ["-np", str(p), a.cli, "knn", path, "--backend", "cpu", "--rank-threads", str(a.rank_threads)] + knn
         if out:
             cmd += ["--out", out]
         j = run(cmd, a.timeout)

@@ -438,6 +438,10 @@ KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, 
     return graph;
 }
 
+void CudaBackend::knnSearchLeaves(const KnnLeafSearch& leaves, int, JobControl& job) {
+    knnSearchLeavesCuda(*m_context, leaves, job);
+}
+
 KShapeResult CudaBackend::kshape(const SeriesSet& series, const KShapeParams& params,
                                  JobControl& job) {
     return kshapeCuda(*m_context, series, params, job);

@@ -73,6 +73,8 @@ public:
     /// GPU kNN graph (kernels/knn/knn_gpu.h), identical to the CPU backend's; the neighbour
     /// indices also stay on the device (KnnGraph::device) for the point view's edges.
     KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) override;
+    /// A share's leaf search on the first device (knnSearchLeavesCuda).
+    void knnSearchLeaves(const KnnLeafSearch& leaves, int threads, JobControl& job) override;
 
     /// GPU k-Shape (kernels/kshape/kshape_gpu.h): the CPU's clustering up to float rounding.
     KShapeResult kshape(const SeriesSet& series, const KShapeParams& params,

@@ -17,6 +17,7 @@
 #include "app/cli/mpi_cli.h"
 #include "app/cli/parameter_options.h"
 #include "compute/backend/backend_registry.h"
+#include "compute/backend/device_set.h"
 #include "compute/core/error.h"
 #include "compute/io/dataset.h"
 #include "compute/io/writers.h"
@@ -121,22 +122,29 @@ int runDistributed(Options& o, MPI_Comm comm) {
     // The cores of this host are shared by the ranks on it.
     MPI_Comm host;
     MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
-    int onHost = 1;
+    int onHost = 1, hostRank = 0;
     MPI_Comm_size(host, &onHost);
+    MPI_Comm_rank(host, &hostRank);
     MPI_Comm_free(&host);
     const int threads = o.rankThreads > 0
                             ? o.rankThreads
                             : std::max(1, int(std::thread::hardware_concurrency()) / onHost);
 
     mpi::PointSlice slice;
+    std::shared_ptr<Backend> backend;
     const auto start = std::chrono::steady_clock::now();
     mpi::agree(comm, [&] {
         if (rank == 0) checkOut(o);
-        if (o.backend != "auto" && o.backend != "cpu")
-            throw Error("--backend " + o.backend +
-                        ": under mpirun the kNN graph runs on the cpu backend");
         if (!o.rows.empty()) throw Error("--rows is not available under mpirun");
-        if (o.devices.given) throw Error("--devices is not available under mpirun");
+        backend = backendRegistry().get(o.backend);
+        // The ranks of a host take its devices (--devices: those) in turn: one each when there
+        // are as many as ranks, shared otherwise (every rank's leaves fit beside the others').
+        applyDevices(*backend, o.devices);
+        std::vector<int> devices = backend->devices();
+        if (!o.devices.given && backend->deviceCount() > 1)
+            devices = parseDeviceList("all", backend->deviceCount(), false);
+        if (devices.size() > 1)
+            backend->setDevices({devices[std::size_t(hostRank) % devices.size()]});
         slice = mpi::readPointSlice(comm, o.file);
         const DataShape shape{.items = slice.total, .dims = slice.points.dims};
         try {
@@ -152,7 +160,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
     mpi::KnnSlice local;
     double gatherMs = 0.0;
     try {
-        local = mpi::knnGraphMpi(comm, slice, o.params, job, threads);
+        local = mpi::knnGraphMpi(comm, slice, o.params, *backend, job, threads);
         const double gatherStart = MPI_Wtime();
         gathered = mpi::gatherKnn(comm, slice, local, o.params);
         gatherMs = (MPI_Wtime() - gatherStart) * 1e3;
@@ -174,7 +182,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
     mpi::agree(comm, [&] {
         if (rank != 0) return;
         const bool dropped = slice.fileRowCount != slice.total;
-        writeGraph(o, gathered.graph, "cpu",
+        writeGraph(o, gathered.graph, backend->name(),
                    {dropped ? std::span<const std::size_t>(gathered.fileRows)
                             : std::span<const std::size_t>(),
                     slice.fileRowCount});
@@ -189,10 +197,11 @@ int runDistributed(Options& o, MPI_Comm comm) {
                 {"comm_ms_mean", commSum / ranks},
                 {"gather_ms", gatherMs},
                 {"comm_share", commShare},
-                {"device", "CPU · " + std::to_string(ranks) + " MPI ranks"},
+                {"device", backend->info().device + " · " + std::to_string(ranks) + " MPI ranks"},
+                {"devices", backend->devices()},
                 {"stages_ms", stageMilliseconds(job.timings())}},
-               slice.points.dims, slice.fileRowCount - slice.total, slice.total, "cpu", totalMs,
-               " on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
+               slice.points.dims, slice.fileRowCount - slice.total, slice.total, backend->name(),
+               totalMs, " on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
     return kExitOk;
 }
 #endif

@@ -5,6 +5,7 @@
 
 #include "compute/core/error.h"
 #include "compute/dbscan/dbscan_cpu.h"
+#include "compute/knn/knn_cpu_parts.h"
 
 namespace cs {
 
@@ -54,6 +55,12 @@ KDistanceResult Backend::kDistance(const PointSet&, int, JobControl&) {
 
 KnnGraph Backend::knnGraph(const PointSet&, const KnnParams&, JobControl&) {
     unsupported("the kNN graph");
+}
+
+void Backend::knnSearchLeaves(const KnnLeafSearch& leaves, int threads, JobControl& job) {
+    knn_parts::searchLeaves(leaves.coords.data(), leaves.dims, leaves.k, leaves.order.data(),
+                            leaves.leafOffsets, leaves.ids.data(), leaves.dist2.data(),
+                            leaves.index.data(), threads, job);
 }
 
 KShapeResult Backend::kshape(const SeriesSet&, const KShapeParams&, JobControl&) {

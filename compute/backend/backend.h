@@ -98,6 +98,9 @@ public:
     /// the same graph, bit for bit, on every backend.
     /// @code cs::KnnGraph g = backend.knnGraph(points, {.k = 10, .trees = 8}, job); @endcode
     virtual KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job);
+    /// One tree's leaves of the distributed kNN graph, searched into their lists (KnnLeafSearch):
+    /// the same lists, bit for bit, on every backend. threads: host threads to use.
+    virtual void knnSearchLeaves(const KnnLeafSearch& leaves, int threads, JobControl& job);
     /// k-Shape clustering of one channel of the series (compute/kshape/kshape.h); backends
     /// agree within float rounding.
     /// @code cs::KShapeResult r = backend.kshape(series, {.k = 4}, job); @endcode

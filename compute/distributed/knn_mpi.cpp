@@ -308,9 +308,9 @@ int homeOf(const std::vector<std::size_t>& firsts, std::size_t gid) {
 // leaves alone, as the one-process tree does, and search the leaves; the lists come home.
 void searchTree(MPI_Comm comm, const PointSlice& slice, const std::vector<float>& x,
                 const std::vector<std::int32_t>& ids, const std::vector<std::uint32_t>& node,
-                int shared, int levels, const std::vector<float>& directions, int k, int threads,
-                std::vector<float>& dist2, std::vector<std::int32_t>& index, JobControl& job,
-                Traffic& traffic) {
+                int shared, int levels, const std::vector<float>& directions, int k,
+                Backend& backend, int threads, std::vector<float>& dist2,
+                std::vector<std::int32_t>& index, JobControl& job, Traffic& traffic) {
     const int ranks = sizeOf(comm), rank = rankOf(comm);
     const std::size_t nodes = std::size_t(1) << shared;
     const std::vector<std::uint32_t>& leaf = node;
@@ -411,8 +411,15 @@ void searchTree(MPI_Comm comm, const PointSlice& slice, const std::vector<float>
                     " received for " + std::to_string(offsets.back()) + " tree positions");
     {
         auto stage = job.stage("leaf search");
-        knn_parts::searchLeaves(lx.data(), d, k, order.data(), offsets, lid.data(), ld.data(),
-                                li.data(), threads, job);
+        backend.knnSearchLeaves({.coords = lx,
+                                 .dims = d,
+                                 .order = order,
+                                 .leafOffsets = offsets,
+                                 .ids = lid,
+                                 .k = k,
+                                 .dist2 = ld,
+                                 .index = li},
+                                threads, job);
     }
 
     auto stage = job.stage("exchange");
@@ -536,7 +543,7 @@ void checkKnnMpi(std::size_t total, const KnnParams& params, int ranks) {
 }
 
 KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& params,
-                     JobControl& job, int threads) {
+                     Backend& backend, JobControl& job, int threads) {
     const int ranks = sizeOf(comm);
     checkKnnMpi(slice.total, params, ranks);
     const std::size_t total = slice.total, n = slice.points.n, d = slice.points.dims;
@@ -582,8 +589,8 @@ KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& pa
             node = nodesOf(comm, proj, ids, total, shared, job, traffic);
             proj = {};
         }
-        searchTree(comm, slice, x, ids, node, shared, levels, directions, params.k, workers, dist2,
-                   out.indices, job, traffic);
+        searchTree(comm, slice, x, ids, node, shared, levels, directions, params.k, backend,
+                   workers, dist2, out.indices, job, traffic);
         double recall = 0.0;
         {
             auto stage = job.stage("recall");

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include "compute/backend/backend.h"
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 #include "compute/knn/knn_graph.h"
@@ -30,8 +31,9 @@
 //    over the ranks, so each node gets exactly the members the one-process sort gives it;
 //  - then each point (coordinates and list) moves to the rank that owns its node (nodes dealt
 //    out in blocks), which splits its subtrees down to the leaves alone, exactly as the
-//    one-process tree does, and searches the leaves with the CPU code
-//    (knn_parts::searchLeaves); the lists go back to their points' home ranks.
+//    one-process tree does, and searches the leaves on its backend (Backend::knnSearchLeaves:
+//    the CPU code, or the CUDA leaf kernel, which gives the same lists); the lists go back to
+//    their points' home ranks.
 // A leaf's lists do not depend on the order its members are visited in (each list is the k
 // smallest distinct (squared distance, index) pairs met), so the graph is the same.
 namespace cs::mpi {
@@ -79,13 +81,14 @@ struct KnnSlice {
 
 /// The distributed kNN graph (see above) of the slices' points; params as knnGraphCpu (checked
 /// by validateKnnParams; the total must be at least k + 1 and at least the number of ranks).
-/// threads: this rank's leaf-search and projection workers (<= 0: one per hardware thread).
+/// backend: where this rank searches its leaves (Backend::knnSearchLeaves; ranks may share a
+/// GPU). threads: this rank's host workers (<= 0: one per hardware thread).
 /// Stages in job's timings: "exact sample", then per tree "projection", "tree", "exchange",
 /// "leaf search", "recall", and "finish". Per tree a rank sends about (its points) x (d + 2k + 3)
 /// x 4 bytes, and 16 KB x 2^level per shared level in histograms. Collective; throws cs::Error on
 /// bad parameters on every rank alike.
 KnnSlice knnGraphMpi(MPI_Comm comm, const PointSlice& slice, const KnnParams& params,
-                     JobControl& job, int threads = 0);
+                     Backend& backend, JobControl& job, int threads = 0);
 
 /// The whole graph at rank root (n = slice.total rows; fileRows the file row of every point),
 /// empty elsewhere. Collective.

@@ -73,6 +73,23 @@ struct KnnGraph {
     double recall() const { return recallByTree.empty() ? 0.0 : recallByTree.back(); }
 };
 
+/// Leaves of one tree to search all-pairs into their points' lists: a rank's share of the
+/// distributed graph (compute/distributed/knn_mpi.cpp), run where its backend runs
+/// (Backend::knnSearchLeaves). Leaf j holds the positions [leafOffsets[j], leafOffsets[j + 1]) of
+/// order, which maps a position to a row of coords; ids and the lists are by row. Each list keeps
+/// the k smallest (squared distance, index) pairs without repeats, whatever it held before.
+struct KnnLeafSearch {
+    std::span<const float> coords;  ///< rows x dims, row-major
+    std::size_t dims = 0;
+    std::span<const std::uint32_t> order;        ///< position -> row
+    std::span<const std::uint32_t> leafOffsets;  ///< leaves + 1 positions
+    std::span<const std::int32_t> ids;           ///< row -> the point index the lists hold
+    int k = 0;
+    std::span<float> dist2;         ///< rows x k squared distances, sorted with index
+    std::span<std::int32_t> index;  ///< rows x k point indices
+    std::size_t rows() const { return ids.size(); }
+};
+
 /// Throws cs::Error naming the bad value: k outside [1, kKnnMaxK], trees < 1, leafSize outside
 /// [2 (k + 1), kKnnMaxLeafSize], targetRecall outside [0, 1] or not finite, recallSample < 1.
 void validateKnnParams(const KnnParams& params);

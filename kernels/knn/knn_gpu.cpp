@@ -255,7 +255,7 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
                 std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
             forPacedBatches(
                 ctx, job, leafEnd - leafBegin, perLaunch, [&](std::size_t first, std::size_t end) {
-                    launchKnnLeafSearch(soa.data(), stride, dPad, order.data(),
+                    launchKnnLeafSearch(soa.data(), stride, dPad, order.data(), nullptr,
                                         leafOffsets.data() + leafBegin + first, end - first,
                                         maxLeaf, k, dist2.data(), index.data(), s);
                 });
@@ -294,6 +294,56 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
 }
 
 }  // namespace
+
+void knnSearchLeavesCuda(StreamHandles& ctx, const KnnLeafSearch& leaves, JobControl& job) {
+    const std::size_t rows = leaves.rows(), dims = leaves.dims, kk = std::size_t(leaves.k);
+    if (leaves.leafOffsets.size() < 2 || rows == 0) return;
+    DeviceScope scope(ctx.device());
+    job.checkpoint();
+    const cudaStream_t s = ctx.stream();
+    const int dPad = knnPaddedDims(int(dims));
+    const std::size_t stride = roundUp(rows, kKnnTile);
+    const std::size_t bytes = rows * dims * 4 + std::size_t(dPad) * stride * 4 + rows * 8 +
+                              leaves.leafOffsets.size() * 4 + rows * kk * 8;
+    const std::size_t free = ctx.freeMemory();
+    if (bytes > free)
+        throw Error("the leaf search of " + std::to_string(rows) + " points needs about " +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(free) +
+                    " are free; use more ranks or the CPU backend");
+    std::vector<std::uint32_t> leafRanges(leaves.leafOffsets.begin(), leaves.leafOffsets.end());
+    DeviceBuffer<std::uint32_t> order(rows, s), offsets(leafRanges.size(), s);
+    DeviceBuffer<std::int32_t> ids(rows, s), index(rows * kk, s);
+    DeviceBuffer<float> dist2(rows * kk, s), soa(std::size_t(dPad) * stride, s);
+    {
+        ScopedGpuStage stage(ctx, job, "upload");
+        DeviceBuffer<float> coords(rows * dims, s);
+        copyToDeviceStaged(coords.data(), leaves.coords.data(), coords.bytes(), ctx.device(), s);
+        order.copyFromHost(leaves.order);
+        offsets.copyFromHost(std::span<const std::uint32_t>(leafRanges));
+        ids.copyFromHost(leaves.ids);
+        copyToDeviceStaged(dist2.data(), leaves.dist2.data(), dist2.bytes(), ctx.device(), s);
+        copyToDeviceStaged(index.data(), leaves.index.data(), index.bytes(), ctx.device(), s);
+        launchKnnGatherSoa(coords.data(), int(dims), dPad, order.data(), rows, stride, soa.data(),
+                           s);
+        ctx.synchronize();
+    }
+    {
+        ScopedGpuStage stage(ctx, job, "leaf search");
+        const int maxLeaf = largestLeaf(leafRanges);
+        const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(dPad, 4));
+        const auto perLaunch =
+            std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
+        forPacedBatches(ctx, job, leafRanges.size() - 1, perLaunch,
+                        [&](std::size_t first, std::size_t end) {
+                            launchKnnLeafSearch(soa.data(), stride, dPad, order.data(), ids.data(),
+                                                offsets.data() + first, end - first, maxLeaf,
+                                                leaves.k, dist2.data(), index.data(), s);
+                        });
+    }
+    ScopedGpuStage stage(ctx, job, "download");
+    copyToHostStaged(leaves.dist2.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
+    copyToHostStaged(leaves.index.data(), index.data(), index.bytes(), ctx.device(), s);
+}
 
 namespace {
 

@@ -67,4 +67,10 @@ KnnGraph knnGraphMultiCuda(std::span<StreamHandles* const> contexts, const Point
                            DeviceBuffer<std::int32_t>* keepIndices = nullptr,
                            const DevicePoints* resident = nullptr);
 
+/// One tree's leaves of a share of the points searched into their lists (KnnLeafSearch, the
+/// distributed graph's per-rank work): the lists knn_parts::searchLeaves gives, bit for bit.
+/// Stages "upload", "leaf search", "download". Throws cs::Error when the share does not fit in
+/// free device memory; cs::Cancelled between launches.
+void knnSearchLeavesCuda(StreamHandles& ctx, const KnnLeafSearch& leaves, JobControl& job);
+
 }  // namespace cs::kernels

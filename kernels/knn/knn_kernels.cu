@@ -205,6 +205,12 @@ __global__ void sqrtKernel(const float* dist2, std::size_t slots, float* distanc
 // padding adds exact zeros).
 // ---------------------------------------------------------------------------------------------
 
+// The point index a list holds for row `row`: the row itself, or idOf[row] where the rows are a
+// rank's share of the points (Backend::knnSearchLeaves).
+__device__ __forceinline__ std::int32_t pointId(const std::int32_t* idOf, std::uint32_t row) {
+    return idOf ? idOf[row] : std::int32_t(row);
+}
+
 template <int Chunk>
 struct Tile {
     float coords[Chunk][kKnnTile];
@@ -217,8 +223,8 @@ template <int Chunk>
 __device__ __forceinline__ void tileDistances(const float* rowSoa, std::size_t rowStride,
                                               std::size_t own, const float* candSoa,
                                               std::size_t candStride, const std::uint32_t* candIds,
-                                              std::size_t t0, int count, int dPad,
-                                              Tile<Chunk>& tile, float (&acc)[kKnnTile]) {
+                                              const std::int32_t* idOf, std::size_t t0, int count,
+                                              int dPad, Tile<Chunk>& tile, float (&acc)[kKnnTile]) {
 #pragma unroll
     for (int m = 0; m < kKnnTile; ++m)
         acc[m] = 0.0f;
@@ -231,7 +237,7 @@ __device__ __forceinline__ void tileDistances(const float* rowSoa, std::size_t r
         }
         if (c0 == 0 && threadIdx.x < kKnnTile)
             tile.ids[threadIdx.x] =
-                int(threadIdx.x) < count ? std::int32_t(candIds[t0 + threadIdx.x]) : kNoIndex;
+                int(threadIdx.x) < count ? pointId(idOf, candIds[t0 + threadIdx.x]) : kNoIndex;
         float x[Chunk];
 #pragma unroll
         for (int jj = 0; jj < Chunk; ++jj)
@@ -276,8 +282,8 @@ __device__ __forceinline__ void keepNearest(const float (&acc)[kKnnTile], const 
 template <int Chunk, int KMax>
 __global__ void __launch_bounds__(kKnnRowsPerBlock)
     leafSearchKernel(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
-                     const std::uint32_t* offsets, unsigned rowBlocks, int k, float* dist2,
-                     std::int32_t* index) {
+                     const std::int32_t* idOf, const std::uint32_t* offsets, unsigned rowBlocks,
+                     int k, float* dist2, std::int32_t* index) {
     __shared__ Tile<Chunk> tile;
     __shared__ float parked[kKnnTile][kKnnRowsPerBlock];
     const unsigned leaf = blockIdx.x / rowBlocks;
@@ -288,19 +294,21 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
     const std::uint32_t row = first + threadIdx.x;
     const bool valid = row < e;
     const std::uint32_t own = valid ? row : first;
-    const std::int32_t self = std::int32_t(order[own]);
+    const std::size_t slot = std::size_t(order[own]) * k;
+    const std::int32_t self = pointId(idOf, order[own]);
     NearList<KMax> list;
     if (valid)
-        list.load(dist2 + std::size_t(self) * k, index + std::size_t(self) * k, k);
+        list.load(dist2 + slot, index + slot, k);
     else
         list.clear();
     for (std::uint32_t t0 = b; t0 < e; t0 += kKnnTile) {
         const int count = int(min(std::uint32_t(kKnnTile), e - t0));
         float acc[kKnnTile];
-        tileDistances<Chunk>(soa, stride, own, soa, stride, order, t0, count, dPad, tile, acc);
+        tileDistances<Chunk>(soa, stride, own, soa, stride, order, idOf, t0, count, dPad, tile,
+                             acc);
         keepNearest(acc, tile, count, valid, self, parked, list, k);
     }
-    if (valid) list.store(dist2 + std::size_t(self) * k, index + std::size_t(self) * k, k);
+    if (valid) list.store(dist2 + slot, index + slot, k);
 }
 
 template <int Chunk, int KMax>
@@ -331,8 +339,8 @@ __global__ void __launch_bounds__(kKnnRowsPerBlock)
     for (std::size_t t0 = b; t0 < e; t0 += kKnnTile) {
         const int n = int(min(std::size_t(kKnnTile), e - t0));
         float acc[kKnnTile];
-        tileDistances<Chunk>(rowSoa, rowStride, own, candSoa, candStride, candIds, t0, n, dPad,
-                             tile, acc);
+        tileDistances<Chunk>(rowSoa, rowStride, own, candSoa, candStride, candIds, nullptr, t0, n,
+                             dPad, tile, acc);
         keepNearest(acc, tile, n, valid, self, parked, list, k);
     }
     if (valid) list.store(dist2 + slot, index + slot, k);
@@ -374,11 +382,11 @@ void byShape(int dPad, int k, Args&&... args) {
 template <int C, int K>
 struct LeafLaunch {
     static void run(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
-                    const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
-                    float* dist2, std::int32_t* index, cudaStream_t stream) {
+                    const std::int32_t* idOf, const std::uint32_t* offsets, std::size_t leaves,
+                    int maxLeaf, int k, float* dist2, std::int32_t* index, cudaStream_t stream) {
         const unsigned rowBlocks = unsigned((maxLeaf + kKnnRowsPerBlock - 1) / kKnnRowsPerBlock);
         leafSearchKernel<C, K><<<unsigned(leaves * rowBlocks), kKnnRowsPerBlock, 0, stream>>>(
-            soa, stride, dPad, order, offsets, rowBlocks, k, dist2, index);
+            soa, stride, dPad, order, idOf, offsets, rowBlocks, k, dist2, index);
     }
 };
 
@@ -467,10 +475,11 @@ void launchKnnClearLists(float* dist2, std::int32_t* index, std::size_t slots,
 }
 
 void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
-                         const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
-                         float* dist2, std::int32_t* index, cudaStream_t stream) {
+                         const std::int32_t* idOf, const std::uint32_t* offsets, std::size_t leaves,
+                         int maxLeaf, int k, float* dist2, std::int32_t* index,
+                         cudaStream_t stream) {
     if (leaves == 0 || maxLeaf == 0) return;
-    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, offsets, leaves, maxLeaf, k, dist2,
+    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, idOf, offsets, leaves, maxLeaf, k, dist2,
                         index, stream);
     CS_CUDA_CHECK_LAUNCH();
 }

@@ -57,10 +57,13 @@ void launchKnnClearLists(float* dist2, std::int32_t* index, std::size_t slots, c
 /// One tree's leaf search: every point of every leaf [offsets[s], offsets[s + 1]) (tree
 /// positions; soa is the tree-ordered structure of arrays, order maps positions to point ids)
 /// meets every other point of its leaf; lists (point id x k, sorted by (dist2, index)) keep the
-/// k smallest pairs without repeats. maxLeaf: the largest leaf.
+/// k smallest pairs without repeats. maxLeaf: the largest leaf. idOf (may be null): the point
+/// index the lists hold for each id of order, when the ids are rows of a share of the points
+/// (the lists stay by row).
 void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
-                         const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
-                         float* dist2, std::int32_t* index, cudaStream_t stream);
+                         const std::int32_t* idOf, const std::uint32_t* offsets, std::size_t leaves,
+                         int maxLeaf, int k, float* dist2, std::int32_t* index,
+                         cudaStream_t stream);
 
 /// Candidates per chunk of launchKnnExactPartial: ceil(count / chunks).
 std::size_t knnExactChunkLength(std::size_t count, std::size_t chunks);

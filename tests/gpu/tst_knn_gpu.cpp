@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
 #include "compute/core/job_control.h"
 #include "compute/core/random.h"
@@ -23,6 +24,7 @@
 #include "compute/knn/knn_cpu.h"
 #include "compute/knn/knn_datasets.h"
 #include "compute/knn/knn_graph.h"
+#include "compute/knn/knn_list.h"
 #include "kernels/cuda_backend.h"
 #include "kernels/knn/knn_gpu.h"
 #include "tests/common/gpu_cases.h"
@@ -251,6 +253,74 @@ CS_TEST(cancellation) {
     CS_CHECK_THROWS(g_backend->knnGraph(pts, {.k = 10, .trees = 5, .targetRecall = 0.0}, during),
                     cs::Cancelled);
     expectSame(cs::makeBlobPoints(5'000, 3, 3), {.k = 10, .trees = 2}, "blobs after cancel");
+}
+
+// A rank's share of the distributed graph (Backend::knnSearchLeaves): rows whose point indices
+// are scattered and out of order, lists already holding indices from elsewhere, leaves of
+// uneven sizes in a shuffled order, duplicates (equal distances decided by the index); the CUDA
+// lists are the CPU's, bit for bit.
+CS_TEST(leafSearchOfAShare) {
+    for (std::size_t dims : {3, 8, 33}) {
+        for (int k : {5, 16, 40}) {
+            const std::size_t rows = 3000;
+            cs::Random rng(dims * 100 + std::size_t(k));
+            std::vector<float> coords(rows * dims);
+            for (auto& c : coords)  // a coarse grid: many equal distances
+                c = float(std::floor(rng.uniform() * 6.0)) * 0.5f;
+            std::vector<std::int32_t> ids(rows);
+            for (std::size_t r = 0; r < rows; ++r)  // distinct, not monotone in the row
+                ids[r] = std::int32_t((r * 7919 + 13) % 1'000'003) * 3;
+            std::vector<std::uint32_t> order(rows);
+            for (std::size_t r = 0; r < rows; ++r)
+                order[r] = std::uint32_t(r);
+            for (std::size_t r = rows; r > 1; --r)
+                std::swap(order[r - 1], order[rng.next() % r]);
+            std::vector<std::uint32_t> offsets{0};
+            while (offsets.back() < rows)
+                offsets.push_back(std::min<std::uint32_t>(
+                    std::uint32_t(rows), offsets.back() + 1 + std::uint32_t(rng.next() % 300)));
+            // Lists from an earlier tree: k slots of indices that are not among the rows.
+            std::vector<float> dist2(rows * std::size_t(k), cs::kKnnEmptyDist2);
+            std::vector<std::int32_t> index(rows * std::size_t(k), cs::kKnnEmptyIndex);
+            for (std::size_t r = 0; r < rows; ++r)
+                for (int q = 0; q < k / 2; ++q)
+                    cs::knnOffer(dist2.data() + r * std::size_t(k),
+                                 index.data() + r * std::size_t(k), k,
+                                 float(std::floor(rng.uniform() * 8.0)) * 0.25f,
+                                 std::int32_t(3'000'010 + rng.next() % 1000) * 3 + 1);
+            auto gpuDist2 = dist2;
+            auto gpuIndex = index;
+            cs::JobControl cpuJob, gpuJob;
+            cs::CpuBackend cpu(4);
+            cpu.knnSearchLeaves({.coords = coords,
+                                 .dims = dims,
+                                 .order = order,
+                                 .leafOffsets = offsets,
+                                 .ids = ids,
+                                 .k = k,
+                                 .dist2 = dist2,
+                                 .index = index},
+                                4, cpuJob);
+            g_backend->knnSearchLeaves({.coords = coords,
+                                        .dims = dims,
+                                        .order = order,
+                                        .leafOffsets = offsets,
+                                        .ids = ids,
+                                        .k = k,
+                                        .dist2 = gpuDist2,
+                                        .index = gpuIndex},
+                                       1, gpuJob);
+            const std::string what = "d=" + std::to_string(dims) + " k=" + std::to_string(k);
+            CS_CHECK_MSG(index == gpuIndex, what + ": the neighbour indices differ");
+            CS_CHECK_MSG(std::memcmp(dist2.data(), gpuDist2.data(), dist2.size() * 4) == 0,
+                         what + ": the squared distances differ");
+            // The search did something: most lists gained neighbours from their leaves.
+            std::size_t fromLeaves = 0;
+            for (const std::int32_t j : index)
+                fromLeaves += j >= 0 && j % 3 == 0;
+            CS_CHECK_MSG(fromLeaves > index.size() / 4, what + ": the leaves added too little");
+        }
+    }
 }
 
 int main(int argc, char** argv) {

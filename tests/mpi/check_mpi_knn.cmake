@@ -3,21 +3,32 @@
 # without mpirun, then under `mpirun -np P` for every P, and requires the .npy outputs (indices
 # and distances) to be identical byte for byte, the same trees and recalls, and one JSON
 # summary saying "ranks": P, with its communication time within the run's.
+# The one-process graph is the CPU backend's; the ranks run on BACKEND (default cpu; cuda: each
+# rank's leaves on the GPU, ranks sharing it), which the summary must name.
 #   cmake -DCLI=<exe> -DMPIEXEC=<mpirun> -DINPUT=<cloud> -DARGS="a|b" -DRANKS="1|2|3|4"
-#         -DWORK=<dir> -DNAME=<name> -P check_mpi_knn.cmake
+#         -DWORK=<dir> -DNAME=<name> [-DBACKEND=cuda] -P check_mpi_knn.cmake
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" ranks "${RANKS}")
 include(${CMAKE_CURRENT_LIST_DIR}/mpi_launcher.cmake)
 file(MAKE_DIRECTORY "${WORK}")
 
-function(run_knn out_file json_var)
+if(NOT BACKEND)
+    set(BACKEND cpu)
+endif()
+
+function(run_knn out_file json_var backend)
     file(REMOVE "${out_file}")
-    run_for_summary(out ${ARGN} knn "${INPUT}" ${args} --backend cpu --out "${out_file}" --json)
+    run_for_summary(out ${ARGN} knn "${INPUT}" ${args} --backend ${backend} --out "${out_file}"
+        --json)
+    string(JSON ran GET "${out}" backend)
+    if(NOT ran STREQUAL backend)
+        message(FATAL_ERROR "asked for the ${backend} backend, the summary says ${ran}")
+    endif()
     set(${json_var} "${out}" PARENT_SCOPE)
 endfunction()
 
 set(ref "${WORK}/${NAME}_ref.npy")
-run_knn("${ref}" ref_json "${CLI}")
+run_knn("${ref}" ref_json cpu "${CLI}")
 string(JSON ref_trees GET "${ref_json}" trees_built)
 string(JSON ref_recalls GET "${ref_json}" recall_by_tree)
 string(JSON ref_ranks ERROR_VARIABLE no_ranks GET "${ref_json}" ranks)
@@ -27,7 +38,7 @@ endif()
 
 foreach(p IN LISTS ranks)
     set(got "${WORK}/${NAME}_np${p}.npy")
-    run_knn("${got}" json ${MPI_LAUNCHER} -np ${p} "${CLI}")
+    run_knn("${got}" json ${BACKEND} ${MPI_LAUNCHER} -np ${p} "${CLI}")
     string(JSON got_ranks GET "${json}" ranks)
     string(JSON trees GET "${json}" trees_built)
     string(JSON recalls GET "${json}" recall_by_tree)
