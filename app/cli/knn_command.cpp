@@ -17,7 +17,6 @@
 #include "app/cli/mpi_cli.h"
 #include "app/cli/parameter_options.h"
 #include "compute/backend/backend_registry.h"
-#include "compute/backend/device_set.h"
 #include "compute/core/error.h"
 #include "compute/io/dataset.h"
 #include "compute/io/writers.h"
@@ -137,14 +136,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
         if (rank == 0) checkOut(o);
         if (!o.rows.empty()) throw Error("--rows is not available under mpirun");
         backend = backendRegistry().get(o.backend);
-        // The ranks of a host take its devices (--devices: those) in turn: one each when there
-        // are as many as ranks, shared otherwise (every rank's leaves fit beside the others').
-        applyDevices(*backend, o.devices);
-        std::vector<int> devices = backend->devices();
-        if (!o.devices.given && backend->deviceCount() > 1)
-            devices = parseDeviceList("all", backend->deviceCount(), false);
-        if (devices.size() > 1)
-            backend->setDevices({devices[std::size_t(hostRank) % devices.size()]});
+        chooseRankDevice(*backend, o.devices, hostRank);
         slice = mpi::readPointSlice(comm, o.file);
         const DataShape shape{.items = slice.total, .dims = slice.points.dims};
         try {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/cli/cli_common.h"
+#include "compute/backend/device_set.h"
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
 #include "compute/core/parallel.h"
@@ -33,6 +34,14 @@ int launchedRank() {
     return 0;
 }
 
+void chooseRankDevice(Backend& backend, const DevicesOption& devices, int hostRank) {
+    applyDevices(backend, devices);
+    std::vector<int> list = backend.devices();
+    if (!devices.given && backend.deviceCount() > 1)
+        list = parseDeviceList("all", backend.deviceCount(), false);
+    if (list.size() > 1) backend.setDevices({list[std::size_t(hostRank) % list.size()]});
+}
+
 std::unique_ptr<MpiSession> mpiSessionIfLaunched() {
     return launchedRanks() > 0 ? std::make_unique<MpiSession>() : nullptr;
 }
@@ -44,6 +53,10 @@ MpiSession::MpiSession() {
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m_ranks);
+    MPI_Comm host;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m_rank, MPI_INFO_NULL, &host);
+    MPI_Comm_rank(host, &m_hostRank);
+    MPI_Comm_free(&host);
 }
 
 MpiSession::~MpiSession() {

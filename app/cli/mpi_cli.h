@@ -4,6 +4,7 @@
 #include <functional>
 #include <memory>
 
+#include "app/cli/cli_common.h"
 #include "compute/backend/backend.h"
 #include "compute/rocket/rocket_pipeline.h"
 
@@ -28,6 +29,8 @@ public:
 
     int rank() const { return m_rank; }
     int ranks() const { return m_ranks; }
+    /// This rank among the ranks on its host.
+    int hostRank() const { return m_hostRank; }
     void succeeded() { m_succeeded = true; }
 
     /// Runs body, then agrees over all ranks: when it threw on some rank, the lowest such rank
@@ -46,10 +49,16 @@ public:
                                   const SeriesSet& series, JobControl& job);
 
 private:
-    int m_rank = 0, m_ranks = 1;
+    int m_rank = 0, m_ranks = 1, m_hostRank = 0;
     bool m_succeeded = false;
     bool m_agreed = false;  // every rank knows of the failure: finalise, no abort
 };
+
+/// Under mpirun: the device of the rank hostRank (its rank among the ranks on its host). The
+/// ranks of a host take the devices (--devices, else all of the backend's) in turn: one each
+/// when there are as many as ranks, shared otherwise. Throws as applyDevices does (the CPU
+/// backend refuses --devices).
+void chooseRankDevice(Backend& backend, const DevicesOption& devices, int hostRank);
 
 /// An MpiSession when launched by mpirun, else null.
 std::unique_ptr<MpiSession> mpiSessionIfLaunched();

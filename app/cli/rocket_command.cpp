@@ -166,8 +166,10 @@ void addRocketCommand(CLI::App& app, int& exitCode) {
             const ParameterValues values = o->options->values();
             o->params = rocketParams(values);
             const auto backend = backendRegistry().get(o->backend);
-            if (mpi && o->devices.given) throw Error("--devices is not available under mpirun");
-            applyDevices(*backend, o->devices);
+            if (mpi)
+                chooseRankDevice(*backend, o->devices, mpi->hostRank());
+            else
+                applyDevices(*backend, o->devices);
             const SeriesSet all = loadSeriesSplit(o->file, o->test);
             const std::optional<ItemSubset> subset = parseRows(o->rows, all.n, o->file);
             // A run on a selection fits and scores the selected series alone, as the GUI's does.

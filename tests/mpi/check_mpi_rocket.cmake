@@ -2,17 +2,26 @@
 # ROCKET under mpirun against one process: `clusterscope-cli rocket` once without mpirun, then
 # under `mpirun -np P` for every P; the features (.npy) and predictions (.csv) must be identical
 # byte for byte, and the one JSON summary must say "ranks": P and the same accuracies.
+# BACKEND (default cpu) runs both, one process and ranks (cuda: the ranks share the GPU).
 #   cmake -DCLI=<exe> -DMPIEXEC=<mpirun> -DINPUT=<series> -DARGS="a|b" -DRANKS="2|3"
-#         -DWORK=<dir> -DNAME=<name> -P check_mpi_rocket.cmake
+#         -DWORK=<dir> -DNAME=<name> [-DBACKEND=cuda] -P check_mpi_rocket.cmake
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" ranks "${RANKS}")
 include(${CMAKE_CURRENT_LIST_DIR}/mpi_launcher.cmake)
 file(MAKE_DIRECTORY "${WORK}")
 
+if(NOT BACKEND)
+    set(BACKEND cpu)
+endif()
+
 function(run_rocket tag json_var)
     file(REMOVE "${WORK}/${NAME}_${tag}.npy" "${WORK}/${NAME}_${tag}.csv")
-    run_for_summary(out ${ARGN} rocket "${INPUT}" ${args} --backend cpu
+    run_for_summary(out ${ARGN} rocket "${INPUT}" ${args} --backend ${BACKEND}
         --features "${WORK}/${NAME}_${tag}.npy" --predictions "${WORK}/${NAME}_${tag}.csv" --json)
+    string(JSON ran GET "${out}" backend)
+    if(NOT ran STREQUAL BACKEND)
+        message(FATAL_ERROR "asked for the ${BACKEND} backend, the summary says ${ran}")
+    endif()
     set(${json_var} "${out}" PARENT_SCOPE)
 endfunction()
 
