@@ -28,6 +28,7 @@
 #include <thread>
 
 #include "compute/distributed/knn_mpi.h"
+#include "compute/distributed/knn_mpi_write.h"
 #endif
 
 namespace cs::cli {
@@ -51,7 +52,8 @@ struct Options {
     KnnParams params;
     std::shared_ptr<ParameterOptions> options;
     bool json = false;
-    int rankThreads = 0;  // under mpirun; 0: the host's cores shared by the ranks on it
+    int rankThreads = 0;           // under mpirun; 0: the host's cores shared by the ranks on it
+    std::string write = "gather";  // under mpirun: gather at rank 0, or parallel (MPI-IO)
 };
 
 // The --out checks every run makes before any work.
@@ -137,6 +139,9 @@ int runDistributed(Options& o, MPI_Comm comm) {
         if (!o.rows.empty()) throw Error("--rows is not available under mpirun");
         backend = backendRegistry().get(o.backend);
         chooseRankDevice(*backend, o.devices, hostRank);
+        if (o.write == "parallel" && !endsWith(o.out, ".npy"))
+            throw Error("--write parallel writes .npy files: --out must end in .npy" +
+                        (o.out.empty() ? std::string(" (no --out given)") : ", not " + o.out));
         slice = mpi::readPointSlice(comm, o.file);
         const DataShape shape{.items = slice.total, .dims = slice.points.dims};
         try {
@@ -151,11 +156,15 @@ int runDistributed(Options& o, MPI_Comm comm) {
     mpi::GatheredKnn gathered;
     mpi::KnnSlice local;
     double gatherMs = 0.0;
+    const bool parallel = o.write == "parallel";
     try {
         local = mpi::knnGraphMpi(comm, slice, o.params, *backend, job, threads);
-        const double gatherStart = MPI_Wtime();
-        gathered = mpi::gatherKnn(comm, slice, local, o.params);
-        gatherMs = (MPI_Wtime() - gatherStart) * 1e3;
+        // A parallel write needs no gather: each rank writes its own rows.
+        if (!parallel) {
+            const double gatherStart = MPI_Wtime();
+            gathered = mpi::gatherKnn(comm, slice, local, o.params);
+            gatherMs = (MPI_Wtime() - gatherStart) * 1e3;
+        }
     } catch (const std::exception& e) {
         std::cerr << "clusterscope-cli: rank " << rank << ": " << e.what() << '\n';
         MPI_Abort(comm, kExitError);
@@ -171,29 +180,57 @@ int runDistributed(Options& o, MPI_Comm comm) {
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &commSum, &commSum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &gatherMs, &gatherMs, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
     const double commShare = totalMs > 0.0 ? (commSum / ranks + gatherMs) / totalMs : 0.0;
-    mpi::agree(comm, [&] {
-        if (rank != 0) return;
-        const bool dropped = slice.fileRowCount != slice.total;
-        writeGraph(o, gathered.graph, backend->name(),
-                   {dropped ? std::span<const std::size_t>(gathered.fileRows)
-                            : std::span<const std::size_t>(),
-                    slice.fileRowCount});
-    });
+    const double writeStart = MPI_Wtime();
+    if (parallel) {
+        mpi::writeKnnNpyParallel(comm, o.out, distancesPath(o.out), slice, local, o.params.k);
+        // No graph at rank 0: its summary's k-th distances are reduced from the ranks'.
+        gathered.graph = {.n = slice.total,
+                          .k = o.params.k,
+                          .treesBuilt = local.treesBuilt,
+                          .recallByTree = local.recallByTree};
+    } else {
+        mpi::agree(comm, [&] {
+            if (rank != 0) return;
+            const bool dropped = slice.fileRowCount != slice.total;
+            writeGraph(o, gathered.graph, backend->name(),
+                       {dropped ? std::span<const std::size_t>(gathered.fileRows)
+                                : std::span<const std::size_t>(),
+                        slice.fileRowCount});
+        });
+    }
+    double writeMs = (MPI_Wtime() - writeStart) * 1e3;
+    MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &writeMs, &writeMs, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    nlohmann::json kth = nlohmann::json::object();
+    if (parallel) {
+        const std::size_t kk = std::size_t(o.params.k);
+        double sum = 0.0, largest = 0.0;
+        for (std::size_t q = 0; q < slice.points.n; ++q) {
+            sum += local.distances[q * kk + kk - 1];
+            largest = std::max(largest, double(local.distances[q * kk + kk - 1]));
+        }
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &sum, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &largest, &largest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+        kth = {{"mean_kth_distance", sum / double(slice.total)}, {"max_kth_distance", largest}};
+    }
+    nlohmann::json extra = {{"ranks", ranks},
+                            {"write", o.write},
+                            {"write_ms", writeMs},
+                            {"threads_per_rank", threads},
+                            {"bytes_sent_max_rank", bytesMax},
+                            {"bytes_sent_total", bytesTotal},
+                            {"comm_ms_max_rank", commMax},
+                            {"comm_ms_mean", commSum / ranks},
+                            {"gather_ms", gatherMs},
+                            {"comm_share", commShare},
+                            {"device", backend->info().device + " · " + std::to_string(ranks) +
+                                           " MPI ranks"},
+                            {"devices", backend->devices()},
+                            {"stages_ms", stageMilliseconds(job.timings())}};
+    extra.update(kth);
     if (rank == 0)
-        report(o, gathered.graph,
-               {{"ranks", ranks},
-                {"threads_per_rank", threads},
-                {"bytes_sent_max_rank", bytesMax},
-                {"bytes_sent_total", bytesTotal},
-                {"comm_ms_max_rank", commMax},
-                {"comm_ms_mean", commSum / ranks},
-                {"gather_ms", gatherMs},
-                {"comm_share", commShare},
-                {"device", backend->info().device + " · " + std::to_string(ranks) + " MPI ranks"},
-                {"devices", backend->devices()},
-                {"stages_ms", stageMilliseconds(job.timings())}},
-               slice.points.dims, slice.fileRowCount - slice.total, slice.total, backend->name(),
-               totalMs, " on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
+        report(o, gathered.graph, extra, slice.points.dims, slice.fileRowCount - slice.total,
+               slice.total, backend->name(), totalMs,
+               " on " + std::to_string(ranks) + (ranks == 1 ? " rank" : " ranks"));
     return kExitOk;
 }
 #endif
@@ -238,7 +275,9 @@ nlohmann::json knnParamsJson(const KnnParams& p) {
 nlohmann::json knnSummary(const KnnGraph& g) {
     double sum = 0.0, largest = 0.0;
     const std::size_t k = std::size_t(std::max(g.k, 0));
-    for (std::size_t i = 0; k > 0 && i < g.n; ++i) {
+    // A graph written in parallel is not at rank 0 (no lists): its caller reduces these.
+    const bool lists = g.distances.size() == g.n * k;
+    for (std::size_t i = 0; k > 0 && lists && i < g.n; ++i) {
         const double d = g.distances[i * k + k - 1];
         sum += d;
         largest = std::max(largest, d);
@@ -269,6 +308,11 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
                     "Under mpirun: threads per rank (default: the host's cores shared by its "
                     "ranks)")
         ->check(CLI::Range(1, 4096));
+    // At 100M points a gather puts 8 GB on rank 0; a parallel write never holds the graph.
+    cmd->add_option("--write", o->write,
+                    "Under mpirun: gather (rank 0 writes the graph; default) or parallel (every "
+                    "rank writes its rows of the .npy files, MPI-IO)")
+        ->check(CLI::IsMember({"gather", "parallel"}));
     cmd->add_flag("--json", o->json, "Print a JSON summary instead of a line of text");
     cmd->callback([o, &exitCode] {
         if (launchedRanks() > 0) {
@@ -276,6 +320,10 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
             return;
         }
         exitCode = runReportingErrors([&] {
+            if (o->write == "parallel")
+                throw Error(
+                    "--write parallel needs mpirun (each rank writes its rows); one "
+                    "process writes the graph itself: leave --write out");
             const bool csv = endsWith(o->out, ".csv"), npy = endsWith(o->out, ".npy");
             if (!o->out.empty() && !csv && !npy)
                 throw Error(o->out + ": --out must end in .csv or .npy");

@@ -486,6 +486,8 @@ PointSlice readPointSlice(MPI_Comm comm, const std::string& file) {
         const auto [b, e] = chunkRange(rows, std::size_t(ranks), std::size_t(rank));
         io::NpyArray chunk = io::readNpyRows(file, b, e - b);
         slice.fileRowCount = rows;
+        slice.fileRowBegin = b;
+        slice.fileRowEnd = e;
         // Drop the rows with NaN/Inf as the one-process reader does.
         std::vector<float> kept;
         kept.reserve(chunk.values.size());
@@ -507,6 +509,13 @@ PointSlice readPointSlice(MPI_Comm comm, const std::string& file) {
                                   all->coords.begin() + std::ptrdiff_t(e * all->dims));
         for (std::size_t i = b; i < e; ++i)
             slice.fileRows.push_back(all->fileRow(i));
+        // Rows dropped between two ranks' points go to the earlier rank; the first rank starts
+        // at row 0 and the last ends at the file's end, so the ranges tile the file.
+        const auto rowOfPoint = [&](std::size_t i) {
+            return i < all->n ? all->fileRow(i) : slice.fileRowCount;
+        };
+        slice.fileRowBegin = rank == 0 ? 0 : rowOfPoint(b);
+        slice.fileRowEnd = rank == ranks - 1 ? slice.fileRowCount : rowOfPoint(e);
         slice.points = PointSet::fromCoords(all->dims, std::move(coords));
     }
     slice.points.source = file;

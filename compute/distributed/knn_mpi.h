@@ -57,6 +57,10 @@ struct PointSlice {
     std::size_t fileRowCount = 0;       ///< the file's rows, kept and dropped
     std::vector<std::size_t> fileRows;  ///< the file row of each of this rank's points
     std::vector<std::size_t> firsts;    ///< first of every rank, and total last (size P + 1)
+    /// The file rows [fileRowBegin, fileRowEnd) this rank owns, dropped rows included: its
+    /// points' rows and the dropped rows among them; the ranks' ranges are contiguous, in rank
+    /// order, from 0 to fileRowCount (each rank writes its own rows of a parallel output).
+    std::size_t fileRowBegin = 0, fileRowEnd = 0;
 };
 
 /// Reads this rank's share of `file`. A `.npy` is read by range: each rank reads its chunk of

@@ -32,6 +32,9 @@ public:
     /// Closes, which may report a failed write too, and renames over the target; throws
     /// cs::Error.
     void commit();
+    /// The file being written: the temporary, or the target when written in place (where
+    /// other processes write their parts, MPI-IO, before commit()).
+    const std::filesystem::path& path() const { return m_temp.empty() ? m_target : m_temp; }
 
 private:
     [[noreturn]] void fail(std::string_view what, int error) const;

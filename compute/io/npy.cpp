@@ -404,22 +404,8 @@ NpyArray readNpyRows(const std::filesystem::path& file, std::size_t first, std::
     return array;
 }
 
-namespace {
-
-template <typename T>
-void writeNpyImpl(const std::filesystem::path& file, std::span<const T> data,
-                  const std::vector<std::size_t>& shape, std::string_view descr) {
-    std::uint64_t count = 1;
-    bool overflow = false;
-    for (std::size_t d : shape)
-        overflow = overflow || detail::mulOverflows(count, d, count);
-    if (overflow || count != data.size()) {
-        std::string s;
-        for (std::size_t i = 0; i < shape.size(); ++i)
-            s += (i ? " x " : "") + std::to_string(shape[i]);
-        throw Error(file.string() + ": cannot write .npy: shape " + (s.empty() ? "()" : s) +
-                    " does not hold the " + std::to_string(data.size()) + " values given");
-    }
+std::string npyHeader(const std::filesystem::path& file, std::string_view descr,
+                      const std::vector<std::size_t>& shape) {
     std::string dict = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': (";
     for (std::size_t i = 0; i < shape.size(); ++i)
         dict += (i ? ", " : "") + std::to_string(shape[i]);
@@ -439,6 +425,26 @@ void writeNpyImpl(const std::filesystem::path& file, std::span<const T> data,
     out += char(dict.size() & 0xFF);
     out += char(dict.size() >> 8);
     out += dict;
+    return out;
+}
+
+namespace {
+
+template <typename T>
+void writeNpyImpl(const std::filesystem::path& file, std::span<const T> data,
+                  const std::vector<std::size_t>& shape, std::string_view descr) {
+    std::uint64_t count = 1;
+    bool overflow = false;
+    for (std::size_t d : shape)
+        overflow = overflow || detail::mulOverflows(count, d, count);
+    if (overflow || count != data.size()) {
+        std::string s;
+        for (std::size_t i = 0; i < shape.size(); ++i)
+            s += (i ? " x " : "") + std::to_string(shape[i]);
+        throw Error(file.string() + ": cannot write .npy: shape " + (s.empty() ? "()" : s) +
+                    " does not hold the " + std::to_string(data.size()) + " values given");
+    }
+    std::string out = npyHeader(file, descr, shape);
     if constexpr (std::endian::native != std::endian::little) {
         for (T v : data) {
             char bytes[sizeof(T)];

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <span>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace cs::io {
@@ -20,6 +22,12 @@ void writeNpy(const std::filesystem::path& file, std::span<const std::int32_t> d
               const std::vector<std::size_t>& shape);
 void writeNpy(const std::filesystem::path& file, std::span<const std::int64_t> data,
               const std::vector<std::size_t>& shape);
+
+/// The bytes writeNpy puts before the values of a C-order array of this shape, descr the
+/// dtype ("<f4", "<i4"): a writer that writes the values itself (each MPI rank its rows) makes
+/// the same file. Throws cs::Error naming the file when the header would be too long.
+std::string npyHeader(const std::filesystem::path& file, std::string_view descr,
+                      const std::vector<std::size_t>& shape);
 
 /// A `.npy` array read as float32 values, C order (Fortran-order files are transposed).
 struct NpyArray {

@@ -5,8 +5,12 @@
 # summary saying "ranks": P, with its communication time within the run's.
 # The one-process graph is the CPU backend's; the ranks run on BACKEND (default cpu; cuda: each
 # rank's leaves on the GPU, ranks sharing it), which the summary must name.
+# With -DWRITE=parallel the mpirun runs write with --write parallel (every rank its rows, MPI-IO)
+# and must say so, with no gather; the files must still be the one-process ones. Without it they
+# must say "write": "gather", the default.
 #   cmake -DCLI=<exe> -DMPIEXEC=<mpirun> -DINPUT=<cloud> -DARGS="a|b" -DRANKS="1|2|3|4"
-#         -DWORK=<dir> -DNAME=<name> [-DBACKEND=cuda] -P check_mpi_knn.cmake
+#         -DWORK=<dir> -DNAME=<name> [-DBACKEND=cuda] [-DWRITE=gather|parallel]
+#         -P check_mpi_knn.cmake
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" ranks "${RANKS}")
 include(${CMAKE_CURRENT_LIST_DIR}/mpi_launcher.cmake)
@@ -18,7 +22,7 @@ endif()
 
 function(run_knn out_file json_var backend)
     file(REMOVE "${out_file}")
-    run_for_summary(out ${ARGN} knn "${INPUT}" ${args} --backend ${backend} --out "${out_file}"
+    run_for_summary(out ${ARGN} knn "${INPUT}" ${args} ${knn_extra} --backend ${backend} --out "${out_file}"
         --json)
     string(JSON ran GET "${out}" backend)
     if(NOT ran STREQUAL backend)
@@ -36,9 +40,25 @@ if(NOT no_ranks)
     message(FATAL_ERROR "a run without mpirun must not report ranks (got ${ref_ranks})")
 endif()
 
+# Without -DWRITE the runs leave --write out: gather is the default.
+set(knn_extra)
+if(DEFINED WRITE)
+    set(knn_extra --write ${WRITE})
+else()
+    set(WRITE gather)
+endif()
 foreach(p IN LISTS ranks)
     set(got "${WORK}/${NAME}_np${p}.npy")
     run_knn("${got}" json ${BACKEND} ${MPI_LAUNCHER} -np ${p} "${CLI}")
+    string(JSON got_write GET "${json}" write)
+    string(JSON write_ms GET "${json}" write_ms)
+    string(JSON gather_ms GET "${json}" gather_ms)
+    if(NOT got_write STREQUAL WRITE OR write_ms LESS 0)
+        message(FATAL_ERROR "-np ${p}: the summary says write ${got_write}, write_ms ${write_ms}")
+    endif()
+    if(WRITE STREQUAL "parallel" AND NOT gather_ms MATCHES "^0(\\.0*)?$")
+        message(FATAL_ERROR "-np ${p}: a parallel write gathered (gather_ms ${gather_ms})")
+    endif()
     string(JSON got_ranks GET "${json}" ranks)
     string(JSON trees GET "${json}" trees_built)
     string(JSON recalls GET "${json}" recall_by_tree)

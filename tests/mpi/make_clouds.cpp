@@ -5,6 +5,9 @@
 // DIR/blobs_f64.npy the same as float64, Fortran order (another read-by-range layout)
 // DIR/ties.npy      1500 x 3 float32 on a coarse grid: many duplicates and equal distances
 // DIR/holes.npy     2400 x 4 float32, every 7th row NaN (dropped rows renumber the points)
+// DIR/edges.npy     600 x 3 float32 with NaN rows first, last, in a run of 25 and every 11th
+//                   (a parallel write's ranks own dropped rows at their ends), and the same
+//                   as DIR/edges.csv (a parsed format: its ranks' file rows are derived)
 // DIR/<name>.npy    each REAL_CLOUD's points (read with Clusterscope's readers), float32
 #include <cmath>
 #include <cstdio>
@@ -12,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <variant>
 #include <vector>
@@ -77,6 +81,27 @@ int main(int argc, char** argv) {
         for (std::size_t i = 3; i < 2400; i += 7)
             holes[i * 4 + (i % 4)] = std::numeric_limits<float>::quiet_NaN();
         cs::io::writeNpy(dir / "holes.npy", std::span<const float>(holes), {2400, 4});
+
+        auto edges = blobs(600, 3, 17);
+        for (std::size_t i = 0; i < 600; ++i)
+            if (i < 2 || i >= 597 || (i >= 140 && i < 165) || i % 11 == 5)
+                edges[i * 3 + (i % 3)] = std::numeric_limits<float>::quiet_NaN();
+        cs::io::writeNpy(dir / "edges.npy", std::span<const float>(edges), {600, 3});
+        {
+            std::ofstream csv(dir / "edges.csv");
+            csv << "x,y,z\n";
+            csv.precision(9);
+            for (std::size_t i = 0; i < 600; ++i)
+                for (std::size_t j = 0; j < 3; ++j) {
+                    const float v = edges[i * 3 + j];
+                    if (std::isnan(v))
+                        csv << "nan";
+                    else
+                        csv << v;
+                    csv << (j == 2 ? '\n' : ',');
+                }
+            if (!csv) throw std::runtime_error("edges.csv could not be written");
+        }
 
         for (int a = 2; a < argc; ++a) {
             const std::filesystem::path source = argv[a];
