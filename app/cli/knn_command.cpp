@@ -60,6 +60,9 @@ struct Options {
 void checkOut(const Options& o) {
     const bool csv = endsWith(o.out, ".csv"), npy = endsWith(o.out, ".npy");
     if (!o.out.empty() && !csv && !npy) throw Error(o.out + ": --out must end in .csv or .npy");
+    if (o.write == "parallel" && !npy)
+        throw Error("--write parallel writes .npy files: --out must end in .npy" +
+                    (o.out.empty() ? std::string(" (no --out given)") : ", not " + o.out));
     checkOutputs({o.out, npy ? distancesPath(o.out) : std::string()});
 }
 
@@ -134,14 +137,15 @@ int runDistributed(Options& o, MPI_Comm comm) {
     mpi::PointSlice slice;
     std::shared_ptr<Backend> backend;
     const auto start = std::chrono::steady_clock::now();
+    // Apart from the reading: a rank throwing beside it would leave the others waiting in its
+    // collectives (a bad --out on rank 0 hung the run).
     mpi::agree(comm, [&] {
         if (rank == 0) checkOut(o);
         if (!o.rows.empty()) throw Error("--rows is not available under mpirun");
         backend = backendRegistry().get(o.backend);
         chooseRankDevice(*backend, o.devices, hostRank);
-        if (o.write == "parallel" && !endsWith(o.out, ".npy"))
-            throw Error("--write parallel writes .npy files: --out must end in .npy" +
-                        (o.out.empty() ? std::string(" (no --out given)") : ", not " + o.out));
+    });
+    mpi::agree(comm, [&] {
         slice = mpi::readPointSlice(comm, o.file);
         const DataShape shape{.items = slice.total, .dims = slice.points.dims};
         try {
@@ -156,15 +160,12 @@ int runDistributed(Options& o, MPI_Comm comm) {
     mpi::GatheredKnn gathered;
     mpi::KnnSlice local;
     double gatherMs = 0.0;
-    const bool parallel = o.write == "parallel";
     try {
         local = mpi::knnGraphMpi(comm, slice, o.params, *backend, job, threads);
+        const double gatherStart = MPI_Wtime();
         // A parallel write needs no gather: each rank writes its own rows.
-        if (!parallel) {
-            const double gatherStart = MPI_Wtime();
-            gathered = mpi::gatherKnn(comm, slice, local, o.params);
-            gatherMs = (MPI_Wtime() - gatherStart) * 1e3;
-        }
+        if (o.write != "parallel") gathered = mpi::gatherKnn(comm, slice, local, o.params);
+        gatherMs = o.write != "parallel" ? (MPI_Wtime() - gatherStart) * 1e3 : 0.0;
     } catch (const std::exception& e) {
         std::cerr << "clusterscope-cli: rank " << rank << ": " << e.what() << '\n';
         MPI_Abort(comm, kExitError);
@@ -180,6 +181,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &commSum, &commSum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &gatherMs, &gatherMs, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
     const double commShare = totalMs > 0.0 ? (commSum / ranks + gatherMs) / totalMs : 0.0;
+    const bool parallel = o.write == "parallel";
     const double writeStart = MPI_Wtime();
     if (parallel) {
         mpi::writeKnnNpyParallel(comm, o.out, distancesPath(o.out), slice, local, o.params.k);
