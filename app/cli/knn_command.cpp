@@ -183,8 +183,10 @@ int runDistributed(Options& o, MPI_Comm comm) {
     const double commShare = totalMs > 0.0 ? (commSum / ranks + gatherMs) / totalMs : 0.0;
     const bool parallel = o.write == "parallel";
     const double writeStart = MPI_Wtime();
+    mpi::ParallelWriteStats written;
     if (parallel) {
-        mpi::writeKnnNpyParallel(comm, o.out, distancesPath(o.out), slice, local, o.params.k);
+        written =
+            mpi::writeKnnNpyParallel(comm, o.out, distancesPath(o.out), slice, local, o.params.k);
         // No graph at rank 0: its summary's k-th distances are reduced from the ranks'.
         gathered.graph = {.n = slice.total,
                           .k = o.params.k,
@@ -202,7 +204,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
     }
     double writeMs = (MPI_Wtime() - writeStart) * 1e3;
     MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &writeMs, &writeMs, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-    nlohmann::json kth = nlohmann::json::object();
+    nlohmann::json parallelOnly = nlohmann::json::object();
     if (parallel) {
         const std::size_t kk = std::size_t(o.params.k);
         double sum = 0.0, largest = 0.0;
@@ -212,7 +214,16 @@ int runDistributed(Options& o, MPI_Comm comm) {
         }
         MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &sum, &sum, 1, MPI_DOUBLE, MPI_SUM, 0, comm);
         MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &largest, &largest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
-        kth = {{"mean_kth_distance", sum / double(slice.total)}, {"max_kth_distance", largest}};
+        // The busiest writer shows that no rank writes the whole graph.
+        std::uint64_t writtenMax = written.bytesWritten, exchanged = written.bytesSent;
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &writtenMax, &writtenMax, 1, MPI_UINT64_T, MPI_MAX, 0,
+                   comm);
+        MPI_Reduce(rank == 0 ? MPI_IN_PLACE : &exchanged, &exchanged, 1, MPI_UINT64_T, MPI_SUM, 0,
+                   comm);
+        parallelOnly = {{"mean_kth_distance", sum / double(slice.total)},
+                        {"max_kth_distance", largest},
+                        {"write_bytes_max_rank", writtenMax},
+                        {"write_bytes_sent_total", exchanged}};
     }
     nlohmann::json extra = {{"ranks", ranks},
                             {"write", o.write},
@@ -228,7 +239,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
                                            " MPI ranks"},
                             {"devices", backend->devices()},
                             {"stages_ms", stageMilliseconds(job.timings())}};
-    extra.update(kth);
+    extra.update(parallelOnly);
     if (rank == 0)
         report(o, gathered.graph, extra, slice.points.dims, slice.fileRowCount - slice.total,
                slice.total, backend->name(), totalMs,
