@@ -273,7 +273,11 @@ if has mpibig; then
     ls -la /tmp/mpibig
     python3 -c "
 import numpy as np
-g = np.load('/tmp/mpibig/gbig.npy', mmap_mode='r'); print('graph', g.shape, g.dtype, 'row 0', g[0], 'last', g[-1])"
+g = np.load('/tmp/mpibig/gbig.npy', mmap_mode='r'); d = np.load('/tmp/mpibig/gbig_distances.npy', mmap_mode='r')
+print('graph', g.shape, g.dtype, 'row 0', g[0], 'last', g[-1])
+rows = np.random.default_rng(1).choice(len(g), 200000, replace=False); s = np.sort(g[rows], axis=1)
+print('sampled rows: repeated neighbours', int((s[:, 1:] == s[:, :-1]).sum()), ', self', int((g[rows] == rows[:, None]).sum()),
+      ', out of range', int(((g[rows] < 0) | (g[rows] >= len(g))).sum()), ', unsorted distances', int((np.diff(d[rows], axis=1) < 0).sum()))"
 fi
 
 step done
