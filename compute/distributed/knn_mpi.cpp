@@ -22,10 +22,6 @@
 #include "compute/knn/knn_cpu_parts.h"
 
 namespace cs::mpi {
-namespace {
-
-using knn_parts::kEmptyDist2;
-using knn_parts::kEmptyIndex;
 
 int rankOf(MPI_Comm comm) {
     int rank = 0;
@@ -38,6 +34,11 @@ int sizeOf(MPI_Comm comm) {
     MPI_Comm_size(comm, &size);
     return size;
 }
+
+namespace {
+
+using knn_parts::kEmptyDist2;
+using knn_parts::kEmptyIndex;
 
 // MPI counts are int: whatever is exchanged goes in units (records, rows) that keep them small.
 int count(std::size_t n, const char* what) {

@@ -38,6 +38,10 @@
 // smallest distinct (squared distance, index) pairs met), so the graph is the same.
 namespace cs::mpi {
 
+/// This process's rank in comm, and the number of ranks in comm.
+int rankOf(MPI_Comm comm);
+int sizeOf(MPI_Comm comm);
+
 /// Thrown on the ranks that did not fail when another rank's error is the one reported (by
 /// that rank, alone), so the run ends on all ranks with one message and no hang.
 class ReportedElsewhere : public std::runtime_error {

@@ -22,18 +22,6 @@ namespace {
 // mishandle single requests near 2 GiB; the ranks agree on the number of rounds.
 constexpr std::size_t kWriteRound = std::size_t(64) << 20;
 
-int rankOf(MPI_Comm comm) {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    return rank;
-}
-
-int sizeOf(MPI_Comm comm) {
-    int size = 1;
-    MPI_Comm_size(comm, &size);
-    return size;
-}
-
 std::string mpiMessage(int code) {
     char text[MPI_MAX_ERROR_STRING];
     int length = 0;

@@ -55,6 +55,35 @@ int largestLeaf(const std::vector<std::uint32_t>& leafOffsets) {
     return int(largest);
 }
 
+// Points laid out for the leaf kernel: the tree-ordered structure of arrays, order (position ->
+// row) and the point index of each row (null: the row itself).
+struct LeafLayout {
+    const float* soa;
+    std::size_t stride;
+    int dPad;
+    const std::uint32_t* order;
+    const std::int32_t* idOf;
+};
+
+// Leaves [leafBegin, leafEnd) of leafRanges (deviceOffsets: the same on the device) searched in
+// paced launches of about kPairDimsPerLaunch. Leaves share no points, so the batches change
+// nothing but when a cancel lands.
+void searchLeavesPaced(StreamHandles& ctx, JobControl& job, const LeafLayout& layout,
+                       const std::vector<std::uint32_t>& leafRanges,
+                       const std::uint32_t* deviceOffsets, std::size_t leafBegin,
+                       std::size_t leafEnd, int k, float* dist2, std::int32_t* index) {
+    const int maxLeaf = largestLeaf(leafRanges);
+    const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(layout.dPad, 4));
+    const auto perLaunch =
+        std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
+    forPacedBatches(ctx, job, leafEnd - leafBegin, perLaunch,
+                    [&](std::size_t first, std::size_t end) {
+                        launchKnnLeafSearch(layout.soa, layout.stride, layout.dPad, layout.order,
+                                            layout.idOf, deviceOffsets + leafBegin + first,
+                                            end - first, maxLeaf, k, dist2, index, ctx.stream());
+                    });
+}
+
 std::size_t exactChunks(std::size_t n) {
     return std::clamp<std::size_t>(n / 4096, 1, kExactChunks);
 }
@@ -247,18 +276,9 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
         }
         {
             ScopedGpuStage stage(ctx, job, "leaf search");
-            // Leaves in paced launches of about kPairDimsPerLaunch. Leaves share no points, so
-            // the batches change nothing but when a cancel lands.
-            const int maxLeaf = largestLeaf(leafRanges);
-            const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(dPad, 4));
-            const auto perLaunch =
-                std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
-            forPacedBatches(
-                ctx, job, leafEnd - leafBegin, perLaunch, [&](std::size_t first, std::size_t end) {
-                    launchKnnLeafSearch(soa.data(), stride, dPad, order.data(), nullptr,
-                                        leafOffsets.data() + leafBegin + first, end - first,
-                                        maxLeaf, k, dist2.data(), index.data(), s);
-                });
+            searchLeavesPaced(ctx, job, {soa.data(), stride, dPad, order.data(), nullptr},
+                              leafRanges, leafOffsets.data(), leafBegin, leafEnd, k, dist2.data(),
+                              index.data());
         }
         {
             ScopedGpuStage stage(ctx, job, "recall");
@@ -329,16 +349,9 @@ void knnSearchLeavesCuda(StreamHandles& ctx, const KnnLeafSearch& leaves, JobCon
     }
     {
         ScopedGpuStage stage(ctx, job, "leaf search");
-        const int maxLeaf = largestLeaf(leafRanges);
-        const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(dPad, 4));
-        const auto perLaunch =
-            std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
-        forPacedBatches(ctx, job, leafRanges.size() - 1, perLaunch,
-                        [&](std::size_t first, std::size_t end) {
-                            launchKnnLeafSearch(soa.data(), stride, dPad, order.data(), ids.data(),
-                                                offsets.data() + first, end - first, maxLeaf,
-                                                leaves.k, dist2.data(), index.data(), s);
-                        });
+        searchLeavesPaced(ctx, job, {soa.data(), stride, dPad, order.data(), ids.data()},
+                          leafRanges, offsets.data(), 0, leafRanges.size() - 1, leaves.k,
+                          dist2.data(), index.data());
     }
     ScopedGpuStage stage(ctx, job, "download");
     copyToHostStaged(leaves.dist2.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
