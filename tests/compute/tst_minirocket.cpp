@@ -454,40 +454,76 @@ private slots:
         QCOMPARE(map.value(1, 5, 3), f->values[(1 * 168 + 5) * 8 + 3]);
     }
 
-    // Published (default train/test split, resample 0): MiniRocket GunPoint 0.993333
-    // (angus924/minirocket results/accuracy_ucr109_resamples.csv), MultiRocket 50k GunPoint
-    // 1.0 (ChangWeiTan/MultiRocket results/results_128_resample_0.csv); the floor is 0.01 below.
-    void gunPointAccuracy_data() {
+    // The published test accuracies on the default train/test split of every set here that has
+    // one, against the mean of ours over seeds 1-3; the floor is 0.01 below.
+    //  - MiniRocket 10,000 kernels: angus924/minirocket results/accuracy_ucr109_resamples.csv,
+    //    resample 0. BasicMotions: sktime's MiniRocketMultivariate test (== 1.0); JapaneseVowels
+    //    (unequal lengths): sktime's MiniRocketMultivariateVariable test ("mean usually .987").
+    //  - MultiRocket 50k features (6,250 kernels per representation): ChangWeiTan/MultiRocket
+    //    results/results_128_resample_0.csv, PPV+LSPV+MPV+MIPV_base+1st_50k; ACSF1 is the mean
+    //    of the authors' two default-split runs (0.92 there, 0.90 in
+    //    results/resamples/MULTIROCKET_50K_TESTFOLDS.csv fold 0). BasicMotions: sktime's
+    //    MultiRocketMultivariate test (== 1.0).
+    // PLAID has no published MiniRocket figure (not among the 109 sets).
+    void publishedAccuracy_data() {
+        QTest::addColumn<QString>("set");
         QTest::addColumn<int>("variant");
         QTest::addColumn<int>("kernels");
         QTest::addColumn<double>("published");
-        QTest::newRow("MiniRocket") << int(RocketVariant::MiniRocket) << 10'000 << 0.993333;
-        QTest::newRow("MultiRocket") << int(RocketVariant::MultiRocket) << 6'250 << 1.0;
+        const int mini = int(RocketVariant::MiniRocket), multi = int(RocketVariant::MultiRocket);
+        const struct {
+            const char* set;
+            double mini, multi;  // < 0: none published
+        } sets[] = {{"GunPoint", 0.993333, 1.0},
+                    {"ItalyPowerDemand", 0.968902, 0.967930},
+                    {"ArrowHead", 0.862857, 0.868571},
+                    {"OSULeaf", 0.958678, 0.954545},
+                    {"ACSF1", 0.92, 0.91},
+                    {"PLAID", -1.0, 0.934823},
+                    {"BasicMotions", 1.0, 1.0},
+                    {"JapaneseVowels", 0.987, -1.0}};
+        for (const auto& e : sets) {
+            if (e.mini >= 0.0)
+                QTest::addRow("MiniRocket %s", e.set) << QString(e.set) << mini << 10'000 << e.mini;
+            if (e.multi >= 0.0)
+                QTest::addRow("MultiRocket %s", e.set)
+                    << QString(e.set) << multi << 6'250 << e.multi;
+        }
     }
-    void gunPointAccuracy() {
+    void publishedAccuracy() {
+        QFETCH(QString, set);
         QFETCH(int, variant);
         QFETCH(int, kernels);
         QFETCH(double, published);
-        const auto s =
-            cs::io::readSeriesWithSplit(cs::test::sharedData("ucr/GunPoint/GunPoint_TRAIN.ts"));
+        const std::string name = set.toStdString();
+        const auto s = cs::io::readSeriesWithSplit(
+            cs::test::sharedData("ucr/" + name + "/" + name + "_TRAIN.ts"));
         cs::CpuBackend cpu;
-        cs::JobControl job;
-        const cs::RocketParams p{.kernels = kernels, .seed = 1, .variant = RocketVariant(variant)};
-        const auto t = cs::fitRocketTransform(cpu, p, s, job);
-        const auto f = cs::applyRocketTransform(cpu, t, s, job);
-        std::vector<std::int32_t> train(s.n, -1);
-        for (std::size_t i = 0; i < s.n; ++i)
-            if (!s.isTest[i]) train[i] = s.labels[i];
-        const auto model = cpu.ridgeFit(f, train, int(s.classCount()), {}, job);
-        const auto predicted = cs::ridgePredict(model, f.values, f.n);
-        std::size_t tests = 0, right = 0;
-        for (std::size_t i = 0; i < s.n; ++i)
-            if (s.isTest[i]) {
-                ++tests;
-                right += predicted[i] == s.labels[i];
-            }
-        const double accuracy = double(right) / double(tests);
-        qInfo("seed 1: test accuracy %.4f (published %.4f)", accuracy, published);
+        double sum = 0.0;
+        constexpr int kSeeds = 3;
+        for (int seed = 1; seed <= kSeeds; ++seed) {
+            cs::JobControl job;
+            const cs::RocketParams p{
+                .kernels = kernels, .seed = std::uint64_t(seed), .variant = RocketVariant(variant)};
+            const auto t = cs::fitRocketTransform(cpu, p, s, job);
+            const auto f = cs::applyRocketTransform(cpu, t, s, job);
+            std::vector<std::int32_t> train(s.n, -1);
+            for (std::size_t i = 0; i < s.n; ++i)
+                if (!s.isTest[i]) train[i] = s.labels[i];
+            const auto model = cpu.ridgeFit(f, train, int(s.classCount()), {}, job);
+            const auto predicted = cs::ridgePredict(model, f.values, f.n);
+            std::size_t tests = 0, right = 0;
+            for (std::size_t i = 0; i < s.n; ++i)
+                if (s.isTest[i]) {
+                    ++tests;
+                    right += predicted[i] == s.labels[i];
+                }
+            QVERIFY(tests > 0);
+            sum += double(right) / double(tests);
+        }
+        const double accuracy = sum / kSeeds;
+        qInfo("%s: mean test accuracy %.4f over seeds 1-%d (published %.4f)", qPrintable(set),
+              accuracy, kSeeds, published);
         QVERIFY2(
             accuracy >= published - 0.01,
             qPrintable(QString("accuracy %1 < published %2 - 0.01").arg(accuracy).arg(published)));
