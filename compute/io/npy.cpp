@@ -356,7 +356,65 @@ std::pair<std::string, std::uint64_t> npyPrefix(const std::filesystem::path& fil
     return {std::move(prefix), size};
 }
 
+// NumPy's name of a dtype, for messages and NpyInfo.
+std::string_view dtypeName(detail::NumType type) {
+    using detail::NumType;
+    switch (type) {
+        case NumType::I8:
+            return "int8";
+        case NumType::U8:
+            return "uint8";
+        case NumType::I16:
+            return "int16";
+        case NumType::U16:
+            return "uint16";
+        case NumType::I32:
+            return "int32";
+        case NumType::U32:
+            return "uint32";
+        case NumType::I64:
+            return "int64";
+        case NumType::U64:
+            return "uint64";
+        case NumType::F32:
+            return "float32";
+        case NumType::F64:
+            return "float64";
+    }
+    return "unknown";
+}
+
 }  // namespace
+
+NpyInfo npyInfo(const std::filesystem::path& file) {
+    std::ifstream in;
+    const auto [prefix, size] = npyPrefix(file, in);
+    const auto layout = detail::npyLayout(file.string(), prefix, size);
+    return {{layout.header.shape.begin(), layout.header.shape.end()},
+            std::string(dtypeName(layout.header.type))};
+}
+
+NpyInt32Array readNpyInt32(const std::filesystem::path& file) {
+    const std::string name = file.string();
+    const std::string bytes = readFileBytes(file);
+    const auto [h, body, count] = detail::npyLayout(name, bytes, bytes.size());
+    if (h.type != detail::NumType::I32)
+        throw InputError(
+            name, "holds " + std::string(dtypeName(h.type)) + " (" + h.descr + "), not int32");
+    NpyInt32Array array;
+    for (std::uint64_t d : h.shape)
+        array.shape.push_back(std::size_t(d));
+    array.values.resize(count);
+    const bool swap = detail::needsSwap(h.bigEndian);
+    const char* data = bytes.data() + body;
+    const bool fortran = h.fortran && h.shape.size() == 2;
+    const std::size_t rows = array.shape[0], cols = h.shape.size() == 2 ? array.shape[1] : 1;
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j)
+            array.values[i * cols + j] = detail::loadRaw<std::int32_t>(
+                data + (fortran ? j * rows + i : i * cols + j) * 4, swap);
+    return array;
+}
 
 std::vector<std::size_t> npyShape(const std::filesystem::path& file) {
     std::ifstream in;

@@ -38,6 +38,21 @@ struct NpyArray {
 NpyArray readNpy(const std::filesystem::path& file);
 /// The shape of a `.npy` file, from its header only (the size checked against the file's).
 std::vector<std::size_t> npyShape(const std::filesystem::path& file);
+/// What a `.npy` header declares (read from the header only, the size checked against the
+/// file's): the shape and NumPy's name of the dtype ("int32", "float32", "uint8" ...).
+struct NpyInfo {
+    std::vector<std::size_t> shape;
+    std::string dtype;
+};
+NpyInfo npyInfo(const std::filesystem::path& file);
+/// An int32 `.npy` array, values exact (readNpy's floats hold integers up to 2^24 only).
+struct NpyInt32Array {
+    std::vector<std::size_t> shape;    ///< 1 or 2 dimensions
+    std::vector<std::int32_t> values;  ///< product(shape) values, C order
+};
+/// Reads an int32 array (either byte order, C or Fortran order) of 1 or 2 dimensions; throws
+/// cs::Error naming the file for any other dtype.
+NpyInt32Array readNpyInt32(const std::filesystem::path& file);
 /// Rows [first, first + count) of a 1-D or 2-D `.npy` file, read by range (never the whole
 /// file): the distributed kNN graph's ranks each read their slice this way.
 NpyArray readNpyRows(const std::filesystem::path& file, std::size_t first, std::size_t count);
