@@ -18,6 +18,7 @@
 #include "compute/core/item_subset.h"
 #include "compute/io/writers.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
+#include "ui/panels/knn/knn_panel.h"
 #include "ui/panels/number_spin_box.h"
 #include "ui/panels/parameter_store.h"
 #include "ui/shell/logger.h"
@@ -88,6 +89,12 @@ std::optional<AutomationOptions> Automation::parse(
         QObject::tr("Open a saved session (or a PNG exported by Clusterscope) instead of a file: "
                     "its data, parameters, results and views."),
         QStringLiteral("FILE"));
+    const QCommandLineOption graphOption(
+        QStringLiteral("graph"),
+        QObject::tr("Once FILE is loaded, show the kNN graph of its points written by "
+                    "clusterscope-cli knn --out (GRAPH.npy, with GRAPH_distances.npy beside it "
+                    "when present), e.g. by a run under mpirun, instead of building one."),
+        QStringLiteral("GRAPH.npy"));
     const QCommandLineOption saveSessionOption(
         QStringLiteral("save-session"),
         QObject::tr("When everything has run, save the session (data, parameters, views) as "
@@ -190,6 +197,7 @@ std::optional<AutomationOptions> Automation::parse(
          saveSessionOption,    recoverOption, sizeOption,       viewOption,       colourMapOption,
          colourRangeOption,    edgesOption,   timeoutOption,    quitOption});
     parser.addOption(suggestedEpsOption);
+    parser.addOption(graphOption);
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
         QObject::tr("A point cloud (.pcd .ply .xyz .csv .tsv .txt .npy) or time series "
@@ -247,6 +255,13 @@ std::optional<AutomationOptions> Automation::parse(
     if (sources > 1)
         return fail(
             QObject::tr("give only one of FILE, --demo-points, --demo-series and --session"));
+    if (parser.isSet(graphOption)) {
+        o.graph = parser.value(graphOption);
+        if (o.file.isEmpty() && !o.demoPoints)
+            return fail(QObject::tr("--graph needs the points the graph is of: give their FILE"));
+        if (!QFileInfo(o.graph).isFile())
+            return fail(QObject::tr("--graph: '%1' is not a file").arg(o.graph));
+    }
     if (parser.isSet(recoverOption)) {
         o.recover = parser.value(recoverOption);
         if (o.recover != QLatin1String("yes") && o.recover != QLatin1String("no"))
@@ -537,6 +552,14 @@ void Automation::poll() {
             for (const QString& name : m_options.sweeps) {
                 logInfo(tr("automation: sweeping %1").arg(name));
                 m_window.algorithms().find(name)->sweep();
+            }
+            // After the runs: the import cancels a kNN run in flight, so the graph shown is
+            // the file's.
+            if (!m_options.graph.isEmpty()) {
+                logInfo(tr("automation: importing the kNN graph %1").arg(m_options.graph));
+                if (const QString error = m_window.knnPanel()->importGraph(m_options.graph);
+                    !error.isEmpty())
+                    fail(tr("--graph: %1").arg(error));
             }
             return;
         case Phase::Settling:

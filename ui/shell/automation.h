@@ -21,7 +21,8 @@ class MainWindow;
 
 /// What the GUI's command line asks for:
 /// `clusterscope [FILE] [--as points|series] [--demo-points N] [--demo-series]
-///  [--session FILE] [--param ALGO.NAME=VALUE]... [--run ALGO]... [--sweep ALGO]...
+///  [--graph GRAPH.npy] [--session FILE] [--param ALGO.NAME=VALUE]... [--run ALGO]... [--sweep
+///  ALGO]...
 ///  [--use-suggested-eps]
 ///  [--measure OUT.json] [--export OUT] [--select cluster=N|points=RANGES|series=RANGES]
 ///  [--run-on-selection ALGO]... [--inspect point=I|series=I]
@@ -34,6 +35,9 @@ struct AutomationOptions {
     io::DataKind kind = io::DataKind::Auto;  ///< --as
     std::optional<std::size_t> demoPoints;   ///< --demo-points N (N may end in k or M)
     bool demoSeries = false;                 ///< --demo-series
+    /// --graph: a kNN graph (clusterscope-cli knn --out) of FILE's points, imported once they
+    /// are loaded (KnnPanel::importGraph), after the --run runs
+    QString graph;
     QString session;      ///< --session: a session (or a PNG exported here) to open
     QString saveSession;  ///< --save-session: where to write the session after the runs
     /// --recover: "yes" opens the session autosaved by a run that did not exit cleanly, "no"

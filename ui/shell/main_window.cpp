@@ -1034,6 +1034,13 @@ void MainWindow::createMenus() {
     file->addSeparator();
     file->addAction(m_exportAction);
     file->addAction(m_exportSelectionAction);
+    // Beside the exports: the graph clusterscope-cli knn --out wrote (e.g. under mpirun).
+    QAction* importGraph = file->addAction(tr("Import &kNN graph…"), this,
+                                           [this] { m_knnPanel->importInteractively(); });
+    importGraph->setObjectName(QStringLiteral("importKnnGraphAction"));
+    importGraph->setToolTip(
+        tr("Show a kNN graph built elsewhere (.npy from clusterscope-cli "
+           "knn --out) for the points loaded"));
     file->addSeparator();
     file->addAction(m_quitAction);
 

@@ -4,6 +4,9 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -18,9 +21,11 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
 #include "compute/core/error.h"
+#include "compute/io/knn_npy_reader.h"
 #include "compute/io/writers.h"
 #include "compute/knn/knn_descriptor.h"
 #include "compute/knn/knn_quantities.h"
@@ -50,6 +55,22 @@ QString number(double v, int precision = 4) {
     return QLocale().toString(v, 'g', precision);
 }
 
+// The mean and largest distance to the k-th neighbour of run.graph, into run.
+void setKthDistances(KnnRun& run) {
+    const KnnGraph& g = *run.graph;
+    const auto k = std::size_t(std::max(g.k, 0));
+    if (k == 0 || g.n == 0 || g.distances.size() != g.n * k) return;
+    double sum = 0.0;
+    float largest = 0.0f;
+    for (std::size_t i = 0; i < g.n; ++i) {
+        const float d = g.distances[i * k + k - 1];
+        sum += double(d);
+        largest = std::max(largest, d);
+    }
+    run.meanKthDistance = sum / double(g.n);
+    run.maxKthDistance = double(largest);
+}
+
 }  // namespace
 
 KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
@@ -63,6 +84,13 @@ KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
     m_recallSpin = addDoubleParameter("targetRecall");
     m_recallSpin->setSingleStep(0.01);
     m_seedSpin = addIntParameter("seed");
+    m_importButton = new QPushButton(tr("&Import graph…"));
+    m_importButton->setObjectName(QStringLiteral("knnImport"));
+    m_importButton->setToolTip(
+        tr("Show a kNN graph built elsewhere (clusterscope-cli knn --out graph.npy, also under "
+           "mpirun) for the points loaded; changing a parameter builds one here again"));
+    parameterForm()->addRow(m_importButton);
+    connect(m_importButton, &QPushButton::clicked, this, &KnnPanel::importInteractively);
 
     QSettings settings;
     auto* show = new QGroupBox(tr("Edges"));
@@ -306,18 +334,8 @@ void KnnPanel::submitRun() {
                 subset ? backend.knnGraph(subsetOf(*points, *subset), p, job)
                        : backend.knnGraph(*points, p, job));
             job.checkpoint();
-            const auto k = std::size_t(std::max(graph->k, 0));
-            if (k > 0 && graph->n > 0 && graph->distances.size() == graph->n * k) {
-                double sum = 0.0;
-                float largest = 0.0f;
-                for (std::size_t i = 0; i < graph->n; ++i) {
-                    const float d = graph->distances[i * k + k - 1];
-                    sum += double(d);
-                    largest = std::max(largest, d);
-                }
-                run.meanKthDistance = sum / double(graph->n);
-                run.maxKthDistance = double(largest);
-            }
+            run.graph = graph;
+            setKthDistances(run);  // of the graph as built: on a selection, its points alone
             // On a selection: the graph of the selected points alone, in the set's indices.
             if (subset) graph = std::make_shared<KnnGraph>(expandKnnGraph(*graph, *subset));
             if (!(onDevice && graph->device)) {
@@ -331,13 +349,16 @@ void KnnPanel::submitRun() {
 }
 
 void KnnPanel::showOutcome(const JobOutcome& outcome) {
-    auto run = std::static_pointer_cast<const KnnRun>(outcome.result);
+    showRun(std::static_pointer_cast<const KnnRun>(outcome.result), outcome);
+}
+
+bool KnnPanel::showRun(const std::shared_ptr<const KnnRun>& run, const JobOutcome& outcome) {
     // A graph of points no longer loaded is dropped (setPointSet cancels, but it may have
     // finished first).
-    if (run->points != m_points) return;
+    if (run->points != m_points) return false;
     if (!m_view.setEdges(knnEdges(run->graph), run->edgeIndices)) {
         setWarning(tr("The kNN graph does not match the points on screen; it is not shown."));
-        return;
+        return false;
     }
     applyAutoOpacity();
     applyEdgeStyle();  // the length filter follows the new graph's longest edge
@@ -351,26 +372,100 @@ void KnnPanel::showOutcome(const JobOutcome& outcome) {
     m_recall->setVisible(!g.recallByTree.empty());
     showTimings(outcome);
     setWarning({});
-    logInfo(tr("kNN graph (k = %1) of %2 points in %3 ms on %4: %5 trees, sampled recall %6")
-                .arg(g.k)
-                .arg(count(g.n))
-                .arg(outcome.milliseconds, 0, 'f', 0)
-                .arg(outcome.backend)
-                .arg(g.treesBuilt)
-                .arg(g.recall(), 0, 'f', 3));
+    if (!m_run->importedFrom.isEmpty())
+        logInfo(tr("kNN graph (k = %1) of %2 points imported from %3 in %4 ms")
+                    .arg(g.k)
+                    .arg(count(g.n))
+                    .arg(m_run->importedFrom)
+                    .arg(outcome.milliseconds, 0, 'f', 0));
+    else
+        logInfo(tr("kNN graph (k = %1) of %2 points in %3 ms on %4: %5 trees, sampled recall %6")
+                    .arg(g.k)
+                    .arg(count(g.n))
+                    .arg(outcome.milliseconds, 0, 'f', 0)
+                    .arg(outcome.backend)
+                    .arg(g.treesBuilt)
+                    .arg(g.recall(), 0, 'f', 3));
     emit resultChanged();
+    return true;
+}
+
+QString KnnPanel::importGraph(const QString& path) {
+    const QString name = QFileInfo(path).fileName();
+    const auto failed = [&](const QString& problem) {
+        const QString message =
+            tr("Importing the kNN graph %1 failed: %2. The previous graph is kept.")
+                .arg(name, problem);
+        logError(message);
+        emit statusMessage(message, 8000);
+        setWarning(message);
+        return problem;
+    };
+    if (!hasInput()) return failed(tr("load the points the graph is of first"));
+    QElapsedTimer clock;
+    clock.start();
+    auto run = std::make_shared<KnnRun>();
+    try {
+        const std::filesystem::path indices = path.toStdString();
+        const std::filesystem::path distances = io::knnDistancesPath(indices);
+        std::error_code ec;
+        // Without its distances file the reader measures them as the graph did.
+        auto graph = std::make_shared<const KnnGraph>(io::readKnnNpy(
+            indices, std::filesystem::exists(distances, ec) ? distances : std::filesystem::path(),
+            *m_points));
+        run->params = params();
+        run->params.k = graph->k;
+        run->points = m_points;
+        run->graph = graph;
+        run->importedFrom = path;
+        setKthDistances(*run);
+        run->edgeIndices =
+            std::make_shared<const std::vector<std::uint32_t>>(edgeIndexPairs(knnEdges(graph)));
+    } catch (const std::exception& e) {
+        return failed(QString::fromUtf8(e.what()));
+    }
+    // A run in flight or pending would land over the imported graph.
+    live().reset();
+    JobOutcome outcome;
+    outcome.kind = kind();
+    outcome.backend = tr("file");
+    outcome.milliseconds = double(clock.nsecsElapsed()) / 1e6;
+    outcome.timings = {{"read graph", outcome.milliseconds}};
+    if (!showRun(run, outcome)) return warningLabel()->text();
+    return {};
+}
+
+void KnnPanel::importInteractively() {
+    if (!hasInput()) {
+        emit statusMessage(tr("Load the points the kNN graph is of first"), 5000);
+        return;
+    }
+    const QString folder = m_points->source.empty()
+                               ? QString()
+                               : QFileInfo(QString::fromStdString(m_points->source)).absolutePath();
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Import a kNN graph"), folder,
+                                     tr("kNN graph, as clusterscope-cli knn --out writes it "
+                                        "(*.npy)"));
+    if (!path.isEmpty()) importGraph(path);
 }
 
 QString KnnPanel::statisticsText(const KnnRun& run) {
     const KnnGraph& g = *run.graph;
+    const QString rest =
+        tr("Edges: %1 (%2 points × k = %3)\nk-th neighbour distance: mean %4, max %5")
+            .arg(count(g.indices.size()), count(g.n))
+            .arg(g.k)
+            .arg(number(run.meanKthDistance), number(run.maxKthDistance));
+    // Built elsewhere: no trees or recall known here, and 0 would read as a bad graph.
+    if (!run.importedFrom.isEmpty())
+        return tr("Imported from %1 (built elsewhere: trees and recall unknown)\n%2")
+            .arg(QFileInfo(run.importedFrom).fileName(), rest);
     QString trees = tr("Trees built: %1 of %2").arg(g.treesBuilt).arg(run.params.trees);
     if (g.treesBuilt < run.params.trees)
         trees += tr(" (target recall %1 reached)").arg(number(run.params.targetRecall, 3));
-    return tr("%1\nSampled recall: %2\nEdges: %3 (%4 points × k = %5)\n"
-              "k-th neighbour distance: mean %6, max %7")
-        .arg(trees, QLocale().toString(g.recall(), 'f', 3), count(g.indices.size()), count(g.n))
-        .arg(g.k)
-        .arg(number(run.meanKthDistance), number(run.maxKthDistance));
+    return tr("%1\nSampled recall: %2\n%3")
+        .arg(trees, QLocale().toString(g.recall(), 'f', 3), rest);
 }
 
 QString KnnPanel::recallText(const KnnGraph& g) {
@@ -388,6 +483,8 @@ QString KnnPanel::parameterText() const {
                        .arg(p.leafSize)
                        .arg(p.targetRecall, 0, 'g', 9)
                        .arg(qulonglong(p.seed));
+    if (m_run && !m_run->importedFrom.isEmpty())
+        return QStringLiteral("knn k=%1 imported=%2").arg(p.k).arg(m_run->importedFrom);
     if (m_run)
         text += QStringLiteral(" treesBuilt=%1 recall=%2")
                     .arg(m_run->graph->treesBuilt)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QString>
 #include <QWidget>
 #include <cstdint>
 #include <memory>
@@ -14,6 +15,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QPushButton;
 class QSlider;
 class QSpinBox;
 
@@ -32,6 +34,9 @@ struct KnnRun {
     /// edgeIndexPairs(knnEdges(graph)), built on the worker for the view's upload; null when the
     /// view writes the edges on the GPU itself (a CUDA graph with interop), and after hand-over.
     std::shared_ptr<const std::vector<std::uint32_t>> edgeIndices;
+    /// The indices file an imported graph was read from (KnnPanel::importGraph); empty for a
+    /// graph built here.
+    QString importedFrom;
 };
 
 /// The kNN-graph panel (an AlgorithmPanel): k, trees, leaf size, target recall and seed from
@@ -42,7 +47,8 @@ struct KnnRun {
 /// edges and the view's size), colour by length (a map of the edges' own) or by the points'
 /// colours, edges over or under the points, and a length filter drive the view. A failed
 /// run (bad parameters, too few points, a GPU fault) is reported and leaves the previous graph
-/// on screen.
+/// on screen. "Import graph…" (importGraph) shows a graph built elsewhere instead, e.g. by
+/// `mpirun ... clusterscope-cli knn --out graph.npy`, through the same path as a run's.
 /// @code
 /// KnnPanel panel(runner, view);
 /// panel.setPointSet(points);
@@ -73,6 +79,15 @@ public:
     /// "source,target,distance", then one line per edge (point, neighbour, Euclidean distance),
     /// nearest neighbour first. Returns the error, or an empty string.
     QString exportEdges(const QString& path) const;
+    /// Reads a graph written by clusterscope-cli knn --out (io::readKnnNpy: path the int32
+    /// indices, its *_distances.npy beside it used when present) onto the points loaded, and
+    /// shows it as a run's: the view draws its edges, the statistics say it was imported. A
+    /// run in flight is cancelled; a parameter change afterwards runs and replaces it. On
+    /// failure the previous graph stays and the error goes to the warning row and the log.
+    /// Returns the error, or an empty string.
+    QString importGraph(const QString& path);
+    /// Asks for a .npy file and imports it (the Import graph… button, File ▸ Import kNN graph…).
+    void importInteractively();
     /// The parameter line written to edge files ("knn k=10 trees=8 ...").
     QString parameterText() const;
 
@@ -93,6 +108,7 @@ public:
     QSlider* maxLengthSlider() const { return m_maxLength; }
     QLabel* lengthLabel() const { return m_lengthLabel; }
     QLabel* recallLabel() const { return m_recall; }
+    QPushButton* importButton() const { return m_importButton; }
 
     /// The statistics text for a run (shown in statisticsLabel()).
     static QString statisticsText(const KnnRun& run);
@@ -110,6 +126,9 @@ protected:
     QString exportResult(const std::string& exportId, const QString& path) override;
 
 private:
+    /// Shows a finished run (built here or imported): the view's edges, the statistics, the
+    /// log line; false when the graph is not of the points on screen.
+    bool showRun(const std::shared_ptr<const KnnRun>& run, const JobOutcome& outcome);
     void applyEdgeStyle();
     void applyAutoOpacity();
 
@@ -132,6 +151,7 @@ private:
     QSlider* m_maxLength = nullptr;
     QLabel* m_lengthLabel = nullptr;
     QLabel* m_recall = nullptr;
+    QPushButton* m_importButton = nullptr;
 };
 
 }  // namespace cs::ui
