@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/core/geometry.h"
 #include "compute/core/job_control.h"
 #include "compute/io/knn_npy_reader.h"
 #include "compute/io/npy.h"
@@ -128,6 +129,8 @@ private slots:
         const cs::PointSet points = cloud(scale, seed);
         QCOMPARE(points.n, kRows - kNanRows.size());
         QCOMPARE(points.fileRowCount(), kRows);
+        // The second row measures in a scaled frame, as the graph does for such clouds.
+        QCOMPARE(cs::recentredCoords(points).scale != 1.0, scale != 1.0);
         const Written w = written(points);
 
         const cs::KnnGraph read = cs::io::readKnnNpy(w.indices, w.distances, points);
