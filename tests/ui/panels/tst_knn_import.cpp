@@ -180,6 +180,18 @@ private slots:
         QVERIFY(view()->edges().owner == panel()->lastRun()->graph);
     }
 
+    void importCancelsARunInFlight() {
+        // The change submits a run at once; the import right after must stay on screen.
+        panel()->setK(6);
+        QVERIFY(panel()->isBusy());
+        QCOMPARE(panel()->importGraph(QString::fromStdString(file("graph.npy"))), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!panel()->isBusy(), 60000);
+        QTest::qWait(200);  // a stale outcome would land by now
+        QVERIFY(!panel()->lastRun()->importedFrom.isEmpty());
+        QCOMPARE(panel()->lastRun()->graph->indices, m_written.indices);
+        QVERIFY(view()->edges().owner == panel()->lastRun()->graph);
+    }
+
     void executableTakesGraph() {
         const QString png = m_tmp.filePath(QStringLiteral("import.png"));
         const QString csv = m_tmp.filePath(QStringLiteral("imported_knn.csv"));
