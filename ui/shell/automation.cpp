@@ -557,7 +557,7 @@ void Automation::poll() {
             // the file's.
             if (!m_options.graph.isEmpty()) {
                 logInfo(tr("automation: importing the kNN graph %1").arg(m_options.graph));
-                if (const QString error = m_window.knnPanel()->importGraph(m_options.graph);
+                if (const QString error = m_window.importKnnGraph(m_options.graph);
                     !error.isEmpty())
                     fail(tr("--graph: %1").arg(error));
             }

@@ -854,6 +854,20 @@ void MainWindow::exportSelectionInteractively() {
     reportExport(path, exportSelection(path));
 }
 
+void MainWindow::raiseKnnPanel() {
+    for (const auto& [panel, dock] : m_panels)
+        if (panel == m_knnPanel) {
+            dock->show();
+            dock->raise();
+        }
+}
+
+QString MainWindow::importKnnGraph(const QString& path) {
+    // As --run does: the panel that shows the result comes to the front.
+    raiseKnnPanel();
+    return m_knnPanel->importGraph(path);
+}
+
 void MainWindow::raisePanelFor(InputKind input) {
     // A panel for this data already in front stays there. Tabbed docks behind the front one
     // stay "visible", parked outside the window: what is in front is what has pixels on screen.
@@ -1035,8 +1049,10 @@ void MainWindow::createMenus() {
     file->addAction(m_exportAction);
     file->addAction(m_exportSelectionAction);
     // Beside the exports: the graph clusterscope-cli knn --out wrote (e.g. under mpirun).
-    QAction* importGraph = file->addAction(tr("Import &kNN graph…"), this,
-                                           [this] { m_knnPanel->importInteractively(); });
+    QAction* importGraph = file->addAction(tr("Import &kNN graph…"), this, [this] {
+        raiseKnnPanel();
+        m_knnPanel->importInteractively();
+    });
     importGraph->setObjectName(QStringLiteral("importKnnGraphAction"));
     importGraph->setToolTip(
         tr("Show a kNN graph built elsewhere (.npy from clusterscope-cli "

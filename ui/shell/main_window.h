@@ -78,6 +78,10 @@ public:
     /// *_kshape_centroids.npy (k × m float32, KShapePanel::exportCentroids). Returns the error,
     /// or an empty string.
     QString exportTo(const QString& path);
+    /// Brings the kNN panel to the front and imports the graph at path there
+    /// (KnnPanel::importGraph: clusterscope-cli knn --out's .npy); --graph comes here. Returns
+    /// the error, or an empty string.
+    QString importKnnGraph(const QString& path);
     /// The whole window as an image, GL view included.
     QImage grabWindow();
     /// Writes image as a PNG file through the exports' writer (never over an input, whole or
@@ -220,6 +224,7 @@ private:
     void addPanel(AlgorithmPanel* panel);
     /// Brings the first panel for this kind of data to the front.
     void raisePanelFor(InputKind input);
+    void raiseKnnPanel();
     void createComputePanels();
     /// Makes the job lanes run the kNN graph and ROCKET on these GPUs (the backend chip's
     /// choice; empty: the default device).

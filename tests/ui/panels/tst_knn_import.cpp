@@ -3,6 +3,7 @@
 // the kNN panel's import shows it as a run's (the same graph, the view's edges, "imported" in
 // the statistics), a bad file keeps the previous graph and says why, a parameter change builds
 // one here again, and the executable's --graph does the same from the command line.
+#include <QDockWidget>
 #include <QFile>
 #include <QFileInfo>
 #include <QLabel>
@@ -100,7 +101,15 @@ private slots:
 
     void importShowsTheGraphAsARun() {
         QVERIFY(!panel()->lastRun());
-        QCOMPARE(panel()->importGraph(QString::fromStdString(file("graph.npy"))), QString());
+        auto* dbscanDock = m_window->findChild<QDockWidget*>(QStringLiteral("dbscanDock"));
+        QVERIFY(dbscanDock);
+        dbscanDock->raise();
+        auto* knnDock = m_window->findChild<QDockWidget*>(QStringLiteral("knnDock"));
+        QVERIFY(knnDock);
+        // Tabified docks behind another one stay "visible"; what shows is their region.
+        QTRY_VERIFY(knnDock->visibleRegion().isEmpty());  // DBSCAN's tab is in front
+        QCOMPARE(m_window->importKnnGraph(QString::fromStdString(file("graph.npy"))), QString());
+        QTRY_VERIFY(!knnDock->visibleRegion().isEmpty());  // as --run does: the panel in front
         const auto run = panel()->lastRun();
         QVERIFY(run);
         QCOMPARE(run->graph->n, kRows - 2);
