@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
@@ -119,6 +120,9 @@ private slots:
         QCOMPARE(run->graph->treesBuilt, 0);
         QCOMPARE(run->importedFrom, QString::fromStdString(file("graph.npy")));
         QCOMPARE(run->params.k, kK);
+        // k shows the graph's, and setting it ran nothing.
+        QCOMPARE(panel()->kSpin()->value(), kK);
+        QVERIFY(!panel()->isBusy());
         // The view draws exactly its edges, as after a run.
         QVERIFY(view()->edges().owner == run->graph);
         QCOMPARE(view()->readEdgeBuffer(),
@@ -197,6 +201,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!panel()->isBusy(), 60000);
         QTest::qWait(200);  // a stale outcome would land by now
         QVERIFY(!panel()->lastRun()->importedFrom.isEmpty());
+        QCOMPARE(panel()->kSpin()->value(), kK);
         QCOMPARE(panel()->lastRun()->graph->indices, m_written.indices);
         QVERIFY(view()->edges().owner == panel()->lastRun()->graph);
     }

@@ -413,8 +413,13 @@ QString KnnPanel::importGraph(const QString& path) {
         auto graph = std::make_shared<const KnnGraph>(io::readKnnNpy(
             indices, std::filesystem::exists(distances, ec) ? distances : std::filesystem::path(),
             *m_points));
+        // k shows the graph's, so that the next change builds a graph like it here; as the
+        // program's change, it runs nothing (live().reset() below drops what it queued).
+        ParameterValues k;
+        k.set("k", std::int64_t(graph->k));
+        applyParameters(k, false);
         run->params = params();
-        run->params.k = graph->k;
+        run->params.k = graph->k;  // a k the spin box does not hold is still the graph's
         run->points = m_points;
         run->graph = graph;
         run->importedFrom = path;
