@@ -123,16 +123,11 @@ int runDistributed(Options& o, MPI_Comm comm) {
     int rank = 0, ranks = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &ranks);
-    // The cores of this host are shared by the ranks on it.
-    MPI_Comm host;
-    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &host);
-    int onHost = 1, hostRank = 0;
-    MPI_Comm_size(host, &onHost);
-    MPI_Comm_rank(host, &hostRank);
-    MPI_Comm_free(&host);
+    // The cores (and GPUs) of this host are shared by the ranks on it.
+    const mpi::HostRanks host = mpi::hostRanks(comm);
     const int threads = o.rankThreads > 0
                             ? o.rankThreads
-                            : std::max(1, int(std::thread::hardware_concurrency()) / onHost);
+                            : std::max(1, int(std::thread::hardware_concurrency()) / host.size);
 
     mpi::PointSlice slice;
     std::shared_ptr<Backend> backend;
@@ -143,7 +138,7 @@ int runDistributed(Options& o, MPI_Comm comm) {
         if (rank == 0) checkOut(o);
         if (!o.rows.empty()) throw Error("--rows is not available under mpirun");
         backend = backendRegistry().get(o.backend);
-        chooseRankDevice(*backend, o.devices, hostRank);
+        chooseRankDevice(*backend, o.devices, host.rank);
     });
     mpi::agree(comm, [&] {
         slice = mpi::readPointSlice(comm, o.file);
@@ -225,20 +220,20 @@ int runDistributed(Options& o, MPI_Comm comm) {
                         {"write_bytes_max_rank", writtenMax},
                         {"write_bytes_sent_total", exchanged}};
     }
-    nlohmann::json extra = {{"ranks", ranks},
-                            {"write", o.write},
-                            {"write_ms", writeMs},
-                            {"threads_per_rank", threads},
-                            {"bytes_sent_max_rank", bytesMax},
-                            {"bytes_sent_total", bytesTotal},
-                            {"comm_ms_max_rank", commMax},
-                            {"comm_ms_mean", commSum / ranks},
-                            {"gather_ms", gatherMs},
-                            {"comm_share", commShare},
-                            {"device", backend->info().device + " · " + std::to_string(ranks) +
-                                           " MPI ranks"},
-                            {"devices", backend->devices()},
-                            {"stages_ms", stageMilliseconds(job.timings())}};
+    nlohmann::json extra = {
+        {"ranks", ranks},
+        {"write", o.write},
+        {"write_ms", writeMs},
+        {"threads_per_rank", threads},
+        {"bytes_sent_max_rank", bytesMax},
+        {"bytes_sent_total", bytesTotal},
+        {"comm_ms_max_rank", commMax},
+        {"comm_ms_mean", commSum / ranks},
+        {"gather_ms", gatherMs},
+        {"comm_share", commShare},
+        {"device", backend->info().device + " · " + std::to_string(ranks) + " MPI ranks"},
+        {"devices", backend->devices()},
+        {"stages_ms", stageMilliseconds(job.timings())}};
     extra.update(parallelOnly);
     if (rank == 0)
         report(o, gathered.graph, extra, slice.points.dims, slice.fileRowCount - slice.total,

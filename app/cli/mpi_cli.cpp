@@ -18,6 +18,8 @@
 
 #ifdef CS_HAVE_MPI
 #include <mpi.h>
+
+#include "compute/distributed/knn_mpi.h"
 #endif
 
 namespace cs::cli {
@@ -53,10 +55,7 @@ MpiSession::MpiSession() {
     MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &m_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &m_ranks);
-    MPI_Comm host;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, m_rank, MPI_INFO_NULL, &host);
-    MPI_Comm_rank(host, &m_hostRank);
-    MPI_Comm_free(&host);
+    m_hostRank = mpi::hostRanks(MPI_COMM_WORLD).rank;
 }
 
 MpiSession::~MpiSession() {

@@ -35,6 +35,14 @@ int sizeOf(MPI_Comm comm) {
     return size;
 }
 
+HostRanks hostRanks(MPI_Comm comm) {
+    MPI_Comm host;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rankOf(comm), MPI_INFO_NULL, &host);
+    const HostRanks out{.rank = rankOf(host), .size = sizeOf(host)};
+    MPI_Comm_free(&host);
+    return out;
+}
+
 namespace {
 
 using knn_parts::kEmptyDist2;
@@ -477,7 +485,7 @@ PointSlice readPointSlice(MPI_Comm comm, const std::string& file) {
         return s;
     }();
     if (lower.size() > 4 && lower.ends_with(".npy")) {
-        const auto shape = io::npyShape(file);
+        const auto shape = io::npyInfo(file).shape;
         if (shape.empty() || shape.size() > 2)
             throw Error(file + ": a point cloud .npy must have 1 or 2 dimensions");
         const std::size_t rows = shape[0], dims = shape.size() == 2 ? shape[1] : 1;

@@ -41,6 +41,12 @@ namespace cs::mpi {
 /// This process's rank in comm, and the number of ranks in comm.
 int rankOf(MPI_Comm comm);
 int sizeOf(MPI_Comm comm);
+/// This process's rank among comm's ranks on its host, and their number.
+struct HostRanks {
+    int rank = 0;
+    int size = 1;
+};
+HostRanks hostRanks(MPI_Comm comm);
 
 /// Thrown on the ranks that did not fail when another rank's error is the one reported (by
 /// that rank, alone), so the run ends on all ranks with one message and no hang.

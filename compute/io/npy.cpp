@@ -416,13 +416,6 @@ NpyInt32Array readNpyInt32(const std::filesystem::path& file) {
     return array;
 }
 
-std::vector<std::size_t> npyShape(const std::filesystem::path& file) {
-    std::ifstream in;
-    const auto [prefix, size] = npyPrefix(file, in);
-    const auto layout = detail::npyLayout(file.string(), prefix, size);
-    return {layout.header.shape.begin(), layout.header.shape.end()};
-}
-
 NpyArray readNpyRows(const std::filesystem::path& file, std::size_t first, std::size_t count) {
     std::ifstream in;
     const auto [prefix, size] = npyPrefix(file, in);

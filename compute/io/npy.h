@@ -36,8 +36,6 @@ struct NpyArray {
 };
 /// Reads float32/float64/int32/int64 (either byte order) arrays of 1 or 2 dimensions.
 NpyArray readNpy(const std::filesystem::path& file);
-/// The shape of a `.npy` file, from its header only (the size checked against the file's).
-std::vector<std::size_t> npyShape(const std::filesystem::path& file);
 /// What a `.npy` header declares (read from the header only, the size checked against the
 /// file's): the shape and NumPy's name of the dtype ("int32", "float32", "uint8" ...).
 struct NpyInfo {
