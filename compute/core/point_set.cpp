@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/core/finite.h"
 #include "compute/core/sparse_set.h"
 
 namespace cs {
@@ -69,9 +70,8 @@ void PointSet::validate() const {
                         std::to_string(sparse->n) + " sparse rows");
         sparse->validate();
     }
-    for (std::size_t i = 0; i < coords.size(); ++i)
-        if (!std::isfinite(coords[i]))
-            throw Error("point " + std::to_string(i / dims) + " has a non-finite coordinate");
+    if (const std::size_t i = firstNonFinite(coords); i < coords.size())
+        throw Error("point " + std::to_string(i / dims) + " has a non-finite coordinate");
     for (const auto& a : attributes) {
         const std::size_t size = a.kind == PointAttribute::Kind::Scalar  ? a.scalars.size()
                                  : a.kind == PointAttribute::Kind::Label ? a.labels.size()

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/core/finite.h"
 
 namespace cs {
 
@@ -38,9 +39,8 @@ void SeriesSet::validate() const {
     }
     for (std::size_t i = 0; i < targets.size(); ++i)
         if (std::isinf(targets[i])) throw Error("series " + num(i) + " has an infinite target");
-    for (std::size_t k = 0; k < values.size(); ++k)
-        if (!std::isfinite(values[k]))
-            throw Error("series " + num(k / (channels * length)) + " has a non-finite value");
+    if (const std::size_t k = firstNonFinite(values); k < values.size())
+        throw Error("series " + num(k / (channels * length)) + " has a non-finite value");
 }
 
 }  // namespace cs

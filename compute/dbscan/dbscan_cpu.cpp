@@ -25,6 +25,7 @@
 #include <nanoflann.hpp>
 
 #include "compute/core/error.h"
+#include "compute/core/finite.h"
 #include "compute/core/geometry.h"
 #include "compute/core/parallel.h"
 
@@ -45,10 +46,9 @@ void checkInput(const PointSet& points) {
     if (points.n >= std::size_t(std::numeric_limits<std::int32_t>::max()))
         throw Error("DBSCAN supports fewer than 2^31 - 1 points (got " + std::to_string(points.n) +
                     ")");
-    for (std::size_t i = 0; i < points.coords.size(); ++i)
-        if (!std::isfinite(points.coords[i]))
-            throw Error("point " + std::to_string(i / points.dims) +
-                        " has a non-finite coordinate; drop NaN/Inf points first");
+    if (const std::size_t i = firstNonFinite(points.coords); i < points.coords.size())
+        throw Error("point " + std::to_string(i / points.dims) +
+                    " has a non-finite coordinate; drop NaN/Inf points first");
 }
 
 // parallelFor with its progress mapped onto [from, to] of one stage.

@@ -8,10 +8,12 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <span>
 #include <sstream>
 #include <string>
 
 #include "compute/core/error.h"
+#include "compute/core/finite.h"
 #include "compute/core/random.h"
 
 namespace cs {
@@ -56,17 +58,16 @@ void validateKnnInput(const PointSet& points, const KnnParams& params, const Job
     if (points.n < std::size_t(params.k) + 1)
         throw Error("the kNN graph needs at least k + 1 = " + std::to_string(params.k + 1) +
                     " points, the set has " + std::to_string(points.n));
-    // In blocks of 2^24 coordinates, some ms each: 4M points of 128 dimensions take a few
-    // hundred ms, too long to go without a checkpoint.
-    constexpr std::size_t kBlock = std::size_t(1) << 24;
-    const std::size_t total = points.coords.size();
-    for (std::size_t b = 0; b < total; b += kBlock) {
+    // In blocks of 2^26 coordinates, a few ms each: 10M points of 128 dimensions would go too
+    // long without a checkpoint.
+    constexpr std::size_t kBlock = std::size_t(1) << 26;
+    const std::span<const float> coords = points.coords;
+    for (std::size_t b = 0; b < coords.size(); b += kBlock) {
         if (job) job->checkpoint();
-        const std::size_t e = std::min(total, b + kBlock);
-        for (std::size_t i = b; i < e; ++i)
-            if (!std::isfinite(points.coords[i]))
-                throw Error("point " + std::to_string(i / points.dims) +
-                            " has a non-finite coordinate; drop NaN/Inf points first");
+        const auto block = coords.subspan(b, std::min(kBlock, coords.size() - b));
+        if (const std::size_t i = firstNonFinite(block); i < block.size())
+            throw Error("point " + std::to_string((b + i) / points.dims) +
+                        " has a non-finite coordinate; drop NaN/Inf points first");
     }
 }
 

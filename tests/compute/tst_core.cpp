@@ -5,12 +5,15 @@
 
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <new>
 #include <thread>
+#include <vector>
 
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
+#include "compute/core/finite.h"
 #include "compute/core/job_control.h"
 #include "compute/core/memory.h"
 #include "compute/core/point_set.h"
@@ -124,6 +127,37 @@ private slots:
         s.lengths[1] = 2;
         s.values[0] = std::numeric_limits<float>::infinity();
         QVERIFY_THROWS_EXCEPTION(cs::Error, s.validate());
+    }
+
+    // The first NaN or infinity wherever it lies: in a block's first or last value, in the last
+    // short block, and in spans long enough to be checked by several threads, where a later
+    // thread's find must not win over an earlier one's. Subnormals and the largest floats are
+    // finite.
+    void firstNonFinite() {
+        QCOMPARE(cs::firstNonFinite({}), std::size_t(0));
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const float inf = std::numeric_limits<float>::infinity();
+        for (const std::size_t n : {std::size_t(1), std::size_t(4096), std::size_t(4097),
+                                    std::size_t(100'003), std::size_t(30'000'017)}) {
+            std::vector<float> v(n, 1.0f);
+            v[0] = std::numeric_limits<float>::denorm_min();
+            v[n - 1] = -std::numeric_limits<float>::max();
+            QCOMPARE(cs::firstNonFinite(v), n);
+            for (const std::size_t at : {std::size_t(0), n / 2, n - 1, std::size_t(4095)}) {
+                if (at >= n) continue;
+                for (const float bad : {nan, inf, -inf, -nan}) {
+                    const float kept = v[at];
+                    v[at] = bad;
+                    QCOMPARE(cs::firstNonFinite(v), at);
+                    if (at + 1 < n) {  // a second one later changes nothing
+                        v[n - 1] = nan;
+                        QCOMPARE(cs::firstNonFinite(v), at);
+                        v[n - 1] = -std::numeric_limits<float>::max();
+                    }
+                    v[at] = kept;
+                }
+            }
+        }
     }
 
     void inputErrorNamesFileAndPlace() {
