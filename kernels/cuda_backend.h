@@ -33,7 +33,7 @@ public:
     std::string name() const override { return "cuda"; }
     /// Device name, free/total memory now, driver, runtime, cuBLAS, cuFFT, cuSOLVER versions.
     BackendInfo info() const override;
-    /// The default memory pool's high-water mark plus what cudaMemGetInfo, sampled every 2 ms
+    /// The default memory pool's high-water mark plus what cudaMemGetInfo, sampled every 25 ms
     /// on a thread of its own, saw used outside the pool.
     std::function<std::uint64_t()> watchDeviceMemory() override;
     /// CUDA devices on this machine (cudaGetDeviceCount), 0 when it fails.

@@ -33,11 +33,20 @@ std::size_t StreamHandles::freeMemory() const {
     return free;
 }
 
+std::optional<std::size_t> StreamHandles::shortOfMemory(std::size_t bytes) const {
+    if (bytes < totalMemory() / 8) return std::nullopt;
+    const std::size_t free = freeMemory();
+    if (bytes > free) return free;
+    return std::nullopt;
+}
+
 std::size_t StreamHandles::totalMemory() const {
+    if (const std::size_t known = m_totalMemory.load(std::memory_order_relaxed)) return known;
     DeviceScope scope(m_device);
     std::size_t free = 0;
     std::size_t total = 0;
     CS_CUDA_CHECK(cudaMemGetInfo(&free, &total));
+    m_totalMemory.store(total, std::memory_order_relaxed);
     return total;
 }
 

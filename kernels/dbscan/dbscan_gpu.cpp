@@ -45,10 +45,9 @@ void checkShape(std::size_t n, std::size_t dims, const char* what) {
 }
 
 void ensureFits(const StreamHandles& ctx, std::size_t bytes, const char* what, std::size_t n) {
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
+    if (const auto free = ctx.shortOfMemory(bytes))
         throw Error(std::string(what) + " of " + std::to_string(n) + " points needs about " +
-                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(free) +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
                     " are free; use fewer points or the CPU backend");
 }
 

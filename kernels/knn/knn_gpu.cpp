@@ -144,10 +144,9 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
     job.checkpoint();
     // Sizes first, so that a problem far too big is refused before the coordinates are read.
     const std::size_t bytes = knnDeviceBytes(n, dims, params) + (resident ? 0 : n * dims * 4);
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
+    if (const auto free = ctx.shortOfMemory(bytes))
         throw Error("the kNN graph of " + std::to_string(n) + " points needs about " +
-                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(free) +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
                     " are free; use fewer points, a smaller k or the CPU backend");
     validateKnnInput(points, params, &job);
     keepPoolWarm(ctx.device(), bytes);
@@ -325,10 +324,9 @@ void knnSearchLeavesCuda(StreamHandles& ctx, const KnnLeafSearch& leaves, JobCon
     const std::size_t stride = roundUp(rows, kKnnTile);
     const std::size_t bytes = rows * dims * 4 + std::size_t(dPad) * stride * 4 + rows * 8 +
                               leaves.leafOffsets.size() * 4 + rows * kk * 8;
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
+    if (const auto free = ctx.shortOfMemory(bytes))
         throw Error("the leaf search of " + std::to_string(rows) + " points needs about " +
-                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(free) +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
                     " are free; use more ranks or the CPU backend");
     std::vector<std::uint32_t> leafRanges(leaves.leafOffsets.begin(), leaves.leafOffsets.end());
     DeviceBuffer<std::uint32_t> order(rows, s), offsets(leafRanges.size(), s);

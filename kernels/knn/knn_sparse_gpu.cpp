@@ -48,10 +48,9 @@ KnnGraph knnGraphSparseCuda(StreamHandles& ctx, const SparseSet& rows, const Knn
     DeviceScope scope(ctx.device());
     job.checkpoint();
     const std::size_t bytes = knnSparseDeviceBytes(rows, params);
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
+    if (const auto free = ctx.shortOfMemory(bytes))
         throw Error("the kNN graph of " + std::to_string(rows.n) + " sparse rows needs about " +
-                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(free) +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
                     " are free; use fewer rows, a smaller k or the CPU backend");
 
     const cudaStream_t s = ctx.stream();

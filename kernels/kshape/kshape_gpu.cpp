@@ -278,14 +278,13 @@ KShapeResult kshapeCuda(StreamHandles& ctx, const SeriesSet& series, const KShap
         denseBytes(denseSide) + denseBytes(fallbackSide) + (4 * m + 2 * n + 16) * sizeof(double);
     const std::size_t bytes =
         seriesBytes + membersBytes + assignBytes + shapeBytes + (std::size_t(64) << 20);
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
+    if (const auto free = ctx.shortOfMemory(bytes))
         throw Error("k-Shape on " + std::to_string(n) + " series of length " + std::to_string(m) +
                     " with k = " + std::to_string(k) + " needs about " + mebibytes(bytes) +
                     " of GPU memory (the series and their spectra " + mebibytes(seriesBytes) +
                     ", the members aligned " + mebibytes(membersBytes) + ", the assignment " +
                     mebibytes(assignBytes) + ", the shapes " + mebibytes(shapeBytes) +
-                    "), but only " + mebibytes(free) +
+                    "), but only " + mebibytes(*free) +
                     " are free; use fewer or shorter series, a smaller k, or the CPU " + "backend");
     // Every iteration allocates its per-cluster scratch: keep it mapped between syncs.
     keepPoolWarm(ctx.device(), bytes);

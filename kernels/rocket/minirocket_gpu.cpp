@@ -4,6 +4,7 @@
 #include "kernels/rocket/minirocket_gpu.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,8 @@ struct DeviceRepresentation {
 RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
                                        const MiniRocketModel& model, JobControl& job,
                                        DeviceBuffer<float>* keepValues) {
+    std::optional<JobControl::Stage> prepare;
+    prepare.emplace(job, "prepare");  // checks, memory, buffers
     validateMiniRocketInput(series, model, true);
     DeviceScope scope(ctx.device());
     job.checkpoint();
@@ -78,11 +81,10 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
     const std::size_t workspaceFloats = std::size_t(plan.workspaceBlocks) * plan.blockFloats;
     const std::size_t bytes = (valueCount + n * cols + workspaceFloats) * sizeof(float) +
                               n * sizeof(std::uint32_t) + (std::size_t(8) << 20);
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
+    if (const auto free = ctx.shortOfMemory(bytes))
         throw Error(std::string(rocketVariantTitle(model.variant)) + " on " + std::to_string(n) +
                     " series needs about " + mebibytes(bytes) + " of GPU memory, but only " +
-                    mebibytes(free) +
+                    mebibytes(*free) +
                     " are free; use fewer features or series, or the CPU backend");
 
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
@@ -97,6 +99,7 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> lengths;
     std::vector<DeviceRepresentation> reps;
+    prepare.reset();
     {
         ScopedGpuStage stage(ctx, job, "upload");
         values = DeviceBuffer<float>(std::max<std::size_t>(valueCount, 1), s);

@@ -4,6 +4,7 @@
 #include "kernels/rocket/rocket_gpu.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ constexpr double kWorkPerLaunch = 0x1p36;
 RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
                                    const RocketKernels& kernels, JobControl& job,
                                    DeviceBuffer<float>* keepValues) {
+    std::optional<JobControl::Stage> prepare;
+    prepare.emplace(job, "prepare");  // checks, memory, buffers
     validateRocketInput(series, kernels);
     DeviceScope scope(ctx.device());
     job.checkpoint();
@@ -36,10 +39,9 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
     const std::size_t bytes = (valueCount + n * 2 * k + kernels.weights.size()) * sizeof(float) +
                               2 * n * series.channels * sizeof(double) +
                               k * 9 * sizeof(std::int32_t) + (std::size_t(4) << 20);
-    const std::size_t free = ctx.freeMemory();
-    if (bytes > free)
+    if (const auto free = ctx.shortOfMemory(bytes))
         throw Error("ROCKET on " + std::to_string(n) + " series needs about " + mebibytes(bytes) +
-                    " of GPU memory, but only " + mebibytes(free) +
+                    " of GPU memory, but only " + mebibytes(*free) +
                     " are free; use fewer kernels or series, or the CPU backend");
 
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
@@ -56,6 +58,7 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
     DeviceBuffer<std::uint32_t> seriesLengths;
     DeviceBuffer<std::int32_t> lengths, dilations, paddings, counts, starts, indices, weightStart;
     DeviceBuffer<float> biases, weights;
+    prepare.reset();
     {
         ScopedGpuStage stage(ctx, job, "upload");
         values = DeviceBuffer<float>(valueCount, s);

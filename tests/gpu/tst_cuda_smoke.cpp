@@ -85,6 +85,11 @@ CS_TEST(jobContextOwnsStreamAndHandles) {
     CS_CHECK(bound == ctx.stream());
     CS_CHECK(ctx.freeMemory() > 0);
     CS_CHECK(ctx.freeMemory() <= ctx.totalMemory());
+    // A small request fits without asking the driver; one past the device is short, and says
+    // what is free.
+    CS_CHECK(!ctx.shortOfMemory(std::size_t(1) << 20).has_value());
+    const auto shortBy = ctx.shortOfMemory(ctx.totalMemory() + 1);
+    CS_CHECK(shortBy.has_value() && *shortBy > 0 && *shortBy <= ctx.totalMemory());
     cs::test::info("free " + std::to_string(ctx.freeMemory() >> 20) + " MiB of " +
                    std::to_string(ctx.totalMemory() >> 20) + " MiB; memory pools " +
                    (cs::kernels::memoryPoolsSupported() ? "yes" : "no"));
