@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
-// MiniRocket and MultiRocket on the GPU. A block per (series, representation, dilation): the
-// representation's samples in its working memory with 4 d zeros either side, then every thread
-// owns a strip of consecutive output positions, for which it computes each channel's tap sum
-// (alpha) once and each of the 84 kernels' outputs in turn, and pools them against that
-// kernel's biases; the strips' pooled states are merged in position order (warp, then block).
+// MiniRocket and MultiRocket on the GPU. A block per (series, representation, dilation); every
+// thread owns a strip of consecutive output positions and pools them against each kernel's
+// biases; the strips' pooled states are merged in position order (warp, then block). Two kernels:
+// univariateKernel (one channel, up to 10,080 samples: the strip in registers, 3 x and the tap
+// sums in shared memory) and miniRocketKernel (any channels and length: the representation with
+// 4 d zeros either side in shared memory or a global workspace).
 //
-// The outputs follow compute/rocket/minirocket.h's float operations in order, with no FMA. The
-// zero padding stands in for "skip the taps out of range": alpha starts at +0 and, rounding to
-// nearest, a sum is -0 only when both terms are, so alpha + 0 = alpha; an output may become +0
-// where the CPU's is -0, which no comparison or subtraction of the pooling can tell apart. So
-// PPV, MIPV and LSPV are bit-identical to the CPU backend's; MPV's double sum is added strip by
-// strip, then in a fixed tree, not left to right, and may differ in the last bit of the float.
+// The outputs follow compute/rocket/minirocket.h's float operations in order, with no FMA. Zeros
+// stand in for "skip the taps out of range": alpha starts at +0 and, rounding to nearest, a sum
+// is -0 only when both terms are, so alpha + 0 = alpha; an output may become +0 where the CPU's
+// is -0, which no comparison or subtraction of the pooling can tell apart. So PPV, MIPV and LSPV
+// are bit-identical to the CPU backend's; MPV's double sums are added in another order (strip by
+// strip, then in a fixed tree) and may differ in the last bit of the float.
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/cuda_error.h"
+#include "kernels/common/is_greater.cuh"
 #include "kernels/rocket/minirocket_launch.h"
 
 namespace cs::kernels {
@@ -22,9 +25,11 @@ namespace {
 
 constexpr int kMaxThreads = 256;
 constexpr int kMaxWarps = kMaxThreads / 32;
-// The univariate kernel's most threads per block: MiniRocket's two blocks per SM (40 registers)
-// hold a 10,000-sample series each; MultiRocket's state needs 64 registers, one block per SM.
-constexpr unsigned kUnivariateThreads[2] = {672, 1024};
+// The univariate kernel's most threads per block (a 10,080-sample series at 15 outputs each) and
+// registers per thread: MiniRocket's two blocks per SM need 40 or fewer (a block's 21 warps take
+// registers as 24 would); MultiRocket's states take up to 80, at one block per SM.
+constexpr unsigned kUnivariateThreads = 672;
+constexpr int kUnivariateRegisters[2] = {40, 80};
 // Features pooled between two block-wide merges.
 constexpr int kFeatureGroup = 32;
 
@@ -269,35 +274,50 @@ __device__ __forceinline__ int warpMax(int v) {
 #endif
 }
 
-// MultiRocket's state of a warp's 32 strips of S <= 16 outputs each (in registers; -inf where not
-// pooled, which no bias is below and which ends any run; lane i's strip precedes lane i + 1's)
-// against one bias, the strip of lane 0 starting at position index0 of the pooled range. Each
-// lane sums its strip's excesses in order, the lanes' sums add in a fixed tree; the counts are
-// warp reductions; the runs come from each strip's mask of positive outputs and the warp's mask
-// of all-positive strips. Lane 0 holds the result.
-template <int S>
-__device__ __forceinline__ PoolState<4> warpMultiState(const float (&outputs)[S], int index0,
-                                                       float bias, int lane) {
-    static_assert(S <= 16, "a strip's positives are a 16-bit mask");
-    constexpr unsigned kAllPositive = (1u << S) - 1;
-    unsigned positives = 0;
-    double excess = 0.0;
-    const double b = double(bias);
-#pragma unroll
-    for (int s = 0; s < S; ++s) {
-        const bool positive = outputs[s] > bias;
-        positives |= unsigned(positive) << s;
-        if (positive) excess = __dadd_rn(excess, __dsub_rn(double(outputs[s]), b));
+// The longest run of set bits in a mask of at most 15 bits, without a loop: bit i of runs<p> is
+// set where the p bits from i on are all set, and the run is found greedily from 8 down to 1 (a
+// run of r + p starts at i where one of r starts at i and one of p at i + r).
+__device__ __forceinline__ int longestRun(unsigned mask) {
+    const unsigned runs1 = mask, runs2 = runs1 & (runs1 >> 1), runs4 = runs2 & (runs2 >> 2),
+                   runs8 = runs4 & (runs4 >> 4);
+    int r = 0;
+    unsigned starts = mask;  // where a run of r or more starts (of 1 or more while r is 0)
+    if (runs8 != 0) {
+        starts = runs8;
+        r = 8;
     }
+    unsigned candidate = starts & (runs4 >> r);
+    if (candidate != 0) {
+        starts = candidate;
+        r += 4;
+    }
+    candidate = starts & (runs2 >> r);
+    if (candidate != 0) {
+        starts = candidate;
+        r += 2;
+    }
+    candidate = starts & (runs1 >> r);
+    return candidate != 0 ? r + 1 : r;
+}
+
+// MultiRocket's state of a warp's 32 strips of S <= 15 outputs each against one bias, from each
+// lane's mask of positive outputs (lane i's strip precedes lane i + 1's; an output that is not
+// pooled is not positive and ends any run) and the lane's excess over the bias, the strip of
+// lane 0 starting at position index0 of the pooled range. The lanes' excesses add in a fixed
+// tree; the counts are warp reductions; the runs come from the masks and the warp's mask of
+// all-positive strips. Lane 0 holds the result.
+template <int S>
+__device__ __forceinline__ PoolState<4> warpMultiState(unsigned positives, double excess,
+                                                       int index0, int lane) {
+    static_assert(S <= 15, "a strip's positives are a 15-bit mask");
+    constexpr unsigned kAllPositive = (1u << S) - 1;
     const int count = __popc(positives);
     // The sum of the positive positions s: bit i of s, weighted 2^i.
     const int offsets = __popc(positives & 0xAAAAu) + 2 * __popc(positives & 0xCCCCu) +
                         4 * __popc(positives & 0xF0F0u) + 8 * __popc(positives & 0xFF00u);
     const int leading = __ffs(~positives) - 1;
     const int trailing = __clz(~(positives << (32 - S)));
-    int longest = 0;
-    for (unsigned m = positives; m != 0; m &= m >> 1)
-        ++longest;
+    int longest = longestRun(positives);
     const unsigned full = __ballot_sync(0xffffffffu, positives == kAllPositive);
     // The run through lane's trailing outputs, the all-positive strips after it, and the leading
     // outputs of the next strip that is not (a run past the warp is the block merge's).
@@ -309,7 +329,7 @@ __device__ __forceinline__ PoolState<4> warpMultiState(const float (&outputs)[S]
     PoolState<4> state;
     state.outputs = 32 * S;
     state.positive = warpSum(count);
-    state.indexSum = warpSum(count * index0 + offsets);  // at most 32 x 16 x 15,360
+    state.indexSum = warpSum(count * index0 + offsets);  // at most 32 x 15 x 10,080
     state.longestRun = warpMax(longest);
     const int fullLeading = full == 0xffffffffu ? 32 : __ffs(~full) - 1;
     const int fullTrailing = __clz(~full);
@@ -326,21 +346,163 @@ __device__ __forceinline__ PoolState<4> warpMultiState(const float (&outputs)[S]
     return state;
 }
 
-// Univariate series of up to 672 S (MiniRocket) or 1,024 S (MultiRocket) samples: each thread's S
-// outputs, and their tap sums, in registers; shared memory holds only 3 x (the only multiple of x
-// the kernels' sums take) with its zero padding, and for MiniRocket the block's positive counts.
-// PPV counts are summed with atomics (integers: any order gives the same); MultiRocket's states
-// merge in position order.
+// A thread's view of its samples of 3 x (the only multiple of x the kernels' sums take) in
+// shared memory, by distance from its first output t0. Checked, a sample outside [0, L) reads as
+// the zero padding the CPU's outputs see; unchecked, the caller knows none is.
+struct ThreadSamples {
+    const float* tripled;
+    int t0, L;
+    template <bool Checked>
+    __device__ __forceinline__ float at(int i) const {
+        const int t = t0 + i;
+        if constexpr (Checked) return unsigned(t) < unsigned(L) ? tripled[t] : 0.0f;
+        return tripled[t];
+    }
+};
+
+// One combination's outputs against G of its biases: each output is partial + 3 x[t + offset]
+// (rounding as the CPU's ((-alpha + 3 x_a) + 3 x_b) + 3 x_c), -inf where Masked and outside the
+// pooled range [lo, hi). MiniRocket adds each bias's positive count to the block's counts
+// (integers: atomics in any order give the same); MultiRocket writes each bias's warp state to
+// its slot.
+template <int S, int G, bool Masked, int Poolings>
+__device__ __forceinline__ void poolBiases(const float (&partial)[S], const ThreadSamples& x3,
+                                           int offset, int lo, int hi, const float* biases,
+                                           int* counts, PoolState<Poolings> (*slots)[32], int warp,
+                                           int lane) {
+    // Opaque to the compiler: what depends on them is computed here, for this group and only
+    // where Masked, not hoisted out of the combination's loops for every warp (15 live indices
+    // and bits, spilled).
+    asm volatile("" : "+r"(offset), "+r"(lo), "+r"(hi));
+    float b[G];
+#pragma unroll
+    for (int g = 0; g < G; ++g)
+        b[g] = biases[g];
+    // Masked: the strip's outputs in [lo, hi) as bits (a check per output would be computed for
+    // every combination, masked or not, wherever the compiler hoists it).
+    unsigned pooled = 0;
+    if constexpr (Masked) {
+        const int from = min(max(lo - x3.t0, 0), S), to = min(max(hi - x3.t0, 0), S);
+        pooled = ((1u << to) - 1) & ~((1u << from) - 1);
+    }
+    auto output = [&](int s) {
+        const float y = __fadd_rn(partial[s], x3.at<Masked>(s + offset));
+        return Masked && ((pooled >> s) & 1u) == 0 ? -INFINITY : y;
+    };
+    if constexpr (Poolings == 1) {
+        int n[G];
+#pragma unroll
+        for (int g = 0; g < G; ++g)
+            n[g] = 0;
+#pragma unroll
+        for (int s = 0; s < S; ++s) {
+            const float y = output(s);
+#pragma unroll
+            for (int g = 0; g < G; ++g)
+                n[g] += int(greaterBit(y, b[g]));
+        }
+#pragma unroll
+        for (int g = 0; g < G; ++g)
+            n[g] = warpSum(n[g]);
+        if (lane == 0) {
+#pragma unroll
+            for (int g = 0; g < G; ++g)
+                atomicAdd(counts + g, n[g]);
+        }
+    } else {
+        // A lane's excess is the sum of its positive outputs less count x bias, so each output
+        // converts to double once for all G biases. Over at most 15 outputs the rounding is
+        // within 15 x 2^-53 of the sum of their magnitudes, and an output above the bias exceeds
+        // it by 2^-24 of its magnitude or more (distinct floats): within 2^-25 of the excess.
+        // MPV, the CPU's sum of each double(output) - double(bias), so stays within one unit of
+        // the float (the test's tolerance).
+        unsigned mask[G];
+        double sum[G];
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            mask[g] = 0;
+            sum[g] = 0.0;
+        }
+#pragma unroll
+        for (int s = 0; s < S; ++s) {
+            const float y = output(s);
+            const double yd = double(y);
+#pragma unroll
+            for (int g = 0; g < G; ++g) {
+                if (y > b[g]) {  // predicated: FSETP, then the bit and the add
+                    mask[g] |= 1u << s;
+                    sum[g] = __dadd_rn(sum[g], yd);
+                }
+            }
+        }
+#pragma unroll
+        for (int g = 0; g < G; ++g) {
+            const double excess =
+                __dsub_rn(sum[g], __dmul_rn(double(__popc(mask[g])), double(b[g])));
+            const PoolState<4> state = warpMultiState<S>(mask[g], excess, x3.t0 - lo, lane);
+            if (lane == 0) slots[g][warp] = state;
+        }
+    }
+}
+
+// The most biases poolBiases takes at a time: MultiRocket's states need the registers.
+template <int Poolings>
+constexpr int kBiasGroup = Poolings == 1 ? 4 : 2;
+
+// poolBiases for a group of 1 to kBiasGroup biases.
 template <int S, int Poolings>
-__global__ void __launch_bounds__(kUnivariateThreads[Poolings == 4], Poolings == 4 ? 1 : 2)
+__device__ __forceinline__ void poolGroup(int group, bool masked, const float (&partial)[S],
+                                          const ThreadSamples& x3, int offset, int lo, int hi,
+                                          const float* biases, int* counts,
+                                          PoolState<Poolings> (*slots)[32], int warp, int lane) {
+    auto pool = [&](auto size, auto isMasked) {
+        poolBiases<S, decltype(size)::value, decltype(isMasked)::value, Poolings>(
+            partial, x3, offset, lo, hi, biases, counts, slots, warp, lane);
+    };
+    using One = std::integral_constant<int, 1>;
+    using Two = std::integral_constant<int, 2>;
+    using Yes = std::true_type;
+    using No = std::false_type;
+    switch (group) {
+        case 1:
+            masked ? pool(One{}, Yes{}) : pool(One{}, No{});
+            break;
+        case 2:
+            masked ? pool(Two{}, Yes{}) : pool(Two{}, No{});
+            break;
+        default:
+            if constexpr (kBiasGroup<Poolings> == 4) {
+                using Three = std::integral_constant<int, 3>;
+                using Four = std::integral_constant<int, 4>;
+                if (group == 3)
+                    masked ? pool(Three{}, Yes{}) : pool(Three{}, No{});
+                else
+                    masked ? pool(Four{}, Yes{}) : pool(Four{}, No{});
+            }
+            break;
+    }
+}
+
+// Univariate series of up to 672 S samples: each thread owns S consecutive outputs. Shared
+// memory holds 3 x, each output's tap sum alpha, the dilation's biases, and for MiniRocket their
+// positive counts. The 84 combinations (a < b < c of the 9 taps, in kMiniRocketTaps's order)
+// share their first two taps' sums: (-alpha + 3 x_a) + 3 x_b in registers once per pair, then
+// one add per combination and group of biases. Warps whose outputs all read inside the series
+// and all pool skip the checks; the others read the zero padding as the CPU does and mask what
+// is not pooled. MultiRocket's warp states of up to 32 features (across combinations) are merged
+// in position order at a time, a warp per feature.
+template <int S, int Poolings>
+__global__ void __maxnreg__(kUnivariateRegisters[Poolings == 4])
     univariateKernel(const float* __restrict__ series, const std::uint32_t* __restrict__ lengths,
                      std::uint32_t length, std::size_t first, std::uint32_t count, MiniRocketView m,
-                     std::uint32_t paddedCapacity, float* __restrict__ features) {
+                     std::uint32_t capacity, float* __restrict__ features) {
     extern __shared__ float dynamicShared[];
-    __shared__ PoolState<Poolings> partial[Poolings == 1 ? 1 : kFeatureGroup][32];
-    // Shared: 3 x with its padding, the dilation's biases, and for MiniRocket their counts.
+    __shared__ PoolState<Poolings> slots[Poolings == 1 ? 1 : kFeatureGroup][32];
+    __shared__ int slotFeature[kFeatureGroup], slotOutputs[kFeatureGroup];
+    // Shared: 3 x, alpha (capacity each), the dilation's biases, for MiniRocket their counts.
     float* tripled = dynamicShared;
-    float* dilationBiases = tripled + paddedCapacity;
+    float* alphas = tripled + capacity;
+    float* dilationBiases = alphas + capacity;
     int* positives = reinterpret_cast<int*>(dilationBiases + 84 * m.mostFeaturesPerDilation);
     const int tid = int(threadIdx.x), lane = tid % 32, warp = tid / 32;
     const int warps = int(blockDim.x) / 32;
@@ -352,125 +514,110 @@ __global__ void __launch_bounds__(kUnivariateThreads[Poolings == 4], Poolings ==
         WorkItem w;
         if (!decodeItem(item, m, first, lengths, length, w)) continue;  // the whole block skips
         const int di = w.di, r = w.r, L = w.L, d = w.d;
-        const std::size_t row = w.row;
         const MiniRocketRepView& rep = m.rep[r];
         const int pad = 4 * d;
-        const float* x = series + row * std::size_t(length);
+        const float* x = series + w.row * std::size_t(length);
+        float* rowFeatures = features + w.row * std::size_t(m.featureCount) * layers;
         // The representation's sample t (0 outside [0, L)).
         auto sample = [&](int t) {
             if (t < 0 || t >= L) return 0.0f;
             return r == 1 ? __fsub_rn(__ldg(x + t + 1), __ldg(x + t)) : __ldg(x + t);
         };
-        for (int e = tid; e < L + 2 * pad; e += int(blockDim.x))
-            tripled[e] = __fmul_rn(3.0f, sample(e - pad));
+        for (int e = tid; e < L; e += int(blockDim.x))
+            tripled[e] = __fmul_rn(3.0f, sample(e));
         const int perKernel = rep.featuresPerDilation[di];
         if constexpr (Poolings == 1)
             for (int f = tid; f < 84 * perKernel; f += int(blockDim.x))
                 positives[f] = 0;
-
-        float alpha[S];
-#pragma unroll
+#pragma unroll 1
         for (int s = 0; s < S; ++s) {
             float a = 0.0f;
 #pragma unroll
             for (int j = 0; j < 9; ++j)
                 a = __fadd_rn(a, sample(t0 + s + (j - 4) * d));
-            alpha[s] = a;
+            alphas[t0 + s] = a;
         }
         const std::size_t firstOfDilation = std::size_t(rep.featureStart[di]);
         for (int f = tid; f < 84 * perKernel; f += int(blockDim.x))
-            dilationBiases[f] = rep.biases[firstOfDilation + std::size_t(f)];
+            dilationBiases[f] = __fadd_rn(rep.biases[firstOfDilation + std::size_t(f)],
+                                          0.0f);  // -0 becomes +0 (greaterBit)
         __syncthreads();
 
-        const float* x3 = tripled + pad + t0;
-        for (int k = 0; k < 84; ++k) {
-            const int o0 = (c_taps[k][0] - 4) * d, o1 = (c_taps[k][1] - 4) * d,
-                      o2 = (c_taps[k][2] - 4) * d;
-            // Alternate combinations pool over the outputs clear of the padding only.
-            const bool all = (di + k) % 2 == 0;
-            const int lo = all ? 0 : pad;
-            const int hi = all ? L : max(lo, L - pad);
-            float outputs[S];
-#pragma unroll
-            for (int s = 0; s < S; ++s)
-                outputs[s] =
-                    t0 + s >= lo && t0 + s < hi
-                        ? __fadd_rn(__fadd_rn(__fadd_rn(-alpha[s], x3[s + o0]), x3[s + o1]),
-                                    x3[s + o2])
-                        : -INFINITY;
-            const float* biases = dilationBiases + k * perKernel;
-            if constexpr (Poolings == 1) {
-                // Four biases at a time: independent counts for the scheduler to overlap.
-                int q = 0;
-                for (; q + 4 <= perKernel; q += 4) {
-                    const float b0 = biases[q], b1 = biases[q + 1], b2 = biases[q + 2],
-                                b3 = biases[q + 3];
-                    int n0 = 0, n1 = 0, n2 = 0, n3 = 0;
-#pragma unroll
-                    for (int s = 0; s < S; ++s) {
-                        n0 += outputs[s] > b0;
-                        n1 += outputs[s] > b1;
-                        n2 += outputs[s] > b2;
-                        n3 += outputs[s] > b3;
-                    }
-                    n0 = warpSum(n0);
-                    n1 = warpSum(n1);
-                    n2 = warpSum(n2);
-                    n3 = warpSum(n3);
-                    if (lane == 0) {
-                        int* counts = positives + k * perKernel + q;
-                        atomicAdd(counts, n0);
-                        atomicAdd(counts + 1, n1);
-                        atomicAdd(counts + 2, n2);
-                        atomicAdd(counts + 3, n3);
-                    }
-                }
-                for (; q < perKernel; ++q) {
-                    const float b0 = biases[q];
-                    int n0 = 0;
+        // MultiRocket: merges the slots' warp states and writes their features.
+        int used = 0;
+        auto flush = [&] {
+            __syncthreads();
+            for (int g = warp; g < used; g += warps) {
+                const PoolState<Poolings> state =
+                    mergeWarp(lane < warps ? slots[g][lane] : PoolState<Poolings>{}, lane);
+                if (lane == 0)
+                    writePooled(state, slotOutputs[g],
+                                rowFeatures + std::size_t(slotFeature[g]) * layers +
+                                    std::size_t(r) * Poolings);
+            }
+            __syncthreads();
+            used = 0;
+        };
+
+        const bool masked = !__all_sync(0xffffffffu, t0 >= pad && t0 + S <= L - pad);
+        const ThreadSamples x3{tripled, t0, L};
+        int k = 0;
+#pragma unroll 1
+        for (int a = 0; a < 7; ++a) {
+#pragma unroll 1
+            for (int b = a + 1; b < 8; ++b) {
+                const int oa = (a - 4) * d, ob = (b - 4) * d;
+                float partial[S];
+                if (masked) {
 #pragma unroll
                     for (int s = 0; s < S; ++s)
-                        n0 += outputs[s] > b0;
-                    n0 = warpSum(n0);
-                    if (lane == 0) atomicAdd(positives + k * perKernel + q, n0);
+                        partial[s] = __fadd_rn(__fadd_rn(-alphas[t0 + s], x3.at<true>(s + oa)),
+                                               x3.at<true>(s + ob));
+                } else {
+#pragma unroll
+                    for (int s = 0; s < S; ++s)
+                        partial[s] = __fadd_rn(__fadd_rn(-alphas[t0 + s], x3.at<false>(s + oa)),
+                                               x3.at<false>(s + ob));
                 }
-            } else {
-                for (int q0 = 0; q0 < perKernel; q0 += kFeatureGroup) {
-                    const int group = min(kFeatureGroup, perKernel - q0);
-                    for (int g = 0; g < group; ++g) {
-                        const PoolState<4> state =
-                            warpMultiState<S>(outputs, t0 - lo, biases[q0 + g], lane);
-                        if (lane == 0) partial[g][warp] = state;
-                    }
-                    __syncthreads();
-                    // A warp per feature merges the warps' states, lane w holding warp w's.
-                    for (int g = warp; g < group; g += warps) {
-                        const PoolState<4> state =
-                            mergeWarp(lane < warps ? partial[g][lane] : PoolState<4>{}, lane);
-                        if (lane == 0) {
-                            const std::size_t feature = firstOfDilation +
-                                                        std::size_t(k) * std::size_t(perKernel) +
-                                                        std::size_t(q0 + g);
-                            writePooled(state, hi - lo,
-                                        features + row * std::size_t(m.featureCount) * layers +
-                                            feature * layers + std::size_t(r) * Poolings);
+#pragma unroll 1
+                for (int c = b + 1; c < 9; ++c, ++k) {
+                    // Alternate combinations pool over the outputs clear of the padding only.
+                    const bool all = (di + k) % 2 == 0;
+                    const int lo = all ? 0 : pad;
+                    const int hi = all ? L : max(lo, L - pad);
+                    const float* biases = dilationBiases + k * perKernel;
+                    for (int q = 0; q < perKernel;) {
+                        const int group = min(kBiasGroup<Poolings>, perKernel - q);
+                        if constexpr (Poolings == 4) {
+                            if (used + group > kFeatureGroup) flush();
+                            if (tid == 0)
+                                for (int g = 0; g < group; ++g) {
+                                    slotFeature[used + g] =
+                                        int(firstOfDilation) + k * perKernel + q + g;
+                                    slotOutputs[used + g] = hi - lo;
+                                }
                         }
+                        poolGroup<S, Poolings>(group, masked, partial, x3, (c - 4) * d, lo, hi,
+                                               biases + q, positives + k * perKernel + q,
+                                               slots + used, warp, lane);
+                        q += group;
+                        if constexpr (Poolings == 4) used += group;
                     }
-                    __syncthreads();
                 }
             }
         }
-        if constexpr (Poolings == 1) {
+        if constexpr (Poolings == 4) {
+            if (used > 0) flush();
+        } else {
             __syncthreads();
             for (int f = tid; f < 84 * perKernel; f += int(blockDim.x)) {
-                const int k = f / perKernel;
-                const int lo = (di + k) % 2 == 0 ? 0 : pad;
-                const int hi = (di + k) % 2 == 0 ? L : max(lo, L - pad);
+                const int kf = f / perKernel;
+                const int lo = (di + kf) % 2 == 0 ? 0 : pad;
+                const int hi = (di + kf) % 2 == 0 ? L : max(lo, L - pad);
                 PoolState<1> state;
                 state.positive = positives[f];
                 writePooled(state, hi - lo,
-                            features + row * std::size_t(m.featureCount) * layers +
-                                (firstOfDilation + std::size_t(f)) * layers +
+                            rowFeatures + (firstOfDilation + std::size_t(f)) * layers +
                                 std::size_t(r) * Poolings);
             }
         }
@@ -514,15 +661,17 @@ MiniRocketLaunchPlan planMiniRocketLaunch(std::size_t channels, std::size_t leng
         std::size_t best = SIZE_MAX;
         for (const int strip : kStrips) {
             const std::size_t threads = ((length + strip - 1) / strip + 31) / 32 * 32;
-            if (threads <= kUnivariateThreads[model.poolings == 4] && threads * strip <= best) {
+            if (threads <= kUnivariateThreads && threads * strip <= best) {
                 best = threads * strip;
                 plan.strip = strip;
                 plan.threads = unsigned(threads);
             }
         }
+        // 3 x and alpha for every thread's outputs, the biases, MiniRocket's counts.
         const std::size_t perDilation = 84 * std::size_t(model.mostFeaturesPerDilation);
-        plan.sharedBytes =
-            (padded + perDilation + (model.poolings == 1 ? perDilation : 0)) * sizeof(float);
+        plan.sharedBytes = (2 * std::size_t(plan.threads) * std::size_t(plan.strip) + perDilation +
+                            (model.poolings == 1 ? perDilation : 0)) *
+                           sizeof(float);
         // Beside the static shared memory (MultiRocket: 40 KiB of merge states).
         const std::size_t limit = (model.poolings == 4 ? 176 : 216) * std::size_t(1024);
         if (plan.strip > 0 && plan.sharedBytes <= limit) return plan;
@@ -566,8 +715,7 @@ void launchMiniRocketTransform(const float* series, const std::uint32_t* lengths
                                            optin - int(attributes.sharedSizeBytes)));
     };
     if (plan.strip > 0) {
-        const std::uint32_t capacity =
-            std::uint32_t(length + 8 * std::size_t(std::max(model.largestDilation, 1)));
+        const std::uint32_t capacity = plan.threads * std::uint32_t(plan.strip);
         auto launch = [&](auto kernel) {
             optIn(kernel);
             kernel<<<blocks, plan.threads, plan.sharedBytes, stream>>>(

@@ -36,8 +36,7 @@ struct MiniRocketView {
 };
 
 /// How the transform is launched for series of at most `length` samples and `channels`
-/// channels. Univariate series of up to 10,080 (MiniRocket) or 15,360 (MultiRocket) samples:
-/// `strip` outputs per thread in
+/// channels. Univariate series of up to 10,080 samples: `strip` outputs per thread in
 /// registers. Otherwise the general kernel: the floats each block works in (shared memory when
 /// they fit, else a slice of a global workspace of `workspaceBlocks` slices).
 struct MiniRocketLaunchPlan {

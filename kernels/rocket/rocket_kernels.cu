@@ -6,6 +6,7 @@
 #include <cfloat>
 
 #include "kernels/common/cuda_error.h"
+#include "kernels/common/is_greater.cuh"
 #include "kernels/rocket/rocket_launch.h"
 
 namespace cs::kernels {
@@ -29,7 +30,7 @@ __device__ __forceinline__ void checkedOutput(const float* x, int length, int d,
         if (t >= 0 && t < length) sum = __fadd_rn(sum, __fmul_rn(w[j], x[t]));
     }
     best = fmaxf(best, sum);
-    positive += sum > 0.0f;
+    positive += int(greaterBit(sum, 0.0f));
 }
 
 // One univariate kernel of M taps on x, the warp's lanes over the output positions, the weights in
@@ -69,7 +70,7 @@ __device__ __forceinline__ void convolveOne(const float* x, int length, int d, i
             for (int j = 0; j < M; ++j)
                 sum = __fadd_rn(sum, __fmul_rn(w[j], v[q + j]));
             best = fmaxf(best, sum);
-            positive += sum > 0.0f;
+            positive += int(greaterBit(sum, 0.0f));
         }
         b += stepBlocks;
         r += stepRest;
@@ -138,7 +139,7 @@ __global__ void __launch_bounds__(kThreads)
                                                      x[std::size_t(chans[c]) * channelStride + t]));
                 }
                 best = fmaxf(best, sum);
-                positive += sum > 0.0f;
+                positive += int(greaterBit(sum, 0.0f));
             }
         }
         for (int offset = 16; offset > 0; offset /= 2) {

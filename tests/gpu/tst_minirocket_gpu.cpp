@@ -4,6 +4,7 @@
 // Real UCR/UEA sets cover univariate, multivariate and unequal-length data; generated series
 // cover long ones (a global workspace instead of shared memory), ragged ones and test series
 // longer than the fitting ones.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/backend/cpu_backend.h"
@@ -23,6 +25,7 @@
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket_pipeline.h"
 #include "kernels/cuda_backend.h"
+#include "kernels/rocket/minirocket_launch.h"
 #include "kernels/rocket/rocket_gpu.h"
 #include "tests/common/gpu_cases.h"
 #include "tests/common/gpu_test.h"
@@ -129,6 +132,36 @@ CS_TEST(raggedGenerated) {
 // 30,000 samples do not fit in shared memory: the blocks work in a global workspace.
 CS_TEST(longSeriesUseWorkspace) {
     bothVariants(noisySeries(6, 1, 30'000, 5, false), 1'000, "30,000 samples");
+}
+
+// Every strip length of the univariate kernel but GunPoint's 7 (S = 15 at 10,000 samples, 13,
+// 11 and 9 below), with dilations up to an eighth of the series (most warps' outputs reach
+// into the padding), on a large offset: 3 x becomes coarse, so many outputs tie each other and
+// the biases taken from them, and outputs near the padding are far larger than their excess
+// over the bias (MPV's sums).
+CS_TEST(everyStrip) {
+    const std::pair<std::size_t, int> cases[] = {
+        {10'000, 15}, {8'300, 13}, {7'000, 11}, {5'000, 9}};
+    for (const auto& [length, strip] : cases) {
+        SeriesSet s = noisySeries(3, 1, length, 11 + length, false);
+        for (float& v : s.values)
+            v += 1.0e4f;
+        for (const RocketVariant v : {RocketVariant::MiniRocket, RocketVariant::MultiRocket}) {
+            const MiniRocketModel m = fitted(s, v, 2'000, 5);
+            cs::kernels::MiniRocketView view;
+            view.poolings = std::int32_t(m.poolings());
+            for (const auto& rep : m.representations) {
+                view.largestDilation = std::max(view.largestDilation, rep.dilations.back());
+                for (const auto f : rep.featuresPerDilation)
+                    view.mostFeaturesPerDilation = std::max(view.mostFeaturesPerDilation, f);
+            }
+            const std::string what =
+                std::to_string(length) + " samples " + cs::rocketVariantName(v);
+            CS_CHECK_MSG(cs::kernels::planMiniRocketLaunch(1, length, view, 132).strip == strip,
+                         what + ": not the strip this case is for");
+            expectSame(s, m, what);
+        }
+    }
 }
 
 // A model fitted on short series applied to longer ones (dilations fitted for the short ones).
