@@ -348,8 +348,8 @@ std::function<std::uint64_t()> CudaBackend::watchDeviceMemory() {
         w->before = w->most = outsidePool();
         started.set_value();
         while (!w->stop.load(std::memory_order_relaxed)) {
-            // cudaMemGetInfo takes about 8 ms on an H200 (driver 580): sampled often, it would
-            // hold up the measured run's own calls into the driver.
+            // cudaMemGetInfo can take milliseconds (freeMemory): sampled often, it would hold up
+            // the measured run's own calls into the driver.
             std::this_thread::sleep_for(std::chrono::milliseconds(25));
             w->most = std::max(w->most, outsidePool());
         }

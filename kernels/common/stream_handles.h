@@ -53,13 +53,13 @@ public:
     const CufftPlan& fftPlan(CufftPlan::Kind kind, long long n, long long batch);
     /// Frees the cached cuFFT plans (and their work areas).
     void releaseFftPlans() { m_fftPlans.clear(); }
-    /// Bytes free on the device now (cudaMemGetInfo: about 8 ms on an H200 with driver 580); size
-    /// batches from this.
+    /// Bytes free on the device now (cudaMemGetInfo, a driver query: milliseconds on some
+    /// systems, 8 ms reported on H200s with driver 580); size batches from this.
     std::size_t freeMemory() const;
     /// For refusing a job with a clear message before it starts: the bytes free when `bytes` more
     /// do not fit, else nothing. A request under an eighth of the device is taken to fit without
-    /// asking the driver (cudaMemGetInfo would add a frame to every live re-run on an H200); one
-    /// that does not fit after all fails on allocation with an out-of-memory DeviceError.
+    /// asking the driver, so a live re-run does not wait for the query; one that does not fit
+    /// after all fails on allocation with an out-of-memory DeviceError.
     std::optional<std::size_t> shortOfMemory(std::size_t bytes) const;
     /// Bytes on the device (asked once).
     std::size_t totalMemory() const;
