@@ -17,7 +17,7 @@
 #include <type_traits>
 
 #include "kernels/common/cuda_error.h"
-#include "kernels/common/is_greater.cuh"
+#include "kernels/common/greater_bit.cuh"
 #include "kernels/rocket/minirocket_launch.h"
 
 namespace cs::kernels {

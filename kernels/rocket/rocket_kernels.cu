@@ -6,7 +6,7 @@
 #include <cfloat>
 
 #include "kernels/common/cuda_error.h"
-#include "kernels/common/is_greater.cuh"
+#include "kernels/common/greater_bit.cuh"
 #include "kernels/rocket/rocket_launch.h"
 
 namespace cs::kernels {
