@@ -346,17 +346,18 @@ __device__ __forceinline__ PoolState<4> warpMultiState(unsigned positives, doubl
     return state;
 }
 
-// A thread's view of its samples of 3 x (the only multiple of x the kernels' sums take) in
-// shared memory, by distance from its first output t0. Checked, a sample outside [0, L) reads as
-// the zero padding the CPU's outputs see; unchecked, the caller knows none is.
+// A thread's view of samples in shared memory (x while the tap sums are taken, then 3 x, the
+// only multiple of x the kernels' sums take), by distance from its first output t0. Checked, a
+// sample outside [0, L) reads as the zero padding the CPU's outputs see; unchecked, the caller
+// knows none is.
 struct ThreadSamples {
-    const float* tripled;
+    const float* samples;
     int t0, L;
     template <bool Checked>
     __device__ __forceinline__ float at(int i) const {
         const int t = t0 + i;
-        if constexpr (Checked) return unsigned(t) < unsigned(L) ? tripled[t] : 0.0f;
-        return tripled[t];
+        if constexpr (Checked) return unsigned(t) < unsigned(L) ? samples[t] : 0.0f;
+        return samples[t];
     }
 };
 
@@ -518,29 +519,40 @@ __global__ void __maxnreg__(kUnivariateRegisters[Poolings == 4])
         const int pad = 4 * d;
         const float* x = series + w.row * std::size_t(length);
         float* rowFeatures = features + w.row * std::size_t(m.featureCount) * layers;
-        // The representation's sample t (0 outside [0, L)).
-        auto sample = [&](int t) {
-            if (t < 0 || t >= L) return 0.0f;
-            return r == 1 ? __fsub_rn(__ldg(x + t + 1), __ldg(x + t)) : __ldg(x + t);
-        };
+        // Each sample read once from global memory, into the 3 x array, which holds x until
+        // the tap sums are taken from it.
         for (int e = tid; e < L; e += int(blockDim.x))
-            tripled[e] = __fmul_rn(3.0f, sample(e));
+            tripled[e] = r == 1 ? __fsub_rn(__ldg(x + e + 1), __ldg(x + e)) : __ldg(x + e);
         const int perKernel = rep.featuresPerDilation[di];
         if constexpr (Poolings == 1)
             for (int f = tid; f < 84 * perKernel; f += int(blockDim.x))
                 positives[f] = 0;
-#pragma unroll 1
-        for (int s = 0; s < S; ++s) {
-            float a = 0.0f;
-#pragma unroll
-            for (int j = 0; j < 9; ++j)
-                a = __fadd_rn(a, sample(t0 + s + (j - 4) * d));
-            alphas[t0 + s] = a;
-        }
         const std::size_t firstOfDilation = std::size_t(rep.featureStart[di]);
         for (int f = tid; f < 84 * perKernel; f += int(blockDim.x))
             dilationBiases[f] = __fadd_rn(rep.biases[firstOfDilation + std::size_t(f)],
                                           0.0f);  // -0 becomes +0 (greaterBit)
+        __syncthreads();
+        {
+            // alpha, the sum of each output's 9 taps in the CPU's order (0 outside [0, L)).
+            const ThreadSamples xs{tripled, t0, L};
+            auto tapSums = [&](auto checked) {
+#pragma unroll 1
+                for (int s = 0; s < S; ++s) {
+                    float a = 0.0f;
+#pragma unroll
+                    for (int j = 0; j < 9; ++j)
+                        a = __fadd_rn(a, xs.at<decltype(checked)::value>(s + (j - 4) * d));
+                    alphas[t0 + s] = a;
+                }
+            };
+            if (__all_sync(0xffffffffu, t0 >= pad && t0 + S <= L - pad))
+                tapSums(std::false_type{});
+            else
+                tapSums(std::true_type{});
+        }
+        __syncthreads();
+        for (int e = tid; e < L; e += int(blockDim.x))
+            tripled[e] = __fmul_rn(3.0f, tripled[e]);
         __syncthreads();
 
         // MultiRocket: merges the slots' warp states and writes their features.
