@@ -8,8 +8,6 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
-#include <future>
 #include <memory>
 #include <thread>
 #include <type_traits>
@@ -88,27 +86,6 @@ void resizeOnHugePages(std::vector<T, A>& v, std::size_t n) {
     }
 #endif
     v.resize(n);
-}
-
-/// resizeOnHugePages(n) on a thread of its own, for a result of gigabytes mapped while the GPU
-/// computes it. The thread is detached and owns the vector until it is taken: a cancelled job
-/// drops the future at once instead of waiting for the mapping (the vector is then freed by
-/// whichever of the two ends last).
-/// @code auto host = cs::resizeOnHugePagesInBackground<float>(n); ...; v = host.get(); @endcode
-template <typename T, typename A = std::allocator<T>>
-std::future<std::vector<T, A>> resizeOnHugePagesInBackground(std::size_t n) {
-    std::promise<std::vector<T, A>> promise;
-    std::future<std::vector<T, A>> future = promise.get_future();
-    std::thread([promise = std::move(promise), n]() mutable {
-        try {
-            std::vector<T, A> v;
-            resizeOnHugePages(v, n);
-            promise.set_value(std::move(v));
-        } catch (...) {
-            promise.set_exception(std::current_exception());
-        }
-    }).detach();
-    return future;
 }
 
 /// reserveOnHugePages, then resize(n, value) in steps of about 16 MiB with a checkpoint of job

@@ -82,9 +82,14 @@ ScopedGpuStage::~ScopedGpuStage() {
     }
 }
 
+void ScopedGpuStage::markEnd() {
+    m_stop.record(m_context.stream());
+    m_ended = true;
+}
+
 double ScopedGpuStage::finish() {
     m_finished = true;
-    m_stop.record(m_context.stream());
+    if (!m_ended) markEnd();
     const double ms = elapsedMs(m_start, m_stop);
     m_job.addTiming(m_name, ms);
     return ms;

@@ -91,8 +91,12 @@ public:
     ScopedGpuStage(const ScopedGpuStage&) = delete;
     ScopedGpuStage& operator=(const ScopedGpuStage&) = delete;
 
-    /// Ends the stage now, records its timing and returns the milliseconds; throws CudaError.
+    /// Ends the stage now (unless markEnd() did), waits for it, records its timing and returns
+    /// the milliseconds; throws CudaError.
     double finish();
+    /// Marks the stage's end in stream order now, without waiting: the host can do other work
+    /// (a download of an earlier batch) before finish() waits.
+    void markEnd();
 
 private:
     const StreamHandles& m_context;
@@ -102,6 +106,7 @@ private:
     CudaEvent m_stop;
     int m_uncaught;
     bool m_finished = false;
+    bool m_ended = false;
 };
 
 }  // namespace cs::kernels

@@ -88,13 +88,14 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
                     " are free; use fewer features or series, or the CPU backend");
 
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
-    // Gigabytes of features at 100,000 series: their host memory is mapped while the GPU works.
     RocketFeatures out;
     out.n = n;
     out.kernels = model.featureCount();
     out.layers = model.layers();
-    auto hostBuffers =
-        resizeOnHugePagesInBackground<float, UninitialisedAllocator<float>>(n * cols);
+    // Gigabytes of features at 100,000 series, left unmapped: the download's threads touch them
+    // first, a batch at a time while the GPU computes the next one.
+    reserveOnHugePages(out.values, n * cols);
+    out.values.resize(n * cols);
     const cudaStream_t s = ctx.stream();
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> lengths;
@@ -121,26 +122,27 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
                                  double(model.featureCount() * model.representations.size());
         const std::size_t batch =
             std::max<std::size_t>(1, std::size_t(kWorkPerLaunch / std::max(perSeries, 1.0)));
+        const std::size_t rowBytes = cols * sizeof(float);
+        BlockDownload download(out.values.data(), features.data(), ctx.device(), s);
         for (std::size_t first = 0; first < n; first += batch) {
+            const std::size_t count = std::min(batch, n - first);
             ScopedGpuStage stage(ctx, job, "transform");
             launchMiniRocketTransform(values.data(), lengths.data(), series.channels, series.length,
-                                      first, std::min(batch, n - first), view, taps, plan,
-                                      workspace.data(), features.data(), s);
+                                      first, count, view, taps, plan, workspace.data(),
+                                      features.data(), s);
+            stage.markEnd();
+            {
+                const auto copy = job.stage("download");  // the batch before, behind this one
+                download.add(first * rowBytes, count * rowBytes);
+            }
             stage.finish();
-            job.setProgress(double(std::min(n, first + batch)) / double(n), "transform");
+            job.setProgress(double(first + count) / double(n), "transform");
             job.checkpoint();
         }
-    }
-    values.reset();
-    workspace.reset();
-    {
-        const auto stage = job.stage("host buffers");  // what the transform did not hide
-        out.values = hostBuffers.get();
-    }
-    {
-        ScopedGpuStage stage(ctx, job, "download");
-        copyToHostStaged(out.values.data(), features.data(), n * cols * sizeof(float), ctx.device(),
-                         s);
+        values.reset();  // the pool takes them back while the last batch is copied
+        workspace.reset();
+        const auto copy = job.stage("download");
+        download.finish();
     }
     if (keepValues) *keepValues = std::move(features);
     return out;

@@ -5,7 +5,8 @@
 // Host-only header. The raw series and the model's arrays are uploaded once; then one launch per
 // batch of series, a block per (series, representation, dilation) (minirocket_kernels.cu). The
 // biases are fitted on the host (Backend's default): one example per combination, milliseconds.
-// Stages (CUDA events): "upload", "transform", "host buffers", "download".
+// Stages: "prepare" (host), "upload" and "transform" (CUDA events), "download" (host: each
+// batch's features copied while the next batch is computed, then the last).
 
 #include "compute/core/job_control.h"
 #include "compute/core/series_set.h"

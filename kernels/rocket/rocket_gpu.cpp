@@ -46,14 +46,14 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
 
     keepPoolWarm(ctx.device(), bytes);  // repeated runs (the live panel) reuse the mapping
     const cudaStream_t s = ctx.stream();
-    // Gigabytes at 100,000 series, mapped while the GPU works: with 2 MiB pages the first touch
-    // takes thousands of faults, not millions (8 GB took 5.7 s with 4 KiB pages on the H200's
-    // host), and several threads map them (resizeOnHugePages).
+    // Gigabytes at 100,000 series, left unmapped: the download's threads touch them first, a
+    // batch at a time while the GPU computes the next one, in 2 MiB pages (8 GB took 5.7 s with
+    // 4 KiB pages on the H200's host).
     RocketFeatures out;
     out.n = n;
     out.kernels = k;
-    auto hostBuffers =
-        resizeOnHugePagesInBackground<float, UninitialisedAllocator<float>>(n * 2 * k);
+    reserveOnHugePages(out.values, n * 2 * k);
+    out.values.resize(n * 2 * k);
     DeviceBuffer<float> values;
     DeviceBuffer<std::uint32_t> seriesLengths;
     DeviceBuffer<std::int32_t> lengths, dilations, paddings, counts, starts, indices, weightStart;
@@ -91,24 +91,25 @@ RocketFeatures rocketTransformCuda(StreamHandles& ctx, const SeriesSet& series,
                                  double(std::max<std::size_t>(series.channels, 1));
         const std::size_t batch =
             std::max<std::size_t>(1, std::size_t(kWorkPerLaunch / std::max(perSeries, 1.0)));
+        const std::size_t rowBytes = 2 * k * sizeof(float);
+        BlockDownload download(out.values.data(), features.data(), ctx.device(), s);
         for (std::size_t first = 0; first < n; first += batch) {
+            const std::size_t count = std::min(batch, n - first);
             ScopedGpuStage stage(ctx, job, "transform");
             launchRocketTransform(values.data(), seriesLengths.data(), series.channels,
-                                  series.length, first, std::min(batch, n - first), view,
-                                  features.data(), s);
+                                  series.length, first, count, view, features.data(), s);
+            stage.markEnd();
+            {
+                const auto copy = job.stage("download");  // the batch before, behind this one
+                download.add(first * rowBytes, count * rowBytes);
+            }
             stage.finish();
-            job.setProgress(double(std::min(n, first + batch)) / double(n), "transform");
+            job.setProgress(double(first + count) / double(n), "transform");
             job.checkpoint();
         }
-    }
-    values.reset();
-    {
-        const auto stage = job.stage("host buffers");  // what the transform did not hide
-        out.values = hostBuffers.get();
-    }
-    {
-        ScopedGpuStage stage(ctx, job, "download");
-        copyToHostStaged(out.values.data(), features.data(), features.bytes(), ctx.device(), s);
+        values.reset();  // the pool takes them back while the last batch is copied
+        const auto copy = job.stage("download");
+        download.finish();
     }
     if (keepValues) *keepValues = std::move(features);
     return out;

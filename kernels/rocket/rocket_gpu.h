@@ -2,11 +2,12 @@
 #pragma once
 
 // ROCKET features on the GPU (the CUROCKET paper), bit-identical to the CPU backend (the spec
-// is compute/rocket/rocket.h). Host-only header. The series are normalised on the host
-// (rocketNormalised, shared with the CPU backend) and uploaded once; the kernels' arrays too;
-// then one launch per batch of series: a block per (series, 64 kernels) with the series in
-// shared memory, a warp per kernel. Stages (CUDA events): "normalise", "upload", "transform",
-// "download".
+// is compute/rocket/rocket.h). Host-only header. The series and the kernels' arrays are
+// uploaded once and the series normalised there as rocketNormalised does it; then one launch
+// per batch of series: a block per (series, 64 kernels) with the series in
+// shared memory, a warp per kernel. Stages: "prepare" (host), "upload", "normalise" and
+// "transform" (CUDA events), "download" (host: each batch's features copied while the next batch
+// is computed, then the last).
 
 #include <cstddef>
 #include <memory>

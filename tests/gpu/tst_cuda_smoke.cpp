@@ -7,6 +7,7 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstddef>
@@ -17,6 +18,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "compute/backend/cpu_backend.h"
@@ -28,6 +30,7 @@
 #include "kernels/common/cufft_plan.h"
 #include "kernels/common/device_buffer.h"
 #include "kernels/common/pinned_buffer.h"
+#include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"
 #include "kernels/cuda_backend.h"
 #include "tests/common/gpu_test.h"
@@ -162,6 +165,46 @@ CS_TEST(saxpyKernelMatchesCpu) {
     for (std::size_t i = 0; i < n; ++i)
         worst = std::max(worst, std::abs(gpu[i] - y[i]));
     CS_CHECK_MSG(worst <= 1e-6f, "max |gpu - cpu| = " + std::to_string(worst) + " " + seedText());
+}
+
+// Blocks of uneven sizes (one of several staging chunks, one of a few floats) are each written
+// by launches on the compute stream, held back by a host function that sleeps first, and
+// downloaded behind the next: every value arrives, at its place, after all the work on its
+// block (a copy that did not wait for it would see zeros).
+CS_TEST(blockDownloadCopiesEachBlockAfterItsWork) {
+    StreamHandles& ctx = context();
+    const std::vector<std::size_t> blocks = {(std::size_t(5) << 20) + 3, 7, std::size_t(1) << 20,
+                                             (std::size_t(3) << 20) + 1};
+    std::size_t n = 0;
+    for (const std::size_t b : blocks)
+        n += b;
+    std::vector<float> x(n);
+    for (std::size_t i = 0; i < n; ++i)
+        x[i] = float(1 + i % 7);
+    DeviceBuffer<float> dx(n, ctx.stream()), dy(n, ctx.stream());
+    dx.copyFromHost(x);
+    dy.zero();
+    std::vector<float> host(n, -1.0f);
+    constexpr int kLaunches = 64;  // 1 x + y, exact in floats: y ends at 64 x
+    cs::kernels::BlockDownload download(host.data(), dy.data(), ctx.device(), ctx.stream());
+    std::size_t first = 0;
+    auto sleepAWhile = [](void*) { std::this_thread::sleep_for(std::chrono::milliseconds(20)); };
+    for (const std::size_t b : blocks) {
+        CS_CUDA_CHECK(cudaLaunchHostFunc(ctx.stream(), sleepAWhile, nullptr));
+        for (int l = 0; l < kLaunches; ++l)
+            launchSaxpy(1.0f, dx.data() + first, dy.data() + first, b, ctx.stream());
+        download.add(first * sizeof(float), b * sizeof(float));
+        first += b;
+    }
+    download.finish();
+    std::size_t wrong = 0, firstWrong = n;
+    for (std::size_t i = 0; i < n; ++i)
+        if (host[i] != float(kLaunches) * x[i]) {
+            ++wrong;
+            firstWrong = std::min(firstWrong, i);
+        }
+    CS_CHECK_MSG(wrong == 0, std::to_string(wrong) + " of " + std::to_string(n) +
+                                 " values wrong, the first at " + std::to_string(firstWrong));
 }
 
 CS_TEST(cublasSgemmMatchesCpu) {
