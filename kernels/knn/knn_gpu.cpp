@@ -74,8 +74,19 @@ void searchLeavesPaced(StreamHandles& ctx, JobControl& job, const LeafLayout& la
                        std::size_t leafEnd, int k, float* dist2, std::int32_t* index) {
     const int maxLeaf = largestLeaf(leafRanges);
     const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(std::max(layout.dPad, 4));
-    const auto perLaunch =
+    auto perLaunch =
         std::size_t(std::max(1.0, std::floor(kPairDimsPerLaunch / std::max(perLeaf, 1.0))));
+    // Whole waves of blocks per launch: one whose last wave holds a few blocks takes about as
+    // long as if it were full (1M x 128 on the H200: 560 blocks on 528 places, 1.06 waves).
+    int multiprocessors = 1;
+    CS_CUDA_CHECK(
+        cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ctx.device()));
+    const std::size_t wave =
+        std::size_t(multiprocessors) *
+        std::size_t(knnLeafSearchBlocksPerMultiprocessor(layout.dPad, k));
+    const std::size_t rowBlocks = (std::size_t(maxLeaf) + kKnnRowsPerBlock - 1) / kKnnRowsPerBlock;
+    const std::size_t waves = std::max<std::size_t>(1, perLaunch * rowBlocks / wave);
+    perLaunch = std::max<std::size_t>(1, waves * wave / rowBlocks);
     forPacedBatches(ctx, job, leafEnd - leafBegin, perLaunch,
                     [&](std::size_t first, std::size_t end) {
                         launchKnnLeafSearch(layout.soa, layout.stride, layout.dPad, layout.order,

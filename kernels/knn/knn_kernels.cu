@@ -117,17 +117,53 @@ struct NearList {
 // Projections and the tree
 // ---------------------------------------------------------------------------------------------
 
-__global__ void projectionsKernel(const float* coords, std::size_t n, int dims,
-                                  const float* directions, int levels, float* proj) {
-    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (p >= n) return;
-    const float* x = coords + p * std::size_t(dims);
-    for (int l = 0; l < levels; ++l) {
-        const float* q = directions + std::size_t(l) * dims;
-        float sum = 0.0f;
-        for (int j = 0; j < dims; ++j)
-            sum = __fadd_rn(sum, __fmul_rn(x[j], q[j]));
-        proj[std::size_t(l) * n + p] = sum;
+// Projections of kThreads points on up to kProjectionLevels directions (levels [level0,
+// level0 + pass)): the points' coordinates pass through shared memory kProjectionDims at a time,
+// read coalesced (a thread per point reading its own row read 32 rows' worth of cache lines per
+// warp load: 5.8 ms for 1M x 128 on the H200), and each thread keeps its point's sums in
+// registers, adding the dimensions in order as knnProjection does.
+constexpr int kProjectionDims = 32;
+constexpr int kProjectionLevels = 16;
+
+__global__ void __launch_bounds__(kThreads)
+    projectionsKernel(const float* __restrict__ coords, std::size_t n, int dims,
+                      const float* __restrict__ directions, int level0, int pass,
+                      float* __restrict__ proj) {
+    __shared__ float xs[kThreads][kProjectionDims + 1];  // + 1: a row's reads in 32 banks
+    __shared__ float qs[kProjectionLevels][kProjectionDims];
+    const int tid = int(threadIdx.x);
+    const std::size_t first = std::size_t(blockIdx.x) * kThreads;
+    const int count = int(min(std::size_t(kThreads), n - first));
+    float sum[kProjectionLevels];
+#pragma unroll
+    for (int l = 0; l < kProjectionLevels; ++l)
+        sum[l] = 0.0f;
+    for (int j0 = 0; j0 < dims; j0 += kProjectionDims) {
+        const int width = min(kProjectionDims, dims - j0);
+        __syncthreads();  // the previous tile is used up
+        for (int e = tid; e < count * width; e += kThreads) {
+            const int r = e / width, c = e % width;
+            xs[r][c] = coords[(first + std::size_t(r)) * std::size_t(dims) + std::size_t(j0 + c)];
+        }
+        for (int e = tid; e < pass * width; e += kThreads) {
+            const int l = e / width, c = e % width;
+            qs[l][c] = directions[std::size_t(level0 + l) * std::size_t(dims) + std::size_t(j0 + c)];
+        }
+        __syncthreads();
+        if (tid < count) {
+#pragma unroll 4
+            for (int c = 0; c < width; ++c) {
+                const float x = xs[tid][c];
+#pragma unroll
+                for (int l = 0; l < kProjectionLevels; ++l)
+                    if (l < pass) sum[l] = __fadd_rn(sum[l], __fmul_rn(x, qs[l][c]));
+            }
+        }
+    }
+    if (tid < count) {
+#pragma unroll
+        for (int l = 0; l < kProjectionLevels; ++l)
+            if (l < pass) proj[std::size_t(level0 + l) * n + first + std::size_t(tid)] = sum[l];
     }
 }
 
@@ -178,13 +214,33 @@ __global__ void gatherRowsKernel(const T* dist2, int k, const std::uint32_t* row
         out[s] = dist2[std::size_t(rows[s / std::size_t(k)]) * std::size_t(k) + s % std::size_t(k)];
 }
 
-__global__ void gatherSoaKernel(const float* coords, int dims, int dPad, const std::uint32_t* ids,
-                                std::size_t count, std::size_t stride, float* soa) {
-    const std::size_t p = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (p >= stride) return;
-    const float* x = p < count ? coords + std::size_t(ids[p]) * dims : nullptr;
-    for (int j = 0; j < dPad; ++j)
-        soa[std::size_t(j) * stride + p] = x && j < dims ? x[j] : 0.0f;
+// soa[j][p] = coords[ids[p]][j] for p < count and j < dims, zeros elsewhere up to stride and
+// dPad: 32 points x 32 dimensions per step through shared memory, so that both the rows' reads
+// (a warp along a row) and the columns' writes (a warp along the points) are coalesced.
+constexpr int kGatherTile = 32;
+constexpr int kGatherWarps = 8;
+
+__global__ void __launch_bounds__(kGatherTile * kGatherWarps)
+    gatherSoaKernel(const float* __restrict__ coords, int dims, int dPad,
+                    const std::uint32_t* __restrict__ ids, std::size_t count, std::size_t stride,
+                    float* __restrict__ soa) {
+    __shared__ float tile[kGatherTile][kGatherTile + 1];
+    const int lane = int(threadIdx.x) % kGatherTile, warp = int(threadIdx.x) / kGatherTile;
+    const std::size_t p0 = std::size_t(blockIdx.x) * kGatherTile;
+    for (int j0 = 0; j0 < dPad; j0 += kGatherTile) {
+        __syncthreads();  // the previous step's tile is written out
+        for (int r = warp; r < kGatherTile; r += kGatherWarps) {
+            const std::size_t p = p0 + std::size_t(r);
+            const int j = j0 + lane;
+            tile[r][lane] =
+                p < count && j < dims ? coords[std::size_t(ids[p]) * std::size_t(dims) + j] : 0.0f;
+        }
+        __syncthreads();
+        for (int c = warp; c < kGatherTile && j0 + c < dPad; c += kGatherWarps) {
+            const std::size_t p = p0 + std::size_t(lane);
+            if (p < stride) soa[std::size_t(j0 + c) * stride + p] = tile[lane][c];
+        }
+    }
 }
 
 __global__ void clearListsKernel(float* dist2, std::int32_t* index, std::size_t slots) {
@@ -417,9 +473,11 @@ std::size_t knnExactChunkLength(std::size_t count, std::size_t chunks) {
 void launchKnnProjections(const float* coords, std::size_t n, int dims, const float* directions,
                           int levels, float* proj, cudaStream_t stream) {
     if (n == 0 || levels == 0) return;
-    projectionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(coords, n, dims, directions, levels,
-                                                             proj);
-    CS_CUDA_CHECK_LAUNCH();
+    for (int level0 = 0; level0 < levels; level0 += kProjectionLevels) {
+        projectionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(
+            coords, n, dims, directions, level0, std::min(kProjectionLevels, levels - level0), proj);
+        CS_CUDA_CHECK_LAUNCH();
+    }
 }
 
 void launchKnnLevelKeys(const float* proj, const std::uint32_t* position, std::size_t n, int level,
@@ -462,8 +520,8 @@ void launchKnnGatherRowIndices(const std::int32_t* index, int k, const std::uint
 void launchKnnGatherSoa(const float* coords, int dims, int dPad, const std::uint32_t* ids,
                         std::size_t count, std::size_t stride, float* soa, cudaStream_t stream) {
     if (stride == 0) return;
-    gatherSoaKernel<<<blocksFor(stride), kThreads, 0, stream>>>(coords, dims, dPad, ids, count,
-                                                                stride, soa);
+    gatherSoaKernel<<<blocksFor(stride, kGatherTile), kGatherTile * kGatherWarps, 0, stream>>>(
+        coords, dims, dPad, ids, count, stride, soa);
     CS_CUDA_CHECK_LAUNCH();
 }
 
@@ -482,6 +540,20 @@ void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const s
     byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, idOf, offsets, leaves, maxLeaf, k, dist2,
                         index, stream);
     CS_CUDA_CHECK_LAUNCH();
+}
+
+template <int C, int K>
+struct LeafOccupancy {
+    static void run(int* blocks) {
+        CS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+            blocks, leafSearchKernel<C, K>, kKnnRowsPerBlock, 0));
+    }
+};
+
+int knnLeafSearchBlocksPerMultiprocessor(int dPad, int k) {
+    int blocks = 0;
+    byShape<LeafOccupancy>(dPad, k, &blocks);
+    return std::max(blocks, 1);
 }
 
 void launchKnnExactPartial(const float* rowSoa, std::size_t rowStride, const std::uint32_t* rowIds,

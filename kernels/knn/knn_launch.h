@@ -65,6 +65,10 @@ void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const s
                          int maxLeaf, int k, float* dist2, std::int32_t* index,
                          cudaStream_t stream);
 
+/// Blocks of launchKnnLeafSearch (kKnnRowsPerBlock rows each) that one multiprocessor of the
+/// current device holds at once for these padded dimensions and k. Throws CudaError.
+int knnLeafSearchBlocksPerMultiprocessor(int dPad, int k);
+
 /// Candidates per chunk of launchKnnExactPartial: ceil(count / chunks).
 std::size_t knnExactChunkLength(std::size_t count, std::size_t chunks);
 /// Exact neighbours of `rows` points (rowSoa: dPad x rowStride, ids rowIds) among `count`

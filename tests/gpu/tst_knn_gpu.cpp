@@ -91,7 +91,9 @@ CS_TEST(forestsMatchCpu) {
     for (const Case& c :
          {Case{20'000, 3, 10, 256, 4}, Case{33'333, 2, 16, 100, 3}, Case{50'001, 3, 20, 512, 2},
           Case{12'345, 9, 8, 64, 5}, Case{40'000, 64, 12, 300, 3}, Case{8'000, 128, 64, 2048, 2},
-          Case{25'000, 1, 5, 12, 6}}) {
+          Case{25'000, 1, 5, 12, 6},
+          // 17 levels (the projections in two passes) of 40 dimensions (tiles of 32 and 8).
+          Case{300'000, 40, 1, 4, 1}}) {
         const PointSet pts = c.dims > 16 ? cs::makeEmbedPoints(c.n, c.dims, c.n)
                                          : cs::makeBlobPoints(c.n, c.dims, c.n);
         const KnnParams p{
