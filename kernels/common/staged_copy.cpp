@@ -201,7 +201,9 @@ void BlockDownload::add(std::size_t offset, std::size_t bytes) {
     m_bytes = bytes;
 }
 
-void BlockDownload::finish() { copyPending(); }
+void BlockDownload::finish() {
+    copyPending();
+}
 
 void BlockDownload::copyPending() {
     if (m_bytes == 0) return;

@@ -81,9 +81,8 @@ void searchLeavesPaced(StreamHandles& ctx, JobControl& job, const LeafLayout& la
     int multiprocessors = 1;
     CS_CUDA_CHECK(
         cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ctx.device()));
-    const std::size_t wave =
-        std::size_t(multiprocessors) *
-        std::size_t(knnLeafSearchBlocksPerMultiprocessor(layout.dPad, k));
+    const std::size_t wave = std::size_t(multiprocessors) *
+                             std::size_t(knnLeafSearchBlocksPerMultiprocessor(layout.dPad, k));
     const std::size_t rowBlocks = (std::size_t(maxLeaf) + kKnnRowsPerBlock - 1) / kKnnRowsPerBlock;
     const std::size_t waves = std::max<std::size_t>(1, perLaunch * rowBlocks / wave);
     perLaunch = std::max<std::size_t>(1, waves * wave / rowBlocks);

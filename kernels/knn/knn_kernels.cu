@@ -147,7 +147,8 @@ __global__ void __launch_bounds__(kThreads)
         }
         for (int e = tid; e < pass * width; e += kThreads) {
             const int l = e / width, c = e % width;
-            qs[l][c] = directions[std::size_t(level0 + l) * std::size_t(dims) + std::size_t(j0 + c)];
+            qs[l][c] =
+                directions[std::size_t(level0 + l) * std::size_t(dims) + std::size_t(j0 + c)];
         }
         __syncthreads();
         if (tid < count) {
@@ -479,7 +480,8 @@ void launchKnnProjections(const float* coords, std::size_t n, int dims, const fl
     if (n == 0 || levels == 0) return;
     for (int level0 = 0; level0 < levels; level0 += kProjectionLevels) {
         projectionsKernel<<<blocksFor(n), kThreads, 0, stream>>>(
-            coords, n, dims, directions, level0, std::min(kProjectionLevels, levels - level0), proj);
+            coords, n, dims, directions, level0, std::min(kProjectionLevels, levels - level0),
+            proj);
         CS_CUDA_CHECK_LAUNCH();
     }
 }
@@ -549,8 +551,8 @@ void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const s
 template <int C, int K>
 struct LeafOccupancy {
     static void run(int* blocks) {
-        CS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-            blocks, leafSearchKernel<C, K>, kKnnRowsPerBlock, 0));
+        CS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, leafSearchKernel<C, K>,
+                                                                    kKnnRowsPerBlock, 0));
     }
 };
 
