@@ -150,6 +150,10 @@ void AlgorithmPanel::run() {
     updateRunning();
 }
 
+QString AlgorithmPanel::importResult(const QString& path) {
+    return tr("%1: %2 imports no results").arg(path, QString::fromStdString(descriptor().title));
+}
+
 bool AlgorithmPanel::isUpToDate() const {
     // A finished run may be asked for again (Run re-runs what is on screen); one in flight not.
     if (!m_submitted || m_live.isPending() || !m_runner.isBusy(m_kind)) return false;

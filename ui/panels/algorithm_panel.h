@@ -85,6 +85,12 @@ public:
     virtual void setSeriesSet(std::shared_ptr<const SeriesSet> series);
     /// True while a result of the data loaded is on screen (it can be exported).
     virtual bool hasResult() const = 0;
+    /// The file the result on screen was imported from (the kNN graph's Import graph…), empty
+    /// when it was computed: a session keeps it and imports it again instead of running.
+    virtual QString importedFrom() const { return {}; }
+    /// Shows a result read from path, as the panel's import does; returns the error, or an empty
+    /// string. Panels that import nothing refuse.
+    virtual QString importResult(const QString& path);
     /// The View menu's shortcut for the panel ("Ctrl+K"); none by default.
     virtual QKeySequence viewShortcut() const { return {}; }
     /// A panel whose result colours the points (a clustering) offers it in the window's Colour

@@ -1711,9 +1711,14 @@ Session MainWindow::currentSession() const {
     s.series = m_seriesSource;
     s.seriesInFront = currentView() == View::Series;
     for (const auto& [panel, dock] : m_panels) {
+        const QString imported = panel->hasResult() ? panel->importedFrom() : QString();
         s.methods.push_back(
-            {&panel->descriptor(), panel->parameterValues(), panel->hasResult(),
-             panel->runSubset() ? panel->runSubset()->indices : std::vector<std::uint32_t>{}});
+            {&panel->descriptor(),
+             panel->parameterValues(),
+             panel->hasResult(),
+             panel->runSubset() ? panel->runSubset()->indices : std::vector<std::uint32_t>{},
+             imported.isEmpty() ? QString() : QFileInfo(imported).absoluteFilePath(),
+             {}});
         if (const QVariantMap options = panel->sessionViewOptions(); !options.isEmpty())
             s.panelViews[panel->kind()] = options;
     }
@@ -1857,8 +1862,18 @@ void MainWindow::restoreMethods() {
             }
         }
     for (const SessionMethod& m : s.methods)
-        for (auto& [panel, dock] : m_panels)
-            if (&panel->descriptor() == m.descriptor && m.hadResult) panel->run();
+        for (auto& [panel, dock] : m_panels) {
+            if (&panel->descriptor() != m.descriptor || !m.hadResult) continue;
+            if (m.importedFrom.isEmpty()) {
+                panel->run();
+                continue;
+            }
+            // Imported, not computed: the same file again, or a warning (a run would show
+            // another result under the imported one's name).
+            if (const QString error = panel->importResult(m.importedFrom); !error.isEmpty())
+                logWarning(tr("%1: the session's imported result is not restored: %2")
+                               .arg(QString::fromStdString(m.descriptor->title), error));
+        }
     m_restoreTimer.start();
 }
 

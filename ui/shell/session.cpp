@@ -361,6 +361,12 @@ private:
             if (const auto had = member(m, QStringLiteral("hasResult"), where, QJsonValue::Bool))
                 method.hadResult = had->toBool();
             method.subset = indices(m, QStringLiteral("subset"), where);
+            if (const auto from =
+                    member(m, QStringLiteral("importedFrom"), where, QJsonValue::String))
+                method.importedFrom = from->toString();
+            if (const auto rel =
+                    member(m, QStringLiteral("importedFromRelative"), where, QJsonValue::String))
+                method.importedFromRelative = rel->toString();
             const auto params = member(m, QStringLiteral("parameters"), where, QJsonValue::Object);
             if (m_failed) return;
             const QJsonObject p = params ? params->toObject() : QJsonObject();
@@ -464,6 +470,12 @@ QByteArray sessionToJson(const Session& session, const QString& sessionFile, Jso
                            {QStringLiteral("parameters"), params}};
         if (!m.subset.empty())
             method[QStringLiteral("subset")] = QString::fromStdString(indexRangesText(m.subset));
+        if (!m.importedFrom.isEmpty()) {
+            method[QStringLiteral("importedFrom")] = m.importedFrom;
+            if (!sessionFile.isEmpty())
+                method[QStringLiteral("importedFromRelative")] =
+                    QFileInfo(sessionFile).absoluteDir().relativeFilePath(m.importedFrom);
+        }
         methods[QString::fromStdString(m.descriptor->name)] = method;
     }
     QJsonObject root{{QStringLiteral("format"), kFormat},
@@ -528,6 +540,12 @@ std::optional<Session> readSessionFile(const QString& path,
         const QString beside = info.absoluteDir().filePath((*data)->relativePath);
         if (!(*data)->relativePath.isEmpty() && QFileInfo::exists(beside))
             (*data)->path = QFileInfo(beside).absoluteFilePath();
+    }
+    for (SessionMethod& m : session->methods) {
+        if (m.importedFrom.isEmpty() || QFileInfo::exists(m.importedFrom)) continue;
+        const QString beside = info.absoluteDir().filePath(m.importedFromRelative);
+        if (!m.importedFromRelative.isEmpty() && QFileInfo::exists(beside))
+            m.importedFrom = QFileInfo(beside).absoluteFilePath();
     }
     return session;
 }

@@ -35,6 +35,10 @@ struct SessionMethod {
     /// The items its runs were limited to ("Run on the selection only"), ascending; empty:
     /// all.
     std::vector<std::uint32_t> subset;
+    /// The file its result was imported from (absolute), or empty when the result was computed:
+    /// a restore imports it again instead of running.
+    QString importedFrom;
+    QString importedFromRelative;  ///< the same from the session's folder, or empty
 };
 
 /// The point view's camera (OrbitCamera's pose, the target in the view's recentred space).

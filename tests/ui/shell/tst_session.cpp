@@ -18,6 +18,8 @@
 #include <random>
 
 #include "app/common/register_backends.h"
+#include "compute/backend/backend_registry.h"
+#include "compute/io/writers.h"
 #include "tests/common/json_at.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/panels/dbscan/dbscan_panel.h"
@@ -401,6 +403,50 @@ private slots:
         QVERIFY(QDir().rename(from.path(), to));
         QVERIFY(restore(*m_window, QDir(to).filePath(QStringLiteral("s.json"))));
         QCOMPARE(m_window->pointView()->pointCount(), std::size_t(900));
+    }
+
+    // A kNN graph imported from a file comes back from that file, not from a run of the
+    // panel's parameters (which would show another graph under the import's name); a file that
+    // is gone by then is named in a warning and nothing runs in its place.
+    void importedGraphComesBack() {
+        QVERIFY(openAndWait(*m_window, tmp(QStringLiteral("blobs.xyz"))));
+        cs::JobControl job;
+        const cs::KnnGraph written = cs::backendRegistry().get("cpu")->knnGraph(
+            *m_window->pointView()->pointSet(), {.k = 5, .trees = 1, .leafSize = 64, .seed = 99},
+            job);
+        const QString graph = tmp(QStringLiteral("graph.npy"));
+        cs::io::writeKnnNpy(graph.toStdString(),
+                            tmp(QStringLiteral("graph_distances.npy")).toStdString(), written.n, 5,
+                            written.indices, written.distances,
+                            cs::io::fileRowsOf(*m_window->pointView()->pointSet()));
+        QCOMPARE(m_window->importKnnGraph(graph), QString());
+        const QString session = tmp(QStringLiteral("imported.session.json"));
+        QCOMPARE(m_window->saveSession(session), QString());
+        QFile file(session);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject knn = QJsonDocument::fromJson(file.readAll())
+                                    .object()[QStringLiteral("methods")]
+                                    .toObject()[QStringLiteral("knn")]
+                                    .toObject();
+        QCOMPARE(knn[QStringLiteral("importedFrom")].toString(), graph);
+        QCOMPARE(knn[QStringLiteral("importedFromRelative")].toString(),
+                 QStringLiteral("graph.npy"));
+
+        // A run replaces the import on screen; the session brings the import back.
+        m_window->knnPanel()->setK(7);
+        QVERIFY(settle(*m_window));
+        QVERIFY(m_window->knnPanel()->importedFrom().isEmpty());
+        QVERIFY(restore(*m_window, session));
+        const auto run = m_window->knnPanel()->lastRun();
+        QVERIFY(run);
+        QCOMPARE(run->importedFrom, graph);
+        QCOMPARE(run->graph->k, 5);
+        QVERIFY(run->graph->indices == written.indices);
+
+        QVERIFY(QFile::remove(graph));
+        QVERIFY(restore(*m_window, session));
+        QVERIFY(cs::test::logged(QStringLiteral("the session's imported result is not restored")));
+        QVERIFY(!m_window->knnPanel()->hasResult());
     }
 
     // The backend chip's GPUs (two injected here, no GPU needed) are saved and come back; a

@@ -116,6 +116,8 @@ public:
     static QString recallText(const KnnGraph& graph);
 
     bool hasResult() const override { return m_run != nullptr; }
+    QString importedFrom() const override { return m_run ? m_run->importedFrom : QString(); }
+    QString importResult(const QString& path) override { return importGraph(path); }
     QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+K")); }
 
 protected:
