@@ -220,8 +220,9 @@ __global__ void gatherRowsKernel(const T* dist2, int k, const std::uint32_t* row
 // (a warp along a row) and the columns' writes (a warp along the points) are coalesced.
 constexpr int kGatherTile = 32;
 constexpr int kGatherWarps = 8;
+constexpr int kGatherThreads = kGatherTile * kGatherWarps;
 
-__global__ void __launch_bounds__(kGatherTile * kGatherWarps)
+__global__ void __launch_bounds__(kGatherThreads)
     gatherSoaKernel(const float* __restrict__ coords, int dims, int dPad,
                     const std::uint32_t* __restrict__ ids, std::size_t count, std::size_t stride,
                     float* __restrict__ soa) {
@@ -526,7 +527,7 @@ void launchKnnGatherRowIndices(const std::int32_t* index, int k, const std::uint
 void launchKnnGatherSoa(const float* coords, int dims, int dPad, const std::uint32_t* ids,
                         std::size_t count, std::size_t stride, float* soa, cudaStream_t stream) {
     if (stride == 0) return;
-    gatherSoaKernel<<<blocksFor(stride, kGatherTile), kGatherTile * kGatherWarps, 0, stream>>>(
+    gatherSoaKernel<<<blocksFor(stride, kGatherTile), kGatherThreads, 0, stream>>>(
         coords, dims, dPad, ids, count, stride, soa);
     CS_CUDA_CHECK_LAUNCH();
 }

@@ -45,6 +45,11 @@ QJsonValue toJson(const ParameterValue& value) {
         value);
 }
 
+// path from sessionFile's folder, for a folder moved with its files (readSessionFile).
+QString besideSession(const QString& sessionFile, const QString& path) {
+    return QFileInfo(sessionFile).absoluteDir().relativeFilePath(path);
+}
+
 QJsonObject dataToJson(const SessionData& data, const QString& sessionFile) {
     QJsonObject o;
     if (data.demoSeries) {
@@ -54,8 +59,7 @@ QJsonObject dataToJson(const SessionData& data, const QString& sessionFile) {
     } else {
         o[QStringLiteral("path")] = data.path;
         if (!sessionFile.isEmpty())
-            o[QStringLiteral("relativePath")] =
-                QFileInfo(sessionFile).absoluteDir().relativeFilePath(data.path);
+            o[QStringLiteral("relativePath")] = besideSession(sessionFile, data.path);
         const auto kind = io::toString(data.kind);
         o[QStringLiteral("as")] = QString::fromUtf8(kind.data(), qsizetype(kind.size()));
         o[QStringLiteral("contentHash")] = data.contentHash;
@@ -474,7 +478,7 @@ QByteArray sessionToJson(const Session& session, const QString& sessionFile, Jso
             method[QStringLiteral("importedFrom")] = m.importedFrom;
             if (!sessionFile.isEmpty())
                 method[QStringLiteral("importedFromRelative")] =
-                    QFileInfo(sessionFile).absoluteDir().relativeFilePath(m.importedFrom);
+                    besideSession(sessionFile, m.importedFrom);
         }
         methods[QString::fromStdString(m.descriptor->name)] = method;
     }
@@ -535,18 +539,15 @@ std::optional<Session> readSessionFile(const QString& path,
     auto session = sessionFromJson(json, path, algorithms, error);
     if (!session) return std::nullopt;
     // A file moved together with the session (a copied project folder) is found beside it.
-    for (auto* data : {&session->points, &session->series}) {
-        if (!*data || (*data)->path.isEmpty() || QFileInfo::exists((*data)->path)) continue;
-        const QString beside = info.absoluteDir().filePath((*data)->relativePath);
-        if (!(*data)->relativePath.isEmpty() && QFileInfo::exists(beside))
-            (*data)->path = QFileInfo(beside).absoluteFilePath();
-    }
-    for (SessionMethod& m : session->methods) {
-        if (m.importedFrom.isEmpty() || QFileInfo::exists(m.importedFrom)) continue;
-        const QString beside = info.absoluteDir().filePath(m.importedFromRelative);
-        if (!m.importedFromRelative.isEmpty() && QFileInfo::exists(beside))
-            m.importedFrom = QFileInfo(beside).absoluteFilePath();
-    }
+    auto findBeside = [&](QString& path, const QString& relative) {
+        if (path.isEmpty() || QFileInfo::exists(path) || relative.isEmpty()) return;
+        const QString beside = info.absoluteDir().filePath(relative);
+        if (QFileInfo::exists(beside)) path = QFileInfo(beside).absoluteFilePath();
+    };
+    for (auto* data : {&session->points, &session->series})
+        if (*data) findBeside((*data)->path, (*data)->relativePath);
+    for (SessionMethod& m : session->methods)
+        findBeside(m.importedFrom, m.importedFromRelative);
     return session;
 }
 
