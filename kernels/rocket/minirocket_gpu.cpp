@@ -12,8 +12,8 @@
 #include "compute/core/huge_pages.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
-#include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"
+#include "kernels/rocket/feature_batches.h"
 #include "kernels/rocket/minirocket_launch.h"
 
 namespace cs::kernels {
@@ -123,26 +123,17 @@ RocketFeatures miniRocketTransformCuda(StreamHandles& ctx, const SeriesSet& seri
         const std::size_t batch =
             std::max<std::size_t>(1, std::size_t(kWorkPerLaunch / std::max(perSeries, 1.0)));
         const std::size_t rowBytes = cols * sizeof(float);
-        BlockDownload download(out.values.data(), features.data(), ctx.device(), s);
-        for (std::size_t first = 0; first < n; first += batch) {
-            const std::size_t count = std::min(batch, n - first);
-            ScopedGpuStage stage(ctx, job, "transform");
-            launchMiniRocketTransform(values.data(), lengths.data(), series.channels, series.length,
-                                      first, count, view, taps, plan, workspace.data(),
-                                      features.data(), s);
-            stage.markEnd();
-            {
-                const auto copy = job.stage("download");  // the batch before, behind this one
-                download.add(first * rowBytes, count * rowBytes);
-            }
-            stage.finish();
-            job.setProgress(double(first + count) / double(n), "transform");
-            job.checkpoint();
-        }
-        values.reset();  // the pool takes them back while the last batch is copied
-        workspace.reset();
-        const auto copy = job.stage("download");
-        download.finish();
+        transformInBatches(
+            ctx, job, n, batch, rowBytes, out.values.data(), features.data(),
+            [&](std::size_t first, std::size_t count) {
+                launchMiniRocketTransform(values.data(), lengths.data(), series.channels,
+                                          series.length, first, count, view, taps, plan,
+                                          workspace.data(), features.data(), s);
+            },
+            [&] {  // the pool takes them back while the last batch is copied
+                values.reset();
+                workspace.reset();
+            });
     }
     if (keepValues) *keepValues = std::move(features);
     return out;
