@@ -71,7 +71,7 @@ void writeGraph(const Options& o, const KnnGraph& g, const std::string& backendN
                 io::FileRows rows) {
     if (endsWith(o.out, ".csv")) {
         std::ostringstream header;
-        header << "knn k=" << o.params.k << " trees=" << g.treesBuilt
+        header << "knn k=" << o.params.k << (g.exact ? " exact" : "") << " trees=" << g.treesBuilt
                << " leafSize=" << o.params.leafSize << " seed=" << o.params.seed
                << " recall=" << g.recall() << " backend=" << backendName << " file=" << o.file;
         io::writeKnnEdgesCsv(o.out, g.n, std::size_t(g.k), g.indices, g.distances, header.str(),
@@ -106,9 +106,13 @@ void report(const Options& o, const KnnGraph& g, nlohmann::json extra, std::size
     }
     std::ostringstream line;
     line << fileName(o.file) << ": kNN graph of " << g.n << " points"
-         << droppedText(droppedNan, g.n, total) << ", k " << g.k << ", " << g.treesBuilt
-         << (g.treesBuilt == 1 ? " tree" : " trees") << ", sampled recall " << g.recall() << "; "
-         << backendName << on << ' ';
+         << droppedText(droppedNan, g.n, total) << ", k " << g.k << ", ";
+    if (g.exact)
+        line << "exact (every pair)";
+    else
+        line << g.treesBuilt << (g.treesBuilt == 1 ? " tree" : " trees") << ", sampled recall "
+             << g.recall();
+    line << "; " << backendName << on << ' ';
     line.precision(3);
     line << std::fixed << totalMs << " ms";
     if (!o.out.empty()) line << "; graph in " << o.out;
@@ -277,7 +281,8 @@ nlohmann::json knnParamsJson(const KnnParams& p) {
             {"leaf_size", p.leafSize},
             {"target_recall", p.targetRecall},
             {"recall_sample", p.recallSample},
-            {"seed", p.seed}};
+            {"seed", p.seed},
+            {"exact", p.exact}};
 }
 
 nlohmann::json knnSummary(const KnnGraph& g) {
@@ -290,7 +295,8 @@ nlohmann::json knnSummary(const KnnGraph& g) {
         sum += d;
         largest = std::max(largest, d);
     }
-    return {{"trees_built", g.treesBuilt},
+    return {{"exact", g.exact},
+            {"trees_built", g.treesBuilt},
             {"recall_by_tree", g.recallByTree},
             {"recall", g.recall()},
             {"mean_kth_distance", g.n ? sum / double(g.n) : 0.0},

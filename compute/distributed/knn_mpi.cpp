@@ -549,6 +549,8 @@ PointSlice readPointSlice(MPI_Comm comm, const std::string& file) {
 
 void checkKnnMpi(std::size_t total, const KnnParams& params, int ranks) {
     validateKnnParams(params);
+    if (params.exact)
+        throw Error("the exact kNN graph (every pair) runs on one machine, not distributed");
     if (total >= std::size_t(std::numeric_limits<std::int32_t>::max()))
         throw Error("the kNN graph supports fewer than 2^31 - 1 points, the set has " +
                     std::to_string(total));

@@ -262,6 +262,48 @@ std::vector<std::int32_t> exactRows(std::span<const float> x, std::size_t n, std
     return knn_parts::exactRowsAgainst(rowCoords, rows, x, n, dims, 0, k, threads, dist2, job);
 }
 
+// KnnParams::exact: every point's exact list, by the recall sample's search over all rows.
+KnnGraph exactGraph(const PointSet& points, int k, int workers, JobControl& job) {
+    const std::size_t n = points.n, dims = points.dims;
+    KnnGraph graph;
+    graph.n = n;
+    graph.k = k;
+    graph.exact = true;
+    std::vector<float> dist2;
+    double scale = 1.0;
+    {
+        auto stage = job.stage("exact search");
+        RecentredCoords frame = recentredCoordsIn(points, coordinateBox(points), &job);
+        scale = frame.scale;
+        // In 64 groups of rows, for the progress bar (each group scans every point).
+        constexpr std::size_t kGroups = 64;
+        const std::size_t group = (n + kGroups - 1) / kGroups;
+        graph.indices.reserve(n * std::size_t(k));
+        dist2.reserve(n * std::size_t(k));
+        std::vector<std::int32_t> rows;
+        std::vector<float> rowDist2;
+        for (std::size_t first = 0; first < n; first += group) {
+            rows.resize(std::min(group, n - first));
+            for (std::size_t r = 0; r < rows.size(); ++r)
+                rows[r] = std::int32_t(first + r);
+            const auto found = exactRows(frame.coords, n, dims, rows, k, workers, &rowDist2, &job);
+            graph.indices.insert(graph.indices.end(), found.begin(), found.end());
+            dist2.insert(dist2.end(), rowDist2.begin(), rowDist2.end());
+            job.setProgress(0.98 * double(first + rows.size()) / double(n), "exact search");
+        }
+    }
+    job.checkpoint();
+    {
+        auto stage = job.stage("finish");
+        graph.distances.resize(dist2.size());
+        for (std::size_t i = 0; i < dist2.size(); ++i)
+            graph.distances[i] = std::sqrt(dist2[i]);
+        fromRecentred(graph.distances, scale);
+    }
+    job.setProgress(1.0, "finish");
+    return graph;
+}
+
 }  // namespace
 
 std::vector<std::uint32_t> knnTreeOrderOfProjections(const std::vector<float>& proj, std::size_t n,
@@ -349,6 +391,7 @@ KnnGraph knnGraphCpu(const PointSet& points, const KnnParams& params, JobControl
     std::vector<float> x, exactDist2;
     std::vector<std::int32_t> sample;
     double scale = 1.0;
+    if (params.exact) return exactGraph(points, params.k, workers, job);
     {
         auto stage = job.stage("exact sample");
         RecentredCoords frame = recentredCoordsIn(points, coordinateBox(points), &job);

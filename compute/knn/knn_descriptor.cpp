@@ -80,9 +80,18 @@ const AlgorithmDescriptor& knnDescriptor() {
                              .unit = "points",
                              .help = "points whose exact neighbours measure the recall",
                              .inPanel = false};
+        ParameterSpec exact{.name = "exact",
+                            .option = "exact",
+                            .label = "E&xact (all pairs)",
+                            .type = Type::Bool,
+                            .defaultValue = defaults.exact,
+                            .help =
+                                "every point against every other instead of the trees: the true "
+                                "k nearest (tensor cores on the GPU); trees, leaf size and target "
+                                "recall are then unused"};
         const ParameterSpec seed =
             seedParameter(defaults.seed, "seed of the random directions and the recall sample");
-        d.parameters = {k, trees, leaf, recall, sample, seed};
+        d.parameters = {k, exact, trees, leaf, recall, sample, seed};
         // The input, its recentred copy and a tree's gathered copy (n x d floats each), the
         // neighbour lists while building and the graph returned (n x k squared distances,
         // indices, distances, indices), one tree's projections (a float per point and level)
@@ -111,6 +120,7 @@ KnnParams knnParams(const ParameterValues& values) {
     p.targetRecall = values.number("targetRecall");
     p.recallSample = int(values.integer("recallSample"));
     p.seed = std::uint64_t(values.integer("seed"));
+    p.exact = values.flag("exact");
     return p;
 }
 
@@ -122,6 +132,7 @@ ParameterValues knnValues(const KnnParams& p) {
     v.set("targetRecall", p.targetRecall);
     v.set("recallSample", std::int64_t(p.recallSample));
     v.set("seed", std::int64_t(p.seed));
+    v.set("exact", p.exact);
     return v;
 }
 

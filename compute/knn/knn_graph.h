@@ -48,6 +48,10 @@ struct KnnParams {
     double targetRecall = 0.95;  ///< stop once the sampled recall reaches it (0: build all trees)
     int recallSample = 256;      ///< points whose exact neighbours measure the recall (>= 1)
     std::uint64_t seed = 1;      ///< random directions and the recall sample
+    /// Every point against every other instead of the trees: the true k nearest of each point
+    /// (the lists the recall is measured against), for small sets or as an oracle. The tree
+    /// parameters are then unused.
+    bool exact = false;
 };
 
 /// Largest k any backend accepts.
@@ -63,14 +67,18 @@ struct KnnGraph {
     std::vector<std::int32_t> indices;
     /// n * k Euclidean distances (sqrt of canonicalDist2, float), matching `indices`.
     std::vector<float> distances;
-    int treesBuilt = 0;                ///< RP trees built before stopping
+    bool exact = false;                ///< every point met every other (KnnParams::exact)
+    int treesBuilt = 0;                ///< RP trees built before stopping (0 when exact)
     std::vector<double> recallByTree;  ///< sampled recall after each tree, in [0, 1]
     /// The neighbour indices as the backend left them in device memory (the CUDA backend), for
     /// the point view's edges through GL interop; null on the CPU. Not part of the graph's value.
     std::shared_ptr<const DeviceResident> device;
 
-    /// Recall after the last tree (0 when none was built).
-    double recall() const { return recallByTree.empty() ? 0.0 : recallByTree.back(); }
+    /// Recall after the last tree (0 when none was built); 1 for the exact graph.
+    double recall() const {
+        if (exact) return 1.0;
+        return recallByTree.empty() ? 0.0 : recallByTree.back();
+    }
 };
 
 /// Leaves of one tree to search all-pairs into their points' lists: a rank's share of the

@@ -59,6 +59,10 @@ void searchLeafSparse(const SparseSet& rows, int k, const std::uint32_t* members
 
 void validateKnnSparseInput(const SparseSet& rows, const KnnParams& params) {
     validateKnnParams(params);
+    if (params.exact)
+        throw Error(
+            "the exact kNN graph (every pair) is for dense points; a sparse set's graph "
+            "comes from the trees");
     rows.validate();
     if (rows.n >= std::size_t(std::numeric_limits<std::int32_t>::max()))
         throw Error("the kNN graph supports fewer than 2^31 - 1 points, the set has " +

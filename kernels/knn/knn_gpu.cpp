@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <condition_variable>
 #include <functional>
@@ -30,6 +31,7 @@
 #include "kernels/common/launch_pacer.h"
 #include "kernels/common/staged_copy.h"
 #include "kernels/common/stream_handles.h"
+#include "kernels/knn/knn_exact_launch.h"
 #include "kernels/knn/knn_launch.h"
 
 namespace cs::kernels {
@@ -98,6 +100,48 @@ std::size_t exactChunks(std::size_t n) {
     return std::clamp<std::size_t>(n / 4096, 1, kExactChunks);
 }
 
+// Every point as candidates of the CUDA-core exact search: a structure of arrays, its stride,
+// the position -> point map and the count.
+struct Candidates {
+    const float* soa;
+    std::size_t stride;
+    const std::uint32_t* order;
+    std::size_t n;
+};
+
+// Exact lists of some rows (device ids), k each, in the first rows * k entries.
+struct ExactLists {
+    DeviceBuffer<float> dist2;
+    DeviceBuffer<std::int32_t> index;
+};
+
+// The exact neighbours of `rows` points (rowIds on the device) among all candidates on the CUDA
+// cores: each row against chunks of the candidates, in paced launches, the chunks' lists merged.
+ExactLists exactListsOf(StreamHandles& ctx, JobControl& job, const float* coords, int dims,
+                        int dPad, const std::uint32_t* rowIds, std::size_t rows,
+                        const Candidates& cand, int k) {
+    const cudaStream_t s = ctx.stream();
+    const std::size_t rowStride = roundUp(rows, kKnnTile);
+    DeviceBuffer<float> rowSoa(std::size_t(dPad) * rowStride, s);
+    launchKnnGatherSoa(coords, dims, dPad, rowIds, rows, rowStride, rowSoa.data(), s);
+    const std::size_t chunks = exactChunks(cand.n);
+    ExactLists lists{DeviceBuffer<float>(chunks * rows * std::size_t(k), s),
+                     DeviceBuffer<std::int32_t>(chunks * rows * std::size_t(k), s)};
+    // Every chunk in parts, one launch each (all of 4M points of 128 dimensions in one launch
+    // took 0.5 s), the lists carried between them.
+    const double perCandidate = double(chunks) * double(rowStride) * double(dPad);
+    const std::size_t part =
+        roundUp(std::size_t(std::max(1.0, kPairDimsPerLaunch / perCandidate)), kKnnTile);
+    forPacedBatches(ctx, job, knnExactChunkLength(cand.n, chunks), part,
+                    [&](std::size_t from, std::size_t to) {
+                        launchKnnExactPartial(rowSoa.data(), rowStride, rowIds, rows, cand.soa,
+                                              cand.stride, cand.order, cand.n, dPad, k, chunks,
+                                              from, to, lists.dist2.data(), lists.index.data(), s);
+                    });
+    launchKnnMergePartial(lists.dist2.data(), lists.index.data(), rows, chunks, k, s);
+    return lists;
+}
+
 // One worker's share of a kNN graph spread over devices (knnGraphMultiCuda): leaves
 // [leafChunk of leafChunks] of every tree, the recall of the lists merged over workers, and the
 // lists left as they are (squared, recentred) for the merge.
@@ -115,12 +159,16 @@ struct KnnPart {
 KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                     JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
                     const DevicePoints* resident, KnnPart* part);
+KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                         JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
+                         const DevicePoints* resident);
 
 }  // namespace
 
 KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
                       const DevicePoints* resident) {
+    if (params.exact) return buildExactGraph(ctx, points, params, job, keepIndices, resident);
     return buildGraph(ctx, points, params, job, keepIndices, resident, nullptr);
 }
 
@@ -259,28 +307,10 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
             // The sample's exact neighbours: its rows against every point (any order will do,
             // this tree's is at hand).
             ScopedGpuStage stage(ctx, job, "exact sample");
-            const std::size_t rowStride = roundUp(rows, kKnnTile);
-            DeviceBuffer<float> rowSoa(std::size_t(dPad) * rowStride, s);
-            launchKnnGatherSoa(coords, int(dims), dPad, sampleIds.data(), rows, rowStride,
-                               rowSoa.data(), s);
-            const std::size_t chunks = exactChunks(n);
-            DeviceBuffer<float> partialDist(chunks * rows * std::size_t(k), s);
-            DeviceBuffer<std::int32_t> partialIndex(chunks * rows * std::size_t(k), s);
-            // Every chunk in parts, one launch each (all of 4M points of 128 dimensions in one
-            // launch took 0.5 s), the lists carried between them.
-            const double perCandidate = double(chunks) * double(rowStride) * double(dPad);
-            const std::size_t part =
-                roundUp(std::size_t(std::max(1.0, kPairDimsPerLaunch / perCandidate)), kKnnTile);
-            forPacedBatches(ctx, job, knnExactChunkLength(n, chunks), part,
-                            [&](std::size_t from, std::size_t to) {
-                                launchKnnExactPartial(rowSoa.data(), rowStride, sampleIds.data(),
-                                                      rows, soa.data(), stride, order.data(), n,
-                                                      dPad, k, chunks, from, to, partialDist.data(),
-                                                      partialIndex.data(), s);
-                            });
-            launchKnnMergePartial(partialDist.data(), partialIndex.data(), rows, chunks, k, s);
-            // The merged lists are chunk 0's, the first rows * k entries.
-            partialDist.copyToHost(std::span<float>(exact));
+            ExactLists lists = exactListsOf(ctx, job, coords, int(dims), dPad, sampleIds.data(),
+                                            rows, {soa.data(), stride, order.data(), n}, k);
+            // The lists are in the first rows * k entries.
+            lists.dist2.copyToHost(std::span<float>(exact));
             ctx.synchronize();
         }
         {
@@ -316,6 +346,154 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
         copyToHostStaged(graph.indices.data(), index.data(), index.bytes(), ctx.device(), s);
         copyToHostStaged(graph.distances.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
         if (!part) fromRecentred(graph.distances, scale);
+    }
+    if (keepIndices) *keepIndices = std::move(index);
+    job.setProgress(1.0, "finish");
+    return graph;
+}
+
+// Rows per group of the CUDA-core exact search of the rows the tensor cores gave up (its
+// partial lists take chunks x rows x k x 8 bytes: 0.5 GB at k = 64).
+constexpr std::size_t kExactRowGroup = 2048;
+
+// Device bytes of the exact graph besides the input coordinates (an upper bound).
+std::size_t exactDeviceBytes(std::size_t n, std::size_t dims, int k, std::size_t launchTiles) {
+    const std::size_t nPad = roundUp(n, kKnnTensorTile);
+    const std::size_t dH = std::size_t(knnTensorDims(int(dims)));
+    const std::size_t lists = n * std::size_t(k) * 8;
+    const std::size_t tensor = dims <= std::size_t(kKnnTensorMaxDims)
+                                   ? nPad * dH * 2 + nPad * 8 + knnTensorWorkspaceBytes(launchTiles)
+                                   : 0;
+    // The CUDA cores' layout of every point and one group's partial lists.
+    const std::size_t fallback = std::size_t(knnPaddedDims(int(dims))) * roundUp(n, kKnnTile) * 4 +
+                                 exactChunks(n) * kExactRowGroup * std::size_t(k) * 8 + n * 8;
+    return lists + tensor + fallback + (std::size_t(4) << 20);
+}
+
+// The smallest float >= x.
+float floatAbove(double x) {
+    const float f = float(x);
+    return double(f) >= x ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
+}
+
+KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                         JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
+                         const DevicePoints* resident) {
+    validateKnnParams(params);
+    const std::size_t n = points.n, dims = points.dims;
+    if (n > kMaxPoints)
+        throw Error("the GPU kNN graph supports fewer than 2^31 - 1 points (got " +
+                    std::to_string(n) + ")");
+    DeviceScope scope(ctx.device());
+    job.checkpoint();
+    int multiprocessors = 1;
+    CS_CUDA_CHECK(
+        cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ctx.device()));
+    const std::size_t tiles = roundUp(n, kKnnTensorTile) / kKnnTensorTile;
+    // Two waves of one block per multiprocessor a launch: about 30 ms at 1M x 128.
+    const std::size_t launchTiles = std::min(tiles, 2 * std::size_t(multiprocessors));
+    const std::size_t bytes =
+        exactDeviceBytes(n, dims, params.k, launchTiles) + (resident ? 0 : n * dims * 4);
+    if (const auto free = ctx.shortOfMemory(bytes))
+        throw Error("the exact kNN graph of " + std::to_string(n) + " points needs about " +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
+                    " are free; use fewer points, a smaller k or the CPU backend");
+    validateKnnInput(points, params, &job);
+    keepPoolWarm(ctx.device(), bytes);
+
+    const cudaStream_t s = ctx.stream();
+    const int k = params.k;
+    const std::size_t slots = n * std::size_t(k);
+    KnnGraph graph;
+    graph.n = n;
+    graph.k = k;
+    graph.exact = true;
+
+    DevicePoints uploaded;
+    if (!resident) uploaded = uploadRecentred(ctx, points, job);
+    const float* coords = resident ? resident->coords.data() : uploaded.coords.data();
+    const double scale = resident ? resident->scale : uploaded.scale;
+    job.checkpoint();
+
+    DeviceBuffer<float> dist2(slots, s);
+    DeviceBuffer<std::int32_t> index(slots, s);
+    // The rows left to the CUDA cores: those whose candidates overflowed, or all of them.
+    DeviceBuffer<std::uint32_t> leftRows(n, s);
+    std::size_t left = n;
+    if (dims <= std::size_t(kKnnTensorMaxDims)) {
+        ScopedGpuStage stage(ctx, job, "exact search");
+        const int dH = knnTensorDims(int(dims));
+        const std::size_t nPad = tiles * kKnnTensorTile;
+        DeviceBuffer<unsigned> bits(1, s);
+        auto largest = [&](const float* x, std::size_t count) {
+            launchKnnMaxAbs(x, count, bits.data(), s);
+            return std::bit_cast<float>(bits.toHost()[0]);
+        };
+        // s = 2^-e with every |s x| < 1 (see compute/knn/knn_tensor_bound.h).
+        int e = 0;
+        const float maxAbs = largest(coords, n * dims);
+        if (maxAbs > 0.0f) std::frexp(maxAbs, &e);
+        const float fp16Scale = std::ldexp(1.0f, -std::max(e, -126));
+        // ||p||^2 <= N / (1 - gamma_d): the norms' upper bounds.
+        const double gammaD = double(dims) * 0x1p-24 / (1.0 - double(dims) * 0x1p-24);
+        const float normFactor = floatAbove(1.0 / (1.0 - gammaD));
+        DeviceBuffer<std::uint16_t> half(nPad * std::size_t(dH), s);
+        DeviceBuffer<float> norm2(nPad, s), normUp(nPad, s);
+        launchKnnTensorPrepare(coords, n, int(dims), nPad, dH, fp16Scale, normFactor, half.data(),
+                               norm2.data(), normUp.data(), s);
+        const KnnTensorInputs in{.half = half.data(),
+                                 .dH = dH,
+                                 .norm2 = norm2.data(),
+                                 .normUp = normUp.data(),
+                                 .normMax = largest(normUp.data(), nPad),
+                                 .n = n,
+                                 .nPad = nPad,
+                                 .coords = coords,
+                                 .dims = int(dims),
+                                 .k = k,
+                                 .bound = knnTensorBound(dims, std::size_t(dH))};
+        DeviceBuffer<std::uint8_t> workspace(knnTensorWorkspaceBytes(launchTiles), s);
+        DeviceBuffer<std::uint32_t> leftCount(1, s);
+        leftCount.zero();
+        forPacedBatches(ctx, job, tiles, launchTiles, [&](std::size_t first, std::size_t end) {
+            launchKnnTensorExact(in, first, end - first, workspace.data(), dist2.data(),
+                                 index.data(), leftRows.data(), leftCount.data(), s);
+            job.setProgress(0.9 * double(end) / double(tiles), "exact search");
+        });
+        left = leftCount.toHost()[0];
+    } else {
+        launchKnnIdentity(n, leftRows.data(), s);
+    }
+    job.checkpoint();
+    if (left > 0) {
+        // Rows with too many candidates near their k-th distance (duplicates), or a set too
+        // wide for the tensor cores: searched exactly on the CUDA cores, in groups of rows.
+        ScopedGpuStage stage(ctx, job, "exact rows");
+        const int dPad = knnPaddedDims(int(dims));
+        const std::size_t stride = roundUp(n, kKnnTile);
+        DeviceBuffer<std::uint32_t> identity(n, s);
+        launchKnnIdentity(n, identity.data(), s);
+        DeviceBuffer<float> soa(std::size_t(dPad) * stride, s);
+        launchKnnGatherSoa(coords, int(dims), dPad, identity.data(), n, stride, soa.data(), s);
+        for (std::size_t first = 0; first < left; first += kExactRowGroup) {
+            const std::size_t rows = std::min(kExactRowGroup, left - first);
+            const ExactLists lists =
+                exactListsOf(ctx, job, coords, int(dims), dPad, leftRows.data() + first, rows,
+                             {soa.data(), stride, identity.data(), n}, k);
+            launchKnnScatterRows(lists.dist2.data(), lists.index.data(), k, leftRows.data() + first,
+                                 rows, dist2.data(), index.data(), s);
+        }
+    }
+    {
+        ScopedGpuStage stage(ctx, job, "finish");
+        launchKnnSqrt(dist2.data(), slots, dist2.data(), s);
+        reserveOnHugePages(graph.indices, slots);
+        reserveOnHugePages(graph.distances, slots);
+        graph.indices.resize(slots);
+        graph.distances.resize(slots);
+        copyToHostStaged(graph.indices.data(), index.data(), index.bytes(), ctx.device(), s);
+        copyToHostStaged(graph.distances.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
+        fromRecentred(graph.distances, scale);
     }
     if (keepIndices) *keepIndices = std::move(index);
     job.setProgress(1.0, "finish");

@@ -215,6 +215,17 @@ __global__ void gatherRowsKernel(const T* dist2, int k, const std::uint32_t* row
         out[s] = dist2[std::size_t(rows[s / std::size_t(k)]) * std::size_t(k) + s % std::size_t(k)];
 }
 
+__global__ void scatterRowsKernel(const float* fromDist2, const std::int32_t* fromIndex, int k,
+                                  const std::uint32_t* rows, std::size_t count, float* dist2,
+                                  std::int32_t* index) {
+    const std::size_t s = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (s >= count * std::size_t(k)) return;
+    const std::size_t to =
+        std::size_t(rows[s / std::size_t(k)]) * std::size_t(k) + s % std::size_t(k);
+    dist2[to] = fromDist2[s];
+    index[to] = fromIndex[s];
+}
+
 // soa[j][p] = coords[ids[p]][j] for p < count and j < dims, zeros elsewhere up to stride and
 // dPad: 32 points x 32 dimensions per step through shared memory, so that both the rows' reads
 // (a warp along a row) and the columns' writes (a warp along the points) are coalesced.
@@ -584,6 +595,15 @@ void launchKnnMergePartial(float* dist2, std::int32_t* index, std::size_t rows, 
         mergePartialKernel<32><<<blocks, 64, 0, stream>>>(dist2, index, rows, chunks, k);
     else
         mergePartialKernel<64><<<blocks, 64, 0, stream>>>(dist2, index, rows, chunks, k);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnScatterRows(const float* fromDist2, const std::int32_t* fromIndex, int k,
+                          const std::uint32_t* rows, std::size_t count, float* dist2,
+                          std::int32_t* index, cudaStream_t stream) {
+    if (count == 0) return;
+    scatterRowsKernel<<<blocksFor(count * std::size_t(k)), kThreads, 0, stream>>>(
+        fromDist2, fromIndex, k, rows, count, dist2, index);
     CS_CUDA_CHECK_LAUNCH();
 }
 

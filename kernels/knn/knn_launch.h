@@ -85,6 +85,11 @@ void launchKnnExactPartial(const float* rowSoa, std::size_t rowStride, const std
 void launchKnnMergePartial(float* dist2, std::int32_t* index, std::size_t rows, std::size_t chunks,
                            int k, cudaStream_t stream);
 
+/// Rows' lists put in place: dist2[rows[r] k + c] = fromDist2[r k + c], the same for index.
+void launchKnnScatterRows(const float* fromDist2, const std::int32_t* fromIndex, int k,
+                          const std::uint32_t* rows, std::size_t count, float* dist2,
+                          std::int32_t* index, cudaStream_t stream);
+
 /// distances[s] = correctly rounded sqrt(dist2[s]) for every slot.
 void launchKnnSqrt(const float* dist2, std::size_t slots, float* distances, cudaStream_t stream);
 

@@ -25,6 +25,7 @@
 #include "compute/knn/knn_datasets.h"
 #include "compute/knn/knn_graph.h"
 #include "compute/knn/knn_quantities.h"
+#include "compute/knn/knn_tensor_bound.h"
 #include "tests/common/error_of.h"
 #include "tests/common/knn_oracle.h"
 #include "tests/common/test_paths.h"
@@ -354,6 +355,84 @@ private slots:
                         std::sqrt(dist2[s * std::size_t(k) + std::size_t(q)]),
                         oracle.distances[std::size_t(rows[s]) * std::size_t(k) + std::size_t(q)]);
         }
+    }
+
+    // KnnParams::exact: every point's true list, the oracle's to the bit, for ties, duplicates
+    // and the largest k alike.
+    void exactGraphIsTheOracle_data() { exactRowsMatchOracle_data(); }
+    void exactGraphIsTheOracle() {
+        QFETCH(QString, kind);
+        QFETCH(qulonglong, n);
+        QFETCH(qulonglong, d);
+        QFETCH(int, k);
+        const auto points = makePoints(kind, n, d, 23);
+        const auto oracle = oracleKnnGraph(cs::recentredCoords(points), n, d, k);
+        cs::JobControl job;
+        const auto g = cs::knnGraphCpu(points, {.k = k, .trees = 1, .exact = true}, job, 3);
+        QVERIFY(g.exact);
+        QCOMPARE(g.treesBuilt, 0);
+        QCOMPARE(g.recall(), 1.0);
+        QCOMPARE(g.indices, oracle.indices);
+        QCOMPARE(g.distances, oracle.distances);
+    }
+
+    // The tensor cores' error bound (compute/knn/knn_tensor_bound.h) on pairs chosen to stress
+    // it: the FP16 rounding emulated (_Float16, round to nearest), the products summed in float,
+    // against the canonical distance. Each pair must lie inside its bound, and the bound must
+    // stay useful (under 2^-8 of rq rj plus the small terms) and not absurdly loose: the worst
+    // pair uses more than 1/64 of it.
+    void tensorBoundHolds() {
+        cs::Random rng(77);
+        double worstUse = 0.0;
+        for (std::size_t dims : {1, 3, 16, 40, 128, 300, 512}) {
+            const std::size_t dH = (dims + 31) / 32 * 32;
+            const cs::KnnTensorBound bound = cs::knnTensorBound(dims, dH);
+            QVERIFY(bound.c1 < 0x1p-8f);
+            for (int trial = 0; trial < 400; ++trial) {
+                std::vector<float> a(dims), b(dims);
+                const int kind = trial % 4;
+                for (std::size_t j = 0; j < dims; ++j) {
+                    // 0: generic; 1: a near-copy (relative 1e-4); 2: large and tiny values
+                    // mixed (FP16 subnormals after scaling); 3: values just off FP16's grid.
+                    const double g = rng.normal();
+                    a[j] = float(kind == 2 ? g * std::pow(10.0, double(j % 9) - 6.0) : g);
+                    b[j] = kind == 1   ? float(double(a[j]) * (1.0 + 1e-4 * rng.normal()))
+                           : kind == 3 ? std::nextafter(a[j], 2.0f * a[j] + 1.0f)
+                                       : float(rng.normal());
+                }
+                float maxAbs = 0.0f;
+                for (std::size_t j = 0; j < dims; ++j)
+                    maxAbs = std::max({maxAbs, std::fabs(a[j]), std::fabs(b[j])});
+                int e = 0;
+                if (maxAbs > 0.0f) std::frexp(maxAbs, &e);
+                const float s = std::ldexp(1.0f, -std::max(e, -126));
+                const double gammaD = double(dims) * 0x1p-24 / (1.0 - double(dims) * 0x1p-24);
+                float nq = 0.0f, nj = 0.0f, dot = 0.0f;
+                for (std::size_t j = 0; j < dims; ++j) {
+                    const float p = a[j] * s, q = b[j] * s;
+                    nq = nq + p * p;
+                    nj = nj + q * q;
+                    dot = dot + float(_Float16(p)) * float(_Float16(q));
+                }
+                const float approx = (nq + nj) + -2.0f * dot;
+                const auto up = [&](float norm2) {
+                    return std::nextafter(float(std::sqrt(double(norm2) / (1.0 - gammaD))),
+                                          INFINITY);
+                };
+                const float pair = cs::knnTensorPairBound(bound, up(nq), up(nj));
+                const double exact =
+                    double(cs::canonicalDist2(a.data(), b.data(), dims)) * double(s) * double(s);
+                const double error = std::fabs(double(approx) - exact);
+                QVERIFY2(error <= double(pair),
+                         qPrintable(QStringLiteral("d=%1 kind %2: error %3 > bound %4")
+                                        .arg(dims)
+                                        .arg(kind)
+                                        .arg(error)
+                                        .arg(pair)));
+                worstUse = std::max(worstUse, error / double(pair));
+            }
+        }
+        QVERIFY2(worstUse > 1.0 / 64.0, qPrintable(QString::number(worstUse)));
     }
 
     // ---- the tree ------------------------------------------------------------------------------

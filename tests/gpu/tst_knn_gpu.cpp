@@ -107,6 +107,67 @@ CS_TEST(forestsMatchCpu) {
     }
 }
 
+// KnnParams::exact on the GPU: the oracle's lists, bit for bit. The tensor cores serve the
+// ordinary sets alone (no "exact rows" stage, which is the CUDA cores' search of the rows whose
+// candidates overflowed); duplicates, far-apart clusters (norms 10^4 times the neighbour
+// distances: every candidate inside the bound's margin) and a set wider than the tensor path
+// reach the CUDA cores and are still exact. Integer lattices give exact ties at the k-th place.
+CS_TEST(exactMatchesOracle) {
+    struct Case {
+        std::string name;
+        PointSet points;
+        int k;
+        bool tensorOnly;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"blobs 3-D", cs::makeBlobPoints(1'000, 3, 3), 10, true});
+    cases.push_back({"embed 128-D", cs::makeEmbedPoints(6'000, 128, 4), 10, true});
+    cases.push_back({"embed 40-D k=64", cs::makeEmbedPoints(3'001, 40, 5), 64, true});
+    cases.push_back({"k = n - 1", cs::makeBlobPoints(40, 5, 6), 39, true});
+    {
+        PointSet grid;
+        grid.dims = 3;
+        for (int x = 0; x < 14; ++x)
+            for (int y = 0; y < 14; ++y)
+                for (int z = 0; z < 14; ++z)
+                    grid.coords.insert(grid.coords.end(), {float(x), float(y), float(z)});
+        grid.n = grid.coords.size() / 3;
+        cases.push_back({"lattice k=7", grid, 7, true});
+        cases.push_back({"lattice k=19", grid, 19, true});
+    }
+    {
+        PointSet dup = cs::makeBlobPoints(3'000, 3, 7);
+        // 1,501 copies of one point: more at distance 0 than a row's buffer holds.
+        for (std::size_t i = 0; i < 1'500; ++i)
+            std::copy_n(dup.coords.begin(), 3,
+                        dup.coords.begin() + std::ptrdiff_t(3 * (1'000 + i)));
+        cases.push_back({"duplicates", dup, 10, false});
+    }
+    {
+        PointSet far = cs::makeBlobPoints(2'000, 8, 8);
+        for (std::size_t i = 0; i < far.n; ++i)
+            far.coords[8 * i] += (i % 2 ? 2.0e4f : -2.0e4f);
+        cases.push_back({"far clusters", far, 5, false});
+    }
+    cases.push_back({"embed 600-D", cs::makeEmbedPoints(1'500, 600, 9), 8, false});
+    for (const Case& c : cases) {
+        const KnnParams p{.k = c.k, .trees = 1, .exact = true};
+        const KnnGraph oracle =
+            cs::test::oracleKnnGraph(cs::recentredCoords(c.points), c.points.n, c.points.dims, c.k);
+        cs::JobControl job;
+        const KnnGraph gpu = g_backend->knnGraph(c.points, p, job);
+        CS_CHECK_MSG(gpu.exact, c.name + ": not marked exact");
+        CS_CHECK_MSG(gpu.indices == oracle.indices, c.name + ": " + firstDifference(oracle, gpu));
+        CS_CHECK_MSG(gpu.distances == oracle.distances, c.name + ": distances differ");
+        const auto timings = job.timings();
+        const bool cudaCores = std::any_of(timings.begin(), timings.end(),
+                                           [](const auto& t) { return t.name == "exact rows"; });
+        CS_CHECK_MSG(cudaCores != c.tensorOnly,
+                     c.name + (c.tensorOnly ? ": rows went to the CUDA cores"
+                                            : ": expected the CUDA cores' search"));
+    }
+}
+
 // Duplicates (distance 0, ties by index) and points far from the origin.
 CS_TEST(tiesAndOffsets) {
     PointSet pts = cs::makeBlobPoints(6'000, 3, 5);

@@ -25,6 +25,7 @@
 #include "compute/knn/knn_graph.h"
 #include "compute/knn/knn_quantities.h"
 #include "tests/common/json_at.h"
+#include "tests/common/knn_oracle.h"
 #include "tests/common/test_paths.h"
 #include "tests/ui/gui_test_main.h"
 #include "ui/jobs/job_runner.h"
@@ -280,7 +281,7 @@ private slots:
         QStringList names;
         for (const auto& p : knn->descriptor->parameters)
             if (p.inPanel) names << QString::fromStdString(p.name);
-        QCOMPARE(names, QStringList({"k", "trees", "leafSize", "targetRecall", "seed"}));
+        QCOMPARE(names, QStringList({"k", "exact", "trees", "leafSize", "targetRecall", "seed"}));
         QString error;
         QVERIFY(!m_window->algorithms().parseAssignment(QStringLiteral("knn.k=65"), &error));
         QVERIFY(error.contains(QLatin1String("k")));
@@ -297,6 +298,20 @@ private slots:
         QCOMPARE(view()->readEdgeBuffer(),
                  cs::edgeIndexPairs(cs::knnEdges(
                      std::make_shared<const cs::KnnGraph>(direct(panel()->params())))));
+
+        // The exact graph from the same panel: marked exact, said so, and the oracle's edges.
+        knn->setParameter(QStringLiteral("exact"), true);
+        knn->run();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            !knn->isBusy() && panel()->lastRun() && panel()->lastRun()->params.exact, 60000);
+        QVERIFY(panel()->lastRun()->graph->exact);
+        QVERIFY(panel()->statisticsLabel()->text().contains(QLatin1String("Exact")));
+        const cs::PointSet& shown = *view()->pointSet();
+        const cs::KnnGraph oracle =
+            cs::test::oracleKnnGraph(cs::recentredCoords(shown), shown.n, shown.dims, 7);
+        QCOMPARE(view()->readEdgeBuffer(),
+                 cs::edgeIndexPairs(cs::knnEdges(std::make_shared<const cs::KnnGraph>(oracle))));
+        knn->setParameter(QStringLiteral("exact"), false);
     }
 
     void executableRunsKnn() {

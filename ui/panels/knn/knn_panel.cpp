@@ -79,11 +79,20 @@ KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
     // and a run with a leaf too small for k reports it, rather than changing the leaf size
     // behind the user's back.
     m_kSpin = addIntParameter("k");
+    m_exactBox = addBoolParameter("exact", tr("E&xact: every pair of points, no trees"));
     m_treesSpin = addIntParameter("trees");
     m_leafSpin = addIntParameter("leafSize");
     m_recallSpin = addDoubleParameter("targetRecall");
     m_recallSpin->setSingleStep(0.01);
     m_seedSpin = addIntParameter("seed");
+    // The exact graph has no trees: their parameters are greyed out, not hidden, so the form
+    // does not jump when the box is ticked.
+    const auto treesApply = [this](bool exact) {
+        for (QWidget* w : std::initializer_list<QWidget*>{m_treesSpin, m_leafSpin, m_recallSpin})
+            w->setEnabled(!exact);
+    };
+    connect(m_exactBox, &QCheckBox::toggled, this, treesApply);
+    treesApply(m_exactBox->isChecked());
     m_importButton = new QPushButton(tr("&Import graph…"));
     m_importButton->setObjectName(QStringLiteral("knnImport"));
     m_importButton->setToolTip(
@@ -378,6 +387,12 @@ bool KnnPanel::showRun(const std::shared_ptr<const KnnRun>& run, const JobOutcom
                     .arg(count(g.n))
                     .arg(m_run->importedFrom)
                     .arg(outcome.milliseconds, 0, 'f', 0));
+    else if (g.exact)
+        logInfo(tr("Exact kNN graph (k = %1) of %2 points in %3 ms on %4: every pair met")
+                    .arg(g.k)
+                    .arg(count(g.n))
+                    .arg(outcome.milliseconds, 0, 'f', 0)
+                    .arg(outcome.backend));
     else
         logInfo(tr("kNN graph (k = %1) of %2 points in %3 ms on %4: %5 trees, sampled recall %6")
                     .arg(g.k)
@@ -466,6 +481,7 @@ QString KnnPanel::statisticsText(const KnnRun& run) {
     if (!run.importedFrom.isEmpty())
         return tr("Imported from %1 (built elsewhere: trees and recall unknown)\n%2")
             .arg(QFileInfo(run.importedFrom).fileName(), rest);
+    if (g.exact) return tr("Exact: every pair of points met (recall 1)\n%1").arg(rest);
     QString trees = tr("Trees built: %1 of %2").arg(g.treesBuilt).arg(run.params.trees);
     if (g.treesBuilt < run.params.trees)
         trees += tr(" (target recall %1 reached)").arg(number(run.params.targetRecall, 3));
@@ -490,6 +506,7 @@ QString KnnPanel::parameterText() const {
                        .arg(qulonglong(p.seed));
     if (m_run && !m_run->importedFrom.isEmpty())
         return QStringLiteral("knn k=%1 imported=%2").arg(p.k).arg(m_run->importedFrom);
+    if (p.exact) text = QStringLiteral("knn k=%1 exact seed=%2").arg(p.k).arg(qulonglong(p.seed));
     if (m_run)
         text += QStringLiteral(" treesBuilt=%1 recall=%2")
                     .arg(m_run->graph->treesBuilt)
@@ -516,6 +533,8 @@ QString KnnPanel::exportEdges(const QString& path) const {
 void KnnPanel::setParameter(const QString& name, const ParameterValue& value) {
     if (name == QLatin1String("k"))
         setK(int(std::get<std::int64_t>(value)));
+    else if (name == QLatin1String("exact"))
+        m_exactBox->setChecked(std::get<bool>(value));
     else if (name == QLatin1String("trees"))
         setTrees(int(std::get<std::int64_t>(value)));
     else if (name == QLatin1String("leafSize"))

@@ -139,6 +139,7 @@ private:
     std::shared_ptr<const KnnRun> m_run;
 
     QSpinBox* m_kSpin = nullptr;
+    QCheckBox* m_exactBox = nullptr;
     QSpinBox* m_treesSpin = nullptr;
     QSpinBox* m_leafSpin = nullptr;
     QDoubleSpinBox* m_recallSpin = nullptr;
