@@ -31,7 +31,7 @@ constexpr int kTile = kKnnTensorTile;  // query rows and candidates per block ti
 constexpr int kThreads = 256;          // 8 warps: 4 along the rows x 2 along the candidates
 constexpr int kWarpRows = 32;
 constexpr int kWarpCols = 64;
-constexpr int kChunk = 32;  // halves of the candidates' rows per pipeline step
+constexpr int kChunk = 64;  // halves of the candidates' rows per pipeline step
 constexpr int kStages = 3;
 constexpr int kPitchB = kChunk + 8;  // + 16 bytes: ldmatrix rows fall in distinct banks
 constexpr int kCapacity = 1024;      // buffered candidates per query
@@ -264,7 +264,7 @@ __device__ void reRankRow(const Candidate* buffer, int count, std::size_t q,
     }
 }
 
-__global__ void __launch_bounds__(kThreads, 1)
+__global__ void __launch_bounds__(kThreads, 2)
     tensorExactKernel(KnnTensorInputs in, std::size_t firstRowTile, Candidate* workspace,
                       Passed* passedSpace, float* dist2, std::int32_t* index,
                       std::uint32_t* overflowRows, std::uint32_t* overflowCount) {
@@ -303,21 +303,30 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     if (tid == 0) sh.flag[0] = sh.flag[1] = 0;
 
-    auto loadStep = [&](std::size_t step) {
-        if (step >= steps) return;
-        const std::size_t tile = step / chunks;
-        const int chunk = int(step % chunks);
-        __half* dst = sh.b + std::size_t(step % kStages) * kTile * kPitchB;
-        const __half* src = half + tile * kTile * in.dH + chunk * kChunk;
-        // 128 rows x 64 bytes: 512 copies of 16 bytes, two per thread.
+    // The next step to load (kStages - 1 ahead of the one computed) as counters: a 64-bit
+    // division per step took more issue slots than the step's MMAs.
+    std::size_t loaded = 0, loadTile = 0;
+    int loadChunk = 0, loadStage = 0;
+    auto loadNext = [&] {
+        if (loaded < steps) {
+            __half* dst = sh.b + loadStage * kTile * kPitchB;
+            const __half* src = half + loadTile * kTile * in.dH + loadChunk * kChunk;
+            // 128 rows x kChunk halves, in copies of 16 bytes.
 #pragma unroll
-        for (int v = tid; v < kTile * (kChunk / 8); v += kThreads) {
-            const int r = v / (kChunk / 8), c = (v % (kChunk / 8)) * 8;
-            copyAsync16(dst + r * kPitchB + c, src + std::size_t(r) * in.dH + c);
+            for (int v = tid; v < kTile * (kChunk / 8); v += kThreads) {
+                const int r = v / (kChunk / 8), c = (v % (kChunk / 8)) * 8;
+                copyAsync16(dst + r * kPitchB + c, src + std::size_t(r) * in.dH + c);
+            }
         }
+        ++loaded;
+        if (++loadChunk == chunks) {
+            loadChunk = 0;
+            ++loadTile;
+        }
+        if (++loadStage == kStages) loadStage = 0;
     };
     for (int s = 0; s < kStages - 1; ++s) {
-        loadStep(std::size_t(s));
+        loadNext();
         commitAsync();
     }
 
@@ -340,42 +349,52 @@ __global__ void __launch_bounds__(kThreads, 1)
     __syncthreads();
     loadThresholds();
 
+    int chunk = 0, stage = 0;
+    std::size_t tileBase = 0;
     for (std::size_t step = 0; step < steps; ++step) {
         waitAsync<kStages - 2>();
         __syncthreads();
-        loadStep(step + kStages - 1);
+        loadNext();
         commitAsync();
 
-        const int chunk = int(step % chunks);
-        const __half* b = sh.b + std::size_t(step % kStages) * kTile * kPitchB;
+        const __half* b = sh.b + stage * kTile * kPitchB;
+        if (++stage == kStages) stage = 0;
+        // The fragments of k-step ks + 1 are loaded before the MMAs of step ks are issued (the
+        // asm statements keep their order), so the shared-memory latency hides behind them.
+        const __half* aBase =
+            sh.a + (warpRow + (lane & 15)) * pa + chunk * kChunk + (lane >> 4) * 8;
+        const __half* bBase =
+            b + (warpCol + (lane & 7) + (lane >> 4) * 8) * kPitchB + ((lane >> 3) & 1) * 8;
+        unsigned af[2][2][4], bf[2][4][4];
+        auto loadFragments = [&](int buf, int ks) {
 #pragma unroll
-        for (int ks = 0; ks < kChunk; ks += 16) {
-            unsigned af[2][4];
+            for (int mi = 0; mi < 2; ++mi)
+                loadMatrixX4(af[buf][mi][0], af[buf][mi][1], af[buf][mi][2], af[buf][mi][3],
+                             aBase + mi * 16 * pa + ks);
 #pragma unroll
-            for (int mi = 0; mi < 2; ++mi) {
-                const __half* p = sh.a + (warpRow + mi * 16 + (lane & 15)) * pa + chunk * kChunk +
-                                  ks + (lane >> 4) * 8;
-                loadMatrixX4(af[mi][0], af[mi][1], af[mi][2], af[mi][3], p);
-            }
+            for (int nj = 0; nj < 4; ++nj)
+                loadMatrixX4(bf[buf][nj][0], bf[buf][nj][1], bf[buf][nj][2], bf[buf][nj][3],
+                             bBase + nj * 16 * kPitchB + ks);
+        };
+        loadFragments(0, 0);
 #pragma unroll
-            for (int nj = 0; nj < 4; ++nj) {
-                unsigned b0, b1, b2, b3;
-                const __half* p = b + (warpCol + nj * 16 + (lane & 7) + (lane >> 4) * 8) * kPitchB +
-                                  ks + ((lane >> 3) & 1) * 8;
-                loadMatrixX4(b0, b1, b2, b3, p);
+        for (int ks = 0; ks < kChunk / 16; ++ks) {
+            const int buf = ks & 1;
+            if (ks + 1 < kChunk / 16) loadFragments(buf ^ 1, (ks + 1) * 16);
+#pragma unroll
+            for (int nj = 0; nj < 4; ++nj)
 #pragma unroll
                 for (int mi = 0; mi < 2; ++mi) {
-                    mma16816(acc[mi][2 * nj], af[mi], b0, b1);
-                    mma16816(acc[mi][2 * nj + 1], af[mi], b2, b3);
+                    mma16816(acc[mi][2 * nj], af[buf][mi], bf[buf][nj][0], bf[buf][nj][1]);
+                    mma16816(acc[mi][2 * nj + 1], af[buf][mi], bf[buf][nj][2], bf[buf][nj][3]);
                 }
-            }
         }
-        if (chunk != chunks - 1) continue;
+        if (++chunk != chunks) continue;
+        chunk = 0;
 
         // Epilogue of candidate tile `tile`: the fast test on every pair, in registers; the few
         // pairs that pass are queued (a branch per pair, rarely taken, where running the exact
         // test for all of a thread's pairs whenever one passed cost 10x the tile's MMAs).
-        const std::size_t tileBase = (step / chunks) * kTile;
         float nj[8][2];
 #pragma unroll
         for (int ni = 0; ni < 8; ++ni)
@@ -422,6 +441,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         }
         __syncthreads();
         if (tid == 0) sh.flag[1] = 0;
+        tileBase += kTile;
         const bool last = step + 1 == steps;
         if (sh.flag[0] || last) {
             // Only the rows that may not take another tile (all of them at the end): a row's U

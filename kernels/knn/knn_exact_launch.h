@@ -37,7 +37,7 @@ struct KnnTensorInputs {
     KnnTensorBound bound;  ///< knnTensorBound(dims, dH)
 };
 
-/// The FP16 copy's width: dims rounded up to the pipeline's chunk (32).
+/// The FP16 copy's width: dims rounded up to the pipeline's chunk (64).
 int knnTensorDims(int dims);
 /// Device workspace of a launch of rowTiles query tiles (the candidate buffers).
 std::size_t knnTensorWorkspaceBytes(std::size_t rowTiles);

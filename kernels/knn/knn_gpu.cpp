@@ -356,12 +356,18 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
 // partial lists take chunks x rows x k x 8 bytes: 0.5 GB at k = 64).
 constexpr std::size_t kExactRowGroup = 2048;
 
+// The fewest dimensions the exact graph sends to the tensor cores. Below, the FP16 bound's margin
+// (relative to the points' norms) is wider than the neighbour distances of a dense cloud, nearly
+// every row overflows its buffer, and the CUDA cores alone are faster (1M 3-D blobs on the
+// H200: 4.26 s through the tensor cores and the overflow, 3.27 s on the CUDA cores alone).
+constexpr std::size_t kExactTensorMinDims = 5;
+
 // Device bytes of the exact graph besides the input coordinates (an upper bound).
 std::size_t exactDeviceBytes(std::size_t n, std::size_t dims, int k, std::size_t launchTiles) {
     const std::size_t nPad = roundUp(n, kKnnTensorTile);
     const std::size_t dH = std::size_t(knnTensorDims(int(dims)));
     const std::size_t lists = n * std::size_t(k) * 8;
-    const std::size_t tensor = dims <= std::size_t(kKnnTensorMaxDims)
+    const std::size_t tensor = dims >= kExactTensorMinDims && dims <= std::size_t(kKnnTensorMaxDims)
                                    ? nPad * dH * 2 + nPad * 8 + knnTensorWorkspaceBytes(launchTiles)
                                    : 0;
     // The CUDA cores' layout of every point and one group's partial lists.
@@ -420,7 +426,7 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
     // The rows left to the CUDA cores: those whose candidates overflowed, or all of them.
     DeviceBuffer<std::uint32_t> leftRows(n, s);
     std::size_t left = n;
-    if (dims <= std::size_t(kKnnTensorMaxDims)) {
+    if (dims >= kExactTensorMinDims && dims <= std::size_t(kKnnTensorMaxDims)) {
         ScopedGpuStage stage(ctx, job, "exact search");
         const int dH = knnTensorDims(int(dims));
         const std::size_t nPad = tiles * kKnnTensorTile;

@@ -385,7 +385,7 @@ private slots:
         cs::Random rng(77);
         double worstUse = 0.0;
         for (std::size_t dims : {1, 3, 16, 40, 128, 300, 512}) {
-            const std::size_t dH = (dims + 31) / 32 * 32;
+            const std::size_t dH = (dims + 63) / 64 * 64;
             const cs::KnnTensorBound bound = cs::knnTensorBound(dims, dH);
             QVERIFY(bound.c1 < 0x1p-8f);
             for (int trial = 0; trial < 400; ++trial) {

@@ -110,8 +110,9 @@ CS_TEST(forestsMatchCpu) {
 // KnnParams::exact on the GPU: the oracle's lists, bit for bit. The tensor cores serve the
 // ordinary sets alone (no "exact rows" stage, which is the CUDA cores' search of the rows whose
 // candidates overflowed); duplicates, far-apart clusters (norms 10^4 times the neighbour
-// distances: every candidate inside the bound's margin) and a set wider than the tensor path
-// reach the CUDA cores and are still exact. Integer lattices give exact ties at the k-th place.
+// distances: every candidate inside the bound's margin), a set wider than the tensor path and
+// one of 4 dimensions or fewer reach the CUDA cores and are still exact. An integer lattice
+// gives exact ties at the k-th place.
 CS_TEST(exactMatchesOracle) {
     struct Case {
         std::string name;
@@ -120,21 +121,23 @@ CS_TEST(exactMatchesOracle) {
         bool tensorOnly;
     };
     std::vector<Case> cases;
-    cases.push_back({"blobs 3-D", cs::makeBlobPoints(1'000, 3, 3), 10, true});
+    cases.push_back({"blobs 8-D", cs::makeBlobPoints(1'000, 8, 3), 10, true});
     cases.push_back({"embed 128-D", cs::makeEmbedPoints(6'000, 128, 4), 10, true});
     cases.push_back({"embed 40-D k=64", cs::makeEmbedPoints(3'001, 40, 5), 64, true});
     cases.push_back({"k = n - 1", cs::makeBlobPoints(40, 5, 6), 39, true});
     {
+        // {0..4}^5: 10 neighbours at distance 1, 40 at sqrt 2; k = 11 and 13 cut through ties.
         PointSet grid;
-        grid.dims = 3;
-        for (int x = 0; x < 14; ++x)
-            for (int y = 0; y < 14; ++y)
-                for (int z = 0; z < 14; ++z)
-                    grid.coords.insert(grid.coords.end(), {float(x), float(y), float(z)});
-        grid.n = grid.coords.size() / 3;
-        cases.push_back({"lattice k=7", grid, 7, true});
-        cases.push_back({"lattice k=19", grid, 19, true});
+        grid.dims = 5;
+        for (int i = 0; i < 3'125; ++i)
+            for (int c = 0, v = i; c < 5; ++c, v /= 5)
+                grid.coords.push_back(float(v % 5));
+        grid.n = 3'125;
+        cases.push_back({"lattice k=11", grid, 11, true});
+        cases.push_back({"lattice k=13", grid, 13, true});
     }
+    // At 4 dimensions and fewer every row goes to the CUDA cores (kExactTensorMinDims).
+    cases.push_back({"blobs 3-D", cs::makeBlobPoints(1'000, 3, 3), 10, false});
     {
         PointSet dup = cs::makeBlobPoints(3'000, 3, 7);
         // 1,501 copies of one point: more at distance 0 than a row's buffer holds.
