@@ -331,13 +331,16 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
 
     float acc[2][8][4];
+    auto clearAcc = [&] {
 #pragma unroll
-    for (int mi = 0; mi < 2; ++mi)
+        for (int mi = 0; mi < 2; ++mi)
 #pragma unroll
-        for (int ni = 0; ni < 8; ++ni)
+            for (int ni = 0; ni < 8; ++ni)
 #pragma unroll
-            for (int c = 0; c < 4; ++c)
-                acc[mi][ni][c] = 0.0f;
+                for (int c = 0; c < 4; ++c)
+                    acc[mi][ni][c] = 0.0f;
+    };
+    clearAcc();
     float thresh[2][2];
     auto loadThresholds = [&] {
 #pragma unroll
@@ -413,13 +416,7 @@ __global__ void __launch_bounds__(kThreads, 2)
                         passed[atomicAdd(sh.flag + 1, 1)] =
                             Passed{std::uint32_t(row) << 16 | std::uint32_t(col), acc[mi][ni][c]};
                     }
-#pragma unroll
-        for (int mi = 0; mi < 2; ++mi)
-#pragma unroll
-            for (int ni = 0; ni < 8; ++ni)
-#pragma unroll
-                for (int c = 0; c < 4; ++c)
-                    acc[mi][ni][c] = 0.0f;
+        clearAcc();
         __syncthreads();
         // The exact bounds of the queued pairs, a pair per thread.
         const int queued = sh.flag[1];

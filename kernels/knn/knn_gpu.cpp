@@ -100,6 +100,26 @@ std::size_t exactChunks(std::size_t n) {
     return std::clamp<std::size_t>(n / 4096, 1, kExactChunks);
 }
 
+// The checks both graphs start with: the parameters, the point count, then the device memory
+// (sized before the coordinates are read, so that a problem far too big is refused at once),
+// then the input; the memory pool is then kept warm for the bytes needed.
+template <typename Bytes>
+void startGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                JobControl& job, const std::string& what, Bytes&& deviceBytes) {
+    validateKnnParams(params);
+    if (points.n > kMaxPoints)
+        throw Error("the GPU kNN graph supports fewer than 2^31 - 1 points (got " +
+                    std::to_string(points.n) + ")");
+    job.checkpoint();
+    const std::size_t bytes = deviceBytes();
+    if (const auto free = ctx.shortOfMemory(bytes))
+        throw Error(what + " of " + std::to_string(points.n) + " points needs about " +
+                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
+                    " are free; use fewer points, a smaller k or the CPU backend");
+    validateKnnInput(points, params, &job);
+    keepPoolWarm(ctx.device(), bytes);
+}
+
 // Every point as candidates of the CUDA-core exact search: a structure of arrays, its stride,
 // the position -> point map and the count.
 struct Candidates {
@@ -192,22 +212,11 @@ namespace {
 KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                     JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
                     const DevicePoints* resident, KnnPart* part) {
-    validateKnnParams(params);
     const std::size_t n = points.n;
     const std::size_t dims = points.dims;
-    if (n > kMaxPoints)
-        throw Error("the GPU kNN graph supports fewer than 2^31 - 1 points (got " +
-                    std::to_string(n) + ")");
     DeviceScope scope(ctx.device());
-    job.checkpoint();
-    // Sizes first, so that a problem far too big is refused before the coordinates are read.
-    const std::size_t bytes = knnDeviceBytes(n, dims, params) + (resident ? 0 : n * dims * 4);
-    if (const auto free = ctx.shortOfMemory(bytes))
-        throw Error("the kNN graph of " + std::to_string(n) + " points needs about " +
-                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
-                    " are free; use fewer points, a smaller k or the CPU backend");
-    validateKnnInput(points, params, &job);
-    keepPoolWarm(ctx.device(), bytes);
+    startGraph(ctx, points, params, job, "the kNN graph",
+               [&] { return knnDeviceBytes(n, dims, params) + (resident ? 0 : n * dims * 4); });
 
     const cudaStream_t s = ctx.stream();
     const int k = params.k;
@@ -385,27 +394,17 @@ float floatAbove(double x) {
 KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                          JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
                          const DevicePoints* resident) {
-    validateKnnParams(params);
     const std::size_t n = points.n, dims = points.dims;
-    if (n > kMaxPoints)
-        throw Error("the GPU kNN graph supports fewer than 2^31 - 1 points (got " +
-                    std::to_string(n) + ")");
     DeviceScope scope(ctx.device());
-    job.checkpoint();
     int multiprocessors = 1;
     CS_CUDA_CHECK(
         cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ctx.device()));
     const std::size_t tiles = roundUp(n, kKnnTensorTile) / kKnnTensorTile;
-    // Two waves of one block per multiprocessor a launch: about 30 ms at 1M x 128.
+    // A wave of two blocks per multiprocessor a launch: about 50 ms at 1M x 128.
     const std::size_t launchTiles = std::min(tiles, 2 * std::size_t(multiprocessors));
-    const std::size_t bytes =
-        exactDeviceBytes(n, dims, params.k, launchTiles) + (resident ? 0 : n * dims * 4);
-    if (const auto free = ctx.shortOfMemory(bytes))
-        throw Error("the exact kNN graph of " + std::to_string(n) + " points needs about " +
-                    mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
-                    " are free; use fewer points, a smaller k or the CPU backend");
-    validateKnnInput(points, params, &job);
-    keepPoolWarm(ctx.device(), bytes);
+    startGraph(ctx, points, params, job, "the exact kNN graph", [&] {
+        return exactDeviceBytes(n, dims, params.k, launchTiles) + (resident ? 0 : n * dims * 4);
+    });
 
     const cudaStream_t s = ctx.stream();
     const int k = params.k;
