@@ -425,7 +425,8 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
     // The rows left to the CUDA cores: those whose candidates overflowed, or all of them.
     DeviceBuffer<std::uint32_t> leftRows(n, s);
     std::size_t left = n;
-    if (dims >= kExactTensorMinDims && dims <= std::size_t(kKnnTensorMaxDims)) {
+    const bool tensorPass = dims >= kExactTensorMinDims && dims <= std::size_t(kKnnTensorMaxDims);
+    if (tensorPass) {
         ScopedGpuStage stage(ctx, job, "exact search");
         const int dH = knnTensorDims(int(dims));
         const std::size_t nPad = tiles * kKnnTensorTile;
@@ -480,6 +481,7 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
         launchKnnIdentity(n, identity.data(), s);
         DeviceBuffer<float> soa(std::size_t(dPad) * stride, s);
         launchKnnGatherSoa(coords, int(dims), dPad, identity.data(), n, stride, soa.data(), s);
+        const double from = tensorPass ? 0.9 : 0.0;
         for (std::size_t first = 0; first < left; first += kExactRowGroup) {
             const std::size_t rows = std::min(kExactRowGroup, left - first);
             const ExactLists lists =
@@ -487,6 +489,8 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
                              {soa.data(), stride, identity.data(), n}, k);
             launchKnnScatterRows(lists.dist2.data(), lists.index.data(), k, leftRows.data() + first,
                                  rows, dist2.data(), index.data(), s);
+            job.setProgress(from + (0.95 - from) * double(first + rows) / double(left),
+                            "exact rows");
         }
     }
     {
@@ -610,7 +614,8 @@ KnnGraph knnGraphMultiCuda(std::span<StreamHandles* const> contexts, const Point
                            const KnnParams& params, JobControl& job,
                            DeviceBuffer<std::int32_t>* keepIndices, const DevicePoints* resident) {
     if (contexts.empty()) throw Error("the kNN graph needs at least one device");
-    if (contexts.size() == 1)
+    // The exact graph runs on the first device (its tiles are not split over devices yet).
+    if (contexts.size() == 1 || params.exact)
         return knnGraphCuda(*contexts[0], points, params, job, keepIndices, resident);
     // Every worker builds every tree (the sorts are a small part of the time) and searches its
     // contiguous group of each tree's leaves. Leaves share no points, so each list is offered

@@ -59,7 +59,8 @@ KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParam
 /// worker; the same device may appear more than once, for testing): identical to knnGraphCuda
 /// on one device. Each worker holds the whole set and builds every tree; the lists are merged
 /// on the host, and with keepIndices the merged indices are uploaded to contexts[0]'s device.
-/// resident, when given, must be on contexts[0]'s device. Throws as knnGraphCuda does.
+/// resident, when given, must be on contexts[0]'s device. The exact graph (params.exact) runs on
+/// contexts[0] alone. Throws as knnGraphCuda does.
 /// @code cs::KnnGraph g = cs::kernels::knnGraphMultiCuda(contexts, points, {.k = 10}, job);
 /// @endcode
 KnnGraph knnGraphMultiCuda(std::span<StreamHandles* const> contexts, const PointSet& points,
