@@ -1710,6 +1710,12 @@ Session MainWindow::currentSession() const {
     s.points = m_pointsSource;
     s.series = m_seriesSource;
     s.seriesInFront = currentView() == View::Series;
+    // Tabbed docks behind the front one are parked outside the window (raisePanelFor).
+    for (const auto& [panel, dock] : m_panels)
+        if (!dock->isHidden() && !panel->visibleRegion().isEmpty()) {
+            s.frontPanel = QString::fromStdString(panel->descriptor().name);
+            break;
+        }
     for (const auto& [panel, dock] : m_panels) {
         const QString imported = panel->hasResult() ? panel->importedFrom() : QString();
         s.methods.push_back(
@@ -1828,6 +1834,11 @@ void MainWindow::restoreMethods() {
                            .arg(QString::fromStdString(deviceListText(s.devices))));
     }
     setCurrentView(s.seriesInFront ? View::Series : View::Points);
+    for (auto& [panel, dock] : m_panels)
+        if (QString::fromStdString(panel->descriptor().name) == s.frontPanel) {
+            dock->show();
+            dock->raise();
+        }
     if (m_pointView->pointCount() > 0) {
         m_pointView->setUpAxis(PointCloudView::UpAxis(s.upAxis));
         if (s.pointSize > 0) m_pointView->setPointSize(s.pointSize);

@@ -230,6 +230,9 @@ private:
         if (m_failed) return;
         s.seriesInFront = choice(view, QStringLiteral("front"), QStringLiteral("view"),
                                  {QStringLiteral("points"), QStringLiteral("series")}) == 1;
+        if (const auto front = member(view, QStringLiteral("frontPanel"), QStringLiteral("view"),
+                                      QJsonValue::String))
+            s.frontPanel = front->toString();
         if (view.contains(QStringLiteral("points"))) {
             const QString where = QStringLiteral("view.points");
             const QJsonObject p = object(view, QStringLiteral("points"), where);
@@ -456,13 +459,13 @@ QByteArray sessionToJson(const Session& session, const QString& sessionFile, Jso
     for (int id : session.hiddenClusters)
         hidden.append(id);
     selection[QStringLiteral("hiddenClusters")] = hidden;
-    const QJsonObject view{
-        {QStringLiteral("selection"), selection},
-        {QStringLiteral("panels"), panels},
-        {QStringLiteral("front"),
-         session.seriesInFront ? QStringLiteral("series") : QStringLiteral("points")},
-        {QStringLiteral("points"), points},
-        {QStringLiteral("series"), series}};
+    QJsonObject view{{QStringLiteral("selection"), selection},
+                     {QStringLiteral("panels"), panels},
+                     {QStringLiteral("front"),
+                      session.seriesInFront ? QStringLiteral("series") : QStringLiteral("points")},
+                     {QStringLiteral("points"), points},
+                     {QStringLiteral("series"), series}};
+    if (!session.frontPanel.isEmpty()) view[QStringLiteral("frontPanel")] = session.frontPanel;
 
     QJsonObject methods;
     for (const SessionMethod& m : session.methods) {

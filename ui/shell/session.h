@@ -57,6 +57,9 @@ struct Session {
     std::optional<SessionData> points;
     std::optional<SessionData> series;
     bool seriesInFront = false;
+    /// The method whose panel tab was in front (AlgorithmDescriptor::name), raised again on
+    /// restore; empty: the window's own choice.
+    QString frontPanel;
     std::vector<SessionMethod> methods;
 
     QString colourBy;        ///< a Colour by id ("z", "panel:dbscan"), or empty

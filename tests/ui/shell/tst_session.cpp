@@ -3,6 +3,7 @@
 // camera and picture; exported PNGs carry their session and reopen it; bad session files and
 // data that moved or changed give messages naming the file and the problem, and the data on
 // screen stays. The command line's --session and --save-session, end to end.
+#include <QDockWidget>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -431,12 +432,29 @@ private slots:
         QCOMPARE(knn[QStringLiteral("importedFrom")].toString(), graph);
         QCOMPARE(knn[QStringLiteral("importedFromRelative")].toString(),
                  QStringLiteral("graph.npy"));
+        // The import raised the kNN panel: the session keeps it in front, whichever tab is in
+        // front when it is opened again.
+        QVERIFY(file.seek(0));
+        QCOMPARE(QJsonDocument::fromJson(file.readAll())
+                     .object()[QStringLiteral("view")]
+                     .toObject()[QStringLiteral("frontPanel")]
+                     .toString(),
+                 QStringLiteral("knn"));
+        auto dockOf = [](QWidget* w) {
+            while (w && !qobject_cast<QDockWidget*>(w))
+                w = w->parentWidget();
+            return qobject_cast<QDockWidget*>(w);
+        };
+        QVERIFY(dockOf(m_window->dbscanPanel()));
+        dockOf(m_window->dbscanPanel())->raise();
+        QTRY_VERIFY(m_window->knnPanel()->visibleRegion().isEmpty());
 
         // A run replaces the import on screen; the session brings the import back.
         m_window->knnPanel()->setK(7);
         QVERIFY(settle(*m_window));
         QVERIFY(m_window->knnPanel()->importedFrom().isEmpty());
         QVERIFY(restore(*m_window, session));
+        QTRY_VERIFY(!m_window->knnPanel()->visibleRegion().isEmpty());
         const auto run = m_window->knnPanel()->lastRun();
         QVERIFY(run);
         QCOMPARE(run->importedFrom, graph);
