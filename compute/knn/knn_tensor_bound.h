@@ -28,8 +28,9 @@ namespace cs {
 //     "Numerical behavior of NVIDIA tensor cores", PeerJ CS 2021). We allow each of the dH
 //     additions a relative error of 2^-22 (twice a truncation's): |G - h_q . h_j| <= g sum
 //     |h_i h'_i| with g = gamma'_dH = dH 2^-22 / (1 - dH 2^-22), and sum |h_i h'_i| <=
-//     ((1 + u) rq + 2^-25 sqrt(dH)) ((1 + u) rj + 2^-25 sqrt(dH)). The measured behaviour (one
-//     truncation per block of 4 to 16 products) is an order of magnitude inside this.
+//     ((1 + u) rq + 2^-25 sqrt(dH)) ((1 + u) rj + 2^-25 sqrt(dH)). Fasi et al. measured one
+//     truncation per block of 4 to 16 products on V100, T4 and A100; the H200's mma.sync is
+//     not documented, hence this looser allowance (and tst_knn_gpu checks the lists).
 //  3. The norms: |N - ||p||^2| <= gamma_d ||p||^2 for any order of the sum.
 //  4. a's own two roundings: <= 2 v (N_q + N_j + 2 |G|) (1 + v) <= 2.2 v (rq + rj)^2.
 //  5. The canonical distance: D = R (1 + t) with |t| <= gamma_{d+2} (a difference, a square
