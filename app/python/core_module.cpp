@@ -109,7 +109,8 @@ const NameMap kKnnNames{{"k", "k"},
                         {"leaf_size", "leafSize"},
                         {"target_recall", "targetRecall"},
                         {"recall_sample", "recallSample"},
-                        {"seed", "seed"}};
+                        {"seed", "seed"},
+                        {"exact", "exact"}};
 const NameMap kKShapeNames{
     {"n_clusters", "k"}, {"max_iter", "maxIterations"}, {"seed", "seed"}, {"channel", "channel"}};
 const NameMap kRocketNames{{"num_kernels", "kernels"},
@@ -300,6 +301,7 @@ py::dict knnGraph(const FloatArray& x, const py::dict& params, const std::string
     out["indices"] = toArray(std::move(g.indices), shape2);
     out["distances"] = toArray(std::move(g.distances), shape2);
     out["trees_built"] = g.treesBuilt;
+    out["exact"] = g.exact;
     out["recall_by_tree"] = g.recallByTree;
     out["backend"] = used;
     out["stages_ms"] = timingsOf(timings);

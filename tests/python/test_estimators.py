@@ -237,6 +237,21 @@ class TestResults(unittest.TestCase):
         distances, indices = g.kneighbors()
         self.assertIs(indices, g.indices_)
 
+    def test_exact_knn_graph(self):
+        # 2,000 points: the trees would not be exact; exact=True is, ties to the lower index.
+        X = blobs(2_000, 6)
+        g = cs.KNNGraph(k=7, exact=True, backend="cpu").fit(X)
+        self.assertTrue(g.exact_)
+        self.assertEqual(g.trees_built_, 0)
+        self.assertEqual(g.recall_, 1.0)
+        diff = X[:, None, :].astype(np.float64) - X[None, :, :]
+        dist = np.sqrt((diff ** 2).sum(axis=2))
+        np.fill_diagonal(dist, np.inf)
+        exact = np.argsort(dist, axis=1, kind="stable")[:, :7]
+        np.testing.assert_array_equal(g.indices_, exact)
+        self.assertFalse(cs.KNNGraph(k=7, trees=1, leaf_size=64, target_recall=0,
+                                     backend="cpu").fit(X).exact_)
+
     def test_kshape(self):
         X, _ = shapes(60, 64)
         k = cs.KShape(n_clusters=3, seed=3, backend="cpu").fit(X)

@@ -127,14 +127,17 @@ class KNNGraph(_Estimator):
     k: neighbours per point, the point itself not counted.
     trees: most trees to build; target_recall: stop adding trees once the recall sampled on
     recall_sample points reaches it (0: build them all); leaf_size: the largest leaf, at least
-    2 (k + 1); seed: the random directions and the recall sample.
+    2 (k + 1); seed: the random directions and the recall sample. exact: every pair of points
+    instead of the trees (the true k nearest; on the GPU, tensor cores with a proven error bound
+    and an exact re-rank); the tree parameters are then unused.
 
     Fitted: indices_ and distances_ (n_samples x k, nearest first), recall_, recall_by_tree_,
-    trees_built_, backend_, stages_ms_, n_features_in_.
+    trees_built_, exact_, backend_, stages_ms_, n_features_in_.
     """
 
     def __init__(self, k=10, trees=8, leaf_size=512, target_recall=0.95, recall_sample=256, seed=1,
-                 backend="auto"):
+                 exact=False, backend="auto"):
+        self.exact = exact
         self.k = k
         self.trees = trees
         self.leaf_size = leaf_size
@@ -147,13 +150,14 @@ class KNNGraph(_Estimator):
         X = _points(X)
         params = {"k": self.k, "trees": self.trees, "leaf_size": self.leaf_size,
                   "target_recall": self.target_recall, "recall_sample": self.recall_sample,
-                  "seed": self.seed}
+                  "seed": self.seed, "exact": self.exact}
         r = _core.knn_graph(X, params, self.backend)
         self.indices_ = r["indices"]
         self.distances_ = r["distances"]
         self.recall_ = r["recall"]
         self.recall_by_tree_ = r["recall_by_tree"]
         self.trees_built_ = r["trees_built"]
+        self.exact_ = r["exact"]
         self.backend_ = r["backend"]
         self.stages_ms_ = r["stages_ms"]
         self.n_features_in_ = X.shape[1]
