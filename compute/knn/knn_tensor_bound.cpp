@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compute/knn/knn_tensor_bound.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -43,6 +44,16 @@ KnnTensorBound knnTensorBound(std::size_t dims, std::size_t paddedDims) {
     const double safety = 1.25;
     return {roundedUp(c1 * safety), roundedUp(c2 * safety), roundedUp(c3 * safety),
             roundedUp(c4 * safety)};
+}
+
+float knnTensorScale(float maxAbs) {
+    int e = 0;
+    if (maxAbs > 0.0f) std::frexp(maxAbs, &e);
+    return std::ldexp(1.0f, -std::max(e, -126));
+}
+
+float knnTensorNormFactor(std::size_t dims) {
+    return roundedUp(1.0 / (1.0 - gamma(double(dims), 0x1p-24)));
 }
 
 float knnTensorPairBound(const KnnTensorBound& c, float rq, float rj) {

@@ -54,4 +54,12 @@ KnnTensorBound knnTensorBound(std::size_t dims, std::size_t paddedDims);
 /// B for scaled norms rq, rj, as the kernel evaluates it (each operation rounded up).
 float knnTensorPairBound(const KnnTensorBound& bound, float rq, float rj);
 
+/// s = 2^-e for the largest |coordinate| maxAbs: every |s x| < 1 (1 when maxAbs is 0; e >= -126
+/// so that s stays a normal float).
+float knnTensorScale(float maxAbs);
+
+/// The factor f with ||p||^2 <= N f for an FP32 sum N of d squares in any order: the smallest
+/// float >= 1 / (1 - gamma_d). The norms' upper bounds are sqrt(N f), rounded up.
+float knnTensorNormFactor(std::size_t dims);
+
 }  // namespace cs

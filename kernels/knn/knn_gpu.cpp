@@ -371,24 +371,23 @@ constexpr std::size_t kExactRowGroup = 2048;
 // H200: 4.26 s through the tensor cores and the overflow, 3.27 s on the CUDA cores alone).
 constexpr std::size_t kExactTensorMinDims = 5;
 
+// Whether the exact graph of this many dimensions goes through the tensor cores.
+bool exactOnTensorCores(std::size_t dims) {
+    return dims >= kExactTensorMinDims && dims <= std::size_t(kKnnTensorMaxDims);
+}
+
 // Device bytes of the exact graph besides the input coordinates (an upper bound).
 std::size_t exactDeviceBytes(std::size_t n, std::size_t dims, int k, std::size_t launchTiles) {
     const std::size_t nPad = roundUp(n, kKnnTensorTile);
     const std::size_t dH = std::size_t(knnTensorDims(int(dims)));
     const std::size_t lists = n * std::size_t(k) * 8;
-    const std::size_t tensor = dims >= kExactTensorMinDims && dims <= std::size_t(kKnnTensorMaxDims)
+    const std::size_t tensor = exactOnTensorCores(dims)
                                    ? nPad * dH * 2 + nPad * 8 + knnTensorWorkspaceBytes(launchTiles)
                                    : 0;
     // The CUDA cores' layout of every point and one group's partial lists.
     const std::size_t fallback = std::size_t(knnPaddedDims(int(dims))) * roundUp(n, kKnnTile) * 4 +
                                  exactChunks(n) * kExactRowGroup * std::size_t(k) * 8 + n * 8;
     return lists + tensor + fallback + (std::size_t(4) << 20);
-}
-
-// The smallest float >= x.
-float floatAbove(double x) {
-    const float f = float(x);
-    return double(f) >= x ? f : std::nextafter(f, std::numeric_limits<float>::infinity());
 }
 
 KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
@@ -425,7 +424,7 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
     // The rows left to the CUDA cores: those whose candidates overflowed, or all of them.
     DeviceBuffer<std::uint32_t> leftRows(n, s);
     std::size_t left = n;
-    const bool tensorPass = dims >= kExactTensorMinDims && dims <= std::size_t(kKnnTensorMaxDims);
+    const bool tensorPass = exactOnTensorCores(dims);
     if (tensorPass) {
         ScopedGpuStage stage(ctx, job, "exact search");
         const int dH = knnTensorDims(int(dims));
@@ -435,14 +434,8 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
             launchKnnMaxAbs(x, count, bits.data(), s);
             return std::bit_cast<float>(bits.toHost()[0]);
         };
-        // s = 2^-e with every |s x| < 1 (see compute/knn/knn_tensor_bound.h).
-        int e = 0;
-        const float maxAbs = largest(coords, n * dims);
-        if (maxAbs > 0.0f) std::frexp(maxAbs, &e);
-        const float fp16Scale = std::ldexp(1.0f, -std::max(e, -126));
-        // ||p||^2 <= N / (1 - gamma_d): the norms' upper bounds.
-        const double gammaD = double(dims) * 0x1p-24 / (1.0 - double(dims) * 0x1p-24);
-        const float normFactor = floatAbove(1.0 / (1.0 - gammaD));
+        const float fp16Scale = knnTensorScale(largest(coords, n * dims));
+        const float normFactor = knnTensorNormFactor(dims);
         DeviceBuffer<std::uint16_t> half(nPad * std::size_t(dH), s);
         DeviceBuffer<float> norm2(nPad, s), normUp(nPad, s);
         launchKnnTensorPrepare(coords, n, int(dims), nPad, dH, fp16Scale, normFactor, half.data(),

@@ -403,9 +403,7 @@ private slots:
                 float maxAbs = 0.0f;
                 for (std::size_t j = 0; j < dims; ++j)
                     maxAbs = std::max({maxAbs, std::fabs(a[j]), std::fabs(b[j])});
-                int e = 0;
-                if (maxAbs > 0.0f) std::frexp(maxAbs, &e);
-                const float s = std::ldexp(1.0f, -std::max(e, -126));
+                const float s = cs::knnTensorScale(maxAbs);
                 const double gammaD = double(dims) * 0x1p-24 / (1.0 - double(dims) * 0x1p-24);
                 float nq = 0.0f, nj = 0.0f, dot = 0.0f;
                 for (std::size_t j = 0; j < dims; ++j) {
