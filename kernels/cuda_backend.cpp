@@ -387,37 +387,44 @@ std::vector<ClusterOverlap> CudaBackend::clusterOverlap(const DbscanResult& a,
     const auto* da = dynamic_cast<const DbscanDeviceClusters*>(a.device.get());
     const auto* db = dynamic_cast<const DbscanDeviceClusters*>(b.device.get());
     const std::size_t n = a.labels.size();
-    const std::size_t bins =
-        std::size_t(std::max(a.clusterCount, 0)) * std::size_t(std::max(b.clusterCount, 0));
     if (!da || !db || da->context != m_context || db->context != m_context ||
         b.labels.size() != n || da->clusters.labels.size() != n ||
-        db->clusters.labels.size() != n || bins == 0 || bins > kMaxOverlapBins)
+        db->clusters.labels.size() != n || a.clusterCount <= 0 || b.clusterCount <= 0)
         return Backend::clusterOverlap(a, b, job);
     DeviceScope scope(m_device);
     const cudaStream_t s = m_context->stream();
-    ScopedGpuStage stage(*m_context, job, "overlap");
-    DeviceBuffer<std::uint32_t> hist(bins, s);
-    hist.zero();
-    launchOverlapHistogram(da->clusters.labels.data(), db->clusters.labels.data(), n,
-                           std::uint32_t(a.clusterCount), std::uint32_t(b.clusterCount),
-                           hist.data(), s);
-    DeviceBuffer<OverlapCell> cells(std::min(bins, n), s);
-    DeviceBuffer<std::uint32_t> used(1, s);
-    used.zero();
-    launchOverlapCompact(hist.data(), bins, std::uint32_t(b.clusterCount), cells.data(),
-                         used.data(), s);
-    const std::uint32_t count = used.toHost()[0];
-    std::vector<OverlapCell> host(count);
-    cells.copyToHost(host);
-    m_context->synchronize();
-    stage.finish();
+    std::vector<std::uint64_t> pairs;
+    std::vector<std::uint32_t> points;
+    try {
+        ScopedGpuStage stage(*m_context, job, "overlap");
+        DeviceBuffer<std::uint64_t> keys(n, s), spare(n, s);
+        DeviceBuffer<std::uint32_t> counts(n, s), runs(1, s);
+        const std::size_t tempBytes = overlapPairsTempBytes(n);
+        DeviceBuffer<std::byte> temp(tempBytes, s);
+        const std::uint64_t* sorted = launchOverlapPairs(
+            da->clusters.labels.data(), db->clusters.labels.data(), n,
+            std::uint32_t(a.clusterCount), std::uint32_t(b.clusterCount), keys.data(), spare.data(),
+            counts.data(), runs.data(), temp.data(), tempBytes, s);
+        const std::uint32_t distinct = runs.toHost()[0];
+        pairs.resize(distinct);
+        points.resize(distinct);
+        CS_CUDA_CHECK(cudaMemcpyAsync(pairs.data(), sorted, distinct * sizeof(std::uint64_t),
+                                      cudaMemcpyDeviceToHost, s));
+        counts.copyToHost(points);
+        m_context->synchronize();
+        stage.finish();
+    } catch (const DeviceError& e) {
+        // The table needs 20 bytes a point on the device; without them the host counts it.
+        if (!e.outOfMemory()) throw;
+        return Backend::clusterOverlap(a, b, job);
+    }
+    // Keys ascend as (a, b) does; the noise key, countA * countB, comes last when present.
+    const std::uint64_t noise = std::uint64_t(a.clusterCount) * std::uint64_t(b.clusterCount);
     std::vector<ClusterOverlap> out;
-    out.reserve(count);
-    for (const OverlapCell& c : host)
-        out.push_back({c.a, c.b, c.points});
-    std::sort(out.begin(), out.end(), [](const ClusterOverlap& x, const ClusterOverlap& y) {
-        return x.a != y.a ? x.a < y.a : x.b < y.b;
-    });
+    out.reserve(pairs.size());
+    for (std::size_t i = 0; i < pairs.size() && pairs[i] != noise; ++i)
+        out.push_back({std::int32_t(pairs[i] / std::uint64_t(b.clusterCount)),
+                       std::int32_t(pairs[i] % std::uint64_t(b.clusterCount)), points[i]});
     return out;
 }
 

@@ -62,11 +62,10 @@ public:
     /// union-find and statistics per MinPts on the device; cells equal the CPU backend's.
     DbscanSweepResult dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
                                   JobControl& job) override;
-    /// On the GPU when both results left their labels there (this backend's dbscan), with a
-    /// dense table of up to kMaxOverlapBins pairs; on the host otherwise.
+    /// On the GPU when both results left their labels there (this backend's dbscan) and 20 bytes
+    /// a point are free there, for any number of clusters; on the host otherwise.
     std::vector<ClusterOverlap> clusterOverlap(const DbscanResult& a, const DbscanResult& b,
                                                JobControl& job) override;
-    static constexpr std::size_t kMaxOverlapBins = std::size_t(1) << 24;
     /// GPU k-distance curve, bit-identical to the CPU backend; k up to kKDistanceMaxK (256).
     KDistanceResult kDistance(const PointSet& points, int k, JobControl& job) override;
 

@@ -227,22 +227,18 @@ void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, s
 // Overlap of two clusterings (CudaBackend::clusterOverlap)
 // ---------------------------------------------------------------------------------------------
 
-/// One non-empty cell of a contingency table, as the device writes it.
-struct OverlapCell {
-    std::int32_t a;
-    std::int32_t b;
-    std::uint32_t points;
-};
-
-/// hist[a[i] * countB + b[i]] += 1 for every point whose labels are both in range, with
-/// warp-aggregated atomics (neighbouring points mostly share their pair). hist: countA * countB
-/// zeroed counters.
-void launchOverlapHistogram(const std::int32_t* a, const std::int32_t* b, std::size_t n,
-                            std::uint32_t countA, std::uint32_t countB, std::uint32_t* hist,
-                            cudaStream_t stream);
-/// Appends every non-zero bin of hist (bins = countA * countB) to cells, in no particular order;
-/// *used (zeroed) ends as their number.
-void launchOverlapCompact(const std::uint32_t* hist, std::size_t bins, std::uint32_t countB,
-                          OverlapCell* cells, std::uint32_t* used, cudaStream_t stream);
+/// Scratch bytes launchOverlapPairs needs for n points.
+std::size_t overlapPairsTempBytes(std::size_t n);
+/// The non-empty cells of the contingency table of labels a and b (n points each), noise left
+/// out: a point in cluster x of a and y of b has the key x * countB + y, others the noise key
+/// countA * countB; the keys are sorted and counted run by run. Ends with *runs distinct keys in
+/// ascending order in the returned buffer (keys or spare), their points in points[0, *runs);
+/// the last run is the noise key's when any point is noise on either side. keys, spare and
+/// points hold n each, temp overlapPairsTempBytes(n).
+const std::uint64_t* launchOverlapPairs(const std::int32_t* a, const std::int32_t* b, std::size_t n,
+                                        std::uint32_t countA, std::uint32_t countB,
+                                        std::uint64_t* keys, std::uint64_t* spare,
+                                        std::uint32_t* points, std::uint32_t* runs, void* temp,
+                                        std::size_t tempBytes, cudaStream_t stream);
 
 }  // namespace cs::kernels

@@ -632,9 +632,16 @@ CS_TEST(residentPoints) {
     g_backend->keepResident(nullptr, none);
 }
 
-// The contingency table of two GPU runs, on the device, equals the host count; beyond the dense
-// table's size the host count answers.
+// The contingency table of two GPU runs, on the device, equals the host count, with a few big
+// clusters and with thousands of tiny ones (more pairs than a dense table of counters holds:
+// ~46,000 clusters each at 10M points).
 CS_TEST(clusterOverlapOnDevice) {
+    const auto ranOnDevice = [](const cs::JobControl& job) {
+        bool found = false;
+        for (const auto& t : job.timings())
+            found |= t.name == "overlap";
+        return found;
+    };
     const PointSet pts = cs::makeBlobPoints(400'000, 3, 31);
     cs::JobControl j1, j2, j3;
     const DbscanResult a = g_backend->dbscan(pts, {.eps = 0.9f, .minPts = 10}, j1);
@@ -644,20 +651,29 @@ CS_TEST(clusterOverlapOnDevice) {
     const auto onHost = cs::clusterOverlap(a.labels, a.clusterCount, b.labels, b.clusterCount);
     CS_CHECK_EQ(onDevice.size(), onHost.size());
     CS_CHECK(onDevice == onHost);
-    bool ranOnDevice = false;
-    for (const auto& t : j3.timings())
-        ranOnDevice |= t.name == "overlap";
-    CS_CHECK(ranOnDevice);
+    CS_CHECK(ranOnDevice(j3));
 
-    // Thousands of tiny clusters each: more pairs than the dense table holds.
-    const PointSet sparse = cs::makeUniformPoints(20'000, 3, 5);
-    cs::JobControl s1, s2, s3;
-    const DbscanResult x = g_backend->dbscan(sparse, {.eps = 0.05f, .minPts = 1}, s1);
-    const DbscanResult y = g_backend->dbscan(sparse, {.eps = 0.06f, .minPts = 1}, s2);
-    CS_CHECK(std::size_t(x.clusterCount) * std::size_t(y.clusterCount) >
-             cs::kernels::CudaBackend::kMaxOverlapBins);
-    CS_CHECK(g_backend->clusterOverlap(x, y, s3) ==
-             cs::clusterOverlap(x.labels, x.clusterCount, y.labels, y.clusterCount));
+    // Uniform points, eps well below their spacing: ~34,000 clusters of a few points and noise on
+    // both sides (keys of 31 bits), and ~200,000 single-point clusters beside them (35 bits).
+    const PointSet sparse = cs::makeUniformPoints(200'000, 3, 5);
+    const auto runOf = [&](float eps, int minPts) {
+        cs::JobControl job;
+        return g_backend->dbscan(sparse, {.eps = eps, .minPts = minPts}, job);
+    };
+    const DbscanResult x = runOf(0.3f, 2), y = runOf(0.33f, 2), singles = runOf(0.05f, 1);
+    for (const auto& [first, second] : {std::pair{&x, &y}, std::pair{&singles, &x}}) {
+        CS_CHECK_MSG(
+            std::size_t(first->clusterCount) * std::size_t(second->clusterCount) >
+                (std::size_t(1) << 28),
+            std::to_string(first->clusterCount) + " x " + std::to_string(second->clusterCount));
+        cs::JobControl job;
+        const auto got = g_backend->clusterOverlap(*first, *second, job);
+        const auto want = cs::clusterOverlap(first->labels, first->clusterCount, second->labels,
+                                             second->clusterCount);
+        CS_CHECK(ranOnDevice(job));
+        CS_CHECK_EQ(got.size(), want.size());
+        CS_CHECK(got == want);
+    }
 }
 
 CS_TEST(errorsAreClear) {
