@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "compute/core/error.h"
 
@@ -47,6 +48,7 @@ void canonicalizeDbscanResult(DbscanResult& result) {
     }
     for (auto s : sizes)
         stats.largestCluster = std::max(stats.largestCluster, s);
+    stats.clusterSizes = std::move(sizes);
     result.clusterCount = next;
     result.stats = stats;
 }

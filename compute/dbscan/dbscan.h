@@ -48,6 +48,9 @@ struct DbscanStats {
     std::size_t borderPoints = 0;    ///< non-core points assigned to a cluster
     std::size_t noisePoints = 0;     ///< points labelled -1
     std::size_t largestCluster = 0;  ///< members of the biggest cluster (0 when none)
+    /// Members per cluster id (clusterCount entries; the same as cs::clusterSizes of the
+    /// labels): the backends count them anyway, so that the GUI's colour matching need not.
+    std::vector<std::size_t> clusterSizes;
 };
 
 /// DBSCAN output for N points.
@@ -78,7 +81,8 @@ inline float epsSquared(float eps) {
 void validateDbscanParams(const DbscanParams& params);
 
 /// Renumbers cluster ids canonically (by smallest member index; -1 stays) and fills
-/// clusterCount and stats; `labels` may hold any non-negative ids (e.g. union-find roots).
+/// clusterCount and stats (cluster sizes included); `labels` may hold any non-negative ids (e.g.
+/// union-find roots).
 void canonicalizeDbscanResult(DbscanResult& result);
 
 /// "auto", "grid", "brute", "kdtree" and back; parseDbscanPath throws cs::Error on other text.

@@ -671,13 +671,16 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
     uploaded.coords.reset();
     const cudaStream_t s = ctx.stream();
     std::array<std::uint32_t, 4> counts{};
+    std::vector<std::uint32_t> clusterSizes;
     {
-        // The canonical labels' stats on the device rather than a host pass over n labels.
+        // The canonical labels' stats on the device rather than a host pass over n labels; the
+        // sizes per cluster (one word each) come back too, for the GUI's colour matching.
         ScopedGpuStage stage(ctx, job, "stats");
         DeviceBuffer<std::uint32_t> sizes(std::size_t(device.clusterCount), s), words(4, s);
         launchDbscanStats(device.labels.data(), device.isCore.data(), n,
                           std::size_t(device.clusterCount), sizes.data(), words.data(), s);
         words.copyToHost(counts);
+        clusterSizes = sizes.toHost();  // waits for both copies
         stage.finish();
     }
     {
@@ -698,6 +701,7 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
     result.stats.borderPoints = counts[1];
     result.stats.noisePoints = counts[2];
     result.stats.largestCluster = counts[3];
+    result.stats.clusterSizes.assign(clusterSizes.begin(), clusterSizes.end());
     result.pathUsed = device.pathUsed;
     if (keepOnDevice) *keepOnDevice = std::move(device);
     job.setProgress(1.0, "download");

@@ -352,6 +352,13 @@ private slots:
                                          .arg(diff)));
                 QCOMPARE(std::size_t(r.stats.corePoints),
                          std::size_t(std::count(oracle.isCore.begin(), oracle.isCore.end(), 1)));
+                // The sizes per cluster the statistics keep (the GUI's colour matching reads
+                // them instead of counting the labels again).
+                QCOMPARE(r.stats.clusterSizes, cs::clusterSizes(r.labels, r.clusterCount));
+                QCOMPARE(r.stats.largestCluster,
+                         r.clusterCount ? *std::max_element(r.stats.clusterSizes.begin(),
+                                                            r.stats.clusterSizes.end())
+                                        : std::size_t(0));
                 // eps^2 overflowing float sends KdTree to Brute (see dbscanCpu).
                 if (path != cs::DbscanPath::Auto && std::isfinite(cs::epsSquared(eps)))
                     QCOMPARE(int(r.pathUsed), int(path));

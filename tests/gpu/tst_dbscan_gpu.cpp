@@ -81,6 +81,7 @@ std::string firstDifference(const DbscanResult& a, const DbscanResult& b) {
         a.stats.noisePoints != b.stats.noisePoints ||
         a.stats.largestCluster != b.stats.largestCluster)
         return "stats differ";
+    if (a.stats.clusterSizes != b.stats.clusterSizes) return "cluster sizes differ";
     return {};
 }
 
@@ -101,6 +102,12 @@ void expectSame(const PointSet& points, DbscanParams params, const std::string& 
     cs::JobControl job;
     const DbscanResult gpu = cs::kernels::dbscanCuda(context(), points, params, job);
     ++g_compared;
+    // The sizes per cluster downloaded with the statistics (what the GUI's colour matching
+    // reads) are the labels' own counts.
+    if (gpu.stats.clusterSizes != cs::clusterSizes(gpu.labels, gpu.clusterCount))
+        CS_FAIL(describe(data, params) + ": GPU cluster sizes (" +
+                std::to_string(gpu.stats.clusterSizes.size()) + " clusters) differ from the " +
+                std::to_string(gpu.clusterCount) + " clusters' counts of the labels");
     const std::string diff = firstDifference(cpu, gpu);
     if (diff.empty()) {
         if (params.path != DbscanPath::Auto && gpu.pathUsed != params.path)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <mutex>
 
 namespace cs::ui {
 namespace {
@@ -111,6 +112,28 @@ QColor ColourMaps::categorical(int index) {
     const double sat = (k % 2) ? 0.55 : 0.75;
     const double val = (k % 3 == 2) ? 0.70 : 0.88;
     return QColor::fromHsvF(float(hue), float(sat), float(val));
+}
+
+std::vector<std::uint32_t> ColourMaps::categoricalRgba(int count) {
+    // Up to a few million slots are kept (4 bytes each); beyond, the rest is computed each time.
+    constexpr int kKept = 1 << 21;
+    // toRgb() converts an HSV colour once rather than in each of red(), green() and blue().
+    const auto packed = [](int i) { return packRgba(categorical(i).toRgb()); };
+    std::vector<std::uint32_t> out;
+    if (count <= 0) return out;
+    out.reserve(std::size_t(count));
+    {
+        static std::mutex mutex;
+        static std::vector<std::uint32_t> kept;
+        const std::lock_guard lock(mutex);
+        const int want = std::min(count, kKept);
+        for (int i = int(kept.size()); i < want; ++i)
+            kept.push_back(packed(i));
+        out.assign(kept.begin(), kept.begin() + want);
+    }
+    for (int i = int(out.size()); i < count; ++i)
+        out.push_back(packed(i));
+    return out;
 }
 
 QColor ColourMaps::noiseColour() {

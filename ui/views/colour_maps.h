@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace cs::ui {
 
@@ -44,6 +45,11 @@ public:
     /// Colour of category index (0, 1, 2 ...): ten hand-picked, then golden-angle hues.
     /// Negative indices (noise, unknown) give noiseColour().
     static QColor categorical(int index);
+    /// Packed categorical(0) .. categorical(count - 1), from a table kept between calls
+    /// (thread-safe): the DBSCAN worker needs tens of thousands of them after every run.
+    /// @code std::vector<std::uint32_t> slotColours = ColourMaps::categoricalRgba(maxSlot + 1);
+    /// @endcode
+    static std::vector<std::uint32_t> categoricalRgba(int count);
     /// The grey of noise and unknown labels; mid-grey so it reads on light and dark backgrounds.
     static QColor noiseColour();
     /// Noise grey drawn a third of the way toward background, so that noise recedes behind

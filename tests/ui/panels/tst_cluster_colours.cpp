@@ -1,13 +1,72 @@
 // SPDX-License-Identifier: MIT
 // Stable cluster colours: overlap matching across re-runs.
 #include <QtTest>
+#include <algorithm>
+#include <random>
 #include <set>
+#include <thread>
 
 #include "ui/panels/dbscan/cluster_colours.h"
+#include "ui/views/colour_maps.h"
 
 using cs::clusterSizes;
 using cs::ui::matchClusterSlots;
 using Labels = std::vector<std::int32_t>;
+
+namespace {
+
+// The matching as first written, straight from its rule (a comparison sort of the cells,
+// stable_sort of the rest, slots marked in a growing vector<bool>): the reference the fast one
+// must agree with exactly.
+std::vector<int> referenceSlots(std::span<const cs::ClusterOverlap> overlap,
+                                std::span<const int> prevSlots,
+                                std::span<const std::size_t> sizes) {
+    const std::size_t count = sizes.size();
+    std::vector<int> slotOf(count, -1);
+    std::vector<bool> slotUsed;
+    if (!overlap.empty() && !prevSlots.empty()) {
+        struct Pair {
+            std::size_t size;
+            std::int32_t oldId;
+            std::int32_t newId;
+        };
+        std::vector<Pair> pairs;
+        for (const cs::ClusterOverlap& o : overlap)
+            if (o.a >= 0 && std::size_t(o.a) < prevSlots.size() && o.b >= 0 &&
+                std::size_t(o.b) < count)
+                pairs.push_back({std::size_t(o.points), o.a, o.b});
+        std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+            if (a.size != b.size) return a.size > b.size;
+            if (a.newId != b.newId) return a.newId < b.newId;
+            return a.oldId < b.oldId;
+        });
+        for (const Pair& p : pairs) {
+            const int slot = prevSlots[std::size_t(p.oldId)];
+            if (slot < 0 || slotOf[std::size_t(p.newId)] >= 0) continue;
+            if (std::size_t(slot) >= slotUsed.size()) slotUsed.resize(std::size_t(slot) + 1, false);
+            if (slotUsed[std::size_t(slot)]) continue;
+            slotUsed[std::size_t(slot)] = true;
+            slotOf[std::size_t(p.newId)] = slot;
+        }
+    }
+    std::vector<std::int32_t> order;
+    for (std::size_t c = 0; c < count; ++c)
+        if (slotOf[c] < 0) order.push_back(std::int32_t(c));
+    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+        return sizes[std::size_t(a)] > sizes[std::size_t(b)];
+    });
+    std::size_t next = 0;
+    for (const std::int32_t c : order) {
+        while (next < slotUsed.size() && slotUsed[next])
+            ++next;
+        slotOf[std::size_t(c)] = int(next);
+        if (next >= slotUsed.size()) slotUsed.resize(next + 1, false);
+        slotUsed[next] = true;
+    }
+    return slotOf;
+}
+
+}  // namespace
 
 class TestClusterColours : public QObject {
     Q_OBJECT
@@ -65,6 +124,107 @@ private slots:
         const auto sb = matchClusterSlots(a, sa, b, 52);
         std::set<int> unique(sb.begin(), sb.end());
         QCOMPARE(unique.size(), sb.size());
+    }
+
+    // The fast matching (packed keys, radix sorted) against the reference on random inputs full
+    // of ties: equal intersections, equal sizes, cells in any order, repeated and out-of-range
+    // ids, slots missing (-1), shared or far above the rest, counts too wide to pack in a word.
+    void matchingEqualsTheReference() {
+        const std::uint64_t seed = 20240611;
+        std::mt19937_64 rng(seed);
+        const auto below = [&](std::uint64_t n) { return n ? rng() % n : 0; };
+        for (int round = 0; round < 3000; ++round) {
+            const bool big = round % 10 == 0;  // enough cells for the radix sort
+            const std::size_t count = std::size_t(below(big ? 3000 : 60));
+            const std::size_t prevCount = std::size_t(below(big ? 3000 : 60));
+            const std::size_t cells = std::size_t(below(big ? 8000 : 150));
+            // Intersections and sizes from a small range (ties), a wide one, or near 2^64.
+            const int spread = int(below(6));
+            const auto amount = [&]() -> std::uint64_t {
+                switch (spread) {
+                    case 0:
+                        return 1 + below(3);
+                    case 1:
+                        return below(1000);
+                    case 2:
+                        return below(std::uint64_t(1) << 30);
+                    case 3:
+                        return below(std::uint64_t(1) << 40);
+                    case 4:  // ties beside values too wide to pack
+                        return below(8) == 0 ? rng() : 1 + below(3);
+                    default:
+                        return rng() >> below(3);
+                }
+            };
+            std::vector<cs::ClusterOverlap> overlap(cells);
+            for (auto& o : overlap) {
+                o.a = std::int32_t(below(prevCount + 2)) - (below(20) == 0 ? 3 : 0);
+                o.b = std::int32_t(below(count + 2)) - (below(20) == 0 ? 3 : 0);
+                o.points = amount();
+            }
+            if (round % 7 == 3) overlap.clear();  // a first run
+            if (below(2))
+                std::sort(overlap.begin(), overlap.end(), [](const auto& x, const auto& y) {
+                    return x.a != y.a ? x.a < y.a : x.b < y.b;
+                });
+            std::vector<int> prevSlots(prevCount);
+            for (std::size_t i = 0; i < prevCount; ++i)
+                prevSlots[i] = int(i);
+            std::shuffle(prevSlots.begin(), prevSlots.end(), rng);
+            for (int& slot : prevSlots) {
+                const auto r = below(30);
+                if (r == 0) slot = -1;
+                if (r == 1) slot = int(below(prevCount));  // shared with another cluster
+                if (r == 2) slot = int(prevCount + below(5000));
+            }
+            std::vector<std::size_t> sizes(count);
+            for (auto& size : sizes)
+                size = std::size_t(amount());
+            const auto fast = matchClusterSlots(overlap, prevSlots, sizes);
+            const auto reference = referenceSlots(overlap, prevSlots, sizes);
+            if (fast != reference) {
+                std::size_t at = 0;
+                while (fast[at] == reference[at])
+                    ++at;
+                QFAIL(qPrintable(QStringLiteral("seed %1 round %2 (%3 clusters, %4 before, %5 "
+                                                "cells): cluster %6 has slot %7, expected %8")
+                                     .arg(seed)
+                                     .arg(round)
+                                     .arg(count)
+                                     .arg(prevCount)
+                                     .arg(cells)
+                                     .arg(at)
+                                     .arg(fast[at])
+                                     .arg(reference[at])));
+            }
+        }
+    }
+
+    // The palette's packed table (kept between calls, shared by threads) is the colours one by
+    // one, whatever order the lengths come in.
+    void slotColoursAreTheCategoricalPalette() {
+        using cs::ui::ColourMaps;
+        QVERIFY(ColourMaps::categoricalRgba(0).empty());
+        QVERIFY(ColourMaps::categoricalRgba(-5).empty());
+        std::vector<std::uint32_t> expected(60'000);
+        for (std::size_t i = 0; i < expected.size(); ++i)
+            expected[i] = ColourMaps::packRgba(ColourMaps::categorical(int(i)));
+        std::vector<std::uint32_t> a, b;
+        std::thread other([&] { a = ColourMaps::categoricalRgba(50'000); });
+        b = ColourMaps::categoricalRgba(20'000);
+        other.join();
+        QVERIFY(a == std::vector<std::uint32_t>(expected.begin(), expected.begin() + 50'000));
+        QVERIFY(b == std::vector<std::uint32_t>(expected.begin(), expected.begin() + 20'000));
+        QVERIFY(ColourMaps::categoricalRgba(60'000) == expected);
+        QCOMPARE(ColourMaps::categoricalRgba(3),
+                 std::vector<std::uint32_t>(expected.begin(), expected.begin() + 3));
+        // Past the entries kept (2^21), computed on each call.
+        const int many = (1 << 21) + 500;
+        const std::vector<std::uint32_t> all = ColourMaps::categoricalRgba(many);
+        QCOMPARE(all.size(), std::size_t(many));
+        QVERIFY(std::equal(expected.begin(), expected.end(), all.begin()));
+        for (int i = (1 << 21) - 500; i < many; ++i)
+            QCOMPARE(all[std::size_t(i)], ColourMaps::packRgba(ColourMaps::categorical(i)));
     }
 
     void millionsOfPointsMatchAcrossThreads() {

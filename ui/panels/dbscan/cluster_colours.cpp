@@ -2,10 +2,111 @@
 #include "ui/panels/dbscan/cluster_colours.h"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <unordered_map>
+#include <vector>
 
 namespace cs::ui {
+
+namespace {
+
+/// The matching's working memory, kept by each thread between calls: the GUI's worker matches
+/// after every run, and fresh pages for ~100,000 cells (page faults, zeroing) cost as much as
+/// the sorting itself.
+struct Scratch {
+    std::vector<std::uint64_t> keys;
+    std::vector<std::uint64_t> spare;
+    std::vector<std::size_t> counts;
+    std::vector<std::uint8_t> slotUsed;  ///< 1 where a slot is taken
+
+    /// Gives back what an unusually large input left (over 32 MiB of keys or of slots).
+    void trim() {
+        constexpr std::size_t kKeep = std::size_t(1) << 22;
+        if (keys.capacity() + spare.capacity() > kKeep) {
+            keys = {};
+            spare = {};
+        }
+        if (slotUsed.capacity() > 8 * kKeep) slotUsed = {};
+    }
+};
+
+/// A cell between a previous cluster that has a slot entry and a new cluster.
+bool validCell(const ClusterOverlap& o, std::size_t prevCount, std::size_t count) {
+    return o.a >= 0 && std::size_t(o.a) < prevCount && o.b >= 0 && std::size_t(o.b) < count;
+}
+
+/// Sorts s.keys ascending, keys below 2^bits. A comparison sort of ~100,000 cells took
+/// milliseconds; an LSD radix sort by 11-bit digits (histograms in L1) makes a few linear passes,
+/// skipping the digits every key shares.
+void sortKeys(Scratch& s, unsigned bits) {
+    constexpr unsigned kDigit = 11;
+    constexpr std::size_t kBuckets = std::size_t(1) << kDigit;
+    std::vector<std::uint64_t>& keys = s.keys;
+    if (keys.size() < 512) {
+        std::sort(keys.begin(), keys.end());
+        return;
+    }
+    const unsigned passes = (bits + kDigit - 1) / kDigit;
+    s.counts.assign(std::size_t(passes) * kBuckets, 0);
+    for (const std::uint64_t k : keys)
+        for (unsigned p = 0; p < passes; ++p)
+            ++s.counts[p * kBuckets + ((k >> (p * kDigit)) & (kBuckets - 1))];
+    s.spare.resize(keys.size());
+    for (unsigned p = 0; p < passes; ++p) {
+        std::size_t* const c = s.counts.data() + p * kBuckets;
+        const unsigned shift = p * kDigit;
+        if (c[(keys[0] >> shift) & (kBuckets - 1)] == keys.size()) continue;
+        std::size_t sum = 0;
+        for (std::size_t b = 0; b < kBuckets; ++b) {
+            const std::size_t inBucket = c[b];
+            c[b] = sum;
+            sum += inBucket;
+        }
+        for (const std::uint64_t k : keys)
+            s.spare[c[(k >> shift) & (kBuckets - 1)]++] = k;
+        keys.swap(s.spare);
+    }
+}
+
+/// The clusters without a slot take the lowest free ones, the largest clusters first (ties by
+/// id): the first palette colours are the most distinct, and the big clusters are what the eye
+/// reads. s.slotUsed: at least sizes.size() entries.
+void assignFreeSlots(std::vector<int>& slotOf, std::span<const std::size_t> sizes, Scratch& s) {
+    const std::size_t count = sizes.size();
+    std::size_t most = 0;
+    for (std::size_t c = 0; c < count; ++c)
+        if (slotOf[c] < 0) most = std::max(most, sizes[c]);
+    const unsigned idBits = unsigned(std::bit_width(count - 1));
+    const unsigned bits = unsigned(std::bit_width(most)) + idBits;
+    const std::uint64_t idMask = (std::uint64_t(1) << idBits) - 1;
+    std::size_t next = 0;
+    const auto give = [&](std::size_t c) {
+        while (s.slotUsed[next])
+            ++next;
+        slotOf[c] = int(next);
+        s.slotUsed[next] = 1;
+    };
+    if (bits < 64) {
+        // (most - size, id): largest first, then by id, as a stable sort by size.
+        s.keys.clear();
+        for (std::size_t c = 0; c < count; ++c)
+            if (slotOf[c] < 0) s.keys.push_back((std::uint64_t(most - sizes[c]) << idBits) | c);
+        sortKeys(s, bits);
+        for (const std::uint64_t k : s.keys)
+            give(std::size_t(k & idMask));
+    } else {
+        std::vector<std::size_t> order;
+        for (std::size_t c = 0; c < count; ++c)
+            if (slotOf[c] < 0) order.push_back(c);
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return sizes[a] > sizes[b]; });
+        for (const std::size_t c : order)
+            give(c);
+    }
+}
+
+}  // namespace
 
 std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
                                    std::span<const int> prevSlots,
@@ -22,53 +123,71 @@ std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
                                    std::span<const std::size_t> sizes) {
     const std::size_t count = sizes.size();
     std::vector<int> slotOf(count, -1);
-    std::vector<bool> slotUsed;
+    if (count == 0) return slotOf;
+    thread_local Scratch scratch;
+    Scratch& s = scratch;  // one look-up of the thread's copy, not one per cell
+    // An unmatched cluster takes a slot below count (fewer than count are taken before it); a
+    // matched one keeps the previous run's, which may lie above.
+    std::size_t slotEnd = count;
 
     if (!overlap.empty() && !prevSlots.empty()) {
-        struct Pair {
-            std::size_t size;
-            std::int32_t oldId;
-            std::int32_t newId;
-        };
-        std::vector<Pair> pairs;
-        pairs.reserve(overlap.size());
+        std::uint64_t most = 0;
+        std::size_t cells = 0;
         for (const ClusterOverlap& o : overlap)
-            if (o.a >= 0 && std::size_t(o.a) < prevSlots.size() && o.b >= 0 &&
-                std::size_t(o.b) < count)
-                pairs.push_back({std::size_t(o.points), o.a, o.b});
+            if (validCell(o, prevSlots.size(), count)) {
+                most = std::max(most, o.points);
+                const int slot = prevSlots[std::size_t(o.a)];
+                if (slot >= 0) slotEnd = std::max(slotEnd, std::size_t(slot) + 1);
+                ++cells;
+            }
+        s.slotUsed.assign(slotEnd, 0);
+        const auto take = [&](std::size_t oldId, std::size_t newId) {
+            const int slot = prevSlots[oldId];
+            if (slot < 0 || slotOf[newId] >= 0 || s.slotUsed[std::size_t(slot)]) return;
+            s.slotUsed[std::size_t(slot)] = 1;
+            slotOf[newId] = slot;
+        };
         // Largest intersection first; ties broken by ids so the result never depends on the
-        // hash order.
-        std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
-            if (a.size != b.size) return a.size > b.size;
-            if (a.newId != b.newId) return a.newId < b.newId;
-            return a.oldId < b.oldId;
-        });
-        for (const Pair& p : pairs) {
-            const int slot = prevSlots[std::size_t(p.oldId)];
-            if (slot < 0 || slotOf[std::size_t(p.newId)] >= 0) continue;
-            if (std::size_t(slot) >= slotUsed.size()) slotUsed.resize(std::size_t(slot) + 1, false);
-            if (slotUsed[std::size_t(slot)]) continue;
-            slotUsed[std::size_t(slot)] = true;
-            slotOf[std::size_t(p.newId)] = slot;
+        // hash order: one key per cell, (most - points, new id, old id) packed high to low.
+        const unsigned oldBits = unsigned(std::bit_width(prevSlots.size() - 1));
+        const unsigned newBits = unsigned(std::bit_width(count - 1));
+        const unsigned bits = unsigned(std::bit_width(most)) + newBits + oldBits;
+        if (bits < 64) {
+            s.keys.clear();
+            s.keys.reserve(cells);
+            for (const ClusterOverlap& o : overlap)
+                if (validCell(o, prevSlots.size(), count))
+                    s.keys.push_back(((most - o.points) << (newBits + oldBits)) |
+                                     (std::uint64_t(o.b) << oldBits) | std::uint64_t(o.a));
+            sortKeys(s, bits);
+            const std::uint64_t oldMask = (std::uint64_t(1) << oldBits) - 1;
+            const std::uint64_t newMask = (std::uint64_t(1) << newBits) - 1;
+            for (const std::uint64_t k : s.keys)
+                take(std::size_t(k & oldMask), std::size_t((k >> oldBits) & newMask));
+        } else {
+            // Intersections and ids too wide to pack into 63 bits: a comparison sort.
+            struct Pair {
+                std::uint64_t size;
+                std::int32_t oldId;
+                std::int32_t newId;
+            };
+            std::vector<Pair> pairs;
+            pairs.reserve(cells);
+            for (const ClusterOverlap& o : overlap)
+                if (validCell(o, prevSlots.size(), count)) pairs.push_back({o.points, o.a, o.b});
+            std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
+                if (a.size != b.size) return a.size > b.size;
+                if (a.newId != b.newId) return a.newId < b.newId;
+                return a.oldId < b.oldId;
+            });
+            for (const Pair& p : pairs)
+                take(std::size_t(p.oldId), std::size_t(p.newId));
         }
+    } else {
+        s.slotUsed.assign(slotEnd, 0);
     }
-
-    // The rest take the lowest free slotOf, the largest clusters first: the first palette
-    // colours are the most distinct, and the big clusters are what the eye reads.
-    std::vector<std::int32_t> order;
-    for (std::size_t c = 0; c < count; ++c)
-        if (slotOf[c] < 0) order.push_back(std::int32_t(c));
-    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-        return sizes[std::size_t(a)] > sizes[std::size_t(b)];
-    });
-    std::size_t next = 0;
-    for (const std::int32_t c : order) {
-        while (next < slotUsed.size() && slotUsed[next])
-            ++next;
-        slotOf[std::size_t(c)] = int(next);
-        if (next >= slotUsed.size()) slotUsed.resize(next + 1, false);
-        slotUsed[next] = true;
-    }
+    assignFreeSlots(slotOf, sizes, s);
+    s.trim();
     return slotOf;
 }
 

@@ -19,11 +19,11 @@ namespace cs::ui {
 /// ColourMaps::categorical(i).
 /// @code
 /// auto slotOf = cs::ui::matchClusterSlots(backend.clusterOverlap(prev, now, job), prevSlots,
-///                                         cs::clusterSizes(now.labels, now.clusterCount));
+///                                         now.stats.clusterSizes);
 /// @endcode
-/// overlap: cells (a = previous cluster id, b = new cluster id), empty for a first run;
-/// prevSlots: the previous run's slot per cluster id; sizes: members per new cluster id.
-/// Returns one slot per new cluster id.
+/// overlap: cells (a = previous cluster id, b = new cluster id) in any order, empty for a first
+/// run; prevSlots: the previous run's slot per cluster id; sizes: members per new cluster id.
+/// Returns one slot per new cluster id. O(cells + clusters): radix sorts of packed keys.
 std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
                                    std::span<const int> prevSlots,
                                    std::span<const std::size_t> sizes);

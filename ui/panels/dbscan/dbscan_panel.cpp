@@ -523,17 +523,19 @@ void DbscanPanel::submitRun() {
                 std::vector<ClusterOverlap> overlap;
                 if (prev && prev->result.labels.size() == run.result.labels.size())
                     overlap = backend.clusterOverlap(prev->result, run.result, job);
-                run.sizes = clusterSizes(run.result.labels, run.result.clusterCount);
+                // The backends count the members per cluster with their statistics; a pass over
+                // the labels only for a result that lacks them.
+                const std::vector<std::size_t>& counted = run.result.stats.clusterSizes;
+                run.sizes = counted.size() == std::size_t(std::max(run.result.clusterCount, 0))
+                                ? counted
+                                : clusterSizes(run.result.labels, run.result.clusterCount);
                 run.slotOf = matchClusterSlots(
                     overlap, prev ? std::span<const int>(prev->slotOf) : std::span<const int>(),
                     run.sizes);
                 const int maxSlot = run.slotOf.empty()
                                         ? -1
                                         : *std::max_element(run.slotOf.begin(), run.slotOf.end());
-                run.slotColours.resize(std::size_t(maxSlot + 1));
-                for (int s = 0; s <= maxSlot; ++s)
-                    run.slotColours[std::size_t(s)] =
-                        ColourMaps::packRgba(ColourMaps::categorical(s));
+                run.slotColours = ColourMaps::categoricalRgba(maxSlot + 1);
             }
             if (!(paintOnDevice && run.result.device)) {
                 const auto paint = job.stage("paint colours");
