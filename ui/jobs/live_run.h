@@ -14,6 +14,8 @@ struct JobOutcome;
 /// coalesce: at most one is in flight per kind and the newest parameters run as soon as it ends,
 /// so a drag streams results. A job whose last run took longJobMs or more is debounced instead, and
 /// its run supersedes (cancels) the one in flight: waiting for that would lag behind the user.
+/// A change on a job whose last run took kOneFrameJobMs or less holds the windows' repaints
+/// (FrameHold) until its result is shown, so that both reach the screen in one frame.
 /// @code
 /// LiveRun live(runner, "knn", [this] { submitRun(); });  // submitRun() calls beginSubmit()
 /// live.schedule();                                       // a parameter changed
@@ -24,6 +26,8 @@ public:
     static constexpr double kLongJobMs = 1000.0;
     /// Changes on long jobs settle for this long (ms) before a run starts.
     static constexpr int kLongJobDebounceMs = 150;
+    /// Runs at most this long (ms) show their change and their result in one frame.
+    static constexpr double kOneFrameJobMs = 40.0;
 
     /// submit: the panel's submission, which starts with beginSubmit().
     LiveRun(JobRunner& runner, QString kind, std::function<void()> submit,
@@ -49,7 +53,8 @@ public:
     void failed(const JobOutcome& outcome);
     /// A run was cancelled: nothing is pending any more (new data or an explicit cancel).
     void cancelled(const JobOutcome& outcome);
-    /// Runs the changes made while the last run computed, if any.
+    /// After a run was shown (or failed): ends its frame hold and runs the changes made while it
+    /// computed, if any.
     void runPending();
 
     /// Wall time of the last finished run (0 before the first and after reset()).
@@ -58,6 +63,9 @@ public:
     const QString& kind() const { return m_kind; }
 
 private:
+    void submitOrWait();
+    void releaseFrame();
+
     JobRunner& m_runner;
     QString m_kind;
     std::function<void()> m_submit;
