@@ -6,6 +6,7 @@
 #include <QMetaObject>
 #include <QStringList>
 #include <QThread>
+#include <QThreadPool>
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -37,6 +38,12 @@ std::int64_t steadyNowNs() {
     return std::int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
                             std::chrono::steady_clock::now().time_since_epoch())
                             .count());
+}
+
+void releaseOffGuiThread(std::shared_ptr<const void> result) {
+    if (!result || result.use_count() > 1) return;
+    QThreadPool::globalInstance()->start(
+        [result = std::move(result)]() mutable { result.reset(); });
 }
 
 JobRunner::JobRunner(BackendFactory primary, BackendFactory fallback, QObject* parent)

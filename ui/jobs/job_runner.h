@@ -45,6 +45,11 @@ struct JobOutcome {
 /// The steady clock in ns since its epoch, as JobOutcome's times and the view's frame times.
 std::int64_t steadyNowNs();
 
+/// Drops a result on a pool thread when this is its last reference: freeing tens of MB of
+/// labels and colours (and their device buffers) takes milliseconds the GUI thread owes the
+/// next frame (50 MB: 3 to 5 ms).
+void releaseOffGuiThread(std::shared_ptr<const void> result);
+
 /// The live compute engine shared by every algorithm panel. Each kind of job runs on a lane of
 /// its own: a worker thread with its own backends (on CUDA, its own stream and library handles),
 /// so that no kind waits behind another (a slow k-distance never holds up DBSCAN); kinds that

@@ -13,6 +13,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <utility>
 
 #include "ui/panels/parameter_store.h"
 #include "ui/panels/warning_row.h"
@@ -88,6 +89,8 @@ AlgorithmPanel::AlgorithmPanel(JobRunner& runner, const AlgorithmDescriptor& des
     m_progressLabel->hide();
     paramsLayout->addWidget(m_progressBar);
     paramsLayout->addWidget(m_progressLabel);
+    m_progressDelay.setSingleShot(true);
+    connect(&m_progressDelay, &QTimer::timeout, this, &AlgorithmPanel::showProgressRow);
     m_layout->addWidget(params);
 
     auto* result = new QGroupBox(tr("Result"));
@@ -421,6 +424,9 @@ void AlgorithmPanel::onFinished(const JobOutcome& outcome) {
     showOutcome(outcome);
     disconnect(connection);
     if (shown) {
+        // The panel and the view dropped the result shown before: this is likely its last
+        // reference.
+        releaseOffGuiThread(std::exchange(m_shownResult, outcome.result));
         m_resultSubset = m_runSubset;
         if (m_resultSubset)
             m_summary->setText(tr("Ran%1; the others were not run\n%2").arg(on, m_summary->text()));
@@ -446,16 +452,26 @@ void AlgorithmPanel::onCancelled(const JobOutcome& outcome) {
 
 void AlgorithmPanel::onProgress(const QString& kind, double fraction, const QString& stage) {
     if (kind != m_kind) return;
+    // Hidden widgets keep their values without relayouting the panel.
     m_progressBar->setValue(int(fraction * m_progressBar->maximum()));
     m_progressLabel->setText(stage);
+    if (!m_progressBar->isHidden())
+        showProgressRow();
+    else if (!m_progressDelay.isActive())
+        m_progressDelay.start(kProgressDelayMs);
+}
+
+void AlgorithmPanel::showProgressRow() {
+    if (!m_runner.isBusy(m_kind)) return;
     m_progressBar->show();
-    m_progressLabel->setVisible(!stage.isEmpty());
+    m_progressLabel->setVisible(!m_progressLabel->text().isEmpty());
 }
 
 void AlgorithmPanel::updateRunning() {
     // Cancel also reaches a panel's side jobs (DBSCAN's k-distance curve).
     m_cancelButton->setEnabled(isBusy());
     if (!m_runner.isBusy(m_kind)) {
+        m_progressDelay.stop();
         m_progressBar->hide();
         m_progressLabel->hide();
         m_progressBar->setValue(0);

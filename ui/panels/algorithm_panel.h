@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QKeySequence>
+#include <QTimer>
 #include <QVariantMap>
 #include <QWidget>
 #include <functional>
@@ -50,6 +51,9 @@ class WarningRow;
 class AlgorithmPanel : public QWidget {
     Q_OBJECT
 public:
+    /// A run's progress row (bar and stage) appears once it has run this long (ms).
+    static constexpr int kProgressDelayMs = 250;
+
     ~AlgorithmPanel() override;
 
     const AlgorithmDescriptor& descriptor() const { return m_descriptor; }
@@ -235,6 +239,7 @@ private:
     void onCancelled(const JobOutcome& outcome);
     void onProgress(const QString& kind, double fraction, const QString& stage);
     void updateRunning();
+    void showProgressRow();
     void store(const char* name, const ParameterValue& value, bool stored);
     void viewOptionChanged();
 
@@ -255,7 +260,8 @@ private:
         std::uint64_t generation = 0;
         ParameterValues values;
     };
-    std::optional<Submitted> m_submitted;  // the newest job and its values
+    std::optional<Submitted> m_submitted;       // the newest job and its values
+    std::shared_ptr<const void> m_shownResult;  // the outcome on screen
     std::map<QString, QWidget*> m_viewOptionWidgets;
     QVariantMap m_editedViewOptions;  // the "before" of the next view option edit
     bool m_settingViewOptions = false;
@@ -268,6 +274,9 @@ private:
     QPushButton* m_cancelButton = nullptr;
     QProgressBar* m_progressBar = nullptr;
     QLabel* m_progressLabel = nullptr;
+    // Shows the progress row once a run has lasted kProgressDelayMs: a quicker one would only
+    // make the panel relayout (and the window present a frame) twice for nothing.
+    QTimer m_progressDelay;
     QLabel* m_summary = nullptr;
     WarningRow* m_warningRow = nullptr;
     QLabel* m_timings = nullptr;

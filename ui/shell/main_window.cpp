@@ -1534,16 +1534,29 @@ void MainWindow::recordPointSize(float size) {
 }
 
 void MainWindow::rebuildColourMenu() {
-    for (QAction* a : m_colourGroup->actions()) {
-        m_colourGroup->removeAction(a);
-        delete a;
-    }
-    m_colourMenu->clear();
     std::vector<ColourOption> options = m_pointView->colourOptions();
     for (const auto& [panel, dock] : m_panels)
         if (const QString title = panel->pointColouringTitle(); !title.isEmpty())
             options.push_back({panelColourId(*panel), title});
     const QString shown = shownColourId();
+    // Every result asks (a re-run of DBSCAN too); refilling an unchanged box relayouts the tool
+    // bar and costs the window a second frame after the result's.
+    std::vector<std::pair<QString, QString>> menu;
+    for (const auto& option : options)
+        menu.emplace_back(option.id, option.title);
+    if (!menu.empty() && menu == m_colourMenuShown) {
+        for (QAction* a : m_colourGroup->actions())
+            a->setChecked(a->data().toString() == shown);
+        const QSignalBlocker blocker(m_colourBox);
+        m_colourBox->setCurrentIndex(m_colourBox->findData(shown));
+        return;
+    }
+    m_colourMenuShown = std::move(menu);
+    for (QAction* a : m_colourGroup->actions()) {
+        m_colourGroup->removeAction(a);
+        delete a;
+    }
+    m_colourMenu->clear();
     for (const auto& option : options) {
         auto* a = new QAction(option.title, m_colourGroup);
         a->setData(option.id);

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "compute/io/dataset.h"
 #include "ui/panels/algorithm_registry.h"
@@ -362,6 +364,8 @@ private:
     QAction* m_aboutAction = nullptr;
     QActionGroup* m_themeGroup = nullptr;
     QComboBox* m_colourBox = nullptr;
+    // What the colour menu and box list now (id, title).
+    std::vector<std::pair<QString, QString>> m_colourMenuShown;
     QAction* m_colourBoxAction = nullptr;
 };
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/points/point_cloud_view.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QKeyEvent>
 #include <QLocale>
@@ -945,7 +946,14 @@ void PointCloudView::contentChanged() {
         this,
         [this] {
             m_paintPosted = false;
-            if (!isContentDrawn() && isVisible() && m_glReady) repaint();
+            if (isContentDrawn() || !isVisible() || !m_glReady) return;
+            // Relayouts the same handler asked for (a panel's new statistics text) first, so
+            // that one presented frame shows them with the content, not a second one after it.
+            // A layout asks its parent's in turn, posted for the next pass: a few passes reach
+            // the window (a panel in its dock's scroll area takes three).
+            for (int pass = 0; pass < kLayoutPassesBeforePaint; ++pass)
+                QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            repaint();
         },
         Qt::QueuedConnection);
 }
