@@ -426,7 +426,7 @@ void PointCloudView::updateEdgeStatistics() {
     m_edgeLegend = {};
     if (!m_edges || !m_points || m_edges.n != m_points->n) return;
     const std::size_t count = m_edges.edgeCount();
-    const std::size_t step = std::max<std::size_t>(1, count / ScalarStyle::kPercentileSample);
+    const std::size_t step = std::max<std::size_t>(1, count / kEdgeLengthSample);
     const std::size_t k = std::size_t(std::max(m_edges.k, 1));
     const std::size_t d = m_points->dims, used = std::min<std::size_t>(d, 3);
     const float* x = m_points->coords.data();
