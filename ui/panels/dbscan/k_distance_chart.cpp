@@ -193,7 +193,7 @@ void KDistanceChart::setEpsClamped(bool clamped) {
 void KDistanceChart::updateEpsLine() {
     if (m_curvePoints.empty()) {
         m_epsLine->clear();
-        chart()->setTitle({});
+        setTitle({});
         return;
     }
     // Clamped to the axis so that a large (or, on the log axis, tiny) eps still shows, at the
@@ -202,13 +202,18 @@ void KDistanceChart::updateEpsLine() {
     setEpsClamped(y != m_eps);
     m_epsLine->replace(QList<QPointF>{{0.0, y / m_unit}, {m_xMax, y / m_unit}});
     const QLocale locale;
-    chart()->setTitle(
+    setTitle(
         !m_epsClamped ? QString()
         : m_eps > y
             ? tr("eps %1 is above the chart (top %2)")
                   .arg(locale.toString(m_eps, 'g', 4), locale.toString(shownTop(), 'g', 3))
             : tr("eps %1 is below the chart (bottom %2)")
                   .arg(locale.toString(m_eps, 'g', 4), locale.toString(shownBottom(), 'g', 3)));
+}
+
+void KDistanceChart::setTitle(const QString& title) {
+    // Setting even the same title relayouts the chart: tens of ms on every eps change.
+    if (chart()->title() != title) chart()->setTitle(title);
 }
 
 double KDistanceChart::epsAt(const QPoint& position) const {

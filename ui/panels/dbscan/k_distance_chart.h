@@ -58,6 +58,7 @@ protected:
 private:
     void applyPalette();
     void updateEpsLine();
+    void setTitle(const QString& title);
     void updateRanges();
     void updateSeries();
     void setEpsClamped(bool clamped);

@@ -936,17 +936,21 @@ float PointCloudView::aspect() const {
 
 void PointCloudView::contentChanged() {
     ++m_contentGeneration;
-    update();
-    // update() posts its request at low priority: new content (a result that just landed)
-    // would wait behind every other event of the window, the panels' relayout after a result
-    // among them. Painted once the caller's handler returns instead, for all its changes at once.
+    // Not update(): it posts its request at low priority, so new content (a result that just
+    // landed) would wait behind every other event of the window, the panels' relayout after a
+    // result among them, and once painted below it would still present a second, unchanged
+    // frame. Painted once the caller's handler returns instead, for all its changes at once.
     if (m_paintPosted) return;
     m_paintPosted = true;
     QMetaObject::invokeMethod(
         this,
         [this] {
             m_paintPosted = false;
-            if (isContentDrawn() || !isVisible() || !m_glReady) return;
+            if (isContentDrawn()) return;
+            if (!isVisible() || !m_glReady) {
+                update();  // painted when it can be
+                return;
+            }
             // Relayouts the same handler asked for (a panel's new statistics text) first, so
             // that one presented frame shows them with the content, not a second one after it.
             // A layout asks its parent's in turn, posted for the next pass: a few passes reach
