@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -96,6 +97,32 @@ private slots:
             QCOMPARE(colours[i] >> 24,
                      direct.labels[i] < 0 ? cs::ui::ColourMaps::kBehindAlpha : 255u);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
+    }
+
+    // A run quicker than the progress row's delay never shows it: the panel does not relayout
+    // twice (and the window present two extra frames) for a run the user cannot follow.
+    void quickRunsShowNoProgressRow() {
+        struct ShowCounter : QObject {
+            int shows = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::Show) ++shows;
+                return false;
+            }
+        } counter;
+        QProgressBar* bar = panel()->progressBar();
+        bar->installEventFilter(&counter);
+        QSignalSpy finished(m_window->jobRunner(), &cs::ui::JobRunner::finished);
+        panel()->setEps(panel()->epsSpin()->value() * 1.02);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && !finished.isEmpty(), 60000);
+        QTest::qWait(cs::ui::AlgorithmPanel::kProgressDelayMs + 50);
+        bar->removeEventFilter(&counter);
+        QVERIFY(bar->isHidden());
+        const double ms = finished.back().front().value<cs::ui::JobOutcome>().milliseconds;
+        // A machine too busy to run 20,000 points in 150 ms may rightly show it.
+        if (ms < cs::ui::AlgorithmPanel::kProgressDelayMs - 100)
+            QCOMPARE(counter.shows, 0);
+        else
+            qWarning("the run took %.0f ms: the progress row may show", ms);
     }
 
     void clustersAreAColourByEntry() {
