@@ -33,15 +33,24 @@ for n in 1M 10M 30M; do
 import json, sys
 j = json.load(open(sys.argv[1]))
 f = j["frames"]
-print(f"{sys.argv[2]}: draw {f['drawMs']['median']:.2f} ms, frame interval {f['intervalMs']['median']:.2f} ms")
+print(f"{sys.argv[2]}: draw {f['drawMs']['median']:.2f} ms, frame interval {f['intervalMs']['median']:.2f} ms "
+      f"({f['pointsDrawnMoving']['median']:.0f} points drawn moving)")
 p = j["pickMs"]
 print(f"  pick (GPU pass and read-back): {p['median']:.2f} ms median, {p['max']:.2f} ms max, "
       f"{p['hits']} of {p['count']} on a point")
-for path in ("interop", "host"):
-    q = j["paramToScreen"][path]
-    print(f"  eps change to screen, {path:7s} ({q['colourPath']}): {q['totalMs']['median']:.1f} ms "
-          f"(job {q['jobMs']['median']:.1f}, result {q['resultMs']['median']:.1f}, "
-          f"paint {q['paintMs']['median']:.1f}, paint to swap {q['paintToSwapMs']['median']:.1f})")
+stages = ["changeToJobStartMs", "jobMs", "jobToDeliveredMs", "deliveredToShownMs",
+          "resultToPaintMs", "paintMs", "paintToSwapMs"]
+for name, q in j["paramToScreen"].items():
+    if "skipped" in q:
+        print(f"  {name}: skipped ({q['skipped']})")
+        continue
+    print(f"  {name} ({q['colourPath']}): {q['totalMs']['median']:.1f} ms to screen, result shown "
+          f"{q['resultMs']['median']:.1f}; " +
+          ", ".join(f"{s[:-2]} {q[s]['median']:.1f}" for s in stages))
+    print("    job stages:", ", ".join(f"{k} {v:.1f}" for k, v in q["jobStageMedianMs"].items()))
+d = j["drag"]
+print(f"  drag: {d['landed']} of {d['positions']} landed, {d['stale']} stale, last move to screen "
+      f"{d['lastToScreenMs']:.1f} ms, final colours match: {d['finalMatches']}")
 PY
 done
 tar czf "$out/gui.tgz" -C "$out" gui && rm -rf "$work"
