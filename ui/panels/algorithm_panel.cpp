@@ -367,6 +367,9 @@ void AlgorithmPanel::addResultWidget(QWidget* widget, ResultPlace place) {
 
 void AlgorithmPanel::resetResult(const QString& summary) {
     m_live.reset();
+    // Not kept for the next result: new data must not hold the old result's memory (device
+    // memory too) until then.
+    releaseOffGuiThread(std::move(m_shownResult));
     m_resultSubset.reset();
     m_submitted.reset();
     // New data: an edit from here on starts from what the panel shows now.
