@@ -39,7 +39,9 @@ QStringList Legend::notes() const {
     if (kind != Kind::ColourBar) return out;
     if (!rangeNote.isEmpty()) out << rangeNote;
     if (below > 0 || above > 0)
-        out << QObject::tr("%1 below, %2 above").arg(countText(below), countText(above));
+        out << (estimated ? QObject::tr("about %1 below, %2 above")
+                          : QObject::tr("%1 below, %2 above"))
+                   .arg(countText(below), countText(above));
     return out;
 }
 

@@ -44,6 +44,9 @@ struct Legend {
     std::size_t below = 0;  ///< Kind::ColourBar: values under minimum (drawn in its colour)
     std::size_t above = 0;  ///< Kind::ColourBar: values over maximum
     QString rangeNote;      ///< Kind::ColourBar: how the range was chosen ("2–98th percentile")
+    /// Kind::ColourBar: below, above and the histogram were counted on an even sample and scaled
+    /// to all values (the notes say "about").
+    bool estimated = false;
 
     /// Most rows drawn; the rest are summarised in one "+ n more" line.
     static constexpr int kMaxRows = 16;

@@ -449,6 +449,21 @@ void PointCloudView::updateEdgeStatistics() {
     PointColouring legend = PointColouring::fromScalars(
         m_edgeLengthSample, m_edgeLengthSample.size(), 1, 0, tr("edge length"), 0, m_edgeRange);
     m_edgeColourRange = {legend.legend.minimum, legend.legend.maximum};
+    if (step > 1) {
+        // Counted on the sample: scaled to every edge, to three significant digits.
+        const double all = double(count) / double(m_edgeLengthSample.size());
+        const auto scaled = [all](std::size_t n) {
+            const double v = double(n) * all;
+            if (v < 1.0) return std::size_t(std::lround(v));
+            const double unit = std::pow(10.0, std::max(0.0, std::floor(std::log10(v)) - 2.0));
+            return std::size_t(std::lround(v / unit) * unit);
+        };
+        legend.legend.below = scaled(legend.legend.below);
+        legend.legend.above = scaled(legend.legend.above);
+        for (std::size_t& bin : legend.legend.histogram)
+            bin = scaled(bin);
+        legend.legend.estimated = true;
+    }
     m_edgeLegend = std::move(legend.legend);
 }
 

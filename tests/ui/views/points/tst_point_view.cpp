@@ -657,6 +657,42 @@ private slots:
         QVERIFY(allBackground(view->grabFramebuffer(), mid01));
     }
 
+    // Past kEdgeLengthSample edges the legend reads an even sample: its counts outside the
+    // range are scaled to every edge and say "about".
+    void edgeLegendOfALargeGraphIsScaled() {
+        const std::size_t n = 50'000;
+        const int k = 3;
+        std::vector<float> coords;
+        for (std::size_t i = 0; i < n; ++i) {
+            coords.push_back(float(std::sqrt(double(i)) * 100.0));  // gaps shrink along the line
+            coords.push_back(0.0f);
+        }
+        auto points = makePoints(2, coords);
+        auto view = makeView(points, QSize(200, 100));
+        QVERIFY(view);
+        std::vector<std::int32_t> targets;
+        for (std::size_t i = 0; i < n; ++i)
+            for (int c = 1; c <= k; ++c)
+                targets.push_back(std::int32_t((i + std::size_t(c)) % n));
+        QVERIFY(targets.size() >= 2 * PointCloudView::kEdgeLengthSample);
+        QVERIFY(view->setEdges(cs::knnEdges(makeGraph(n, k, targets))));
+        const Legend& legend = view->edgeLegend();
+        QVERIFY(legend.estimated);
+        std::size_t below = 0, above = 0;
+        for (std::size_t e = 0; e < targets.size(); ++e) {
+            const double length =
+                std::abs(double(coords[2 * (e / k)]) - double(coords[2 * std::size_t(targets[e])]));
+            below += length < legend.minimum;
+            above += length > legend.maximum;
+        }
+        QVERIFY(below > 1000 && above > 1000);
+        QVERIFY2(std::abs(double(legend.below) - double(below)) < 0.1 * double(below),
+                 qPrintable(QStringLiteral("%1 below, %2 counted").arg(legend.below).arg(below)));
+        QVERIFY2(std::abs(double(legend.above) - double(above)) < 0.1 * double(above),
+                 qPrintable(QStringLiteral("%1 above, %2 counted").arg(legend.above).arg(above)));
+        QVERIFY(legend.notes().join(QLatin1Char(' ')).contains(QStringLiteral("about")));
+    }
+
     void knnEdgesByLengthFilteredAndOver() {
         // Points on the x axis, each joined to its right neighbour: gaps 1, 1, 3, 3 (edges
         // 0-1, 1-2 short, 2-3, 3-4 long), the last point back to its left one (length 3).
