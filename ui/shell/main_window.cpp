@@ -786,7 +786,8 @@ void MainWindow::updatePointHighlight() {
             if (run->result.labels[i] >= -1)                         // not kNotRun
                 ++selected[std::size_t(run->result.labels[i] + 1)];  // noise first
         for (std::size_t c = 0; c < selected.size(); ++c) {
-            const std::size_t size = c == 0 ? run->result.stats.noisePoints : run->sizes[c - 1];
+            const DbscanStats& stats = run->result.stats;
+            const std::size_t size = c == 0 ? stats.noisePoints : stats.clusterSizes[c - 1];
             if (selected[c] > 0 && selected[c] == size) whole.push_back(std::int32_t(c) - 1);
         }
     }

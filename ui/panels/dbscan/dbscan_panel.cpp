@@ -525,13 +525,12 @@ void DbscanPanel::submitRun() {
                     overlap = backend.clusterOverlap(prev->result, run.result, job);
                 // The backends count the members per cluster with their statistics; a pass over
                 // the labels only for a result that lacks them.
-                const std::vector<std::size_t>& counted = run.result.stats.clusterSizes;
-                run.sizes = counted.size() == std::size_t(std::max(run.result.clusterCount, 0))
-                                ? counted
-                                : clusterSizes(run.result.labels, run.result.clusterCount);
+                std::vector<std::size_t>& sizes = run.result.stats.clusterSizes;
+                if (sizes.size() != std::size_t(std::max(run.result.clusterCount, 0)))
+                    sizes = clusterSizes(run.result.labels, run.result.clusterCount);
                 run.slotOf = matchClusterSlots(
                     overlap, prev ? std::span<const int>(prev->slotOf) : std::span<const int>(),
-                    run.sizes);
+                    sizes);
                 const int maxSlot = run.slotOf.empty()
                                         ? -1
                                         : *std::max_element(run.slotOf.begin(), run.slotOf.end());
@@ -991,24 +990,25 @@ void DbscanPanel::repaint() {
     legend.kind = Legend::Kind::Categories;
     legend.title = r.clusterCount == 1 ? tr("DBSCAN · 1 cluster")
                                        : tr("DBSCAN · %1 clusters").arg(r.clusterCount);
-    std::vector<std::int32_t> order(run.sizes.size());
+    const std::vector<std::size_t>& sizes = r.stats.clusterSizes;
+    std::vector<std::int32_t> order(sizes.size());
     for (std::size_t c = 0; c < order.size(); ++c)
         order[c] = std::int32_t(c);
     std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-        return run.sizes[std::size_t(a)] > run.sizes[std::size_t(b)];
+        return sizes[std::size_t(a)] > sizes[std::size_t(b)];
     });
     const std::size_t shown = order.size() > kLegendClusters + 1 ? kLegendClusters : order.size();
     for (std::size_t i = 0; i < shown; ++i) {
         const auto c = std::size_t(order[i]);
         // The id the labels CSV and the inspector give, so that the three agree.
         legend.entries.push_back({tr("cluster %1").arg(c),
-                                  run.slotColours[std::size_t(run.slotOf[c])], run.sizes[c],
+                                  run.slotColours[std::size_t(run.slotOf[c])], sizes[c],
                                   std::int32_t(c)});
     }
     if (shown < order.size()) {
         std::size_t rest = 0;
         for (std::size_t i = shown; i < order.size(); ++i)
-            rest += run.sizes[std::size_t(order[i])];
+            rest += sizes[std::size_t(order[i])];
         legend.entries.push_back({tr("… %1 more clusters").arg(order.size() - shown),
                                   ColourMaps::packRgba(m_view.palette().color(QPalette::Mid)),
                                   rest});

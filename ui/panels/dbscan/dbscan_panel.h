@@ -28,13 +28,13 @@ struct KDistanceSummary;
 class SweepHeatmap;
 class WarningRow;
 
-/// One finished DBSCAN run as the panel shows it: the result, the parameters it ran with, and
-/// its cluster colours (matched to the previous run's on the worker thread).
+/// One finished DBSCAN run as the panel shows it: the result (its statistics always hold the
+/// members per cluster), the parameters it ran with, and its cluster colours (matched to the
+/// previous run's on the worker thread).
 struct DbscanRun {
     DbscanResult result;
     DbscanParams params;
     std::vector<int> slotOf;                 ///< palette slot per cluster id
-    std::vector<std::size_t> sizes;          ///< members per cluster id
     std::vector<std::uint32_t> rgba;         ///< host colours (all classes shown); empty when
                                              ///< the view paints the device result itself
     std::vector<std::uint32_t> slotColours;  ///< packed colour per slot
