@@ -32,13 +32,16 @@ float mulUp(float x, float y) {
 
 }  // namespace
 
-KnnTensorBound knnTensorBound(std::size_t dims, std::size_t paddedDims) {
+KnnTensorBound knnTensorBound(std::size_t dims, std::size_t paddedDims, bool centred) {
     const double u = 0x1p-11, v = 0x1p-24, sub = 0x1p-25;
     const double d = double(dims), dH = double(paddedDims), root = std::sqrt(dH);
     const double g = gamma(dH, 0x1p-22);
     // Term 2's factors: sum |h h'| <= (1 + u)^2 rq rj + (1 + u) sub root (rq + rj) + sub^2 dH.
     const double c1 = 2.0 * ((2.0 * u + u * u) + g * (1.0 + u) * (1.0 + u));
-    const double c2 = gamma(d, v) + 2.2 * v + gamma(d + 2.0, v);
+    // Term 6: the centring's rounding, relative v' to the centred norms (0 without one).
+    const double vc = centred ? v / (1.0 - v) : 0.0;
+    const double c2 = gamma(d, v) + 2.2 * v + gamma(d + 2.0, v) * (1.0 + vc) * (1.0 + vc) +
+                      2.0 * vc + vc * vc;
     const double c3 = 2.0 * ((1.0 + u) * sub * root + g * (1.0 + u) * sub * root);
     const double c4 = 2.0 * (dH * sub * sub + g * dH * sub * sub);
     const double safety = 1.25;

@@ -35,9 +35,18 @@ namespace cs {
 //  4. a's own two roundings: <= 2 v (N_q + N_j + 2 |G|) (1 + v) <= 2.2 v (rq + rj)^2.
 //  5. The canonical distance: D = R (1 + t) with |t| <= gamma_{d+2} (a difference, a square
 //     and d additions of non-negative terms), and s^2 R = ||p_q - p_j||^2 <= (rq + rj)^2.
+//  6. Centring (the leaves of the forest: knnTensorBound's `centred`). The FP16 copy is then of
+//     y = fl(x - c) for a float vector c shared by the leaf's points (its centroid: any c will
+//     do), so that the norms, which the bound scales with, are the leaf's extent rather than the
+//     whole set's. p = s y, and R is still ||x_q - x_j||^2 while a approximates s^2 Ry,
+//     Ry = ||y_q - y_j||^2. y_i = (x_i - c_i)(1 + e_i), |e_i| <= v, so y - (x - c) has norm
+//     <= v' ||y|| (v' = v / (1 - v)), and ||s (x - c)|| <= (1 + v') r: with E = v' (rq + rj),
+//     s^2 |R - Ry| <= E (2 (rq + rj) + E) = (2 v' + v'^2) (rq + rj)^2, and term 5 becomes
+//     gamma_{d+2} (1 + v')^2 (rq + rj)^2. Both go into c2.
 // a - s^2 D = (N_q - ||p_q||^2) + (N_j - ||p_j||^2) - 2 (G - p_q . p_j) + (rounding of a)
-//             + s^2 (R - D), since s^2 R = ||p_q||^2 + ||p_j||^2 - 2 p_q . p_j; summing the
-// bounds (1, 2 twice through the factor 2; 3, 4, 5 once) gives c1..c4 below, which
+//             + s^2 (R - D), since s^2 R = ||p_q||^2 + ||p_j||^2 - 2 p_q . p_j (centred:
+//             s^2 Ry, and + s^2 (Ry - R)); summing the bounds (1, 2 twice through the factor 2;
+//             3, 4, 5, 6 once) gives c1..c4 below, which
 // knnTensorBound then multiplies by 5/4 and rounds up to float. The kernel evaluates B with every
 // operation rounded up and lb, ub with rounding down and up, so the float arithmetic keeps the
 // inequality. With FP16's u = 2^-11 the margin is about 2^-9 rq rj: for unit vectors that are
@@ -48,8 +57,9 @@ struct KnnTensorBound {
     float c1 = 0, c2 = 0, c3 = 0, c4 = 0;
 };
 
-/// The bound for `dims` dimensions padded to `paddedDims` (>= dims) FP16 products.
-KnnTensorBound knnTensorBound(std::size_t dims, std::size_t paddedDims);
+/// The bound for `dims` dimensions padded to `paddedDims` (>= dims) FP16 products; `centred`:
+/// the FP16 copy is of the coordinates minus a shared centre (term 6).
+KnnTensorBound knnTensorBound(std::size_t dims, std::size_t paddedDims, bool centred = false);
 
 /// B for scaled norms rq, rj, as the kernel evaluates it (each operation rounded up).
 float knnTensorPairBound(const KnnTensorBound& bound, float rq, float rj);

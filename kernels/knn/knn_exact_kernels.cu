@@ -1,26 +1,31 @@
 // SPDX-License-Identifier: MIT
-// The exact all-points kNN graph on tensor cores (launchKnnTensorExact, knn_exact_launch.h).
+// kNN searches on tensor cores (launchKnnTensorSearch, knn_exact_launch.h): the exact
+// all-points graph (one range, every point) and the leaves of an RP tree (a range per leaf, the
+// lists carried from the earlier trees).
 //
-// Every query row meets every candidate in tiles of kKnnTensorTile x kKnnTensorTile. Tensor
-// cores (mma.sync m16n8k16, FP16 in, FP32 accumulation) give each pair an approximate squared
-// distance a = N_q + N_j - 2 G with a proven error bound B(q, j) (see knnTensorBound below), so
-// lb = a - B <= s^2 D(q, j) <= ub = a + B, where D is the exact canonicalDist2 of the pair and s
-// the power-of-two scale of the FP16 copy. A query keeps, in a buffer of kCapacity, every
-// candidate whose lb is at most U, the k-th smallest ub met so far: the k points behind those
-// ub values are each at most U away, so the true k-th distance s^2 D_k <= U, and a true
-// neighbour j* has lb(j*) <= s^2 D(j*) <= s^2 D_k <= U: no true neighbour, nor any tie with the
-// k-th, is ever dropped. The candidates left at the end are re-ranked by canonicalDist2 itself
-// (float, dimension order, no FMA), so the lists are the CPU's, bit for bit. The bound is tested
-// in two steps per pair: a fast test in registers against a per-row threshold that allows for
-// the largest norm, then the exact bounds for the pairs it queued. A query whose
-// candidates overflow the buffer (many points at nearly the same distance: duplicates) is
-// flagged and searched again on the host's request by the CUDA-core exact search.
+// Every query row meets every candidate of its range in tiles of kKnnTensorTile x
+// kKnnTensorTile. Tensor cores (mma.sync m16n8k16, FP16 in, FP32 accumulation) give each pair an
+// approximate squared distance a = N_q + N_j - 2 G with a proven error bound B(q, j) (see
+// knnTensorBound below), so lb = a - B <= s^2 D(q, j) <= ub = a + B, where D is the exact
+// canonicalDist2 of the pair and s the power-of-two scale of the FP16 copy. A query keeps, in a
+// buffer of kCapacity, every candidate whose lb is at most U, the k-th smallest ub met so far:
+// the k points behind those ub values are each at most U away, so the true k-th distance
+// s^2 D_k <= U, and a true neighbour j* has lb(j*) <= s^2 D(j*) <= s^2 D_k <= U: no true
+// neighbour, nor any tie with the k-th, is ever dropped. A leaf's row starts with U = s^2 times
+// the k-th distance its list holds (k points at most that far are known already). The
+// candidates left at the end are re-ranked by canonicalDist2 itself (float, dimension order, no
+// FMA), so the lists are the CPU's, bit for bit. The bound is tested in two steps per pair: a
+// fast test in registers against a per-row threshold that allows for the largest norm, then the
+// exact bounds for the pairs it queued. A query whose candidates overflow the buffer (many
+// points at nearly the same distance: duplicates) is listed, or its leaf is, and searched again
+// on the host's request on the CUDA cores.
 
 #include <cuda_fp16.h>
 
 #include <cfloat>
 #include <climits>
 
+#include "compute/knn/knn_graph.h"
 #include "kernels/common/cuda_error.h"
 #include "kernels/knn/knn_exact_launch.h"
 
@@ -39,7 +44,7 @@ constexpr int kPerLane = kCapacity / 32;
 constexpr int kReRankPerLane = (kCapacity - kTile) / 32;  // a pruned buffer holds <= 896
 
 struct Candidate {
-    std::int32_t j;
+    std::uint32_t row;  // the candidate's row of the coordinates
     float lb;
     float ub;
 };
@@ -171,6 +176,17 @@ __device__ __forceinline__ float warpKth(float (&v)[PerLane], int k, int lane) {
     return kth;
 }
 
+// The k-th smallest of one value a lane (+inf where none): the warp's values sorted (bitonic).
+__device__ __forceinline__ float sortedKth(float v, int k, int lane) {
+    for (int size = 2; size <= 32; size <<= 1)
+        for (int stride = size / 2; stride > 0; stride /= 2) {
+            const float other = __shfl_xor_sync(0xffffffffu, v, stride);
+            const bool ascending = (lane & size) == 0, lower = (lane & stride) == 0;
+            v = lower == ascending ? fminf(v, other) : fmaxf(v, other);
+        }
+    return __shfl_sync(0xffffffffu, v, k - 1);
+}
+
 // One row's buffer pruned (warp-wide): U becomes the k-th smallest ub buffered (when smaller),
 // the entries with lb > U are dropped, and a buffer that stays too full to take another tile is
 // given up (the row is searched again on the CUDA cores).
@@ -185,7 +201,7 @@ __device__ void pruneRow(const Shared& sh, Candidate* buffer, int row, int k, fl
         const int at = e * 32 + lane;
         ub[e] = at < count ? buffer[at].ub : INFINITY;
     }
-    if (count >= k) u = fminf(u, warpKth(ub, k, lane));
+    if (count >= k) u = fminf(u, count <= 32 ? sortedKth(ub[0], k, lane) : warpKth(ub, k, lane));
     int kept = 0;
     for (int base = 0; base < count; base += 32) {
         const int at = base + lane;
@@ -215,74 +231,235 @@ __device__ void pruneRow(const Shared& sh, Candidate* buffer, int row, int k, fl
     __syncwarp();
 }
 
-// canonicalDist2 of two rows of the unscaled coordinates.
-__device__ __forceinline__ float canonical(const float* a, const float* b, int dims) {
+// (dist2, index) as one 64-bit key: non-negative floats order as their bits.
+__device__ __forceinline__ unsigned long long listKey(float d2, std::int32_t id) {
+    return (static_cast<unsigned long long>(__float_as_uint(d2)) << 32) | unsigned(id);
+}
+
+// Entries of the ascending keys[0 .. n) below key.
+__device__ __forceinline__ int countBelow(const unsigned long long* keys, int n,
+                                          unsigned long long key) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (keys[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+// The k smallest of a row's (at most 32) re-ranked candidates and its list (k empty entries
+// without merge), a lane per candidate: a candidate already listed goes, the others are sorted
+// across the warp (bitonic), and each candidate and each list entry finds its place from the
+// keys of the other side below it (the keys on the two sides are distinct now). k rounds of
+// taking the smallest of 30 keys a lane out cost 10x as much at k = 10. `keys` is the warp's
+// shared scratch (kKnnMaxK + 32 keys).
+__device__ void mergeFew(const Candidate* buffer, int count, const std::int32_t* idOf, bool merge,
+                         int k, float* listDist2, std::int32_t* listIndex,
+                         unsigned long long* keys, int lane) {
+    unsigned long long* listed = keys;
+    unsigned long long* sorted = keys + kKnnMaxK;
+    for (int m = lane; m < k; m += 32)
+        listed[m] = merge ? listKey(listDist2[m], listIndex[m]) : listKey(INFINITY, INT_MAX);
+    unsigned long long mine = ULLONG_MAX;
+    if (lane < count) {
+        const Candidate c = buffer[lane];
+        mine = listKey(c.lb, idOf ? idOf[c.row] : std::int32_t(c.row));
+    }
+    __syncwarp();
+    if (mine != ULLONG_MAX) {
+        const int at = countBelow(listed, k, mine);
+        if (at < k && listed[at] == mine) mine = ULLONG_MAX;
+    }
+    for (int size = 2; size <= 32; size <<= 1)
+        for (int stride = size / 2; stride > 0; stride /= 2) {
+            const unsigned long long other = __shfl_xor_sync(0xffffffffu, mine, stride);
+            const bool ascending = (lane & size) == 0, lower = (lane & stride) == 0;
+            mine = lower == ascending ? min(mine, other) : max(mine, other);
+        }
+    sorted[lane] = mine;
+    __syncwarp();
+    auto put = [&](int place, unsigned long long key) {
+        listDist2[place] = __uint_as_float(unsigned(key >> 32));
+        listIndex[place] = std::int32_t(key & 0xffffffffu);
+    };
+    if (mine != ULLONG_MAX) {
+        const int place = lane + countBelow(listed, k, mine);
+        if (place < k) put(place, mine);
+    }
+    for (int m = lane; m < k; m += 32) {
+        const int place = m + countBelow(sorted, 32, listed[m]);
+        if (place < k) put(place, listed[m]);
+    }
+    __syncwarp();
+}
+
+// The row at position p of the copy.
+__device__ __forceinline__ std::uint32_t rowAt(const KnnTensorWork& work, std::size_t p) {
+    return work.order ? work.order[p] : std::uint32_t(p);
+}
+
+// canonicalDist2 of two rows of the coordinates (dimension order, no FMA), four dimensions a
+// load where the rows are 16-byte aligned.
+__device__ __forceinline__ float canonical(const float* __restrict__ a, const float* __restrict__ b,
+                                           int dims) {
     float sum = 0.0f;
-    for (int j = 0; j < dims; ++j) {
-        const float diff = __fsub_rn(a[j], b[j]);
+    auto add = [&](float x, float y) {
+        const float diff = __fsub_rn(x, y);
         sum = __fadd_rn(sum, __fmul_rn(diff, diff));
+    };
+    if ((dims & 3) == 0) {
+        const auto* a4 = reinterpret_cast<const float4*>(a);
+        const auto* b4 = reinterpret_cast<const float4*>(b);
+#pragma unroll 4
+        for (int j = 0; j < dims / 4; ++j) {
+            const float4 x = a4[j], y = b4[j];
+            add(x.x, y.x);
+            add(x.y, y.y);
+            add(x.z, y.z);
+            add(x.w, y.w);
+        }
+    } else {
+#pragma unroll 4
+        for (int j = 0; j < dims; ++j)
+            add(a[j], b[j]);
     }
     return sum;
 }
 
-// The row's buffered candidates re-ranked by canonicalDist2: its k smallest (dist2, index)
-// pairs, ascending, into the lists.
-__device__ void reRankRow(const Candidate* buffer, int count, std::size_t q,
-                          const float* __restrict__ coords, int dims, int k, float* dist2,
-                          std::int32_t* index, int lane) {
-    unsigned long long key[kReRankPerLane];
-    const float* xq = coords + q * std::size_t(dims);
+// The canonical distances of every buffered candidate of the warp's rows (warp, warp + 8, ...),
+// each into its lb: the (row, candidate) pairs flattened, a lane each. A lane per candidate of
+// one row at a time left most lanes idle (about 8 candidates a row) and ran the rows one after
+// the other: 20x slower at 128 dimensions.
+__device__ void rankDistances(const Shared& sh, Candidate* buffers, std::size_t rowBase,
+                              std::size_t rowEnd, const KnnTensorWork& work,
+                              const float* __restrict__ coords, int dims, int warp, int lane) {
+    constexpr int kRows = kTile / (kThreads / 32);  // rows of a warp: 16
+    // Lane l < kRows: row warp + 8 l's candidates (none for rows given up or past the range).
+    const int row = warp + (kThreads / 32) * lane;
+    int count = 0;
+    if (lane < kRows && rowBase + row < rowEnd && sh.u[row] != -INFINITY) count = sh.count[row];
+    int first = count;  // inclusive scan, then exclusive
+#pragma unroll
+    for (int off = 1; off < 32; off <<= 1) {
+        const int v = __shfl_up_sync(0xffffffffu, first, off);
+        if (lane >= off) first += v;
+    }
+    const int total = __shfl_sync(0xffffffffu, first, 31);
+    first -= count;
+    for (int base = 0; base < total; base += 32) {
+        const int pair = base + lane;
+        // The pair's row: the last of the warp's rows that starts at or before it.
+        int r = 0;
+#pragma unroll
+        for (int l = 1; l < kRows; ++l)
+            if (__shfl_sync(0xffffffffu, first, l) <= pair) r = l;
+        const int at = pair - __shfl_sync(0xffffffffu, first, r);
+        if (pair >= total) continue;
+        const int tileRow = warp + (kThreads / 32) * r;
+        Candidate& c = buffers[std::size_t(tileRow) * kCapacity + at];
+        const std::size_t q = rowAt(work, rowBase + tileRow);
+        c.lb = canonical(coords + q * std::size_t(dims), coords + std::size_t(c.row) * dims, dims);
+    }
+    __syncwarp();
+}
+
+// The row's candidates, their canonical distances in lb (rankDistances), ranked: its k smallest
+// (dist2, index) pairs, ascending, into the lists; with merge, of the candidates and the k
+// entries the list holds already (a candidate already listed gives the same key, and both
+// copies go at once).
+__device__ void reRankRow(const Candidate* buffer, int count, std::size_t row,
+                                       const std::int32_t* idOf, int k, bool merge, float* dist2,
+                                       std::int32_t* index, unsigned long long* scratch,
+                                       int lane) {
+    if (count <= 32) {
+        mergeFew(buffer, count, idOf, merge, k, dist2 + row * std::size_t(k),
+                 index + row * std::size_t(k), scratch, lane);
+        return;
+    }
+
+    // More than a lane each: k rounds of taking the warp's smallest key out.
+    constexpr int kListPerLane = kKnnMaxK / 32;
+    constexpr int kKeys = kReRankPerLane + kListPerLane;
+    unsigned long long key[kKeys];
+    float* listDist2 = dist2 + row * std::size_t(k);
+    std::int32_t* listIndex = index + row * std::size_t(k);
 #pragma unroll
     for (int e = 0; e < kReRankPerLane; ++e) {
         const int at = e * 32 + lane;
         key[e] = ULLONG_MAX;
         if (at < count) {
-            const std::int32_t j = buffer[at].j;
-            const float d2 = canonical(xq, coords + std::size_t(j) * std::size_t(dims), dims);
+            const Candidate c = buffer[at];
+            const std::int32_t id = idOf ? idOf[c.row] : std::int32_t(c.row);
             // Non-negative floats order as their bits: (dist2, index) as one 64-bit key.
-            key[e] = (static_cast<unsigned long long>(__float_as_uint(d2)) << 32) | unsigned(j);
+            key[e] = (static_cast<unsigned long long>(__float_as_uint(c.lb)) << 32) | unsigned(id);
         }
+    }
+#pragma unroll
+    for (int e = 0; e < kListPerLane; ++e) {
+        const int m = e * 32 + lane;
+        key[kReRankPerLane + e] = ULLONG_MAX;
+        if (merge && m < k)
+            key[kReRankPerLane + e] =
+                (static_cast<unsigned long long>(__float_as_uint(listDist2[m])) << 32) |
+                unsigned(listIndex[m]);
     }
     for (int m = 0; m < k; ++m) {
         unsigned long long best = key[0];
 #pragma unroll
-        for (int e = 1; e < kReRankPerLane; ++e)
+        for (int e = 1; e < kKeys; ++e)
             best = min(best, key[e]);
         unsigned long long w = best;
+        // (The shuffles also order every lane's list reads above before lane 0's first write.)
 #pragma unroll
         for (int off = 16; off > 0; off >>= 1)
             w = min(w, __shfl_xor_sync(0xffffffffu, w, off));
-            // Keys are distinct (one per candidate index): exactly one lane holds w.
 #pragma unroll
-        for (int e = 0; e < kReRankPerLane; ++e)
+        for (int e = 0; e < kKeys; ++e)
             if (key[e] == w) key[e] = ULLONG_MAX;
         if (lane == 0) {
             const bool found = w != ULLONG_MAX;
-            dist2[q * std::size_t(k) + m] = found ? __uint_as_float(unsigned(w >> 32)) : INFINITY;
-            index[q * std::size_t(k) + m] = found ? std::int32_t(w & 0xffffffffu) : INT_MAX;
+            listDist2[m] = found ? __uint_as_float(unsigned(w >> 32)) : INFINITY;
+            listIndex[m] = found ? std::int32_t(w & 0xffffffffu) : INT_MAX;
         }
     }
 }
 
-__global__ void __launch_bounds__(kThreads, 2)
-    tensorExactKernel(KnnTensorInputs in, std::size_t firstRowTile, Candidate* workspace,
-                      Passed* passedSpace, float* dist2, std::int32_t* index,
-                      std::uint32_t* overflowRows, std::uint32_t* overflowCount) {
-    extern __shared__ __align__(16) unsigned char smem[];
-    const Shared sh = carve(smem, in.dH);
+
+// s^2 d rounded up: a list's k-th distance in the units of a (s a power of two, so exact
+// unless it leaves the normal range).
+__device__ __forceinline__ float scaledUp(float d, float s) {
+    return __fmul_ru(__fmul_ru(d, s), s);
+}
+
+// Whether a row's buffer is pruned after the tile just added: it may not take another tile, or
+// it has k candidates and no finite U yet (the first tile sets one, so that later tiles queue
+// few pairs).
+__device__ __forceinline__ bool needsPrune(const Shared& sh, int row, int k) {
+    const int count = sh.count[row];
+    return count > kCapacity - kTile || (sh.u[row] == INFINITY && count >= k);
+}
+
+// One work item: the rows [rowBase, rowEnd) of the range [b, e) against every position of the
+// range. Every thread of the block calls it (it holds the block's barriers).
+__device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
+                           const KnnTensorOutput& out, const Shared& sh, Candidate* buffer,
+                           Passed* passed, std::size_t b, std::size_t e, std::size_t rowBase,
+                           std::size_t range) {
     const int tid = int(threadIdx.x), lane = tid & 31, warp = tid >> 5;
     const int warpRow = (warp >> 1) * kWarpRows, warpCol = (warp & 1) * kWarpCols;
     const int g = lane >> 2, t4 = lane & 3;
-    const std::size_t rowBase = (firstRowTile + blockIdx.x) * kTile;
-    Candidate* buffer = workspace + std::size_t(blockIdx.x) * kTile * kCapacity;
-    Passed* passed = passedSpace + std::size_t(blockIdx.x) * kTile * kTile;
+    const std::size_t rowEnd = min(e, rowBase + kTile);
+    const float rMax = work.rangeNormMax ? work.rangeNormMax[range] : in.normMax;
     const int pa = pitchA(in.dH);
     const int chunks = in.dH / kChunk;
-    const std::size_t candTiles = in.nPad / kTile;
+    const std::size_t candTiles = (e - b + kTile - 1) / kTile;
     const std::size_t steps = candTiles * std::size_t(chunks);
     const auto* half = reinterpret_cast<const __half*>(in.half);
 
-    // The query rows, resident for the whole pass.
+    // The query rows, resident for the whole item.
     {
         const int vecPerRow = in.dH / 8;
         for (int v = tid; v < kTile * vecPerRow; v += kThreads) {
@@ -293,12 +470,18 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
     for (int r = tid; r < kTile; r += kThreads) {
         const std::size_t q = rowBase + r;
-        const bool real = q < in.n;
+        const bool real = q < rowEnd;
+        float u = -INFINITY;
+        if (real) {
+            u = INFINITY;
+            if (work.merge)
+                u = scaledUp(out.dist2[std::size_t(rowAt(work, q)) * in.k + (in.k - 1)], in.scale);
+        }
         sh.nq[r] = real ? in.norm2[q] : 0.0f;
         sh.rq[r] = real ? in.normUp[q] : 0.0f;
-        sh.bq[r] = real ? pairBound(in.bound, sh.rq[r], in.normMax) : 0.0f;
-        sh.u[r] = real ? INFINITY : -INFINITY;
-        sh.t[r] = sh.u[r];
+        sh.bq[r] = real ? pairBound(in.bound, sh.rq[r], rMax) : 0.0f;
+        sh.u[r] = u;
+        sh.t[r] = fastThreshold(u, sh.nq[r], sh.bq[r], sh.rq[r], rMax);
         sh.count[r] = 0;
     }
     if (tid == 0) sh.flag[0] = sh.flag[1] = 0;
@@ -310,7 +493,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     auto loadNext = [&] {
         if (loaded < steps) {
             __half* dst = sh.b + loadStage * kTile * kPitchB;
-            const __half* src = half + loadTile * kTile * in.dH + loadChunk * kChunk;
+            const __half* src = half + (b + loadTile * kTile) * in.dH + loadChunk * kChunk;
             // 128 rows x kChunk halves, in copies of 16 bytes.
 #pragma unroll
             for (int v = tid; v < kTile * (kChunk / 8); v += kThreads) {
@@ -325,7 +508,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         }
         if (++loadStage == kStages) loadStage = 0;
     };
-    for (int s = 0; s < kStages - 1; ++s) {
+    for (int st = 0; st < kStages - 1; ++st) {
         loadNext();
         commitAsync();
     }
@@ -353,21 +536,21 @@ __global__ void __launch_bounds__(kThreads, 2)
     loadThresholds();
 
     int chunk = 0, stage = 0;
-    std::size_t tileBase = 0;
+    std::size_t tileBase = b;
     for (std::size_t step = 0; step < steps; ++step) {
         waitAsync<kStages - 2>();
         __syncthreads();
         loadNext();
         commitAsync();
 
-        const __half* b = sh.b + stage * kTile * kPitchB;
+        const __half* bTile = sh.b + stage * kTile * kPitchB;
         if (++stage == kStages) stage = 0;
         // The fragments of k-step ks + 1 are loaded before the MMAs of step ks are issued (the
         // asm statements keep their order), so the shared-memory latency hides behind them.
         const __half* aBase =
             sh.a + (warpRow + (lane & 15)) * pa + chunk * kChunk + (lane >> 4) * 8;
         const __half* bBase =
-            b + (warpCol + (lane & 7) + (lane >> 4) * 8) * kPitchB + ((lane >> 3) & 1) * 8;
+            bTile + (warpCol + (lane & 7) + (lane >> 4) * 8) * kPitchB + ((lane >> 3) & 1) * 8;
         unsigned af[2][2][4], bf[2][4][4];
         auto loadFragments = [&](int buf, int ks) {
 #pragma unroll
@@ -395,15 +578,15 @@ __global__ void __launch_bounds__(kThreads, 2)
         if (++chunk != chunks) continue;
         chunk = 0;
 
-        // Epilogue of candidate tile `tile`: the fast test on every pair, in registers; the few
-        // pairs that pass are queued (a branch per pair, rarely taken, where running the exact
-        // test for all of a thread's pairs whenever one passed cost 10x the tile's MMAs).
+        // Epilogue of the candidate tile at tileBase: the fast test on every pair, in registers;
+        // the few pairs that pass are queued (a branch per pair, rarely taken, where running the
+        // exact test for all of a thread's pairs whenever one passed cost 10x the tile's MMAs).
         float nj[8][2];
 #pragma unroll
         for (int ni = 0; ni < 8; ++ni)
 #pragma unroll
-            for (int e = 0; e < 2; ++e)
-                nj[ni][e] = __ldg(in.norm2 + tileBase + warpCol + ni * 8 + 2 * t4 + e);
+            for (int c = 0; c < 2; ++c)
+                nj[ni][c] = __ldg(in.norm2 + tileBase + warpCol + ni * 8 + 2 * t4 + c);
 #pragma unroll
         for (int mi = 0; mi < 2; ++mi)
 #pragma unroll
@@ -420,33 +603,35 @@ __global__ void __launch_bounds__(kThreads, 2)
         __syncthreads();
         // The exact bounds of the queued pairs, a pair per thread.
         const int queued = sh.flag[1];
-        for (int e = tid; e < queued; e += kThreads) {
-            const Passed pair = passed[e];
+        for (int at = tid; at < queued; at += kThreads) {
+            const Passed pair = passed[at];
             const int row = int(pair.rowCol >> 16);
             const std::size_t j = tileBase + (pair.rowCol & 0xffffu);
             const std::size_t q = rowBase + row;
-            if (j >= in.n || j == q) continue;
+            if (j >= e || j == q) continue;
             const float a =
                 __fadd_rn(__fadd_rn(sh.nq[row], __ldg(in.norm2 + j)), __fmul_rn(-2.0f, pair.dot));
             const float bound = pairBound(in.bound, sh.rq[row], __ldg(in.normUp + j));
             const float lb = __fsub_rd(a, bound);
             if (!(lb <= sh.u[row])) continue;
-            const int at = atomicAdd(sh.count + row, 1);
-            buffer[std::size_t(row) * kCapacity + at] =
-                Candidate{std::int32_t(j), lb, __fadd_ru(a, bound)};
-            if (at + 1 > kCapacity - kTile) sh.flag[0] = 1;
+            const int slot = atomicAdd(sh.count + row, 1);
+            buffer[std::size_t(row) * kCapacity + slot] =
+                Candidate{rowAt(work, j), lb, __fadd_ru(a, bound)};
+            if (slot + 1 > kCapacity - kTile || (slot + 1 >= in.k && sh.u[row] == INFINITY))
+                sh.flag[0] = 1;
         }
         __syncthreads();
         if (tid == 0) sh.flag[1] = 0;
         tileBase += kTile;
         const bool last = step + 1 == steps;
         if (sh.flag[0] || last) {
-            // Only the rows that may not take another tile (all of them at the end): a row's U
-            // left stale only admits more, never fewer.
+            // Only the rows that need it: a row's U left stale only admits more, never fewer.
+            // At the end, the rows with more candidates than a lane each: the re-rank of a
+            // superset of the true neighbours ranks them the same, and costs one distance per
+            // lane up to 32.
             for (int row = warp; row < kTile; row += kThreads / 32)
-                if (last || sh.count[row] > kCapacity - kTile)
-                    pruneRow(sh, buffer + std::size_t(row) * kCapacity, row, in.k, in.normMax,
-                             lane);
+                if (needsPrune(sh, row, in.k) || (last && sh.count[row] > 32))
+                    pruneRow(sh, buffer + std::size_t(row) * kCapacity, row, in.k, rMax, lane);
             __syncthreads();
             if (tid == 0) sh.flag[0] = 0;
             loadThresholds();
@@ -454,16 +639,50 @@ __global__ void __launch_bounds__(kThreads, 2)
     }
     waitAsync<0>();
 
-    // Re-rank what is left; the given-up rows are listed for the CUDA-core search.
+    // Re-rank what is left; the given-up rows (or their range) are listed for the CUDA cores.
+    rankDistances(sh, buffer, rowBase, rowEnd, work, in.coords, in.dims, warp, lane);
+    // The merge's scratch takes the candidate stages' memory, idle now (no copy is in flight,
+    // and every warp is past the last tile's barrier).
+    constexpr int kScratch = kKnnMaxK + 32;
+    static_assert(sizeof(unsigned long long) * kScratch * (kThreads / 32) <=
+                  sizeof(__half) * kStages * kTile * kPitchB);
+    unsigned long long* scratch = reinterpret_cast<unsigned long long*>(sh.b) + warp * kScratch;
     for (int row = warp; row < kTile; row += kThreads / 32) {
         const std::size_t q = rowBase + row;
-        if (q >= in.n) continue;
+        if (q >= rowEnd) continue;
         if (sh.u[row] == -INFINITY) {
-            if (lane == 0) overflowRows[atomicAdd(overflowCount, 1u)] = std::uint32_t(q);
+            if (lane != 0) continue;
+            if (!work.merge) {
+                out.overflow[atomicAdd(out.overflowCount, 1u)] = std::uint32_t(q);
+            } else {
+                const std::size_t listed = work.firstRange + range;
+                if (atomicExch(out.rangeListed + listed, 1u) == 0u)
+                    out.overflow[atomicAdd(out.overflowCount, 1u)] = std::uint32_t(listed);
+            }
             continue;
         }
-        reRankRow(buffer + std::size_t(row) * kCapacity, sh.count[row], q, in.coords, in.dims, in.k,
-                  dist2, index, lane);
+        reRankRow(buffer + std::size_t(row) * kCapacity, sh.count[row], rowAt(work, q), work.idOf,
+                  in.k, work.merge, out.dist2, out.index, scratch, lane);
+    }
+}
+
+// Each block takes the work's items in turn, with its own candidate buffers.
+__global__ void __launch_bounds__(kThreads, 2)
+    tensorSearchKernel(KnnTensorInputs in, KnnTensorWork work, KnnTensorOutput out,
+                       Candidate* workspace, Passed* passedSpace) {
+    extern __shared__ __align__(16) unsigned char smem[];
+    const Shared sh = carve(smem, in.dH);
+    Candidate* buffer = workspace + std::size_t(blockIdx.x) * kTile * kCapacity;
+    Passed* passed = passedSpace + std::size_t(blockIdx.x) * kTile * kTile;
+    for (std::size_t item = blockIdx.x; item < work.items; item += gridDim.x) {
+        const std::size_t global = work.firstItem + item;
+        const std::size_t range = global / work.rowTiles;
+        const std::size_t b = work.offsets ? work.offsets[range] : 0;
+        const std::size_t e = work.offsets ? work.offsets[range + 1] : in.n;
+        const std::size_t rowBase = b + (global % work.rowTiles) * kTile;
+        if (rowBase >= e) continue;  // the whole block: no barrier is skipped by part of it
+        __syncthreads();             // the previous item's shared state is used up
+        searchItem(in, work, out, sh, buffer, passed, b, e, rowBase, range);
     }
 }
 
@@ -480,29 +699,77 @@ __global__ void maxAbsKernel(const float* x, std::size_t count, unsigned* bits) 
     if ((threadIdx.x & 31) == 0) atomicMax(bits, best);
 }
 
-// A warp per row: the FP16 copy scaled by `scale` (zero-padded to dH and to nPad rows), its
-// FP32 squared norm (any order: the bound allows for it) and an upper bound of the norm.
+// A warp per position: the FP16 copy of row order[p] (p without an order) scaled by `scale`
+// (zero-padded to dH and to nPad positions), its FP32 squared norm (any order: the bound allows
+// for it) and an upper bound of the norm.
 __global__ void prepareKernel(const float* __restrict__ coords, std::size_t n, int dims,
-                              std::size_t nPad, int dH, float scale, float normFactor, __half* half,
-                              float* norm2, float* normUp) {
-    const std::size_t row = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+                              const std::uint32_t* order, std::size_t nPad, int dH, float scale,
+                              float normFactor, __half* half, float* norm2, float* normUp) {
+    const std::size_t p = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     const int lane = int(threadIdx.x & 31);
-    if (row >= nPad) return;
+    if (p >= nPad) return;
+    const bool real = p < n;
+    const float* x = coords + (real ? std::size_t(order ? order[p] : p) : 0) * dims;
     float sum = 0.0f;
     for (int j = lane; j < dH; j += 32) {
-        const float p = row < n && j < dims ? coords[row * dims + j] * scale : 0.0f;
-        half[row * dH + j] = __float2half_rn(p);
-        sum = __fadd_rn(sum, __fmul_rn(p, p));
+        const float v = real && j < dims ? x[j] * scale : 0.0f;
+        half[p * dH + j] = __float2half_rn(v);
+        sum = __fadd_rn(sum, __fmul_rn(v, v));
     }
 #pragma unroll
     for (int off = 16; off > 0; off >>= 1)
         sum = __fadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
     if (lane == 0) {
         // Padding candidates: an infinite norm fails every test once U is finite (and the
-        // exact test checks j < n before that).
-        norm2[row] = row < n ? sum : INFINITY;
-        normUp[row] = row < n ? __fsqrt_ru(__fmul_ru(sum, normFactor)) : 0.0f;
+        // exact test checks the range before that).
+        norm2[p] = real ? sum : INFINITY;
+        normUp[p] = real ? __fsqrt_ru(__fmul_ru(sum, normFactor)) : 0.0f;
     }
+}
+
+// A block per leaf: its centroid c (in float, any order: the bound allows any c), then a warp
+// per position: the FP16 copy of s (x - c) (each difference rounded once, as term 6 of the bound
+// has it), its squared norm and norm bound, and the leaf's largest norm bound.
+constexpr int kPrepareLeafThreads = 256;
+
+__global__ void __launch_bounds__(kPrepareLeafThreads)
+    prepareLeavesKernel(const float* __restrict__ coords, int dims,
+                        const std::uint32_t* __restrict__ order, const std::uint32_t* offsets,
+                        int dH, float scale, float normFactor, __half* half, float* norm2,
+                        float* normUp, float* leafNormMax) {
+    __shared__ float centre[kKnnTensorMaxDims];
+    __shared__ unsigned largest;
+    const std::size_t b = offsets[blockIdx.x], e = offsets[blockIdx.x + 1];
+    const int tid = int(threadIdx.x), lane = tid & 31, warp = tid >> 5;
+    if (tid == 0) largest = 0;
+    for (int j = tid; j < dims; j += kPrepareLeafThreads) {
+        float sum = 0.0f;
+#pragma unroll 8
+        for (std::size_t p = b; p < e; ++p)
+            sum += coords[std::size_t(order[p]) * dims + j];
+        centre[j] = e > b ? sum / float(e - b) : 0.0f;
+    }
+    __syncthreads();
+    for (std::size_t p = b + warp; p < e; p += kPrepareLeafThreads / 32) {
+        const float* x = coords + std::size_t(order[p]) * dims;
+        float sum = 0.0f;
+        for (int j = lane; j < dH; j += 32) {
+            const float v = j < dims ? __fmul_rn(__fsub_rn(x[j], centre[j]), scale) : 0.0f;
+            half[p * dH + j] = __float2half_rn(v);
+            sum = __fadd_rn(sum, __fmul_rn(v, v));
+        }
+#pragma unroll
+        for (int off = 16; off > 0; off >>= 1)
+            sum = __fadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
+        if (lane == 0) {
+            const float up = __fsqrt_ru(__fmul_ru(sum, normFactor));
+            norm2[p] = sum;
+            normUp[p] = up;
+            atomicMax(&largest, __float_as_uint(up));  // non-negative floats order as their bits
+        }
+    }
+    __syncthreads();
+    if (tid == 0) leafNormMax[blockIdx.x] = __uint_as_float(largest);
 }
 
 }  // namespace
@@ -511,8 +778,14 @@ int knnTensorDims(int dims) {
     return (dims + kChunk - 1) / kChunk * kChunk;
 }
 
-std::size_t knnTensorWorkspaceBytes(std::size_t rowTiles) {
-    return rowTiles * kTile * (kCapacity * sizeof(Candidate) + kTile * sizeof(Passed));
+std::size_t knnTensorResidentBlocks(int device) {
+    int multiprocessors = 1;
+    CS_CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    return 2 * std::size_t(multiprocessors);
+}
+
+std::size_t knnTensorWorkspaceBytes(std::size_t blocks) {
+    return blocks * kTile * (kCapacity * sizeof(Candidate) + kTile * sizeof(Passed));
 }
 
 void launchKnnMaxAbs(const float* x, std::size_t count, unsigned* bits, cudaStream_t stream) {
@@ -523,28 +796,38 @@ void launchKnnMaxAbs(const float* x, std::size_t count, unsigned* bits, cudaStre
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchKnnTensorPrepare(const float* coords, std::size_t n, int dims, std::size_t nPad, int dH,
-                            float scale, float normFactor, std::uint16_t* half, float* norm2,
-                            float* normUp, cudaStream_t stream) {
+void launchKnnTensorPrepare(const float* coords, std::size_t n, int dims, const std::uint32_t* order,
+                            std::size_t nPad, int dH, float scale, float normFactor,
+                            std::uint16_t* half, float* norm2, float* normUp, cudaStream_t stream) {
     if (nPad == 0) return;
     const unsigned blocks = unsigned((nPad * 32 + 255) / 256);
-    prepareKernel<<<blocks, 256, 0, stream>>>(coords, n, dims, nPad, dH, scale, normFactor,
+    prepareKernel<<<blocks, 256, 0, stream>>>(coords, n, dims, order, nPad, dH, scale, normFactor,
                                               reinterpret_cast<__half*>(half), norm2, normUp);
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchKnnTensorExact(const KnnTensorInputs& in, std::size_t firstRowTile, std::size_t rowTiles,
-                          void* workspace, float* dist2, std::int32_t* index,
-                          std::uint32_t* overflowRows, std::uint32_t* overflowCount,
-                          cudaStream_t stream) {
-    if (rowTiles == 0) return;
+void launchKnnTensorPrepareLeaves(const float* coords, int dims, const std::uint32_t* order,
+                                  const std::uint32_t* offsets, std::size_t leaves, int dH,
+                                  float scale, float normFactor, std::uint16_t* half, float* norm2,
+                                  float* normUp, float* leafNormMax, cudaStream_t stream) {
+    if (leaves == 0) return;
+    prepareLeavesKernel<<<unsigned(leaves), kPrepareLeafThreads, 0, stream>>>(
+        coords, dims, order, offsets, dH, scale, normFactor, reinterpret_cast<__half*>(half),
+        norm2, normUp, leafNormMax);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnTensorSearch(const KnnTensorInputs& in, const KnnTensorWork& work,
+                           const KnnTensorOutput& out, void* workspace, std::size_t blocks,
+                           cudaStream_t stream) {
+    if (work.items == 0 || blocks == 0) return;
     const std::size_t bytes = sharedBytes(in.dH);
-    CS_CUDA_CHECK(cudaFuncSetAttribute(tensorExactKernel,
+    CS_CUDA_CHECK(cudaFuncSetAttribute(tensorSearchKernel,
                                        cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
     auto* buffers = static_cast<Candidate*>(workspace);
-    auto* passed = reinterpret_cast<Passed*>(buffers + rowTiles * kTile * kCapacity);
-    tensorExactKernel<<<unsigned(rowTiles), kThreads, bytes, stream>>>(
-        in, firstRowTile, buffers, passed, dist2, index, overflowRows, overflowCount);
+    auto* passed = reinterpret_cast<Passed*>(buffers + blocks * kTile * kCapacity);
+    const unsigned grid = unsigned(std::min(work.items, blocks));
+    tensorSearchKernel<<<grid, kThreads, bytes, stream>>>(in, work, out, buffers, passed);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -13,6 +13,7 @@
 #include <future>
 #include <limits>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -67,9 +68,9 @@ struct LeafLayout {
     const std::int32_t* idOf;
 };
 
-// Leaves [leafBegin, leafEnd) of leafRanges (deviceOffsets: the same on the device) searched in
-// paced launches of about kPairDimsPerLaunch. Leaves share no points, so the batches change
-// nothing but when a cancel lands.
+// Leaves [leafBegin, leafEnd) of leafRanges (deviceOffsets: the same on the device) searched on
+// the CUDA cores in paced launches of about kPairDimsPerLaunch. Leaves share no points, so the
+// batches change nothing but when a cancel lands.
 void searchLeavesPaced(StreamHandles& ctx, JobControl& job, const LeafLayout& layout,
                        const std::vector<std::uint32_t>& leafRanges,
                        const std::uint32_t* deviceOffsets, std::size_t leafBegin,
@@ -94,6 +95,165 @@ void searchLeavesPaced(StreamHandles& ctx, JobControl& job, const LeafLayout& la
                                             layout.idOf, deviceOffsets + leafBegin + first,
                                             end - first, maxLeaf, k, dist2, index, ctx.stream());
                     });
+}
+
+// The fewest dimensions whose leaves go to the tensor cores. Their fixed costs (the candidates'
+// exact bounds, pruning, the re-rank and the merge) are about the same at any width, the CUDA
+// cores' work grows with it: on the H200, leaf search of 6 trees of 1M embed points, k 10,
+// 64.4 -> 40.0 ms at 128 dimensions, 31.9 -> 32.3 ms at 40; 4 trees of 100k x 16, 1.7 -> 3.4.
+constexpr std::size_t kTensorLeafMinDims = 64;
+// Pair-dimensions per launch of the tensor-core leaf search (the tensor cores meet pairs about
+// eight times as fast as the CUDA cores, so the launches last about as long).
+constexpr double kTensorPairDimsPerLaunch = 0x1p35;
+// Most blocks of a tensor-core leaf search (each holds 1.6 MB of candidate buffers): two per
+// multiprocessor of an H200, and so the memory knnDeviceBytes counts.
+constexpr std::size_t kTensorLeafBlocks = 288;
+
+bool leavesOnTensorCores(std::size_t dims) {
+    return dims >= kTensorLeafMinDims && dims <= std::size_t(kKnnTensorMaxDims);
+}
+
+// Positions of a tree's FP16 copy: a range's last row tile and candidate tile may reach up to
+// a tile past the points.
+std::size_t tensorLeafPositions(std::size_t rows) {
+    return roundUp(rows, kKnnTensorTile) + kKnnTensorTile;
+}
+
+// The leaf search on tensor cores (knn_exact_kernels.cu): each tree's FP16 copy of the rows in
+// its order, every leaf centred on its centroid (the bound's margin scales with the norms: the
+// leaf's extent rather than the whole set's, 1/50 of it on 1M x 128 embed), their norms, the
+// candidate buffers, and the leaves with a row whose candidates overflowed, which the CUDA
+// cores then search whole (merging a leaf twice changes nothing).
+class TensorLeaves {
+public:
+    static std::size_t deviceBytes(std::size_t rows, std::size_t dims, std::size_t leaves) {
+        const std::size_t positions = tensorLeafPositions(rows);
+        return positions * std::size_t(knnTensorDims(int(dims))) * 2 + positions * 8 +
+               leaves * 12 + knnTensorWorkspaceBytes(kTensorLeafBlocks);
+    }
+
+    TensorLeaves(StreamHandles& ctx, const float* coords, std::size_t rows, int dims, int k,
+                 std::size_t leaves)
+        : m_ctx(ctx),
+          m_positions(tensorLeafPositions(rows)),
+          m_blocks(std::min(knnTensorResidentBlocks(ctx.device()), kTensorLeafBlocks)),
+          m_half(m_positions * std::size_t(knnTensorDims(dims)), ctx.stream()),
+          m_norm2(m_positions, ctx.stream()),
+          m_normUp(m_positions, ctx.stream()),
+          m_leafNormMax(std::max<std::size_t>(leaves, 1), ctx.stream()),
+          m_listed(std::max<std::size_t>(leaves, 1), ctx.stream()),
+          m_overflow(std::max<std::size_t>(leaves, 1), ctx.stream()),
+          m_overflowCount(1, ctx.stream()),
+          m_workspace(knnTensorWorkspaceBytes(m_blocks), ctx.stream()) {
+        const cudaStream_t s = ctx.stream();
+        DeviceBuffer<unsigned> bits(1, s);
+        launchKnnMaxAbs(coords, rows * std::size_t(dims), bits.data(), s);
+        const float maxAbs = std::bit_cast<float>(bits.toHost()[0]);
+        const int dH = knnTensorDims(dims);
+        // A centred coordinate is at most about twice the largest |x| (a centroid lies within
+        // the points' range): s for four times it keeps every |s (x - c)| < 1.
+        const float scale =
+            knnTensorScale(std::min(4.0f * maxAbs, std::numeric_limits<float>::max()));
+        m_in = KnnTensorInputs{.half = m_half.data(),
+                               .dH = dH,
+                               .norm2 = m_norm2.data(),
+                               .normUp = m_normUp.data(),
+                               .scale = scale,
+                               .n = rows,
+                               .coords = coords,
+                               .dims = dims,
+                               .k = k,
+                               .bound = knnTensorBound(std::size_t(dims), std::size_t(dH), true)};
+        // The padding positions past the rows: zeros of infinite norm (the trees' copies
+        // write only the rows' positions).
+        launchKnnTensorPrepare(coords, rows, dims, nullptr, m_positions, dH, scale,
+                               knnTensorNormFactor(std::size_t(dims)), m_half.data(),
+                               m_norm2.data(), m_normUp.data(), s);
+    }
+
+    // One tree's leaves [leafBegin, leafEnd) (layout.order: position -> row).
+    void search(JobControl& job, const LeafLayout& layout,
+                const std::vector<std::uint32_t>& leafRanges, const std::uint32_t* deviceOffsets,
+                std::size_t leafBegin, std::size_t leafEnd, float* dist2, std::int32_t* index) {
+        const cudaStream_t s = m_ctx.stream();
+        launchKnnTensorPrepareLeaves(m_in.coords, m_in.dims, layout.order,
+                                     deviceOffsets + leafBegin, leafEnd - leafBegin, m_in.dH,
+                                     m_in.scale, knnTensorNormFactor(std::size_t(m_in.dims)),
+                                     m_half.data(), m_norm2.data(), m_normUp.data(),
+                                     m_leafNormMax.data() + leafBegin, s);
+        m_listed.zero();
+        m_overflowCount.zero();
+        const int maxLeaf = largestLeaf(leafRanges);
+        const std::size_t rowTiles =
+            (std::size_t(maxLeaf) + kKnnTensorTile - 1) / kKnnTensorTile;
+        const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(m_in.dH);
+        const auto perLaunch = std::size_t(
+            std::max(1.0, std::floor(kTensorPairDimsPerLaunch / std::max(perLeaf, 1.0))));
+        const KnnTensorOutput out{.dist2 = dist2,
+                                  .index = index,
+                                  .overflow = m_overflow.data(),
+                                  .overflowCount = m_overflowCount.data(),
+                                  .rangeListed = m_listed.data()};
+        forPacedBatches(m_ctx, job, leafEnd - leafBegin, perLaunch,
+                        [&](std::size_t first, std::size_t end) {
+                            const KnnTensorWork work{.offsets = deviceOffsets + leafBegin + first,
+                                                     .rowTiles = rowTiles,
+                                                     .items = (end - first) * rowTiles,
+                                                     .rangeNormMax = m_leafNormMax.data() +
+                                                                     leafBegin + first,
+                                                     .order = layout.order,
+                                                     .idOf = layout.idOf,
+                                                     .merge = true,
+                                                     .firstRange = leafBegin + first};
+                            launchKnnTensorSearch(m_in, work, out, m_workspace.data(), m_blocks,
+                                                  s);
+                        });
+    }
+
+    // Leaves the last search listed: a row of theirs had more candidates than its buffer
+    // holds. Waits for the search.
+    std::size_t listedLeaves() const { return m_overflowCount.toHost()[0]; }
+
+    // The listed leaves, whole, on the CUDA cores (the rows the tensor cores finished merge the
+    // same pairs again, which changes nothing).
+    void searchListed(const LeafLayout& layout, const std::vector<std::uint32_t>& leafRanges,
+                      const std::uint32_t* deviceOffsets, float* dist2, std::int32_t* index) {
+        launchKnnLeafSearchListed(layout.soa, layout.stride, layout.dPad, layout.order,
+                                  layout.idOf, deviceOffsets, m_overflow.data(), listedLeaves(),
+                                  largestLeaf(leafRanges), m_in.k, dist2, index, m_ctx.stream());
+    }
+
+private:
+    StreamHandles& m_ctx;
+    std::size_t m_positions;
+    std::size_t m_blocks;
+    DeviceBuffer<std::uint16_t> m_half;
+    DeviceBuffer<float> m_norm2, m_normUp, m_leafNormMax;
+    DeviceBuffer<std::uint32_t> m_listed, m_overflow, m_overflowCount;
+    DeviceBuffer<std::uint8_t> m_workspace;
+    KnnTensorInputs m_in;
+};
+
+// One tree's leaves [leafBegin, leafEnd): on the tensor cores where they take the set (stage
+// "leaf search"), then the leaves they listed on the CUDA cores (stage "overflow leaves", only
+// when there are any), else all on the CUDA cores.
+void searchTreeLeaves(StreamHandles& ctx, JobControl& job, const LeafLayout& layout,
+                      TensorLeaves* tensor, const std::vector<std::uint32_t>& leafRanges,
+                      const std::uint32_t* deviceOffsets, std::size_t leafBegin,
+                      std::size_t leafEnd, int k, float* dist2, std::int32_t* index) {
+    {
+        ScopedGpuStage stage(ctx, job, "leaf search");
+        if (tensor)
+            tensor->search(job, layout, leafRanges, deviceOffsets, leafBegin, leafEnd, dist2,
+                           index);
+        else
+            searchLeavesPaced(ctx, job, layout, leafRanges, deviceOffsets, leafBegin, leafEnd, k,
+                              dist2, index);
+    }
+    if (tensor && tensor->listedLeaves() > 0) {
+        ScopedGpuStage stage(ctx, job, "overflow leaves");
+        tensor->searchListed(layout, leafRanges, deviceOffsets, dist2, index);
+    }
 }
 
 std::size_t exactChunks(std::size_t n) {
@@ -204,7 +364,10 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
     const std::size_t layout = dPad * stride * 4;  // the tree-ordered structure of arrays
     const std::size_t lists = n * k * 8;           // dist2 and index, later the distances
     const std::size_t recall = sample * (dPad + 1) * 4 + exactChunks(n) * sample * k * 8;
-    return projections + tree + layout + lists + recall + (std::size_t(4) << 20);
+    const std::size_t tensor = leavesOnTensorCores(dims)
+                                   ? TensorLeaves::deviceBytes(n, dims, std::size_t(1) << levels)
+                                   : 0;
+    return projections + tree + layout + lists + recall + tensor + (std::size_t(4) << 20);
 }
 
 namespace {
@@ -274,6 +437,8 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
     DeviceBuffer<float> dist2(slots, s);
     DeviceBuffer<std::int32_t> index(slots, s);
     launchKnnClearLists(dist2.data(), index.data(), slots, s);
+    std::optional<TensorLeaves> tensor;
+    if (leavesOnTensorCores(dims)) tensor.emplace(ctx, coords, n, int(dims), k, leaves);
 
     const std::vector<std::int32_t> sample = knnRecallSample(n, params.recallSample, params.seed);
     const std::size_t rows = sample.size();
@@ -322,12 +487,9 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
             lists.dist2.copyToHost(std::span<float>(exact));
             ctx.synchronize();
         }
-        {
-            ScopedGpuStage stage(ctx, job, "leaf search");
-            searchLeavesPaced(ctx, job, {soa.data(), stride, dPad, order.data(), nullptr},
-                              leafRanges, leafOffsets.data(), leafBegin, leafEnd, k, dist2.data(),
-                              index.data());
-        }
+        searchTreeLeaves(ctx, job, {soa.data(), stride, dPad, order.data(), nullptr},
+                         tensor ? &*tensor : nullptr, leafRanges, leafOffsets.data(), leafBegin,
+                         leafEnd, k, dist2.data(), index.data());
         {
             ScopedGpuStage stage(ctx, job, "recall");
             launchKnnGatherRows(dist2.data(), k, sampleIds.data(), rows, sampleRows.data(), s);
@@ -395,12 +557,9 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
                          const DevicePoints* resident) {
     const std::size_t n = points.n, dims = points.dims;
     DeviceScope scope(ctx.device());
-    int multiprocessors = 1;
-    CS_CUDA_CHECK(
-        cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, ctx.device()));
     const std::size_t tiles = roundUp(n, kKnnTensorTile) / kKnnTensorTile;
     // A wave of two blocks per multiprocessor a launch: about 50 ms at 1M x 128.
-    const std::size_t launchTiles = std::min(tiles, 2 * std::size_t(multiprocessors));
+    const std::size_t launchTiles = std::min(tiles, knnTensorResidentBlocks(ctx.device()));
     startGraph(ctx, points, params, job, "the exact kNN graph", [&] {
         return exactDeviceBytes(n, dims, params.k, launchTiles) + (resident ? 0 : n * dims * 4);
     });
@@ -438,15 +597,15 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
         const float normFactor = knnTensorNormFactor(dims);
         DeviceBuffer<std::uint16_t> half(nPad * std::size_t(dH), s);
         DeviceBuffer<float> norm2(nPad, s), normUp(nPad, s);
-        launchKnnTensorPrepare(coords, n, int(dims), nPad, dH, fp16Scale, normFactor, half.data(),
-                               norm2.data(), normUp.data(), s);
+        launchKnnTensorPrepare(coords, n, int(dims), nullptr, nPad, dH, fp16Scale, normFactor,
+                               half.data(), norm2.data(), normUp.data(), s);
         const KnnTensorInputs in{.half = half.data(),
                                  .dH = dH,
                                  .norm2 = norm2.data(),
                                  .normUp = normUp.data(),
                                  .normMax = largest(normUp.data(), nPad),
+                                 .scale = fp16Scale,
                                  .n = n,
-                                 .nPad = nPad,
                                  .coords = coords,
                                  .dims = int(dims),
                                  .k = k,
@@ -454,9 +613,13 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
         DeviceBuffer<std::uint8_t> workspace(knnTensorWorkspaceBytes(launchTiles), s);
         DeviceBuffer<std::uint32_t> leftCount(1, s);
         leftCount.zero();
+        const KnnTensorOutput out{.dist2 = dist2.data(),
+                                  .index = index.data(),
+                                  .overflow = leftRows.data(),
+                                  .overflowCount = leftCount.data()};
         forPacedBatches(ctx, job, tiles, launchTiles, [&](std::size_t first, std::size_t end) {
-            launchKnnTensorExact(in, first, end - first, workspace.data(), dist2.data(),
-                                 index.data(), leftRows.data(), leftCount.data(), s);
+            launchKnnTensorSearch(in, {.rowTiles = tiles, .firstItem = first, .items = end - first},
+                                  out, workspace.data(), launchTiles, s);
             job.setProgress(0.9 * double(end) / double(tiles), "exact search");
         });
         left = leftCount.toHost()[0];
@@ -512,8 +675,12 @@ void knnSearchLeavesCuda(StreamHandles& ctx, const KnnLeafSearch& leaves, JobCon
     const cudaStream_t s = ctx.stream();
     const int dPad = knnPaddedDims(int(dims));
     const std::size_t stride = roundUp(rows, kKnnTile);
-    const std::size_t bytes = rows * dims * 4 + std::size_t(dPad) * stride * 4 + rows * 8 +
-                              leaves.leafOffsets.size() * 4 + rows * kk * 8;
+    const std::size_t leafCount = leaves.leafOffsets.size() - 1;
+    const bool onTensorCores = leavesOnTensorCores(dims);
+    const std::size_t bytes =
+        rows * dims * 4 + std::size_t(dPad) * stride * 4 + rows * 8 +
+        leaves.leafOffsets.size() * 4 + rows * kk * 8 +
+        (onTensorCores ? TensorLeaves::deviceBytes(rows, dims, leafCount) : 0);
     if (const auto free = ctx.shortOfMemory(bytes))
         throw Error("the leaf search of " + std::to_string(rows) + " points needs about " +
                     mebibytes(bytes) + " of GPU memory, but only " + mebibytes(*free) +
@@ -522,9 +689,9 @@ void knnSearchLeavesCuda(StreamHandles& ctx, const KnnLeafSearch& leaves, JobCon
     DeviceBuffer<std::uint32_t> order(rows, s), offsets(leafRanges.size(), s);
     DeviceBuffer<std::int32_t> ids(rows, s), index(rows * kk, s);
     DeviceBuffer<float> dist2(rows * kk, s), soa(std::size_t(dPad) * stride, s);
+    DeviceBuffer<float> coords(rows * dims, s);
     {
         ScopedGpuStage stage(ctx, job, "upload");
-        DeviceBuffer<float> coords(rows * dims, s);
         copyToDeviceStaged(coords.data(), leaves.coords.data(), coords.bytes(), ctx.device(), s);
         order.copyFromHost(leaves.order);
         offsets.copyFromHost(std::span<const std::uint32_t>(leafRanges));
@@ -535,12 +702,11 @@ void knnSearchLeavesCuda(StreamHandles& ctx, const KnnLeafSearch& leaves, JobCon
                            s);
         ctx.synchronize();
     }
-    {
-        ScopedGpuStage stage(ctx, job, "leaf search");
-        searchLeavesPaced(ctx, job, {soa.data(), stride, dPad, order.data(), ids.data()},
-                          leafRanges, offsets.data(), 0, leafRanges.size() - 1, leaves.k,
-                          dist2.data(), index.data());
-    }
+    std::optional<TensorLeaves> tensor;
+    if (onTensorCores) tensor.emplace(ctx, coords.data(), rows, int(dims), leaves.k, leafCount);
+    searchTreeLeaves(ctx, job, {soa.data(), stride, dPad, order.data(), ids.data()},
+                     tensor ? &*tensor : nullptr, leafRanges, offsets.data(), 0, leafCount,
+                     leaves.k, dist2.data(), index.data());
     ScopedGpuStage stage(ctx, job, "download");
     copyToHostStaged(leaves.dist2.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
     copyToHostStaged(leaves.index.data(), index.data(), index.bytes(), ctx.device(), s);

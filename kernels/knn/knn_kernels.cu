@@ -351,11 +351,12 @@ __device__ __forceinline__ void keepNearest(const float (&acc)[kKnnTile], const 
 template <int Chunk, int KMax>
 __global__ void __launch_bounds__(kKnnRowsPerBlock)
     leafSearchKernel(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
-                     const std::int32_t* idOf, const std::uint32_t* offsets, unsigned rowBlocks,
-                     int k, float* dist2, std::int32_t* index) {
+                     const std::int32_t* idOf, const std::uint32_t* offsets,
+                     const std::uint32_t* listed, unsigned rowBlocks, int k, float* dist2,
+                     std::int32_t* index) {
     __shared__ Tile<Chunk> tile;
     __shared__ float parked[kKnnTile][kKnnRowsPerBlock];
-    const unsigned leaf = blockIdx.x / rowBlocks;
+    const unsigned leaf = listed ? listed[blockIdx.x / rowBlocks] : blockIdx.x / rowBlocks;
     const unsigned rowBlock = blockIdx.x % rowBlocks;
     const std::uint32_t b = offsets[leaf], e = offsets[leaf + 1];
     const std::uint32_t first = b + rowBlock * kKnnRowsPerBlock;
@@ -455,11 +456,12 @@ void byShape(int dPad, int k, Args&&... args) {
 template <int C, int K>
 struct LeafLaunch {
     static void run(const float* soa, std::size_t stride, int dPad, const std::uint32_t* order,
-                    const std::int32_t* idOf, const std::uint32_t* offsets, std::size_t leaves,
-                    int maxLeaf, int k, float* dist2, std::int32_t* index, cudaStream_t stream) {
+                    const std::int32_t* idOf, const std::uint32_t* offsets,
+                    const std::uint32_t* listed, std::size_t leaves, int maxLeaf, int k,
+                    float* dist2, std::int32_t* index, cudaStream_t stream) {
         const unsigned rowBlocks = unsigned((maxLeaf + kKnnRowsPerBlock - 1) / kKnnRowsPerBlock);
         leafSearchKernel<C, K><<<unsigned(leaves * rowBlocks), kKnnRowsPerBlock, 0, stream>>>(
-            soa, stride, dPad, order, idOf, offsets, rowBlocks, k, dist2, index);
+            soa, stride, dPad, order, idOf, offsets, listed, rowBlocks, k, dist2, index);
     }
 };
 
@@ -555,8 +557,19 @@ void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const s
                          int maxLeaf, int k, float* dist2, std::int32_t* index,
                          cudaStream_t stream) {
     if (leaves == 0 || maxLeaf == 0) return;
-    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, idOf, offsets, leaves, maxLeaf, k, dist2,
-                        index, stream);
+    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, idOf, offsets, nullptr, leaves, maxLeaf,
+                        k, dist2, index, stream);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnLeafSearchListed(const float* soa, std::size_t stride, int dPad,
+                               const std::uint32_t* order, const std::int32_t* idOf,
+                               const std::uint32_t* offsets, const std::uint32_t* listed,
+                               std::size_t count, int maxLeaf, int k, float* dist2,
+                               std::int32_t* index, cudaStream_t stream) {
+    if (count == 0 || maxLeaf == 0) return;
+    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, idOf, offsets, listed, count, maxLeaf,
+                        k, dist2, index, stream);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -65,6 +65,13 @@ void launchKnnLeafSearch(const float* soa, std::size_t stride, int dPad, const s
                          int maxLeaf, int k, float* dist2, std::int32_t* index,
                          cudaStream_t stream);
 
+/// The same for the leaves listed[0 .. count) (indices into offsets' leaves).
+void launchKnnLeafSearchListed(const float* soa, std::size_t stride, int dPad,
+                               const std::uint32_t* order, const std::int32_t* idOf,
+                               const std::uint32_t* offsets, const std::uint32_t* listed,
+                               std::size_t count, int maxLeaf, int k, float* dist2,
+                               std::int32_t* index, cudaStream_t stream);
+
 /// Blocks of launchKnnLeafSearch (kKnnRowsPerBlock rows each) that one multiprocessor of the
 /// current device holds at once for these padded dimensions and k. Throws CudaError.
 int knnLeafSearchBlocksPerMultiprocessor(int dPad, int k);

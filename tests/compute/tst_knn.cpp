@@ -386,8 +386,7 @@ private slots:
         double worstUse = 0.0;
         for (std::size_t dims : {1, 3, 16, 40, 128, 300, 512}) {
             const std::size_t dH = (dims + 63) / 64 * 64;
-            const cs::KnnTensorBound bound = cs::knnTensorBound(dims, dH);
-            QVERIFY(bound.c1 < 0x1p-8f);
+            QVERIFY(cs::knnTensorBound(dims, dH).c1 < 0x1p-8f);
             for (int trial = 0; trial < 400; ++trial) {
                 std::vector<float> a(dims), b(dims);
                 const int kind = trial % 4;
@@ -400,14 +399,28 @@ private slots:
                            : kind == 3 ? std::nextafter(a[j], 2.0f * a[j] + 1.0f)
                                        : float(rng.normal());
                 }
+                // Odd trials centre both on a shared c, as the forest's leaves do (term 6):
+                // the pair's midpoint, or a point far off (centred norms larger than the
+                // coordinates).
+                const bool centred = trial % 2 == 1;
+                std::vector<float> ya = a, yb = b;
+                if (centred) {
+                    for (std::size_t j = 0; j < dims; ++j) {
+                        const float c = trial % 4 == 1 ? 0.5f * (a[j] + b[j]) + 1e-3f * a[j]
+                                                       : float(3.0 * rng.normal());
+                        ya[j] = a[j] - c;
+                        yb[j] = b[j] - c;
+                    }
+                }
+                const cs::KnnTensorBound bound = cs::knnTensorBound(dims, dH, centred);
                 float maxAbs = 0.0f;
                 for (std::size_t j = 0; j < dims; ++j)
-                    maxAbs = std::max({maxAbs, std::fabs(a[j]), std::fabs(b[j])});
+                    maxAbs = std::max({maxAbs, std::fabs(ya[j]), std::fabs(yb[j])});
                 const float s = cs::knnTensorScale(maxAbs);
                 const double gammaD = double(dims) * 0x1p-24 / (1.0 - double(dims) * 0x1p-24);
                 float nq = 0.0f, nj = 0.0f, dot = 0.0f;
                 for (std::size_t j = 0; j < dims; ++j) {
-                    const float p = a[j] * s, q = b[j] * s;
+                    const float p = ya[j] * s, q = yb[j] * s;
                     nq = nq + p * p;
                     nj = nj + q * q;
                     dot = dot + float(_Float16(p)) * float(_Float16(q));
@@ -422,11 +435,12 @@ private slots:
                     double(cs::canonicalDist2(a.data(), b.data(), dims)) * double(s) * double(s);
                 const double error = std::fabs(double(approx) - exact);
                 QVERIFY2(error <= double(pair),
-                         qPrintable(QStringLiteral("d=%1 kind %2: error %3 > bound %4")
+                         qPrintable(QStringLiteral("d=%1 kind %2%5: error %3 > bound %4")
                                         .arg(dims)
                                         .arg(kind)
                                         .arg(error)
-                                        .arg(pair)));
+                                        .arg(pair)
+                                        .arg(centred ? " centred" : "")));
                 worstUse = std::max(worstUse, error / double(pair));
             }
         }

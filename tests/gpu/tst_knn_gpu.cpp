@@ -107,6 +107,75 @@ CS_TEST(forestsMatchCpu) {
     }
 }
 
+// Leaves of 64 dimensions or more go to the tensor cores (FP16 distances of the points centred
+// on their leaf choose candidates within the proven bound, canonicalDist2 ranks them, each
+// tree's best merged into the lists): the CPU's graph, bit for bit, on ties (corners of a
+// hypercube: integer squared distances), k = 64, leaves of 4, duplicates and far-apart clusters
+// (norms 10^4 times the neighbour distances, which the leaves' centring takes away). A leaf can
+// only overflow a row's buffer (896 candidates after pruning) when it is larger than that: the
+// 2,048-point leaves of duplicates (1,500 points at distance 0) must go to the CUDA cores
+// (stage "overflow leaves"), no other case may.
+CS_TEST(tensorLeavesMatchCpu) {
+    struct Case {
+        std::string name;
+        PointSet points;
+        KnnParams params;
+        bool overflows;
+    };
+    std::vector<Case> cases;
+    cases.push_back({"embed 128-D", cs::makeEmbedPoints(20'000, 128, 21),
+                     {.k = 10, .trees = 3, .leafSize = 512, .targetRecall = 0.0}, false});
+    cases.push_back({"embed 64-D k=64", cs::makeEmbedPoints(10'000, 64, 22),
+                     {.k = 64, .trees = 2, .leafSize = 1024, .targetRecall = 0.0}, false});
+    cases.push_back({"embed 300-D leaves of 4", cs::makeEmbedPoints(3'000, 300, 23),
+                     {.k = 1, .trees = 4, .leafSize = 4, .targetRecall = 0.0}, false});
+    {
+        // 30,000 corners of {0, 1}^64: squared distances are Hamming distances (about 32, a
+        // few dozen values), so the k-th place is a tie nearly everywhere.
+        PointSet cube;
+        cube.dims = 64;
+        cube.n = 30'000;
+        cs::Random rng(64);
+        for (std::size_t i = 0; i < cube.n * cube.dims; ++i)
+            cube.coords.push_back(float(rng.next() & 1u));
+        cases.push_back({"hypercube corners 64-D", cube,
+                         {.k = 20, .trees = 2, .leafSize = 600, .targetRecall = 0.0}, false});
+    }
+    {
+        PointSet dup = cs::makeEmbedPoints(12'000, 64, 24);
+        for (std::size_t i = 0; i < 4'000; ++i)
+            std::copy_n(dup.coords.begin(), 64, dup.coords.begin() + std::ptrdiff_t(64 * (5 + i)));
+        cases.push_back({"duplicates, leaves of 2048", dup,
+                         {.k = 10, .trees = 2, .leafSize = 2048, .targetRecall = 0.0}, true});
+        cases.push_back({"duplicates, leaves of 512", dup,
+                         {.k = 10, .trees = 2, .leafSize = 512, .targetRecall = 0.0}, false});
+    }
+    {
+        PointSet far = cs::makeEmbedPoints(12'000, 96, 25);
+        for (std::size_t i = 0; i < far.n; ++i)
+            far.coords[96 * i] += (i % 2 ? 2.0e4f : -2.0e4f);
+        cases.push_back({"far clusters, leaves of 2048", far,
+                         {.k = 5, .trees = 2, .leafSize = 2048, .targetRecall = 0.0}, false});
+        cases.push_back({"far clusters, leaves of 512", far,
+                         {.k = 5, .trees = 2, .leafSize = 512, .targetRecall = 0.0}, false});
+    }
+    for (Case& c : cases) {
+        c.params.seed = c.points.n;
+        cs::JobControl cpuJob, gpuJob;
+        const KnnGraph cpu = cs::knnGraphCpu(c.points, c.params, cpuJob, 0);
+        const KnnGraph gpu = g_backend->knnGraph(c.points, c.params, gpuJob);
+        CS_CHECK_MSG(firstDifference(cpu, gpu).empty(), c.name + ": " + firstDifference(cpu, gpu));
+        CS_CHECK_MSG(cpu.distances == gpu.distances, c.name + ": distances differ");
+        const auto timings = gpuJob.timings();
+        const bool cudaCores = std::any_of(timings.begin(), timings.end(), [](const auto& t) {
+            return t.name == "overflow leaves";
+        });
+        CS_CHECK_MSG(cudaCores == c.overflows,
+                     c.name + (c.overflows ? ": expected leaves on the CUDA cores"
+                                           : ": leaves went to the CUDA cores"));
+    }
+}
+
 // KnnParams::exact on the GPU: the oracle's lists, bit for bit. The tensor cores serve the
 // ordinary sets alone (no "exact rows" stage, which is the CUDA cores' search of the rows whose
 // candidates overflowed); duplicates, far-apart clusters (norms 10^4 times the neighbour
@@ -326,7 +395,7 @@ CS_TEST(cancellation) {
 // uneven sizes in a shuffled order, duplicates (equal distances decided by the index); the CUDA
 // lists are the CPU's, bit for bit.
 CS_TEST(leafSearchOfAShare) {
-    for (std::size_t dims : {3, 8, 33}) {
+    for (std::size_t dims : {3, 8, 33, 70}) {  // 70: on the tensor cores
         for (int k : {5, 16, 40}) {
             const std::size_t rows = 3000;
             cs::Random rng(dims * 100 + std::size_t(k));
