@@ -40,8 +40,8 @@ KnnTensorBound knnTensorBound(std::size_t dims, std::size_t paddedDims, bool cen
     const double c1 = 2.0 * ((2.0 * u + u * u) + g * (1.0 + u) * (1.0 + u));
     // Term 6: the centring's rounding, relative v' to the centred norms (0 without one).
     const double vc = centred ? v / (1.0 - v) : 0.0;
-    const double c2 = gamma(d, v) + 2.2 * v + gamma(d + 2.0, v) * (1.0 + vc) * (1.0 + vc) +
-                      2.0 * vc + vc * vc;
+    const double c2 =
+        gamma(d, v) + 2.2 * v + gamma(d + 2.0, v) * (1.0 + vc) * (1.0 + vc) + 2.0 * vc + vc * vc;
     const double c3 = 2.0 * ((1.0 + u) * sub * root + g * (1.0 + u) * sub * root);
     const double c4 = 2.0 * (dH * sub * sub + g * dH * sub * sub);
     const double safety = 1.25;

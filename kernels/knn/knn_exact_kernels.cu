@@ -257,8 +257,8 @@ __device__ __forceinline__ int countBelow(const unsigned long long* keys, int n,
 // taking the smallest of 30 keys a lane out cost 10x as much at k = 10. `keys` is the warp's
 // shared scratch (kKnnMaxK + 32 keys).
 __device__ void mergeFew(const Candidate* buffer, int count, const std::int32_t* idOf, bool merge,
-                         int k, float* listDist2, std::int32_t* listIndex,
-                         unsigned long long* keys, int lane) {
+                         int k, float* listDist2, std::int32_t* listIndex, unsigned long long* keys,
+                         int lane) {
     unsigned long long* listed = keys;
     unsigned long long* sorted = keys + kKnnMaxK;
     for (int m = lane; m < k; m += 32)
@@ -371,9 +371,8 @@ __device__ void rankDistances(const Shared& sh, Candidate* buffers, std::size_t 
 // entries the list holds already (a candidate already listed gives the same key, and both
 // copies go at once).
 __device__ void reRankRow(const Candidate* buffer, int count, std::size_t row,
-                                       const std::int32_t* idOf, int k, bool merge, float* dist2,
-                                       std::int32_t* index, unsigned long long* scratch,
-                                       int lane) {
+                          const std::int32_t* idOf, int k, bool merge, float* dist2,
+                          std::int32_t* index, unsigned long long* scratch, int lane) {
     if (count <= 32) {
         mergeFew(buffer, count, idOf, merge, k, dist2 + row * std::size_t(k),
                  index + row * std::size_t(k), scratch, lane);
@@ -392,19 +391,14 @@ __device__ void reRankRow(const Candidate* buffer, int count, std::size_t row,
         key[e] = ULLONG_MAX;
         if (at < count) {
             const Candidate c = buffer[at];
-            const std::int32_t id = idOf ? idOf[c.row] : std::int32_t(c.row);
-            // Non-negative floats order as their bits: (dist2, index) as one 64-bit key.
-            key[e] = (static_cast<unsigned long long>(__float_as_uint(c.lb)) << 32) | unsigned(id);
+            key[e] = listKey(c.lb, idOf ? idOf[c.row] : std::int32_t(c.row));
         }
     }
 #pragma unroll
     for (int e = 0; e < kListPerLane; ++e) {
         const int m = e * 32 + lane;
         key[kReRankPerLane + e] = ULLONG_MAX;
-        if (merge && m < k)
-            key[kReRankPerLane + e] =
-                (static_cast<unsigned long long>(__float_as_uint(listDist2[m])) << 32) |
-                unsigned(listIndex[m]);
+        if (merge && m < k) key[kReRankPerLane + e] = listKey(listDist2[m], listIndex[m]);
     }
     for (int m = 0; m < k; ++m) {
         unsigned long long best = key[0];
@@ -426,7 +420,6 @@ __device__ void reRankRow(const Candidate* buffer, int count, std::size_t row,
         }
     }
 }
-
 
 // s^2 d rounded up: a list's k-th distance in the units of a (s a power of two, so exact
 // unless it leaves the normal range).
@@ -796,9 +789,10 @@ void launchKnnMaxAbs(const float* x, std::size_t count, unsigned* bits, cudaStre
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchKnnTensorPrepare(const float* coords, std::size_t n, int dims, const std::uint32_t* order,
-                            std::size_t nPad, int dH, float scale, float normFactor,
-                            std::uint16_t* half, float* norm2, float* normUp, cudaStream_t stream) {
+void launchKnnTensorPrepare(const float* coords, std::size_t n, int dims,
+                            const std::uint32_t* order, std::size_t nPad, int dH, float scale,
+                            float normFactor, std::uint16_t* half, float* norm2, float* normUp,
+                            cudaStream_t stream) {
     if (nPad == 0) return;
     const unsigned blocks = unsigned((nPad * 32 + 255) / 256);
     prepareKernel<<<blocks, 256, 0, stream>>>(coords, n, dims, order, nPad, dH, scale, normFactor,
@@ -812,8 +806,8 @@ void launchKnnTensorPrepareLeaves(const float* coords, int dims, const std::uint
                                   float* normUp, float* leafNormMax, cudaStream_t stream) {
     if (leaves == 0) return;
     prepareLeavesKernel<<<unsigned(leaves), kPrepareLeafThreads, 0, stream>>>(
-        coords, dims, order, offsets, dH, scale, normFactor, reinterpret_cast<__half*>(half),
-        norm2, normUp, leafNormMax);
+        coords, dims, order, offsets, dH, scale, normFactor, reinterpret_cast<__half*>(half), norm2,
+        normUp, leafNormMax);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -30,9 +30,9 @@ struct KnnTensorInputs {
     int dH = 0;
     const float* norm2 = nullptr;
     const float* normUp = nullptr;
-    float normMax = 0;  ///< the largest normUp
-    float scale = 1;    ///< s, the FP16 copy's power-of-two scale (knnTensorScale)
-    std::size_t n = 0;  ///< points
+    float normMax = 0;              ///< the largest normUp
+    float scale = 1;                ///< s, the FP16 copy's power-of-two scale (knnTensorScale)
+    std::size_t n = 0;              ///< points
     const float* coords = nullptr;  ///< by row, dims each, row-major (what canonicalDist2 reads)
     int dims = 0;
     int k = 0;
@@ -85,9 +85,10 @@ void launchKnnMaxAbs(const float* x, std::size_t count, unsigned* bits, cudaStre
 /// The FP16 copy of coords (n rows x dims) times scale, nPad x dH, zero-padded; position p holds
 /// row order[p] (null: p). norm2[p] is its FP32 squared norm (+inf for padding positions),
 /// normUp[p] = sqrt(norm2[p] * normFactor) rounded up.
-void launchKnnTensorPrepare(const float* coords, std::size_t n, int dims, const std::uint32_t* order,
-                            std::size_t nPad, int dH, float scale, float normFactor,
-                            std::uint16_t* half, float* norm2, float* normUp, cudaStream_t stream);
+void launchKnnTensorPrepare(const float* coords, std::size_t n, int dims,
+                            const std::uint32_t* order, std::size_t nPad, int dH, float scale,
+                            float normFactor, std::uint16_t* half, float* norm2, float* normUp,
+                            cudaStream_t stream);
 /// The FP16 copy of the leaves [offsets[l], offsets[l + 1]) for l < leaves, each centred on its
 /// centroid c: position p holds s (x - c) for x = row order[p] (see knnTensorBound's
 /// `centred`), with norm2 and normUp as above; leafNormMax[l] is the leaf's largest normUp.

@@ -128,8 +128,8 @@ class TensorLeaves {
 public:
     static std::size_t deviceBytes(std::size_t rows, std::size_t dims, std::size_t leaves) {
         const std::size_t positions = tensorLeafPositions(rows);
-        return positions * std::size_t(knnTensorDims(int(dims))) * 2 + positions * 8 +
-               leaves * 12 + knnTensorWorkspaceBytes(kTensorLeafBlocks);
+        return positions * std::size_t(knnTensorDims(int(dims))) * 2 + positions * 8 + leaves * 12 +
+               knnTensorWorkspaceBytes(kTensorLeafBlocks);
     }
 
     TensorLeaves(StreamHandles& ctx, const float* coords, std::size_t rows, int dims, int k,
@@ -176,16 +176,14 @@ public:
                 const std::vector<std::uint32_t>& leafRanges, const std::uint32_t* deviceOffsets,
                 std::size_t leafBegin, std::size_t leafEnd, float* dist2, std::int32_t* index) {
         const cudaStream_t s = m_ctx.stream();
-        launchKnnTensorPrepareLeaves(m_in.coords, m_in.dims, layout.order,
-                                     deviceOffsets + leafBegin, leafEnd - leafBegin, m_in.dH,
-                                     m_in.scale, knnTensorNormFactor(std::size_t(m_in.dims)),
-                                     m_half.data(), m_norm2.data(), m_normUp.data(),
-                                     m_leafNormMax.data() + leafBegin, s);
+        launchKnnTensorPrepareLeaves(
+            m_in.coords, m_in.dims, layout.order, deviceOffsets + leafBegin, leafEnd - leafBegin,
+            m_in.dH, m_in.scale, knnTensorNormFactor(std::size_t(m_in.dims)), m_half.data(),
+            m_norm2.data(), m_normUp.data(), m_leafNormMax.data() + leafBegin, s);
         m_listed.zero();
         m_overflowCount.zero();
         const int maxLeaf = largestLeaf(leafRanges);
-        const std::size_t rowTiles =
-            (std::size_t(maxLeaf) + kKnnTensorTile - 1) / kKnnTensorTile;
+        const std::size_t rowTiles = (std::size_t(maxLeaf) + kKnnTensorTile - 1) / kKnnTensorTile;
         const double perLeaf = double(maxLeaf) * double(maxLeaf) * double(m_in.dH);
         const auto perLaunch = std::size_t(
             std::max(1.0, std::floor(kTensorPairDimsPerLaunch / std::max(perLeaf, 1.0))));
@@ -194,20 +192,18 @@ public:
                                   .overflow = m_overflow.data(),
                                   .overflowCount = m_overflowCount.data(),
                                   .rangeListed = m_listed.data()};
-        forPacedBatches(m_ctx, job, leafEnd - leafBegin, perLaunch,
-                        [&](std::size_t first, std::size_t end) {
-                            const KnnTensorWork work{.offsets = deviceOffsets + leafBegin + first,
-                                                     .rowTiles = rowTiles,
-                                                     .items = (end - first) * rowTiles,
-                                                     .rangeNormMax = m_leafNormMax.data() +
-                                                                     leafBegin + first,
-                                                     .order = layout.order,
-                                                     .idOf = layout.idOf,
-                                                     .merge = true,
-                                                     .firstRange = leafBegin + first};
-                            launchKnnTensorSearch(m_in, work, out, m_workspace.data(), m_blocks,
-                                                  s);
-                        });
+        forPacedBatches(
+            m_ctx, job, leafEnd - leafBegin, perLaunch, [&](std::size_t first, std::size_t end) {
+                const KnnTensorWork work{.offsets = deviceOffsets + leafBegin + first,
+                                         .rowTiles = rowTiles,
+                                         .items = (end - first) * rowTiles,
+                                         .rangeNormMax = m_leafNormMax.data() + leafBegin + first,
+                                         .order = layout.order,
+                                         .idOf = layout.idOf,
+                                         .merge = true,
+                                         .firstRange = leafBegin + first};
+                launchKnnTensorSearch(m_in, work, out, m_workspace.data(), m_blocks, s);
+            });
     }
 
     // Leaves the last search listed: a row of theirs had more candidates than its buffer
@@ -218,8 +214,8 @@ public:
     // same pairs again, which changes nothing).
     void searchListed(const LeafLayout& layout, const std::vector<std::uint32_t>& leafRanges,
                       const std::uint32_t* deviceOffsets, float* dist2, std::int32_t* index) {
-        launchKnnLeafSearchListed(layout.soa, layout.stride, layout.dPad, layout.order,
-                                  layout.idOf, deviceOffsets, m_overflow.data(), listedLeaves(),
+        launchKnnLeafSearchListed(layout.soa, layout.stride, layout.dPad, layout.order, layout.idOf,
+                                  deviceOffsets, m_overflow.data(), listedLeaves(),
                                   largestLeaf(leafRanges), m_in.k, dist2, index, m_ctx.stream());
     }
 

@@ -568,8 +568,8 @@ void launchKnnLeafSearchListed(const float* soa, std::size_t stride, int dPad,
                                std::size_t count, int maxLeaf, int k, float* dist2,
                                std::int32_t* index, cudaStream_t stream) {
     if (count == 0 || maxLeaf == 0) return;
-    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, idOf, offsets, listed, count, maxLeaf,
-                        k, dist2, index, stream);
+    byShape<LeafLaunch>(dPad, k, soa, stride, dPad, order, idOf, offsets, listed, count, maxLeaf, k,
+                        dist2, index, stream);
     CS_CUDA_CHECK_LAUNCH();
 }
 

@@ -123,12 +123,18 @@ CS_TEST(tensorLeavesMatchCpu) {
         bool overflows;
     };
     std::vector<Case> cases;
-    cases.push_back({"embed 128-D", cs::makeEmbedPoints(20'000, 128, 21),
-                     {.k = 10, .trees = 3, .leafSize = 512, .targetRecall = 0.0}, false});
-    cases.push_back({"embed 64-D k=64", cs::makeEmbedPoints(10'000, 64, 22),
-                     {.k = 64, .trees = 2, .leafSize = 1024, .targetRecall = 0.0}, false});
-    cases.push_back({"embed 300-D leaves of 4", cs::makeEmbedPoints(3'000, 300, 23),
-                     {.k = 1, .trees = 4, .leafSize = 4, .targetRecall = 0.0}, false});
+    cases.push_back({"embed 128-D",
+                     cs::makeEmbedPoints(20'000, 128, 21),
+                     {.k = 10, .trees = 3, .leafSize = 512, .targetRecall = 0.0},
+                     false});
+    cases.push_back({"embed 64-D k=64",
+                     cs::makeEmbedPoints(10'000, 64, 22),
+                     {.k = 64, .trees = 2, .leafSize = 1024, .targetRecall = 0.0},
+                     false});
+    cases.push_back({"embed 300-D leaves of 4",
+                     cs::makeEmbedPoints(3'000, 300, 23),
+                     {.k = 1, .trees = 4, .leafSize = 4, .targetRecall = 0.0},
+                     false});
     {
         // 30,000 corners of {0, 1}^64: squared distances are Hamming distances (about 32, a
         // few dozen values), so the k-th place is a tie nearly everywhere.
@@ -138,26 +144,36 @@ CS_TEST(tensorLeavesMatchCpu) {
         cs::Random rng(64);
         for (std::size_t i = 0; i < cube.n * cube.dims; ++i)
             cube.coords.push_back(float(rng.next() & 1u));
-        cases.push_back({"hypercube corners 64-D", cube,
-                         {.k = 20, .trees = 2, .leafSize = 600, .targetRecall = 0.0}, false});
+        cases.push_back({"hypercube corners 64-D",
+                         cube,
+                         {.k = 20, .trees = 2, .leafSize = 600, .targetRecall = 0.0},
+                         false});
     }
     {
         PointSet dup = cs::makeEmbedPoints(12'000, 64, 24);
         for (std::size_t i = 0; i < 4'000; ++i)
             std::copy_n(dup.coords.begin(), 64, dup.coords.begin() + std::ptrdiff_t(64 * (5 + i)));
-        cases.push_back({"duplicates, leaves of 2048", dup,
-                         {.k = 10, .trees = 2, .leafSize = 2048, .targetRecall = 0.0}, true});
-        cases.push_back({"duplicates, leaves of 512", dup,
-                         {.k = 10, .trees = 2, .leafSize = 512, .targetRecall = 0.0}, false});
+        cases.push_back({"duplicates, leaves of 2048",
+                         dup,
+                         {.k = 10, .trees = 2, .leafSize = 2048, .targetRecall = 0.0},
+                         true});
+        cases.push_back({"duplicates, leaves of 512",
+                         dup,
+                         {.k = 10, .trees = 2, .leafSize = 512, .targetRecall = 0.0},
+                         false});
     }
     {
         PointSet far = cs::makeEmbedPoints(12'000, 96, 25);
         for (std::size_t i = 0; i < far.n; ++i)
             far.coords[96 * i] += (i % 2 ? 2.0e4f : -2.0e4f);
-        cases.push_back({"far clusters, leaves of 2048", far,
-                         {.k = 5, .trees = 2, .leafSize = 2048, .targetRecall = 0.0}, false});
-        cases.push_back({"far clusters, leaves of 512", far,
-                         {.k = 5, .trees = 2, .leafSize = 512, .targetRecall = 0.0}, false});
+        cases.push_back({"far clusters, leaves of 2048",
+                         far,
+                         {.k = 5, .trees = 2, .leafSize = 2048, .targetRecall = 0.0},
+                         false});
+        cases.push_back({"far clusters, leaves of 512",
+                         far,
+                         {.k = 5, .trees = 2, .leafSize = 512, .targetRecall = 0.0},
+                         false});
     }
     for (Case& c : cases) {
         c.params.seed = c.points.n;
