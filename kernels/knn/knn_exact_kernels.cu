@@ -692,9 +692,26 @@ __global__ void maxAbsKernel(const float* x, std::size_t count, unsigned* bits) 
     if ((threadIdx.x & 31) == 0) atomicMax(bits, best);
 }
 
+// One position's FP16 row, a warp: s x (or s (x - c) with a centre c, each difference rounded
+// once, as term 6 of the bound has it), zero-padded to dH (all zeros without x); returns its FP32
+// squared norm (any order: the bound allows for it) on every lane.
+__device__ float writeHalfRow(const float* __restrict__ x, const float* centre, int dims, int dH,
+                              float scale, __half* row, int lane) {
+    float sum = 0.0f;
+    for (int j = lane; j < dH; j += 32) {
+        float v = 0.0f;
+        if (x && j < dims) v = __fmul_rn(centre ? __fsub_rn(x[j], centre[j]) : x[j], scale);
+        row[j] = __float2half_rn(v);
+        sum = __fadd_rn(sum, __fmul_rn(v, v));
+    }
+#pragma unroll
+    for (int off = 16; off > 0; off >>= 1)
+        sum = __fadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
+    return sum;
+}
+
 // A warp per position: the FP16 copy of row order[p] (p without an order) scaled by `scale`
-// (zero-padded to dH and to nPad positions), its FP32 squared norm (any order: the bound allows
-// for it) and an upper bound of the norm.
+// (zero rows past n, to nPad positions), its FP32 squared norm and an upper bound of the norm.
 __global__ void prepareKernel(const float* __restrict__ coords, std::size_t n, int dims,
                               const std::uint32_t* order, std::size_t nPad, int dH, float scale,
                               float normFactor, __half* half, float* norm2, float* normUp) {
@@ -702,16 +719,8 @@ __global__ void prepareKernel(const float* __restrict__ coords, std::size_t n, i
     const int lane = int(threadIdx.x & 31);
     if (p >= nPad) return;
     const bool real = p < n;
-    const float* x = coords + (real ? std::size_t(order ? order[p] : p) : 0) * dims;
-    float sum = 0.0f;
-    for (int j = lane; j < dH; j += 32) {
-        const float v = real && j < dims ? x[j] * scale : 0.0f;
-        half[p * dH + j] = __float2half_rn(v);
-        sum = __fadd_rn(sum, __fmul_rn(v, v));
-    }
-#pragma unroll
-    for (int off = 16; off > 0; off >>= 1)
-        sum = __fadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
+    const float* x = real ? coords + std::size_t(order ? order[p] : p) * dims : nullptr;
+    const float sum = writeHalfRow(x, nullptr, dims, dH, scale, half + p * dH, lane);
     if (lane == 0) {
         // Padding candidates: an infinite norm fails every test once U is finite (and the
         // exact test checks the range before that).
@@ -721,8 +730,8 @@ __global__ void prepareKernel(const float* __restrict__ coords, std::size_t n, i
 }
 
 // A block per leaf: its centroid c (in float, any order: the bound allows any c), then a warp
-// per position: the FP16 copy of s (x - c) (each difference rounded once, as term 6 of the bound
-// has it), its squared norm and norm bound, and the leaf's largest norm bound.
+// per position: the FP16 copy of s (x - c), its squared norm and norm bound, and the leaf's
+// largest norm bound.
 constexpr int kPrepareLeafThreads = 256;
 
 __global__ void __launch_bounds__(kPrepareLeafThreads)
@@ -744,16 +753,8 @@ __global__ void __launch_bounds__(kPrepareLeafThreads)
     }
     __syncthreads();
     for (std::size_t p = b + warp; p < e; p += kPrepareLeafThreads / 32) {
-        const float* x = coords + std::size_t(order[p]) * dims;
-        float sum = 0.0f;
-        for (int j = lane; j < dH; j += 32) {
-            const float v = j < dims ? __fmul_rn(__fsub_rn(x[j], centre[j]), scale) : 0.0f;
-            half[p * dH + j] = __float2half_rn(v);
-            sum = __fadd_rn(sum, __fmul_rn(v, v));
-        }
-#pragma unroll
-        for (int off = 16; off > 0; off >>= 1)
-            sum = __fadd_rn(sum, __shfl_xor_sync(0xffffffffu, sum, off));
+        const float sum = writeHalfRow(coords + std::size_t(order[p]) * dims, centre, dims, dH,
+                                       scale, half + p * dH, lane);
         if (lane == 0) {
             const float up = __fsqrt_ru(__fmul_ru(sum, normFactor));
             norm2[p] = sum;

@@ -109,6 +109,12 @@ constexpr double kTensorPairDimsPerLaunch = 0x1p35;
 // multiprocessor of an H200, and so the memory knnDeviceBytes counts.
 constexpr std::size_t kTensorLeafBlocks = 288;
 
+// Blocks of a leaf search over trees of `leaves` leaves: no more than a tree has work items (a
+// leaf has at least one row tile), so a small set holds no idle blocks' buffers.
+std::size_t tensorLeafBlocks(std::size_t leaves, std::size_t resident) {
+    return std::clamp<std::size_t>(leaves, 1, std::min(resident, kTensorLeafBlocks));
+}
+
 bool leavesOnTensorCores(std::size_t dims) {
     return dims >= kTensorLeafMinDims && dims <= std::size_t(kKnnTensorMaxDims);
 }
@@ -129,14 +135,14 @@ public:
     static std::size_t deviceBytes(std::size_t rows, std::size_t dims, std::size_t leaves) {
         const std::size_t positions = tensorLeafPositions(rows);
         return positions * std::size_t(knnTensorDims(int(dims))) * 2 + positions * 8 + leaves * 12 +
-               knnTensorWorkspaceBytes(kTensorLeafBlocks);
+               knnTensorWorkspaceBytes(tensorLeafBlocks(leaves, kTensorLeafBlocks));
     }
 
     TensorLeaves(StreamHandles& ctx, const float* coords, std::size_t rows, int dims, int k,
                  std::size_t leaves)
         : m_ctx(ctx),
           m_positions(tensorLeafPositions(rows)),
-          m_blocks(std::min(knnTensorResidentBlocks(ctx.device()), kTensorLeafBlocks)),
+          m_blocks(tensorLeafBlocks(leaves, knnTensorResidentBlocks(ctx.device()))),
           m_half(m_positions * std::size_t(knnTensorDims(dims)), ctx.stream()),
           m_norm2(m_positions, ctx.stream()),
           m_normUp(m_positions, ctx.stream()),
@@ -166,9 +172,10 @@ public:
                                .bound = knnTensorBound(std::size_t(dims), std::size_t(dH), true)};
         // The padding positions past the rows: zeros of infinite norm (the trees' copies
         // write only the rows' positions).
-        launchKnnTensorPrepare(coords, rows, dims, nullptr, m_positions, dH, scale,
-                               knnTensorNormFactor(std::size_t(dims)), m_half.data(),
-                               m_norm2.data(), m_normUp.data(), s);
+        launchKnnTensorPrepare(coords, 0, dims, nullptr, m_positions - rows, dH, scale,
+                               knnTensorNormFactor(std::size_t(dims)),
+                               m_half.data() + rows * std::size_t(dH), m_norm2.data() + rows,
+                               m_normUp.data() + rows, s);
     }
 
     // One tree's leaves [leafBegin, leafEnd) (layout.order: position -> row).
@@ -210,13 +217,14 @@ public:
     // holds. Waits for the search.
     std::size_t listedLeaves() const { return m_overflowCount.toHost()[0]; }
 
-    // The listed leaves, whole, on the CUDA cores (the rows the tensor cores finished merge the
-    // same pairs again, which changes nothing).
+    // The `listed` leaves (listedLeaves()), whole, on the CUDA cores (the rows the tensor cores
+    // finished merge the same pairs again, which changes nothing).
     void searchListed(const LeafLayout& layout, const std::vector<std::uint32_t>& leafRanges,
-                      const std::uint32_t* deviceOffsets, float* dist2, std::int32_t* index) {
+                      const std::uint32_t* deviceOffsets, std::size_t listed, float* dist2,
+                      std::int32_t* index) {
         launchKnnLeafSearchListed(layout.soa, layout.stride, layout.dPad, layout.order, layout.idOf,
-                                  deviceOffsets, m_overflow.data(), listedLeaves(),
-                                  largestLeaf(leafRanges), m_in.k, dist2, index, m_ctx.stream());
+                                  deviceOffsets, m_overflow.data(), listed, largestLeaf(leafRanges),
+                                  m_in.k, dist2, index, m_ctx.stream());
     }
 
 private:
@@ -246,9 +254,10 @@ void searchTreeLeaves(StreamHandles& ctx, JobControl& job, const LeafLayout& lay
             searchLeavesPaced(ctx, job, layout, leafRanges, deviceOffsets, leafBegin, leafEnd, k,
                               dist2, index);
     }
-    if (tensor && tensor->listedLeaves() > 0) {
+    const std::size_t listed = tensor ? tensor->listedLeaves() : 0;
+    if (listed > 0) {
         ScopedGpuStage stage(ctx, job, "overflow leaves");
-        tensor->searchListed(layout, leafRanges, deviceOffsets, dist2, index);
+        tensor->searchListed(layout, leafRanges, deviceOffsets, listed, dist2, index);
     }
 }
 
