@@ -42,6 +42,11 @@ constexpr int kPitchB = kChunk + 8;  // + 16 bytes: ldmatrix rows fall in distin
 constexpr int kCapacity = 1024;      // buffered candidates per query
 constexpr int kPerLane = kCapacity / 32;
 constexpr int kReRankPerLane = (kCapacity - kTile) / 32;  // a pruned buffer holds <= 896
+// A row's buffer is pruned (U lowered to its k-th ub) once it holds twice what its last prune
+// kept, and at least this many: U only falls at a prune, and every pair under a stale U is
+// queued and buffered. Pruning only near full took about 1,800 pairs a row through the exact
+// test on 1M x 128 uniform; the candidates seen grow kPruneAfter / k-fold between prunes.
+constexpr int kPruneAfter = 128;
 
 struct Candidate {
     std::uint32_t row;  // the candidate's row of the coordinates
@@ -64,33 +69,40 @@ __host__ __device__ constexpr int pitchA(int dH) {
 struct Shared {
     __half* a;
     __half* b;
-    float* u;    // U: k-th smallest ub met so far (+inf until k are met)
-    float* t;    // the fast test's threshold on N_j - 2 G (see epilogue)
-    float* nq;   // N_q, the FP32 squared norm of the scaled query
-    float* rq;   // upper bound of the query's scaled norm
-    float* bq;   // B(q, j) with the largest candidate norm
-    int* count;  // buffered candidates
-    int* flag;   // [0]: a buffer is close to full; [1]: pairs queued by the fast test
+    float* nb;     // per stage, the candidate tile's N_j (loaded with its last chunk)
+    float* u;      // U: k-th smallest ub met so far (+inf until k are met)
+    float* t;      // the fast test's threshold on N_j - 2 G (see epilogue)
+    float* nq;     // N_q, the FP32 squared norm of the scaled query
+    float* rq;     // upper bound of the query's scaled norm
+    float* bq;     // B(q, j) with the largest candidate norm
+    int* count;    // buffered candidates
+    int* pruneAt;  // the count at which the row is pruned next
+    int* prune;    // [0]: a row is due for a prune
+    int* queued;   // per warp: pairs its fast test queued
 };
 
 __device__ __forceinline__ Shared carve(unsigned char* base, int dH) {
     Shared s;
     s.a = reinterpret_cast<__half*>(base);
     s.b = s.a + std::size_t(kTile) * pitchA(dH);
-    auto* f = reinterpret_cast<float*>(s.b + std::size_t(kStages) * kTile * kPitchB);
+    s.nb = reinterpret_cast<float*>(s.b + std::size_t(kStages) * kTile * kPitchB);
+    auto* f = s.nb + kStages * kTile;
     s.u = f;
     s.t = f + kTile;
     s.nq = f + 2 * kTile;
     s.rq = f + 3 * kTile;
     s.bq = f + 4 * kTile;
     s.count = reinterpret_cast<int*>(f + 5 * kTile);
-    s.flag = s.count + kTile;
+    s.pruneAt = s.count + kTile;
+    s.prune = s.pruneAt + kTile;
+    s.queued = s.prune + 1;
     return s;
 }
 
 std::size_t sharedBytes(int dH) {
     return std::size_t(kTile) * pitchA(dH) * 2 + std::size_t(kStages) * kTile * kPitchB * 2 +
-           std::size_t(5 * kTile) * 4 + std::size_t(kTile + 4) * 4;
+           std::size_t(kStages * kTile) * 4 + std::size_t(5 * kTile) * 4 +
+           std::size_t(2 * kTile + 1 + kThreads / 32) * 4;
 }
 
 __device__ __forceinline__ unsigned smemAddress(const void* p) {
@@ -99,6 +111,10 @@ __device__ __forceinline__ unsigned smemAddress(const void* p) {
 
 __device__ __forceinline__ void copyAsync16(void* dst, const void* src) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smemAddress(dst)), "l"(src));
+}
+// 4 bytes (a leaf's norms start anywhere).
+__device__ __forceinline__ void copyAsync4(void* dst, const void* src) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(smemAddress(dst)), "l"(src));
 }
 __device__ __forceinline__ void commitAsync() {
     asm volatile("cp.async.commit_group;\n" ::);
@@ -195,13 +211,22 @@ __device__ void pruneRow(const Shared& sh, Candidate* buffer, int row, int k, fl
     int count = sh.count[row];
     float u = sh.u[row];
     if (u == -INFINITY) return;  // given up already
-    float ub[kPerLane];
+    if (count >= k) {
+        // The k-th ub, with as few registers a lane as the count needs.
+        const auto bufferKth = [&]<int PerLane>() {
+            float ub[PerLane];
 #pragma unroll
-    for (int e = 0; e < kPerLane; ++e) {
-        const int at = e * 32 + lane;
-        ub[e] = at < count ? buffer[at].ub : INFINITY;
+            for (int e = 0; e < PerLane; ++e) {
+                const int at = e * 32 + lane;
+                ub[e] = at < count ? buffer[at].ub : INFINITY;
+            }
+            return PerLane == 1 ? sortedKth(ub[0], k, lane) : warpKth(ub, k, lane);
+        };
+        const float kth = count <= 32    ? bufferKth.template operator()<1>()
+                          : count <= 256 ? bufferKth.template operator()<8>()
+                                         : bufferKth.template operator()<kPerLane>();
+        u = fminf(u, kth);
     }
-    if (count >= k) u = fminf(u, count <= 32 ? sortedKth(ub[0], k, lane) : warpKth(ub, k, lane));
     int kept = 0;
     for (int base = 0; base < count; base += 32) {
         const int at = base + lane;
@@ -218,6 +243,7 @@ __device__ void pruneRow(const Shared& sh, Candidate* buffer, int row, int k, fl
         __syncwarp();
     }
     if (lane == 0) {
+        sh.pruneAt[row] = min(kCapacity - kTile, max(kPruneAfter, 2 * kept));
         if (kept > kCapacity - kTile) {
             sh.count[row] = 0;
             sh.u[row] = -INFINITY;
@@ -427,12 +453,12 @@ __device__ __forceinline__ float scaledUp(float d, float s) {
     return __fmul_ru(__fmul_ru(d, s), s);
 }
 
-// Whether a row's buffer is pruned after the tile just added: it may not take another tile, or
-// it has k candidates and no finite U yet (the first tile sets one, so that later tiles queue
-// few pairs).
+// Whether a row's buffer is pruned after the tile just added: it holds more than its pruneAt
+// (which also leaves room for another tile), or it has k candidates and no finite U yet (the
+// first tile sets one, so that later tiles queue few pairs).
 __device__ __forceinline__ bool needsPrune(const Shared& sh, int row, int k) {
     const int count = sh.count[row];
-    return count > kCapacity - kTile || (sh.u[row] == INFINITY && count >= k);
+    return count > sh.pruneAt[row] || (sh.u[row] == INFINITY && count >= k);
 }
 
 // One work item: the rows [rowBase, rowEnd) of the range [b, e) against every position of the
@@ -444,6 +470,7 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
     const int tid = int(threadIdx.x), lane = tid & 31, warp = tid >> 5;
     const int warpRow = (warp >> 1) * kWarpRows, warpCol = (warp & 1) * kWarpCols;
     const int g = lane >> 2, t4 = lane & 3;
+    Passed* warpPassed = passed + warp * (kWarpRows * kWarpCols);
     const std::size_t rowEnd = min(e, rowBase + kTile);
     const float rMax = work.rangeNormMax ? work.rangeNormMax[range] : in.normMax;
     const int pa = pitchA(in.dH);
@@ -476,8 +503,10 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
         sh.u[r] = u;
         sh.t[r] = fastThreshold(u, sh.nq[r], sh.bq[r], sh.rq[r], rMax);
         sh.count[r] = 0;
+        sh.pruneAt[r] = kPruneAfter;
     }
-    if (tid == 0) sh.flag[0] = sh.flag[1] = 0;
+    if (tid == 0) sh.prune[0] = 0;
+    if (tid < kThreads / 32) sh.queued[tid] = 0;
 
     // The next step to load (kStages - 1 ahead of the one computed) as counters: a 64-bit
     // division per step took more issue slots than the step's MMAs.
@@ -493,6 +522,12 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
                 const int r = v / (kChunk / 8), c = (v % (kChunk / 8)) * 8;
                 copyAsync16(dst + r * kPitchB + c, src + std::size_t(r) * in.dH + c);
             }
+            // The tile's norms come with its last chunk, into that chunk's stage: the epilogue
+            // reads them from shared memory, and the stage is not reloaded before the next
+            // step's barrier. (Read from global memory there, their latency stalled every warp
+            // of the block at once.)
+            if (loadChunk == chunks - 1 && tid < kTile)
+                copyAsync4(sh.nb + loadStage * kTile + tid, in.norm2 + b + loadTile * kTile + tid);
         }
         ++loaded;
         if (++loadChunk == chunks) {
@@ -528,6 +563,17 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
     __syncthreads();
     loadThresholds();
 
+    // The rows due for a prune (only those: a row's U left stale only admits more, never
+    // fewer), or with `atEnd` also those with more candidates than a lane each (the re-rank of
+    // a superset of the true neighbours ranks them the same, and costs one distance per lane up
+    // to 32). Called after a barrier; ends with one.
+    auto pruneRows = [&](bool atEnd) {
+        for (int row = warp; row < kTile; row += kThreads / 32)
+            if (needsPrune(sh, row, in.k) || (atEnd && sh.count[row] > 32))
+                pruneRow(sh, buffer + std::size_t(row) * kCapacity, row, in.k, rMax, lane);
+        __syncthreads();
+    };
+
     int chunk = 0, stage = 0;
     std::size_t tileBase = b;
     for (std::size_t step = 0; step < steps; ++step) {
@@ -536,7 +582,8 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
         loadNext();
         commitAsync();
 
-        const __half* bTile = sh.b + stage * kTile * kPitchB;
+        const int computed = stage;
+        const __half* bTile = sh.b + computed * kTile * kPitchB;
         if (++stage == kStages) stage = 0;
         // The fragments of k-step ks + 1 are loaded before the MMAs of step ks are issued (the
         // asm statements keep their order), so the shared-memory latency hides behind them.
@@ -573,13 +620,17 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
 
         // Epilogue of the candidate tile at tileBase: the fast test on every pair, in registers;
         // the few pairs that pass are queued (a branch per pair, rarely taken, where running the
-        // exact test for all of a thread's pairs whenever one passed cost 10x the tile's MMAs).
+        // exact test for all of a thread's pairs whenever one passed cost 10x the tile's MMAs),
+        // each warp in its own queue, which it then works through alone: a block-wide queue took
+        // another barrier a tile, and barriers were the kernel's first stall (ncu).
         float nj[8][2];
 #pragma unroll
-        for (int ni = 0; ni < 8; ++ni)
-#pragma unroll
-            for (int c = 0; c < 2; ++c)
-                nj[ni][c] = __ldg(in.norm2 + tileBase + warpCol + ni * 8 + 2 * t4 + c);
+        for (int ni = 0; ni < 8; ++ni) {
+            const float2 two = *reinterpret_cast<const float2*>(sh.nb + computed * kTile + warpCol +
+                                                                ni * 8 + 2 * t4);
+            nj[ni][0] = two.x;
+            nj[ni][1] = two.y;
+        }
 #pragma unroll
         for (int mi = 0; mi < 2; ++mi)
 #pragma unroll
@@ -589,47 +640,46 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
                     if (fmaf(-2.0f, acc[mi][ni][c], nj[ni][c & 1]) <= thresh[mi][c >> 1]) {
                         const int row = warpRow + mi * 16 + g + 8 * (c >> 1);
                         const int col = warpCol + ni * 8 + 2 * t4 + (c & 1);
-                        passed[atomicAdd(sh.flag + 1, 1)] =
+                        warpPassed[atomicAdd(sh.queued + warp, 1)] =
                             Passed{std::uint32_t(row) << 16 | std::uint32_t(col), acc[mi][ni][c]};
                     }
         clearAcc();
-        __syncthreads();
-        // The exact bounds of the queued pairs, a pair per thread.
-        const int queued = sh.flag[1];
-        for (int at = tid; at < queued; at += kThreads) {
-            const Passed pair = passed[at];
-            const int row = int(pair.rowCol >> 16);
-            const std::size_t j = tileBase + (pair.rowCol & 0xffffu);
+        __syncwarp();
+        // The exact bounds of the warp's queued pairs, a pair per lane.
+        const int queued = sh.queued[warp];
+        for (int at = lane; at < queued; at += 32) {
+            const Passed pair = warpPassed[at];
+            const int row = int(pair.rowCol >> 16), col = int(pair.rowCol & 0xffffu);
+            const std::size_t j = tileBase + col;
             const std::size_t q = rowBase + row;
             if (j >= e || j == q) continue;
-            const float a =
-                __fadd_rn(__fadd_rn(sh.nq[row], __ldg(in.norm2 + j)), __fmul_rn(-2.0f, pair.dot));
+            const float a = __fadd_rn(__fadd_rn(sh.nq[row], sh.nb[computed * kTile + col]),
+                                      __fmul_rn(-2.0f, pair.dot));
             const float bound = pairBound(in.bound, sh.rq[row], __ldg(in.normUp + j));
             const float lb = __fsub_rd(a, bound);
             if (!(lb <= sh.u[row])) continue;
             const int slot = atomicAdd(sh.count + row, 1);
             buffer[std::size_t(row) * kCapacity + slot] =
                 Candidate{rowAt(work, j), lb, __fadd_ru(a, bound)};
-            if (slot + 1 > kCapacity - kTile || (slot + 1 >= in.k && sh.u[row] == INFINITY))
-                sh.flag[0] = 1;
+            if (slot + 1 > sh.pruneAt[row] || (slot + 1 >= in.k && sh.u[row] == INFINITY))
+                sh.prune[0] = 1;
         }
-        __syncthreads();
-        if (tid == 0) sh.flag[1] = 0;
+        __syncwarp();
+        if (lane == 0) sh.queued[warp] = 0;
         tileBase += kTile;
-        const bool last = step + 1 == steps;
-        if (sh.flag[0] || last) {
-            // Only the rows that need it: a row's U left stale only admits more, never fewer.
-            // At the end, the rows with more candidates than a lane each: the re-rank of a
-            // superset of the true neighbours ranks them the same, and costs one distance per
-            // lane up to 32.
-            for (int row = warp; row < kTile; row += kThreads / 32)
-                if (needsPrune(sh, row, in.k) || (last && sh.count[row] > 32))
-                    pruneRow(sh, buffer + std::size_t(row) * kCapacity, row, in.k, rMax, lane);
+        if (step + 1 < steps) {
+            // One barrier a tile: every warp's exact tests are done (the flag is read by all
+            // before thread 0 clears it, after the prune's barrier).
             __syncthreads();
-            if (tid == 0) sh.flag[0] = 0;
-            loadThresholds();
+            if (sh.prune[0]) {
+                pruneRows(false);
+                if (tid == 0) sh.prune[0] = 0;
+                loadThresholds();
+            }
         }
     }
+    __syncthreads();
+    pruneRows(true);
     waitAsync<0>();
 
     // Re-rank what is left; the given-up rows (or their range) are listed for the CUDA cores.
