@@ -36,10 +36,18 @@ constexpr int kTile = kKnnTensorTile;  // query rows and candidates per block ti
 constexpr int kThreads = 256;          // 8 warps: 4 along the rows x 2 along the candidates
 constexpr int kWarpRows = 32;
 constexpr int kWarpCols = 64;
-constexpr int kChunk = 64;  // halves of the candidates' rows per pipeline step
-constexpr int kStages = 3;
-constexpr int kPitchB = kChunk + 8;  // + 16 bytes: ldmatrix rows fall in distinct banks
-constexpr int kCapacity = 1024;      // buffered candidates per query
+constexpr int kChunk = 64;  // the FP16 copy's rows are padded to a multiple of this
+
+// The candidate tiles' pipeline: halves of their rows per step, and stages in flight. A whole
+// row of 128 halves a step (two stages, double buffering) where the width allows: each step
+// costs a barrier, and barriers were the kernel's first stall (ncu).
+template <int ChunkHalves>
+struct Pipe {
+    static constexpr int kChunk = ChunkHalves;
+    static constexpr int kStages = ChunkHalves == 128 ? 2 : 3;
+    static constexpr int kPitchB = kChunk + 8;  // + 16 bytes: ldmatrix rows in distinct banks
+};
+constexpr int kCapacity = 1024;  // buffered candidates per query
 constexpr int kPerLane = kCapacity / 32;
 constexpr int kReRankPerLane = (kCapacity - kTile) / 32;  // a pruned buffer holds <= 896
 // A row's buffer is pruned (U lowered to its k-th ub) once it holds twice what its last prune
@@ -81,12 +89,13 @@ struct Shared {
     int* queued;   // per warp: pairs its fast test queued
 };
 
+template <typename P>
 __device__ __forceinline__ Shared carve(unsigned char* base, int dH) {
     Shared s;
     s.a = reinterpret_cast<__half*>(base);
     s.b = s.a + std::size_t(kTile) * pitchA(dH);
-    s.nb = reinterpret_cast<float*>(s.b + std::size_t(kStages) * kTile * kPitchB);
-    auto* f = s.nb + kStages * kTile;
+    s.nb = reinterpret_cast<float*>(s.b + std::size_t(P::kStages) * kTile * P::kPitchB);
+    auto* f = s.nb + P::kStages * kTile;
     s.u = f;
     s.t = f + kTile;
     s.nq = f + 2 * kTile;
@@ -99,9 +108,10 @@ __device__ __forceinline__ Shared carve(unsigned char* base, int dH) {
     return s;
 }
 
+template <typename P>
 std::size_t sharedBytes(int dH) {
-    return std::size_t(kTile) * pitchA(dH) * 2 + std::size_t(kStages) * kTile * kPitchB * 2 +
-           std::size_t(kStages * kTile) * 4 + std::size_t(5 * kTile) * 4 +
+    return std::size_t(kTile) * pitchA(dH) * 2 + std::size_t(P::kStages) * kTile * P::kPitchB * 2 +
+           std::size_t(P::kStages * kTile) * 4 + std::size_t(5 * kTile) * 4 +
            std::size_t(2 * kTile + 1 + kThreads / 32) * 4;
 }
 
@@ -463,6 +473,7 @@ __device__ __forceinline__ bool needsPrune(const Shared& sh, int row, int k) {
 
 // One work item: the rows [rowBase, rowEnd) of the range [b, e) against every position of the
 // range. Every thread of the block calls it (it holds the block's barriers).
+template <typename P>
 __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
                            const KnnTensorOutput& out, const Shared& sh, Candidate* buffer,
                            Passed* passed, std::size_t b, std::size_t e, std::size_t rowBase,
@@ -474,7 +485,7 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
     const std::size_t rowEnd = min(e, rowBase + kTile);
     const float rMax = work.rangeNormMax ? work.rangeNormMax[range] : in.normMax;
     const int pa = pitchA(in.dH);
-    const int chunks = in.dH / kChunk;
+    const int chunks = in.dH / P::kChunk;
     const std::size_t candTiles = (e - b + kTile - 1) / kTile;
     const std::size_t steps = candTiles * std::size_t(chunks);
     const auto* half = reinterpret_cast<const __half*>(in.half);
@@ -514,13 +525,13 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
     int loadChunk = 0, loadStage = 0;
     auto loadNext = [&] {
         if (loaded < steps) {
-            __half* dst = sh.b + loadStage * kTile * kPitchB;
-            const __half* src = half + (b + loadTile * kTile) * in.dH + loadChunk * kChunk;
+            __half* dst = sh.b + loadStage * kTile * P::kPitchB;
+            const __half* src = half + (b + loadTile * kTile) * in.dH + loadChunk * P::kChunk;
             // 128 rows x kChunk halves, in copies of 16 bytes.
 #pragma unroll
-            for (int v = tid; v < kTile * (kChunk / 8); v += kThreads) {
-                const int r = v / (kChunk / 8), c = (v % (kChunk / 8)) * 8;
-                copyAsync16(dst + r * kPitchB + c, src + std::size_t(r) * in.dH + c);
+            for (int v = tid; v < kTile * (P::kChunk / 8); v += kThreads) {
+                const int r = v / (P::kChunk / 8), c = (v % (P::kChunk / 8)) * 8;
+                copyAsync16(dst + r * P::kPitchB + c, src + std::size_t(r) * in.dH + c);
             }
             // The tile's norms come with its last chunk, into that chunk's stage: the epilogue
             // reads them from shared memory, and the stage is not reloaded before the next
@@ -534,9 +545,9 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
             loadChunk = 0;
             ++loadTile;
         }
-        if (++loadStage == kStages) loadStage = 0;
+        if (++loadStage == P::kStages) loadStage = 0;
     };
-    for (int st = 0; st < kStages - 1; ++st) {
+    for (int st = 0; st < P::kStages - 1; ++st) {
         loadNext();
         commitAsync();
     }
@@ -577,20 +588,20 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
     int chunk = 0, stage = 0;
     std::size_t tileBase = b;
     for (std::size_t step = 0; step < steps; ++step) {
-        waitAsync<kStages - 2>();
+        waitAsync<P::kStages - 2>();
         __syncthreads();
         loadNext();
         commitAsync();
 
         const int computed = stage;
-        const __half* bTile = sh.b + computed * kTile * kPitchB;
-        if (++stage == kStages) stage = 0;
+        const __half* bTile = sh.b + computed * kTile * P::kPitchB;
+        if (++stage == P::kStages) stage = 0;
         // The fragments of k-step ks + 1 are loaded before the MMAs of step ks are issued (the
         // asm statements keep their order), so the shared-memory latency hides behind them.
         const __half* aBase =
-            sh.a + (warpRow + (lane & 15)) * pa + chunk * kChunk + (lane >> 4) * 8;
+            sh.a + (warpRow + (lane & 15)) * pa + chunk * P::kChunk + (lane >> 4) * 8;
         const __half* bBase =
-            bTile + (warpCol + (lane & 7) + (lane >> 4) * 8) * kPitchB + ((lane >> 3) & 1) * 8;
+            bTile + (warpCol + (lane & 7) + (lane >> 4) * 8) * P::kPitchB + ((lane >> 3) & 1) * 8;
         unsigned af[2][2][4], bf[2][4][4];
         auto loadFragments = [&](int buf, int ks) {
 #pragma unroll
@@ -600,13 +611,13 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
 #pragma unroll
             for (int nj = 0; nj < 4; ++nj)
                 loadMatrixX4(bf[buf][nj][0], bf[buf][nj][1], bf[buf][nj][2], bf[buf][nj][3],
-                             bBase + nj * 16 * kPitchB + ks);
+                             bBase + nj * 16 * P::kPitchB + ks);
         };
         loadFragments(0, 0);
 #pragma unroll
-        for (int ks = 0; ks < kChunk / 16; ++ks) {
+        for (int ks = 0; ks < P::kChunk / 16; ++ks) {
             const int buf = ks & 1;
-            if (ks + 1 < kChunk / 16) loadFragments(buf ^ 1, (ks + 1) * 16);
+            if (ks + 1 < P::kChunk / 16) loadFragments(buf ^ 1, (ks + 1) * 16);
 #pragma unroll
             for (int nj = 0; nj < 4; ++nj)
 #pragma unroll
@@ -688,7 +699,7 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
     // and every warp is past the last tile's barrier).
     constexpr int kScratch = kKnnMaxK + 32;
     static_assert(sizeof(unsigned long long) * kScratch * (kThreads / 32) <=
-                  sizeof(__half) * kStages * kTile * kPitchB);
+                  sizeof(__half) * P::kStages * kTile * P::kPitchB);
     unsigned long long* scratch = reinterpret_cast<unsigned long long*>(sh.b) + warp * kScratch;
     for (int row = warp; row < kTile; row += kThreads / 32) {
         const std::size_t q = rowBase + row;
@@ -710,11 +721,12 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
 }
 
 // Each block takes the work's items in turn, with its own candidate buffers.
+template <typename P>
 __global__ void __launch_bounds__(kThreads, 2)
     tensorSearchKernel(KnnTensorInputs in, KnnTensorWork work, KnnTensorOutput out,
                        Candidate* workspace, Passed* passedSpace) {
     extern __shared__ __align__(16) unsigned char smem[];
-    const Shared sh = carve(smem, in.dH);
+    const Shared sh = carve<P>(smem, in.dH);
     Candidate* buffer = workspace + std::size_t(blockIdx.x) * kTile * kCapacity;
     Passed* passed = passedSpace + std::size_t(blockIdx.x) * kTile * kTile;
     for (std::size_t item = blockIdx.x; item < work.items; item += gridDim.x) {
@@ -725,7 +737,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         const std::size_t rowBase = b + (global % work.rowTiles) * kTile;
         if (rowBase >= e) continue;  // the whole block: no barrier is skipped by part of it
         __syncthreads();             // the previous item's shared state is used up
-        searchItem(in, work, out, sh, buffer, passed, b, e, rowBase, range);
+        searchItem<P>(in, work, out, sh, buffer, passed, b, e, rowBase, range);
     }
 }
 
@@ -866,13 +878,19 @@ void launchKnnTensorSearch(const KnnTensorInputs& in, const KnnTensorWork& work,
                            const KnnTensorOutput& out, void* workspace, std::size_t blocks,
                            cudaStream_t stream) {
     if (work.items == 0 || blocks == 0) return;
-    const std::size_t bytes = sharedBytes(in.dH);
-    CS_CUDA_CHECK(cudaFuncSetAttribute(tensorSearchKernel,
-                                       cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
     auto* buffers = static_cast<Candidate*>(workspace);
     auto* passed = reinterpret_cast<Passed*>(buffers + blocks * kTile * kCapacity);
     const unsigned grid = unsigned(std::min(work.items, blocks));
-    tensorSearchKernel<<<grid, kThreads, bytes, stream>>>(in, work, out, buffers, passed);
+    auto launch = [&]<typename P>(P) {
+        const std::size_t bytes = sharedBytes<P>(in.dH);
+        CS_CUDA_CHECK(cudaFuncSetAttribute(
+            tensorSearchKernel<P>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+        tensorSearchKernel<P><<<grid, kThreads, bytes, stream>>>(in, work, out, buffers, passed);
+    };
+    if (in.dH % 128 == 0)
+        launch(Pipe<128>{});
+    else
+        launch(Pipe<64>{});
     CS_CUDA_CHECK_LAUNCH();
 }
 
