@@ -36,7 +36,7 @@ constexpr int kTile = kKnnTensorTile;  // query rows and candidates per block ti
 constexpr int kThreads = 256;          // 8 warps: 4 along the rows x 2 along the candidates
 constexpr int kWarpRows = 32;
 constexpr int kWarpCols = 64;
-constexpr int kChunk = 64;  // the FP16 copy's rows are padded to a multiple of this
+constexpr int kDimsMultiple = 64;  // the FP16 copy's rows are padded to a multiple of this
 
 // The candidate tiles' pipeline: halves of their rows per step, and stages in flight. A whole
 // row of 128 halves a step (two stages, double buffering) where the width allows: each step
@@ -831,7 +831,7 @@ __global__ void __launch_bounds__(kPrepareLeafThreads)
 }  // namespace
 
 int knnTensorDims(int dims) {
-    return (dims + kChunk - 1) / kChunk * kChunk;
+    return (dims + kDimsMultiple - 1) / kDimsMultiple * kDimsMultiple;
 }
 
 std::size_t knnTensorResidentBlocks(int device) {
