@@ -59,4 +59,8 @@ void GlBufferLink::writeOrderedColumnZScores(const DeviceResident&, std::span<co
     throw Error("this GL interop cannot write a feature map in another column order");
 }
 
+void GlInterop::splatPoints(const PointSplatBuffers&, const PointSplatView&, GlBufferLink&) {
+    throw Error("this GL interop cannot draw points");
+}
+
 }  // namespace cs

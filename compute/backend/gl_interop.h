@@ -12,6 +12,7 @@
 
 #include "compute/core/device_resident.h"
 #include "compute/core/point_quantities.h"
+#include "compute/core/point_splat.h"
 #include "compute/core/series_quantities.h"
 
 namespace cs {
@@ -72,6 +73,14 @@ public:
     virtual void writeTestPattern(std::uint32_t seed) = 0;
 };
 
+/// The point view's buffers that a splat reads, each linked (GlInterop::link).
+struct PointSplatBuffers {
+    GlBufferLink* positions = nullptr;  ///< n xyz floats
+    GlBufferLink* colours = nullptr;    ///< n packed RGBA8 colours
+    GlBufferLink* mask = nullptr;       ///< n mask values (bytes), or null: every point shown
+    std::size_t n = 0;
+};
+
 /// Makes GlBufferLinks: the accelerator side of drawing straight from device memory. A backend
 /// build provides one (kernels/interop); without it, or when it reports itself unavailable, views
 /// upload from host memory.
@@ -80,10 +89,18 @@ public:
     virtual ~GlInterop() = default;
     /// For the log: "CUDA–GL interop on NVIDIA H200".
     virtual std::string description() const = 0;
-    /// Registers GL buffer `glBuffer` of `bytes` bytes (allocated with glBufferData) for writes.
-    /// Call with the owning context current. Throws cs::DeviceError when the driver refuses (a
-    /// renderer on another GPU or a software renderer, no GL context ...).
+    /// Registers GL buffer `glBuffer` of `bytes` bytes (allocated with glBufferData) for writes
+    /// and reads. Call with the owning context current. Throws cs::DeviceError when the driver
+    /// refuses (a renderer on another GPU or a software renderer, no GL context ...).
     virtual std::unique_ptr<GlBufferLink> link(std::uint32_t glBuffer, std::size_t bytes) = 0;
+    /// Draws the points in `points` into `image` (a pixel buffer of view.width x view.height
+    /// SplatPixels) by cs::splatPoints' rule (compute/core/point_splat.h), reading the GL
+    /// buffers in place: the point view's renderer for clouds too big for GL's point pipeline.
+    /// Done on the device when it returns. Throws cs::Error when the buffers are too small for
+    /// the points or the image (the view then draws with GL), cs::DeviceError when the device
+    /// fails. This default throws cs::Error.
+    virtual void splatPoints(const PointSplatBuffers& points, const PointSplatView& view,
+                             GlBufferLink& image);
 };
 
 /// The known pattern GlBufferLink::writeTestPattern writes: word i for a seed, an opaque RGBA8

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "compute/core/error.h"
 #include "kernels/common/cuda_error.h"
@@ -54,39 +55,55 @@ private:
     cudaStream_t m_stream = nullptr;
 };
 
-/// A registered buffer mapped for the scope: the pointer is valid until the scope ends, and the
-/// unmap orders every GL command issued afterwards behind the writes queued before it.
-class MappedGlBuffer {
+/// Registered buffers mapped together for the scope (one map call): the pointers are valid
+/// until the scope ends, and the unmap orders every GL command issued afterwards behind the
+/// work queued before it.
+class MappedGlBuffers {
 public:
-    MappedGlBuffer(cudaGraphicsResource_t resource, cudaStream_t stream)
-        : m_resource(resource), m_stream(stream) {
-        CS_CUDA_CHECK(cudaGraphicsMapResources(1, &m_resource, m_stream));
-        std::size_t size = 0;
-        void* pointer = nullptr;
-        const cudaError_t status =
-            cudaGraphicsResourceGetMappedPointer(&pointer, &size, m_resource);
-        if (status != cudaSuccess) {
-            CS_CUDA_CHECK_NOTHROW(cudaGraphicsUnmapResources(1, &m_resource, m_stream));
-            CS_CUDA_CHECK(status);
+    MappedGlBuffers(std::vector<cudaGraphicsResource_t> resources, cudaStream_t stream)
+        : m_resources(std::move(resources)), m_stream(stream) {
+        CS_CUDA_CHECK(cudaGraphicsMapResources(int(m_resources.size()), m_resources.data(),
+                                               m_stream));
+        for (cudaGraphicsResource_t resource : m_resources) {
+            std::size_t size = 0;
+            void* pointer = nullptr;
+            const cudaError_t status =
+                cudaGraphicsResourceGetMappedPointer(&pointer, &size, resource);
+            if (status != cudaSuccess) {
+                unmap();
+                CS_CUDA_CHECK(status);
+            }
+            m_pointers.push_back(pointer);
+            m_sizes.push_back(size);
         }
-        m_pointer = pointer;
-        m_size = size;
     }
-    ~MappedGlBuffer() {
-        CS_CUDA_CHECK_NOTHROW(cudaGraphicsUnmapResources(1, &m_resource, m_stream));
-    }
-    MappedGlBuffer(const MappedGlBuffer&) = delete;
-    MappedGlBuffer& operator=(const MappedGlBuffer&) = delete;
+    ~MappedGlBuffers() { unmap(); }
+    MappedGlBuffers(const MappedGlBuffers&) = delete;
+    MappedGlBuffers& operator=(const MappedGlBuffers&) = delete;
 
-    std::uint32_t* words() const { return static_cast<std::uint32_t*>(m_pointer); }
-    std::size_t size() const { return m_size; }
+    void* pointer(std::size_t i) const { return m_pointers[i]; }
+    std::size_t size(std::size_t i) const { return m_sizes[i]; }
 
 private:
-    cudaGraphicsResource_t m_resource;
+    void unmap() {
+        if (m_resources.empty()) return;
+        CS_CUDA_CHECK_NOTHROW(cudaGraphicsUnmapResources(int(m_resources.size()),
+                                                         m_resources.data(), m_stream));
+        m_resources.clear();
+    }
+
+    std::vector<cudaGraphicsResource_t> m_resources;
     cudaStream_t m_stream;
-    void* m_pointer = nullptr;
-    std::size_t m_size = 0;
+    std::vector<void*> m_pointers;
+    std::vector<std::size_t> m_sizes;
 };
+
+/// A GL buffer reallocated behind its link's back: refuse rather than overrun.
+void requireMappedSize(std::size_t mapped, std::size_t registered) {
+    if (mapped < registered)
+        throw cs::Error("GL interop: the GL buffer holds " + std::to_string(mapped) + " bytes, " +
+                        std::to_string(registered) + " were registered");
+}
 
 class CudaGlBufferLink final : public cs::GlBufferLink {
 public:
@@ -94,10 +111,10 @@ public:
                      std::size_t bytes)
         : m_device(std::move(device)), m_glBuffer(glBuffer), m_bytes(bytes) {
         DeviceScope scope(m_device->device());
-        // Write-discard: CUDA never reads the old contents, so the driver need not preserve
-        // them across the map.
+        // Read and written: the splat renderer reads the buffers that the writes fill (one
+        // registration a buffer, for both).
         CS_CUDA_CHECK(cudaGraphicsGLRegisterBuffer(&m_resource, GLuint(glBuffer),
-                                                   cudaGraphicsRegisterFlagsWriteDiscard));
+                                                   cudaGraphicsRegisterFlagsNone));
     }
     ~CudaGlBufferLink() override {
         if (!m_resource) return;
@@ -107,6 +124,8 @@ public:
 
     std::uint32_t glBuffer() const override { return m_glBuffer; }
     std::size_t bytes() const override { return m_bytes; }
+    cudaGraphicsResource_t resource() const { return m_resource; }
+    const InteropDevice& device() const { return *m_device; }
 
     void paintCategories(const cs::DeviceResident& data, const cs::CategoryPaint& paint) override {
         const DeviceCategories& c = onThisDevice<DeviceCategories>(data, "categories");
@@ -273,18 +292,11 @@ private:
     void writeMapped(Launch launch) {
         const cudaStream_t s = m_device->stream();
         {
-            MappedGlBuffer mapped(m_resource, s);
-            requireSize(mapped);
-            launch(static_cast<void*>(mapped.words()), s);
+            MappedGlBuffers mapped({m_resource}, s);
+            requireMappedSize(mapped.size(0), m_bytes);
+            launch(mapped.pointer(0), s);
         }
         CS_CUDA_CHECK(cudaStreamSynchronize(s));
-    }
-
-    void requireSize(const MappedGlBuffer& mapped) const {
-        // The GL buffer was reallocated behind the link's back: refuse rather than overrun.
-        if (mapped.size() < m_bytes)
-            throw cs::Error("GL interop: the GL buffer holds " + std::to_string(mapped.size()) +
-                            " bytes, " + std::to_string(m_bytes) + " were registered");
     }
 
     std::shared_ptr<const InteropDevice> m_device;
@@ -306,7 +318,55 @@ public:
         return std::make_unique<CudaGlBufferLink>(m_device, glBuffer, bytes);
     }
 
+    void splatPoints(const cs::PointSplatBuffers& points, const cs::PointSplatView& view,
+                     cs::GlBufferLink& image) override {
+        const std::size_t n = points.n;
+        const std::size_t pixels = std::size_t(view.width) * view.height;
+        const CudaGlBufferLink& positions = linked(points.positions, n * 3 * sizeof(float),
+                                                   "point positions");
+        const CudaGlBufferLink& colours = linked(points.colours, n * sizeof(std::uint32_t),
+                                                 "point colours");
+        const CudaGlBufferLink* mask =
+            points.mask ? &linked(points.mask, n, "point mask") : nullptr;
+        const CudaGlBufferLink& target = linked(&image, pixels * sizeof(cs::SplatPixel),
+                                                "splat image");
+        if (n > cs::kMaxSplatPoints)
+            throw cs::Error("GL interop: " + std::to_string(n) + " points are too many to splat");
+        DeviceScope scope(m_device->device());
+        std::vector<cudaGraphicsResource_t> resources{positions.resource(), colours.resource(),
+                                                      target.resource()};
+        if (mask) resources.push_back(mask->resource());
+        const cudaStream_t s = m_device->stream();
+        {
+            MappedGlBuffers mapped(std::move(resources), s);
+            requireMappedSize(mapped.size(0), positions.bytes());
+            requireMappedSize(mapped.size(1), colours.bytes());
+            requireMappedSize(mapped.size(2), target.bytes());
+            if (mask) requireMappedSize(mapped.size(3), mask->bytes());
+            launchSplatPoints(static_cast<const float*>(mapped.pointer(0)),
+                              static_cast<const std::uint32_t*>(mapped.pointer(1)),
+                              mask ? static_cast<const std::uint8_t*>(mapped.pointer(3)) : nullptr,
+                              n, view, static_cast<cs::SplatPixel*>(mapped.pointer(2)), s);
+        }
+        CS_CUDA_CHECK(cudaStreamSynchronize(s));
+    }
+
 private:
+    /// link as one of ours on this device, holding at least `bytes`; throws cs::Error naming
+    /// `what` otherwise.
+    const CudaGlBufferLink& linked(const cs::GlBufferLink* link, std::size_t bytes,
+                                   const char* what) const {
+        const auto* ours = dynamic_cast<const CudaGlBufferLink*>(link);
+        if (!ours || &ours->device() != m_device.get())
+            throw cs::Error(std::string("GL interop: the ") + what +
+                            " are not linked by this interop");
+        if (ours->bytes() < bytes)
+            throw cs::Error(std::string("GL interop: the ") + what + " hold " +
+                            std::to_string(ours->bytes()) + " bytes, " + std::to_string(bytes) +
+                            " are needed");
+        return *ours;
+    }
+
     std::shared_ptr<const InteropDevice> m_device;
 };
 

@@ -54,6 +54,41 @@ __global__ void edgeIndicesKernel(const std::int32_t* __restrict__ indices, std:
     }
 }
 
+// A point a thread: the pixels it covers take the minimum of their key and its. A plain read
+// first skips the atomic where a nearer point already won (keys only fall, so a stale read can
+// only cost an atomic, never skip a needed one): in a dense cloud most points are hidden.
+__global__ void splatKernel(const float* __restrict__ positions,
+                            const std::uint32_t* __restrict__ rgba,
+                            const std::uint8_t* __restrict__ mask, std::size_t n,
+                            cs::PointSplatView view, unsigned long long* __restrict__ image) {
+    const float radius2 = cs::splatRadius2(view);
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n;
+         i += std::size_t(gridDim.x) * blockDim.x) {
+        cs::SplatPoint p;
+        if (!cs::projectSplatPoint(view, positions + 3 * i, rgba[i], mask ? mask[i] : 0, p))
+            continue;
+        const unsigned long long key = cs::splatKey(p.depth, std::uint32_t(i));
+        const cs::SplatPixelRange r = cs::splatPixelRange(view, p);
+        for (int y = r.y0; y <= r.y1; ++y)
+            for (int x = r.x0; x <= r.x1; ++x) {
+                if (!(cs::splatDistance2(p, x, y) <= radius2)) continue;
+                unsigned long long* pixel = image + std::size_t(y) * view.width + std::size_t(x);
+                if (key < *pixel) atomicMin(pixel, key);
+            }
+    }
+}
+
+__global__ void resolveSplatKernel(const float* __restrict__ positions,
+                                   const std::uint32_t* __restrict__ rgba,
+                                   const std::uint8_t* __restrict__ mask, cs::PointSplatView view,
+                                   unsigned long long* __restrict__ image) {
+    const std::size_t pixels = std::size_t(view.width) * view.height;
+    for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < pixels;
+         i += std::size_t(gridDim.x) * blockDim.x)
+        image[i] = cs::resolveSplatPixel(view, image[i], int(i % view.width),
+                                         int(i / view.width), positions, rgba, mask);
+}
+
 // One block per row: the mean and the standard deviation by block-wide sums in double (a fixed
 // tree, so every run gives the same values), then the normalised row.
 constexpr int kRowThreads = 256;
@@ -186,6 +221,23 @@ void launchColumnZScores(const float* values, std::size_t rows, std::size_t colu
     columnZScoresKernel<<<blocksFor(orderRows * shown), kThreads, 0, stream>>>(
         values, columns, layers, layer, order, orderRows, shown, columnOrder, scratch, out);
     CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchSplatPoints(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
+                       std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
+                       cudaStream_t stream) {
+    static_assert(sizeof(cs::SplatPixel) == sizeof(unsigned long long));
+    const std::size_t pixels = std::size_t(view.width) * view.height;
+    if (pixels == 0) return;
+    auto* words = reinterpret_cast<unsigned long long*>(image);
+    CS_CUDA_CHECK(cudaMemsetAsync(words, 0xFF, pixels * sizeof(cs::SplatPixel), stream));
+    if (n > 0) {
+        splatKernel<<<blocksFor(n), kThreads, 0, stream>>>(positions, rgba, mask, n, view, words);
+        CS_CUDA_CHECK(cudaGetLastError());
+    }
+    resolveSplatKernel<<<blocksFor(pixels), kThreads, 0, stream>>>(positions, rgba, mask, view,
+                                                                   words);
+    CS_CUDA_CHECK(cudaGetLastError());
 }
 
 void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,

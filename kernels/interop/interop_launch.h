@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "compute/core/point_splat.h"
+
 namespace cs::kernels {
 
 /// Which roles of per-point categories are drawn, and the colour of no category
@@ -53,6 +55,13 @@ void launchColumnZScores(const float* values, std::size_t rows, std::size_t colu
                          std::size_t layers, std::size_t layer, const std::uint32_t* order,
                          std::size_t orderRows, std::size_t shown, const std::uint32_t* columnOrder,
                          double* scratch, float* out, cudaStream_t stream);
+
+/// cs::splatPoints on the device: n points (xyz floats, RGBA8 colours, mask values or null)
+/// drawn into image (view.width x view.height splat pixels). Two passes, as the reference: an
+/// atomic minimum of splatKey per covered pixel, then resolveSplatPixel per pixel.
+void launchSplatPoints(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
+                       std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
+                       cudaStream_t stream);
 
 /// out[i] = cs::interopTestPattern(seed, i) for i < words.
 void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,

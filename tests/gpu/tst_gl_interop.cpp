@@ -14,6 +14,7 @@
 #include "compute/backend/gl_interop.h"
 #include "compute/core/job_control.h"
 #include "compute/core/point_quantities.h"
+#include "compute/core/point_splat.h"
 #include "compute/core/series_matrix.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_quantities.h"
@@ -265,6 +266,102 @@ private slots:
         view->setPointSet(gridPoints(4));
         QVERIFY(waitDrawn(*view));
         QCOMPARE(view->edgeCount(), std::size_t(0));
+    }
+
+    // Draws the next frame with renderer at point size `size`; false when it was not drawn.
+    static bool drawWith(PointCloudView& view, PointCloudView::PointRenderer renderer,
+                         float size) {
+        view.setPointRenderer(renderer);
+        view.setPointSize(size);
+        view.repaint();
+        return waitDrawn(view) &&
+               view.lastFrameSplatted() == (renderer == PointCloudView::PointRenderer::Splats);
+    }
+    // A clustered demo cloud, coloured by a clustering computed and painted on the device
+    // (noise translucent, drawn behind), in a view of size.
+    std::unique_ptr<PointCloudView> clusteredView(std::size_t n, QSize size) {
+        auto points = std::make_shared<const cs::PointSet>(cs::demo::makeDemoPoints(n, 21));
+        auto view = makeView(points, size);
+        if (!view) return nullptr;
+        const auto r = clusterOnGpu(*points, {.eps = 0.6f, .minPts = 10});
+        if (!r->device || r->stats.noisePoints == 0 ||
+            !view->setCategories(cs::dbscanCategories(r), paintFor(*r, true, true, true), {}) ||
+            !waitDrawn(*view))
+            return nullptr;
+        return view;
+    }
+
+    void splatIsTheCpuReferenceBitForBit() {
+        // Every part of the rule on the device: clusters over translucent noise, a mask that
+        // dims and hides points, points outside the view (zoomed in), flat and rim-shaded.
+        auto view = clusteredView(300'000, QSize(640, 480));
+        QVERIFY(view);
+        std::vector<std::uint8_t> mask(view->pointCount(), 0);
+        std::mt19937 rng(3);
+        for (auto& m : mask) {
+            const auto k = rng() % 10;
+            m = k == 0 ? 1 : (k == 1 ? 2 : 0);
+        }
+        QVERIFY(view->setPointMask(mask));
+        view->zoom(1.6f);
+        for (float size : {1.5f, 5.0f}) {
+            QVERIFY(drawWith(*view, PointCloudView::PointRenderer::Splats, size));
+            const cs::PointSplatView v = view->lastSplatView();
+            QCOMPARE(v.diameter, size);
+            QVERIFY(v.width > 0 && v.height > 0);
+            const auto image = view->readSplatImage();
+            const auto reference = cs::splatPoints(view->readPositionBuffer(),
+                                                   view->readColourBuffer(), mask, v);
+            QCOMPARE(image.size(), reference.size());
+            std::size_t drawn = 0;
+            for (std::size_t p = 0; p < image.size(); ++p) {
+                drawn += reference[p] != cs::kEmptySplatPixel;
+                if (image[p] != reference[p])
+                    QFAIL(qPrintable(QStringLiteral("size %1, pixel (%2, %3): %4 splatted, the CPU "
+                                                    "reference %5")
+                                         .arg(size)
+                                         .arg(p % v.width)
+                                         .arg(p / v.width)
+                                         .arg(image[p], 16, 16, QLatin1Char('0'))
+                                         .arg(reference[p], 16, 16, QLatin1Char('0'))));
+            }
+            QVERIFY2(drawn > image.size() / 10, "too few pixels drawn to tell anything");
+            saveScreenshot(view->grabFramebuffer(),
+                           QStringLiteral("splat_%1.png").arg(int(size * 10)));
+        }
+    }
+
+    void splatsLookLikeGlPoints() {
+        // The same frame drawn by GL and splatted: the same pixels, bar GL's rounding (vertex
+        // positions snapped to subpixels, depths to 24 bits).
+        auto view = clusteredView(400'000, QSize(640, 480));
+        QVERIFY(view);
+        const QColor background = view->backgroundColour();
+        for (float size : {1.5f, 4.0f}) {
+            QVERIFY(drawWith(*view, PointCloudView::PointRenderer::GlPoints, size));
+            const QImage gl = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+            QVERIFY(drawWith(*view, PointCloudView::PointRenderer::Splats, size));
+            const QImage splat = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+            QVERIFY(view->lastFrameSplatted());
+            QCOMPARE(gl.size(), splat.size());
+            std::size_t drawn = 0, same = 0;
+            for (int y = 0; y < gl.height(); ++y)
+                for (int x = 0; x < gl.width(); ++x) {
+                    const QColor a = gl.pixelColor(x, y), b = splat.pixelColor(x, y);
+                    if (a == background && b == background) continue;
+                    ++drawn;
+                    same += std::abs(a.red() - b.red()) <= 2 &&
+                            std::abs(a.green() - b.green()) <= 2 &&
+                            std::abs(a.blue() - b.blue()) <= 2;
+                }
+            const double agreement = double(same) / double(std::max<std::size_t>(drawn, 1));
+            qInfo("size %.1f: %zu pixels drawn, %.4f the same in both", double(size), drawn,
+                  agreement);
+            saveScreenshot(gl, QStringLiteral("splat_vs_gl_%1_gl.png").arg(int(size * 10)));
+            saveScreenshot(splat, QStringLiteral("splat_vs_gl_%1_splat.png").arg(int(size * 10)));
+            QVERIFY(drawn > std::size_t(gl.width() * gl.height() / 10));
+            QVERIFY2(agreement >= 0.97, qPrintable(QString::number(agreement)));
+        }
     }
 
     void positionsWrittenFromTheComputeCopy() {

@@ -166,6 +166,12 @@ std::optional<AutomationOptions> Automation::parse(
                     "sensor (where a PCD file's VIEWPOINT puts the sensor) or fit (View ▸ "
                     "Camera)."),
         QStringLiteral("PRESET"));
+    const QCommandLineOption rendererOption(
+        QStringLiteral("point-renderer"),
+        QObject::tr("Who draws the points: automatic (CUDA splats from 1 million points where "
+                    "CUDA-GL interop works, else OpenGL), gl (OpenGL points) or splat (CUDA "
+                    "splats at any size) (View ▸ Point renderer; not kept for later sessions)."),
+        QStringLiteral("RENDERER"));
     const QCommandLineOption colourMapOption(
         QStringLiteral("colour-map"),
         QObject::tr("The map of scalar colourings (coordinates, scalar attributes, kNN "
@@ -197,6 +203,7 @@ std::optional<AutomationOptions> Automation::parse(
          saveSessionOption,    recoverOption, sizeOption,       viewOption,       colourMapOption,
          colourRangeOption,    edgesOption,   timeoutOption,    quitOption});
     parser.addOption(suggestedEpsOption);
+    parser.addOption(rendererOption);
     parser.addOption(graphOption);
     parser.addPositionalArgument(
         QStringLiteral("FILE"),
@@ -366,6 +373,12 @@ std::optional<AutomationOptions> Automation::parse(
                 QObject::tr("--view places the point view's camera; --demo-series has "
                             "no points"));
     }
+    if (parser.isSet(rendererOption)) {
+        o.pointRenderer = parser.value(rendererOption);
+        if (!PointCloudView::rendererFromName(o.pointRenderer))
+            return fail(QObject::tr("--point-renderer takes automatic, gl or splat, not '%1'")
+                            .arg(o.pointRenderer));
+    }
     if (parser.isSet(colourMapOption)) {
         o.colourMap = parser.value(colourMapOption);
         if (!ColourMaps::mapFromName(o.colourMap))
@@ -530,6 +543,11 @@ void Automation::poll() {
                 if (!m_options.colourRange.isEmpty())
                     style.parseRange(m_options.colourRange, nullptr);
                 m_window.pointView()->setScalarStyle(style);
+            }
+            if (!m_options.pointRenderer.isEmpty()) {
+                m_window.setPointRenderer(
+                    *PointCloudView::rendererFromName(m_options.pointRenderer), false);
+                logInfo(tr("automation: point renderer %1").arg(m_options.pointRenderer));
             }
             if (!m_options.view.isEmpty()) {
                 m_window.pointView()->setViewPreset(

@@ -61,6 +61,7 @@ struct AutomationOptions {
     QSize windowSize;                          ///< --window-size, or invalid (keep the saved one)
     QString view;         ///< --view: a PointCloudView::ViewPreset name, or empty
     QString colourMap;    ///< --colour-map: a ColourMaps::Map name, or empty
+    QString pointRenderer;  ///< --point-renderer: a PointCloudView::rendererName, or empty
     QString colourRange;  ///< --colour-range: ScalarStyle::parseRange's syntax, or empty
     /// --edges: the point view's kNN edge style, each part optional.
     struct Edges {

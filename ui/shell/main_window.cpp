@@ -93,6 +93,7 @@ const QString kSelectJob = QStringLiteral("select");
 const QString kSelectionEnding = QStringLiteral("_selection.csv");
 const QString kUpAxisKey = QStringLiteral("view/upAxis");
 const QString kColourMapKey = QStringLiteral("view/colourMap");
+const QString kPointRendererKey = QStringLiteral("view/pointRenderer");
 const QString kColourRangeKey = QStringLiteral("view/colourRange");
 // The stored up axis that means "by the data" (PointCloudView::suggestedUpAxis).
 constexpr int kAutomaticUp = -1;
@@ -1087,6 +1088,31 @@ void MainWindow::createMenus() {
     m_pointSizeMenu = size;
     size->addAction(m_largerAction);
     size->addAction(m_smallerAction);
+    {
+        // Who draws the points: kept across sessions, for a driver where one of them misbehaves.
+        QMenu* renderers = view->addMenu(tr("Point &renderer"));
+        renderers->setObjectName(QStringLiteral("pointRendererMenu"));
+        auto* group = new QActionGroup(this);
+        const auto saved =
+            PointCloudView::rendererFromName(QSettings().value(kPointRendererKey).toString())
+                .value_or(PointCloudView::PointRenderer::Automatic);
+        m_pointView->setPointRenderer(saved);
+        const std::pair<PointCloudView::PointRenderer, QString> choices[] = {
+            {PointCloudView::PointRenderer::Automatic,
+             tr("&Automatic (CUDA splats from 1 million points)")},
+            {PointCloudView::PointRenderer::GlPoints, tr("&OpenGL points")},
+            {PointCloudView::PointRenderer::Splats, tr("&CUDA splats where interop works")}};
+        for (const auto& [renderer, label] : choices) {
+            QAction* a = renderers->addAction(
+                label, this, [this, renderer] { setPointRenderer(renderer, true); });
+            a->setObjectName(QStringLiteral("pointRenderer_") +
+                             PointCloudView::rendererName(renderer));
+            a->setCheckable(true);
+            a->setChecked(renderer == saved);
+            group->addAction(a);
+        }
+        m_pointRendererGroup = group;
+    }
     m_colourMenu = view->addMenu(tr("&Colour by"));
     {
         // Scalar colourings (coordinates, scalar attributes, kNN distances): the map and a
@@ -2164,6 +2190,15 @@ void MainWindow::dropEvent(QDropEvent* event) {
     QMetaObject::invokeMethod(
         this, [this, path] { openWithKindQuestion(path, io::DataKind::Auto); },
         Qt::QueuedConnection);
+}
+
+void MainWindow::setPointRenderer(PointCloudView::PointRenderer renderer, bool remember) {
+    m_pointView->setPointRenderer(renderer);
+    const QString name = PointCloudView::rendererName(renderer);
+    if (m_pointRendererGroup)
+        for (QAction* a : m_pointRendererGroup->actions())
+            a->setChecked(a->objectName() == QStringLiteral("pointRenderer_") + name);
+    if (remember) QSettings().setValue(kPointRendererKey, name);
 }
 
 }  // namespace cs::ui

@@ -117,6 +117,8 @@ public:
     void setCurrentView(View view);
 
     PointCloudView* pointView() const { return m_pointView; }
+    /// Who draws the points (View ▸ Point renderer); remember keeps it for later sessions.
+    void setPointRenderer(PointCloudView::PointRenderer renderer, bool remember);
     SeriesView* seriesView() const { return m_seriesView; }
     LogDock* logDock() const { return m_logDock; }
     BackendChip* backendChip() const { return m_backendChip; }
@@ -349,6 +351,7 @@ private:
     QMenu* m_upMenu = nullptr;
     QMenu* m_pointSizeMenu = nullptr;
     QActionGroup* m_colourGroup = nullptr;
+    QActionGroup* m_pointRendererGroup = nullptr;
     QAction* m_openAction = nullptr;
     QAction* m_exportAction = nullptr;
     QAction* m_quitAction = nullptr;

@@ -175,6 +175,9 @@ void ViewBenchmark::onFrame() {
         sorted.empty() || sorted[sorted.size() / 2] <= 0 ? 0.0 : 1000.0 / sorted[sorted.size() / 2];
     frames[QStringLiteral("pointsDrawnMoving")] = summary(m_pointsDrawn);
     frames[QStringLiteral("lodBudget")] = double(view->lodBudget());
+    // Who drew the last moving frame: "splat" (CUDA) or "gl".
+    frames[QStringLiteral("pointRenderer")] =
+        view->lastFrameSplatted() ? QStringLiteral("splat") : QStringLiteral("gl");
     m_report[QStringLiteral("frames")] = frames;
     afterFrames();
 }

@@ -32,21 +32,31 @@ bool ViewInterop::ready() {
 
 bool ViewInterop::write(std::unique_ptr<GlBufferLink>& link, GLuint buffer, std::size_t bytes,
                         const std::function<void(GlBufferLink&)>& write, const QString& what) {
+    const LinkedBuffer linked[] = {{&link, buffer, bytes}};
+    return run(
+        linked, [&](GlInterop&) { write(*link); }, QObject::tr("writing %1").arg(what),
+        QObject::tr("uploading from host memory"));
+}
+
+bool ViewInterop::run(std::span<const LinkedBuffer> buffers,
+                      const std::function<void(GlInterop&)>& work, const QString& what,
+                      const QString& fallback) {
     if (!ready()) return false;
     try {
-        if (!link) link = m_interop->link(buffer, bytes);
-        write(*link);
+        for (const LinkedBuffer& b : buffers)
+            if (!*b.link) *b.link = m_interop->link(b.buffer, b.bytes);
+        work(*m_interop);
         return true;
     } catch (const DeviceError& e) {
-        // The driver refused the buffer (a renderer on another GPU, a software renderer) or the
-        // device failed: host uploads from now on.
-        link.reset();
+        // The driver refused a buffer (a renderer on another GPU, a software renderer) or the
+        // device failed: host uploads and GL drawing from now on.
+        for (const LinkedBuffer& b : buffers) b.link->reset();
         m_error = QString::fromUtf8(e.what());
         logWarning(QObject::tr("GL interop failed (%1): the %2 uploads from host memory")
                        .arg(m_error, m_viewName));
     } catch (const Error& e) {
-        logWarning(QObject::tr("%1: writing %2 on the GPU failed (%3); uploading from host memory")
-                       .arg(m_viewName, what, QString::fromUtf8(e.what())));
+        logWarning(QObject::tr("%1: %2 on the GPU failed (%3); %4")
+                       .arg(m_viewName, what, QString::fromUtf8(e.what()), fallback));
     }
     return false;
 }

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <span>
 
 namespace cs {
 class GlInterop;
@@ -47,6 +48,18 @@ public:
     /// from then on); other errors fail only this write. Call after ready().
     bool write(std::unique_ptr<GlBufferLink>& link, GLuint buffer, std::size_t bytes,
                const std::function<void(GlBufferLink&)>& write, const QString& what);
+
+    /// A GL buffer of a view and its registration, made on first use.
+    struct LinkedBuffer {
+        std::unique_ptr<GlBufferLink>* link;
+        GLuint buffer;
+        std::size_t bytes;
+    };
+    /// write() for work on several buffers: registers those not linked yet, then runs work;
+    /// false when that failed, by write()'s rules. what names the work for the log ("drawing
+    /// the points"), fallback what the view does instead ("drawing them with GL").
+    bool run(std::span<const LinkedBuffer> buffers, const std::function<void(GlInterop&)>& work,
+             const QString& what, const QString& fallback);
 
 private:
     QString m_viewName;

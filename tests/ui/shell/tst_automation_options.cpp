@@ -32,6 +32,12 @@ private slots:
         QVERIFY(o->quit);
         QCOMPARE(o->windowSize, QSize(1280, 720));
         QVERIFY(o->view.isEmpty() && o->colourMap.isEmpty() && !o->edges);
+        QVERIFY(o->pointRenderer.isEmpty());
+        for (const char* renderer : {"automatic", "gl", "splat"}) {
+            o = parse({"--demo-points", "1M", "--point-renderer", renderer});
+            QVERIFY(o);
+            QCOMPARE(o->pointRenderer, QString::fromLatin1(renderer));
+        }
 
         o = parse({"cloud.pcd", "--view", "Sensor", "--colour-map", "magma", "--colour-range",
                    "p5:p95", "--edges", "points,over,map=diverging,min=0.5,max=2,opacity=0.7"});
@@ -103,6 +109,9 @@ private slots:
                                   << "--view takes front, top, side, sensor, fit, not 'back'";
         QTest::newRow("view of series")
             << QStringList{"--demo-series", "--view", "top"} << "--demo-series has no points";
+        QTest::newRow("bad renderer")
+            << QStringList{"--point-renderer", "vulkan"}
+            << "--point-renderer takes automatic, gl or splat, not 'vulkan'";
         QTest::newRow("bad colour map")
             << QStringList{"--colour-map", "jet"}
             << "--colour-map takes viridis, magma, diverging, categorical, not 'jet'";

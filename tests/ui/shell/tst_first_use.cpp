@@ -46,6 +46,7 @@
 using cs::ui::AlgorithmPanel;
 using cs::ui::JobOutcome;
 using cs::ui::MainWindow;
+using cs::ui::PointCloudView;
 
 namespace {
 
@@ -416,6 +417,38 @@ private slots:
         QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
         QTRY_VERIFY(pointPanelShown());
         QVERIFY(larger->isEnabled());
+    }
+
+    void pointRendererMenuIsKept() {
+        // View ▸ Point renderer: each choice reaches the view and the settings; automation's
+        // choice reaches the view and the menu but not the settings.
+        auto* view = m_window->pointView();
+        for (const char* name : {"gl", "splat", "automatic"}) {
+            auto* action =
+                m_window->findChild<QAction*>(QStringLiteral("pointRenderer_") + name);
+            QVERIFY(action && action->isCheckable());
+            action->trigger();
+            QVERIFY(action->isChecked());
+            QCOMPARE(PointCloudView::rendererName(view->pointRenderer()), QString::fromLatin1(name));
+            QCOMPARE(QSettings().value(QStringLiteral("view/pointRenderer")).toString(),
+                     QString::fromLatin1(name));
+        }
+        m_window->setPointRenderer(PointCloudView::PointRenderer::GlPoints, false);
+        QVERIFY(m_window->findChild<QAction*>(QStringLiteral("pointRenderer_gl"))->isChecked());
+        QCOMPARE(view->pointRenderer(), PointCloudView::PointRenderer::GlPoints);
+        QCOMPARE(QSettings().value(QStringLiteral("view/pointRenderer")).toString(),
+                 QStringLiteral("automatic"));
+        // Splats asked for: drawn by CUDA where interop works, else by GL (no GPU, Mesa), and
+        // every point either way.
+        if (!view->pointSet()) QVERIFY(openDemoPoints());
+        m_window->setCurrentView(MainWindow::View::Points);
+        QTRY_VERIFY(view->isVisible() && !view->visibleRegion().isEmpty());
+        QSignalSpy frames(view, &QOpenGLWidget::frameSwapped);
+        m_window->setPointRenderer(PointCloudView::PointRenderer::Splats, false);
+        QTRY_VERIFY(frames.count() > 0);
+        QCOMPARE(view->lastDrawnPointCount(), view->pointCount());
+        QCOMPARE(view->lastFrameSplatted(), view->interopError().isEmpty());
+        m_window->setPointRenderer(PointCloudView::PointRenderer::Automatic, false);
     }
 
     // Item 9: the k-distance chart offers a log axis, and an eps above it shows at the top,

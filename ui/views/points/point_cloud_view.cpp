@@ -175,6 +175,7 @@ QSurfaceFormat PointCloudView::defaultSurfaceFormat() {
 
 void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_points = std::move(points);
+    m_splatFailed = false;
     m_lodOrder.clear();
     m_lodUploaded = 0;
     m_colourOptions.clear();
@@ -827,6 +828,84 @@ std::size_t PointCloudView::drawLevelOfDetail() {
     return m_lodUploaded;
 }
 
+float PointCloudView::rimShading() const {
+    // Rim shading helps big sprites and only muddies points a few pixels wide.
+    return 0.3f * std::clamp((m_pointSize - 2.0f) / 6.0f, 0.0f, 1.0f);
+}
+
+void PointCloudView::setPointRenderer(PointRenderer renderer) {
+    if (renderer == m_renderer) return;
+    m_renderer = renderer;
+    m_splatFailed = false;
+    update();
+}
+
+QString PointCloudView::rendererName(PointRenderer renderer) {
+    switch (renderer) {
+    case PointRenderer::GlPoints: return QStringLiteral("gl");
+    case PointRenderer::Splats: return QStringLiteral("splat");
+    case PointRenderer::Automatic: break;
+    }
+    return QStringLiteral("automatic");
+}
+
+std::optional<PointCloudView::PointRenderer> PointCloudView::rendererFromName(const QString& name) {
+    for (PointRenderer r : {PointRenderer::Automatic, PointRenderer::GlPoints, PointRenderer::Splats})
+        if (name == rendererName(r)) return r;
+    return std::nullopt;
+}
+
+bool PointCloudView::splatsWanted() const {
+    if (m_renderer == PointRenderer::GlPoints || m_splatFailed || !m_splat.isInitialized() ||
+        !m_interop.usable() || context()->isOpenGLES())
+        return false;
+    const std::size_t n = m_uploadedCount;
+    if (n == 0 || n > kMaxSplatPoints || m_pointSize * devicePixelRatioF() > kMaxSplatDiameter)
+        return false;
+    return m_renderer == PointRenderer::Splats || n >= kSplatFrom;
+}
+
+bool PointCloudView::drawSplats(const QColor& background) {
+    // The viewport QOpenGLWidget set: the framebuffer's size in pixels.
+    GLint viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    PointSplatView view;
+    const QMatrix4x4 mvp = modelViewProjection();
+    std::copy_n(mvp.constData(), 16, view.mvp);
+    view.width = std::uint32_t(std::max(viewport[2], 0));
+    view.height = std::uint32_t(std::max(viewport[3], 0));
+    view.diameter = float(m_pointSize * devicePixelRatioF());
+    view.shading = rimShading();
+    view.background[0] = float(background.redF());
+    view.background[1] = float(background.greenF());
+    view.background[2] = float(background.blueF());
+    const std::size_t n = m_uploadedCount;
+    const bool masked = m_maskCount == n;
+    PointSplatPass::Points points{
+        {&m_positionLink, m_positions.bufferId(), m_positionBytes},
+        {&m_colourLink, m_colourBuffer.bufferId(), m_colourBytes},
+        {masked ? &m_maskLink : nullptr, m_maskBuffer.bufferId(), m_maskCount},
+        n};
+    if (m_splat.draw(m_interop, points, view)) {
+        m_lastSplatView = view;
+        return true;
+    }
+    m_splatFailed = true;
+    return false;
+}
+
+void PointCloudView::setFrameRenderer(bool splatted) {
+    m_lastFrameSplatted = splatted;
+    if (m_loggedSplatted == splatted) return;
+    m_loggedSplatted = splatted;
+    if (splatted)
+        logInfo(tr("Points: splatted by CUDA into the framebuffer, every point in every frame "
+                   "(%1)")
+                    .arg(m_interop.description()));
+    else
+        logInfo(tr("Points: drawn by GL as point sprites"));
+}
+
 void PointCloudView::bindMask(std::size_t n) {
     // Called with the VAO bound. Without a mask (or one of other points) every point reads the
     // constant 0: shown.
@@ -998,6 +1077,10 @@ void PointCloudView::initializeGL() {
     m_glError.clear();
     m_glReady = buildProgram();
     if (m_glReady) {
+        // Without the splat pass every point is drawn by GL.
+        QString splatError;
+        if (!m_splat.initialize(context()->isOpenGLES(), &splatError))
+            logWarning(tr("point view: %1; points are drawn by GL only").arg(splatError));
         m_vao.create();
         m_positions.create();
         m_colourBuffer.create();
@@ -1100,6 +1183,8 @@ void PointCloudView::releaseGl() {
     m_colourLink.reset();
     m_positionLink.reset();
     m_edgeLink.reset();
+    m_maskLink.reset();
+    if (current) m_splat.release();
     m_vao.destroy();
     m_positions.destroy();
     m_colourBuffer.destroy();
@@ -1163,6 +1248,7 @@ void PointCloudView::upload() {
         // A binder of its own: the nested uploads above release the VAO when they return.
         QOpenGLVertexArrayObject::Binder maskBinder(&m_vao);
         m_maskBuffer.bind();
+        m_maskLink.reset();  // new storage below
         glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(m_mask.size()), m_mask.data(), GL_DYNAMIC_DRAW);
         glVertexAttribPointer(2, 1, GL_UNSIGNED_BYTE, GL_FALSE, 0, nullptr);
         m_maskCount = m_mask.size();
@@ -1463,6 +1549,18 @@ void PointCloudView::setColourPath(UploadPath path, const QString& why) {
                               : tr("Point colours: uploaded from host memory (%1)").arg(why));
 }
 
+std::vector<SplatPixel> PointCloudView::readSplatImage() {
+    std::vector<SplatPixel> out;
+    if (!m_lastSplatView.width) return out;
+    readBuffer(
+        m_splat.imageBuffer(),
+        [this] {
+            return std::size_t(m_splat.width()) * m_splat.height() * sizeof(SplatPixel);
+        },
+        out);
+    return out;
+}
+
 std::vector<std::uint32_t> PointCloudView::readColourBuffer() {
     std::vector<std::uint32_t> out;
     readBuffer(
@@ -1530,29 +1628,34 @@ void PointCloudView::paintGL() {
             glDepthFunc(GL_LEQUAL);
             glDisable(GL_BLEND);
             if (!m_edgesOverPoints) drawEdges();
-            if (!context()->isOpenGLES()) {
-                glEnable(kProgramPointSize);
-                if (context()->format().profile() != QSurfaceFormat::CoreProfile)
-                    glEnable(kPointSprite);
-            }
-            m_program->bind();
-            m_program->setUniformValue("u_mvp", modelViewProjection());
-            m_program->setUniformValue("u_pointSize", float(m_pointSize * devicePixelRatioF()));
-            // Rim shading helps big sprites and only muddies points a few pixels wide.
-            m_program->setUniformValue("u_shading",
-                                       0.3f * std::clamp((m_pointSize - 2.0f) / 6.0f, 0.0f, 1.0f));
-            m_program->setUniformValue("u_background",
-                                       QVector3D(bg.redF(), bg.greenF(), bg.blueF()));
-            {
-                QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
-                bindMask(m_uploadedCount);
-                m_drawnPoints = drawLevelOfDetail();
-                if (m_drawnPoints == 0) {
-                    glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
-                    m_drawnPoints = m_uploadedCount;
+            const bool splatted = splatsWanted() && drawSplats(bg);
+            if (splatted) {
+                m_drawnPoints = m_uploadedCount;
+            } else {
+                if (!context()->isOpenGLES()) {
+                    glEnable(kProgramPointSize);
+                    if (context()->format().profile() != QSurfaceFormat::CoreProfile)
+                        glEnable(kPointSprite);
                 }
+                m_program->bind();
+                m_program->setUniformValue("u_mvp", modelViewProjection());
+                m_program->setUniformValue("u_pointSize",
+                                           float(m_pointSize * devicePixelRatioF()));
+                m_program->setUniformValue("u_shading", rimShading());
+                m_program->setUniformValue("u_background",
+                                           QVector3D(bg.redF(), bg.greenF(), bg.blueF()));
+                {
+                    QOpenGLVertexArrayObject::Binder vaoBinder(&m_vao);
+                    bindMask(m_uploadedCount);
+                    m_drawnPoints = drawLevelOfDetail();
+                    if (m_drawnPoints == 0) {
+                        glDrawArrays(GL_POINTS, 0, GLsizei(m_uploadedCount));
+                        m_drawnPoints = m_uploadedCount;
+                    }
+                }
+                m_program->release();
             }
-            m_program->release();
+            setFrameRenderer(splatted);
             if (m_edgesOverPoints) drawEdges();
             glDisable(GL_DEPTH_TEST);
             drawMarkers();

@@ -27,6 +27,7 @@
 #include "ui/views/legend.h"
 #include "ui/views/points/orbit_camera.h"
 #include "ui/views/points/point_colouring.h"
+#include "ui/views/points/point_splat_pass.h"
 #include "ui/views/upload_path.h"
 #include "ui/views/view_interop.h"
 
@@ -227,6 +228,10 @@ public:
     /// The colour buffer as the GPU holds it (read back from GL, after pending uploads), whichever
     /// path wrote it; empty before GL is initialised.
     std::vector<std::uint32_t> readColourBuffer();
+    /// The last splatted frame's image as CUDA left it (splat pixels, row 0 at the bottom) and
+    /// the view it was splatted for; empty before a frame was splatted.
+    std::vector<SplatPixel> readSplatImage();
+    const PointSplatView& lastSplatView() const { return m_lastSplatView; }
     const Legend& legend() const { return m_legend; }
     /// The clear colour (the palette's base colour).
     QColor backgroundColour() const;
@@ -370,6 +375,21 @@ public:
     /// the same for the same number of points); empty until a frame needed it.
     const std::vector<std::uint32_t>& lodOrder() const { return m_lodOrder; }
 
+    /// Who draws the points. GL's point pipeline (round sprites) everywhere; CUDA splats
+    /// (PointSplatPass: the same round points, drawn by CUDA kernels into an image that GL
+    /// composes) where CUDA–GL interop works, for kSplatFrom points or more (Automatic) or any
+    /// number (Splats), at diameters up to kMaxSplatDiameter framebuffer pixels. Splats draw
+    /// every point in every frame, so no level of detail is needed while the camera moves.
+    enum class PointRenderer { Automatic, GlPoints, Splats };
+    void setPointRenderer(PointRenderer renderer);
+    PointRenderer pointRenderer() const { return m_renderer; }
+    /// "automatic", "gl" or "splat", and back (nullopt for other names).
+    static QString rendererName(PointRenderer renderer);
+    static std::optional<PointRenderer> rendererFromName(const QString& name);
+    /// True when the last frame's points were splatted by CUDA.
+    bool lastFrameSplatted() const { return m_lastFrameSplatted; }
+    static constexpr std::size_t kSplatFrom = 1'000'000;
+
     /// GL_VENDOR / GL_RENDERER / GL_VERSION once the context exists (empty before).
     struct GlInfo {
         QString vendor, renderer, version, glsl;
@@ -462,6 +482,10 @@ private:
     void contentChanged();
     void cameraMoved();
     std::size_t drawLevelOfDetail();
+    float rimShading() const;
+    bool splatsWanted() const;
+    bool drawSplats(const QColor& background);
+    void setFrameRenderer(bool splatted);
     float aspect() const;
     QMatrix4x4 model() const;
     QMatrix4x4 modelViewProjection() const;
@@ -501,6 +525,7 @@ private:
     QOpenGLBuffer m_maskBuffer{QOpenGLBuffer::VertexBuffer};
     bool m_maskDirty = false;
     std::size_t m_maskCount = 0;  // mask values written into m_maskBuffer
+    std::unique_ptr<GlBufferLink> m_maskLink;  // m_maskBuffer registered with the device
     std::vector<std::uint32_t> m_marked;
     std::vector<std::int32_t> m_legendMarks;
     QOpenGLVertexArrayObject m_vao;
@@ -560,6 +585,12 @@ private:
     QOpenGLBuffer m_lodBuffer{QOpenGLBuffer::IndexBuffer};
     std::size_t m_lodUploaded = 0;  // indices in m_lodBuffer
     std::size_t m_drawnPoints = 0;
+    PointSplatPass m_splat;
+    PointRenderer m_renderer = PointRenderer::Automatic;
+    bool m_splatFailed = false;  // for these points: GL draws them until new points come
+    bool m_lastFrameSplatted = false;
+    PointSplatView m_lastSplatView;
+    bool m_loggedSplatted = false;  // the renderer the log last named (GL at first)
     GlInfo m_glInfo;
     QString m_glError;
 
