@@ -1184,7 +1184,7 @@ void PointCloudView::releaseGl() {
     m_positionLink.reset();
     m_edgeLink.reset();
     m_maskLink.reset();
-    if (current) m_splat.release();
+    m_splat.release(current);
     m_vao.destroy();
     m_positions.destroy();
     m_colourBuffer.destroy();

@@ -15,7 +15,6 @@ PointSplatPass::~PointSplatPass() = default;
 
 bool PointSplatPass::initialize(bool gles, QString* why) {
     initializeOpenGLFunctions();
-    release();
     const QByteArray vert = glslSource(QStringLiteral(":/shaders/splat.vert"), gles);
     const QByteArray frag = glslSource(QStringLiteral(":/shaders/splat.frag"), gles);
     auto program = std::make_unique<QOpenGLShaderProgram>();
@@ -36,12 +35,12 @@ bool PointSplatPass::initialize(bool gles, QString* why) {
     return true;
 }
 
-void PointSplatPass::release() {
+void PointSplatPass::release(bool contextCurrent) {
     m_imageLink.reset();  // before the buffer goes
     m_program.reset();
     if (m_vao.isCreated()) m_vao.destroy();
     if (m_image.isCreated()) m_image.destroy();
-    if (m_texture) glDeleteTextures(1, &m_texture);
+    if (m_texture && contextCurrent) glDeleteTextures(1, &m_texture);
     m_texture = 0;
     m_width = m_height = 0;
 }

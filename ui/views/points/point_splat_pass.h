@@ -29,12 +29,13 @@ public:
     PointSplatPass(const PointSplatPass&) = delete;
     PointSplatPass& operator=(const PointSplatPass&) = delete;
 
-    /// Builds the shaders and GL objects in the current context; false (and why) when they do
-    /// not build.
+    /// Builds the shaders and GL objects in the current context (after release() of an earlier
+    /// one); false (and why) when they do not build.
     bool initialize(bool gles, QString* why);
     bool isInitialized() const { return bool(m_program); }
-    /// Frees the GL objects and the image's registration (the context current).
-    void release();
+    /// Drops the image's registration and frees the GL objects; GL calls only when the context
+    /// is current (else it is gone, and its objects with it).
+    void release(bool contextCurrent);
 
     /// The view's point buffers (ViewInterop::LinkedBuffer each; mask.link null: no mask).
     struct Points {
