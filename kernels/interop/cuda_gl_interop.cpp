@@ -62,8 +62,8 @@ class MappedGlBuffers {
 public:
     MappedGlBuffers(std::vector<cudaGraphicsResource_t> resources, cudaStream_t stream)
         : m_resources(std::move(resources)), m_stream(stream) {
-        CS_CUDA_CHECK(cudaGraphicsMapResources(int(m_resources.size()), m_resources.data(),
-                                               m_stream));
+        CS_CUDA_CHECK(
+            cudaGraphicsMapResources(int(m_resources.size()), m_resources.data(), m_stream));
         for (cudaGraphicsResource_t resource : m_resources) {
             std::size_t size = 0;
             void* pointer = nullptr;
@@ -87,8 +87,8 @@ public:
 private:
     void unmap() {
         if (m_resources.empty()) return;
-        CS_CUDA_CHECK_NOTHROW(cudaGraphicsUnmapResources(int(m_resources.size()),
-                                                         m_resources.data(), m_stream));
+        CS_CUDA_CHECK_NOTHROW(
+            cudaGraphicsUnmapResources(int(m_resources.size()), m_resources.data(), m_stream));
         m_resources.clear();
     }
 
@@ -322,14 +322,14 @@ public:
                      cs::GlBufferLink& image) override {
         const std::size_t n = points.n;
         const std::size_t pixels = std::size_t(view.width) * view.height;
-        const CudaGlBufferLink& positions = linked(points.positions, n * 3 * sizeof(float),
-                                                   "point positions");
-        const CudaGlBufferLink& colours = linked(points.colours, n * sizeof(std::uint32_t),
-                                                 "point colours");
+        const CudaGlBufferLink& positions =
+            linked(points.positions, n * 3 * sizeof(float), "point positions");
+        const CudaGlBufferLink& colours =
+            linked(points.colours, n * sizeof(std::uint32_t), "point colours");
         const CudaGlBufferLink* mask =
             points.mask ? &linked(points.mask, n, "point mask") : nullptr;
-        const CudaGlBufferLink& target = linked(&image, pixels * sizeof(cs::SplatPixel),
-                                                "splat image");
+        const CudaGlBufferLink& target =
+            linked(&image, pixels * sizeof(cs::SplatPixel), "splat image");
         if (n > cs::kMaxSplatPoints)
             throw cs::Error("GL interop: " + std::to_string(n) + " points are too many to splat");
         DeviceScope scope(m_device->device());

@@ -85,8 +85,8 @@ __global__ void resolveSplatKernel(const float* __restrict__ positions,
     const std::size_t pixels = std::size_t(view.width) * view.height;
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < pixels;
          i += std::size_t(gridDim.x) * blockDim.x)
-        image[i] = cs::resolveSplatPixel(view, image[i], int(i % view.width),
-                                         int(i / view.width), positions, rgba, mask);
+        image[i] = cs::resolveSplatPixel(view, image[i], int(i % view.width), int(i / view.width),
+                                         positions, rgba, mask);
 }
 
 // One block per row: the mean and the standard deviation by block-wide sums in double (a fixed

@@ -59,7 +59,8 @@ std::uint32_t colourAt(const std::vector<cs::SplatPixel>& image, int x, int y) {
 
 std::size_t drawnPixels(const std::vector<cs::SplatPixel>& image) {
     std::size_t drawn = 0;
-    for (cs::SplatPixel p : image) drawn += p != cs::kEmptySplatPixel;
+    for (cs::SplatPixel p : image)
+        drawn += p != cs::kEmptySplatPixel;
     return drawn;
 }
 
@@ -170,8 +171,8 @@ private slots:
     void translucentAndDimmedGoBehind() {
         // Nearer than the opaque point, yet behind it: noise never hides a cluster.
         Cloud c;
-        c.add(5.5f, 5.5f, -0.9f, 0x80FFFFFFu);     // alpha 128
-        c.add(5.5f, 5.5f, -0.9f, kBlue, 1);        // dimmed
+        c.add(5.5f, 5.5f, -0.9f, 0x80FFFFFFu);  // alpha 128
+        c.add(5.5f, 5.5f, -0.9f, kBlue, 1);     // dimmed
         c.add(5.5f, 5.5f, 0.9f, kRed);
         QCOMPARE(colourAt(c.splat(pixelView(1.0f)), 5, 5), kRed);
         // Alone, a translucent point shows opaque, at the far plane.
@@ -192,12 +193,12 @@ private slots:
     void hiddenAndOutsideAreNotDrawn() {
         Cloud c;
         const float nan = std::numeric_limits<float>::quiet_NaN();
-        c.add(5.5f, 5.5f, 0.0f, 0x00FFFFFFu);   // alpha 0
-        c.add(6.5f, 5.5f, 0.0f, kRed, 2);       // mask: hidden
-        c.add(-0.5f, 5.5f, 0.0f, kRed);         // left of the view
-        c.add(5.5f, 64.5f, 0.0f, kRed);         // above it
-        c.add(7.5f, 5.5f, -1.5f, kRed);         // before the near plane
-        c.add(8.5f, 5.5f, 1.5f, kRed);          // beyond the far plane
+        c.add(5.5f, 5.5f, 0.0f, 0x00FFFFFFu);  // alpha 0
+        c.add(6.5f, 5.5f, 0.0f, kRed, 2);      // mask: hidden
+        c.add(-0.5f, 5.5f, 0.0f, kRed);        // left of the view
+        c.add(5.5f, 64.5f, 0.0f, kRed);        // above it
+        c.add(7.5f, 5.5f, -1.5f, kRed);        // before the near plane
+        c.add(8.5f, 5.5f, 1.5f, kRed);         // beyond the far plane
         c.add(nan, 5.5f, 0.0f, kRed);
         c.add(9.5f, 5.5f, nan, kRed);
         QCOMPARE(drawnPixels(c.splat(pixelView(1.0f))), std::size_t(0));
@@ -268,7 +269,8 @@ private slots:
                                                     .arg(std::uint32_t(got[p]), 0, 16)
                                                     .arg(std::uint32_t(want[p]), 0, 16)));
             for (int ch = 0; ch < 4; ++ch) {
-                const int a = int((got[p] >> (8 * ch)) & 0xFF), b = int((want[p] >> (8 * ch)) & 0xFF);
+                const int a = int((got[p] >> (8 * ch)) & 0xFF),
+                          b = int((want[p] >> (8 * ch)) & 0xFF);
                 QVERIFY(std::abs(a - b) <= 1);
             }
             ++colourOffByOne;

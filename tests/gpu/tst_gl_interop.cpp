@@ -6,6 +6,7 @@
 #include <cuda_runtime_api.h>
 
 #include <QDir>
+#include <QSignalSpy>
 #include <QtTest>
 #include <random>
 
@@ -269,13 +270,21 @@ private slots:
     }
 
     // Draws the next frame with renderer at point size `size`; false when it was not drawn.
-    static bool drawWith(PointCloudView& view, PointCloudView::PointRenderer renderer,
-                         float size) {
+    static bool drawWith(PointCloudView& view, PointCloudView::PointRenderer renderer, float size) {
+        QSignalSpy frames(&view, &QOpenGLWidget::frameSwapped);
         view.setPointRenderer(renderer);
         view.setPointSize(size);
-        view.repaint();
-        return waitDrawn(view) &&
-               view.lastFrameSplatted() == (renderer == PointCloudView::PointRenderer::Splats);
+        view.update();
+        if (!QTest::qWaitFor([&] { return frames.count() > 0; }, 20000)) {
+            qWarning("no frame was drawn");
+            return false;
+        }
+        const bool splatted = renderer == PointCloudView::PointRenderer::Splats;
+        if (view.lastFrameSplatted() != splatted)
+            qWarning("the frame was %s (interop: %s)",
+                     view.lastFrameSplatted() ? "splatted" : "GL's",
+                     qPrintable(view.interopError()));
+        return view.lastFrameSplatted() == splatted;
     }
     // A clustered demo cloud, coloured by a clustering computed and painted on the device
     // (noise translucent, drawn behind), in a view of size.
@@ -303,15 +312,15 @@ private slots:
             m = k == 0 ? 1 : (k == 1 ? 2 : 0);
         }
         QVERIFY(view->setPointMask(mask));
-        view->zoom(1.6f);
+        view->zoom(0.35f);  // closer: many points beside the view, some behind the camera
         for (float size : {1.5f, 5.0f}) {
             QVERIFY(drawWith(*view, PointCloudView::PointRenderer::Splats, size));
             const cs::PointSplatView v = view->lastSplatView();
             QCOMPARE(v.diameter, size);
             QVERIFY(v.width > 0 && v.height > 0);
             const auto image = view->readSplatImage();
-            const auto reference = cs::splatPoints(view->readPositionBuffer(),
-                                                   view->readColourBuffer(), mask, v);
+            const auto reference =
+                cs::splatPoints(view->readPositionBuffer(), view->readColourBuffer(), mask, v);
             QCOMPARE(image.size(), reference.size());
             std::size_t drawn = 0;
             for (std::size_t p = 0; p < image.size(); ++p) {
@@ -325,7 +334,9 @@ private slots:
                                          .arg(image[p], 16, 16, QLatin1Char('0'))
                                          .arg(reference[p], 16, 16, QLatin1Char('0'))));
             }
-            QVERIFY2(drawn > image.size() / 10, "too few pixels drawn to tell anything");
+            qInfo("size %.1f: %zu of %zu pixels drawn, all as the CPU reference draws them",
+                  double(size), drawn, image.size());
+            QVERIFY2(drawn > image.size() / 50, "too few pixels drawn to tell anything");
             saveScreenshot(view->grabFramebuffer(),
                            QStringLiteral("splat_%1.png").arg(int(size * 10)));
         }
@@ -360,7 +371,8 @@ private slots:
             saveScreenshot(gl, QStringLiteral("splat_vs_gl_%1_gl.png").arg(int(size * 10)));
             saveScreenshot(splat, QStringLiteral("splat_vs_gl_%1_splat.png").arg(int(size * 10)));
             QVERIFY(drawn > std::size_t(gl.width() * gl.height() / 10));
-            QVERIFY2(agreement >= 0.97, qPrintable(QString::number(agreement)));
+            // 0.9988 and 0.9989 on the H200 (NVIDIA 580).
+            QVERIFY2(agreement >= 0.99, qPrintable(QString::number(agreement)));
         }
     }
 

@@ -50,7 +50,8 @@ bool ViewInterop::run(std::span<const LinkedBuffer> buffers,
     } catch (const DeviceError& e) {
         // The driver refused a buffer (a renderer on another GPU, a software renderer) or the
         // device failed: host uploads and GL drawing from now on.
-        for (const LinkedBuffer& b : buffers) b.link->reset();
+        for (const LinkedBuffer& b : buffers)
+            b.link->reset();
         m_error = QString::fromUtf8(e.what());
         logWarning(QObject::tr("GL interop failed (%1): the %2 uploads from host memory")
                        .arg(m_error, m_viewName));

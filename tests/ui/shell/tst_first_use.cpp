@@ -424,12 +424,12 @@ private slots:
         // choice reaches the view and the menu but not the settings.
         auto* view = m_window->pointView();
         for (const char* name : {"gl", "splat", "automatic"}) {
-            auto* action =
-                m_window->findChild<QAction*>(QStringLiteral("pointRenderer_") + name);
+            auto* action = m_window->findChild<QAction*>(QStringLiteral("pointRenderer_") + name);
             QVERIFY(action && action->isCheckable());
             action->trigger();
             QVERIFY(action->isChecked());
-            QCOMPARE(PointCloudView::rendererName(view->pointRenderer()), QString::fromLatin1(name));
+            QCOMPARE(PointCloudView::rendererName(view->pointRenderer()),
+                     QString::fromLatin1(name));
             QCOMPARE(QSettings().value(QStringLiteral("view/pointRenderer")).toString(),
                      QString::fromLatin1(name));
         }

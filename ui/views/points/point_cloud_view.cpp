@@ -842,15 +842,19 @@ void PointCloudView::setPointRenderer(PointRenderer renderer) {
 
 QString PointCloudView::rendererName(PointRenderer renderer) {
     switch (renderer) {
-    case PointRenderer::GlPoints: return QStringLiteral("gl");
-    case PointRenderer::Splats: return QStringLiteral("splat");
-    case PointRenderer::Automatic: break;
+        case PointRenderer::GlPoints:
+            return QStringLiteral("gl");
+        case PointRenderer::Splats:
+            return QStringLiteral("splat");
+        case PointRenderer::Automatic:
+            break;
     }
     return QStringLiteral("automatic");
 }
 
 std::optional<PointCloudView::PointRenderer> PointCloudView::rendererFromName(const QString& name) {
-    for (PointRenderer r : {PointRenderer::Automatic, PointRenderer::GlPoints, PointRenderer::Splats})
+    for (PointRenderer r :
+         {PointRenderer::Automatic, PointRenderer::GlPoints, PointRenderer::Splats})
         if (name == rendererName(r)) return r;
     return std::nullopt;
 }
@@ -1554,9 +1558,7 @@ std::vector<SplatPixel> PointCloudView::readSplatImage() {
     if (!m_lastSplatView.width) return out;
     readBuffer(
         m_splat.imageBuffer(),
-        [this] {
-            return std::size_t(m_splat.width()) * m_splat.height() * sizeof(SplatPixel);
-        },
+        [this] { return std::size_t(m_splat.width()) * m_splat.height() * sizeof(SplatPixel); },
         out);
     return out;
 }
@@ -1639,8 +1641,7 @@ void PointCloudView::paintGL() {
                 }
                 m_program->bind();
                 m_program->setUniformValue("u_mvp", modelViewProjection());
-                m_program->setUniformValue("u_pointSize",
-                                           float(m_pointSize * devicePixelRatioF()));
+                m_program->setUniformValue("u_pointSize", float(m_pointSize * devicePixelRatioF()));
                 m_program->setUniformValue("u_shading", rimShading());
                 m_program->setUniformValue("u_background",
                                            QVector3D(bg.redF(), bg.greenF(), bg.blueF()));

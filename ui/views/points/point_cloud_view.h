@@ -43,8 +43,9 @@ namespace cs::ui {
 /// The 3-D point view: every point of a PointSet as a round sprite, coloured per point, under
 /// an orbit camera, with a legend overlay. Positions are the first three columns (a 1-D set
 /// gets y = z = 0, a 2-D set z = 0); they and the RGBA8 colours are uploaded once to vertex
-/// buffers and drawn with one glDrawArrays, so a frame costs no CPU work proportional to N and
-/// 10 million points stay interactive on a GPU.
+/// buffers and drawn with one glDrawArrays or, for big clouds where CUDA–GL interop works,
+/// splatted from the same buffers by CUDA (pointRenderer()), so a frame costs no CPU work
+/// proportional to N and 30 million points stay interactive on a GPU.
 ///
 /// Needs OpenGL 3.3 core (or GLES 3.0): call QSurfaceFormat::setDefaultFormat(
 /// PointCloudView::defaultSurfaceFormat()) before the QApplication is created.

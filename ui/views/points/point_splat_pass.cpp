@@ -69,7 +69,8 @@ bool PointSplatPass::draw(ViewInterop& interop, const Points& points, const Poin
     if (!m_program || view.width == 0 || view.height == 0) return false;
     resize(view.width, view.height);
     std::vector<ViewInterop::LinkedBuffer> buffers{
-        points.positions, points.colours,
+        points.positions,
+        points.colours,
         {&m_imageLink, m_image.bufferId(), std::size_t(m_width) * m_height * sizeof(SplatPixel)}};
     if (points.mask.link) buffers.push_back(points.mask);
     const bool splatted = interop.run(
