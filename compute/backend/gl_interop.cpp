@@ -63,4 +63,8 @@ void GlInterop::splatPoints(const PointSplatBuffers&, const PointSplatView&, GlB
     throw Error("this GL interop cannot draw points");
 }
 
+std::vector<SplatPixel> GlInterop::splatKeys(const PointSplatBuffers&, const PointSplatView&) {
+    throw Error("this GL interop cannot pick points");
+}
+
 }  // namespace cs

@@ -9,6 +9,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "compute/core/device_resident.h"
 #include "compute/core/point_quantities.h"
@@ -101,6 +102,12 @@ public:
     /// fails. This default throws cs::Error.
     virtual void splatPoints(const PointSplatBuffers& points, const PointSplatView& view,
                              GlBufferLink& image);
+    /// The first pass of splatPoints alone (cs::splatKeys), copied to the host: which point
+    /// each pixel of a small image shows. The point view's pick while its points are splatted
+    /// (view: the pixels around the cursor). Throws as splatPoints; this default throws
+    /// cs::Error.
+    virtual std::vector<SplatPixel> splatKeys(const PointSplatBuffers& points,
+                                              const PointSplatView& view);
 };
 
 /// The known pattern GlBufferLink::writeTestPattern writes: word i for a seed, an opaque RGBA8

@@ -7,10 +7,9 @@
 
 namespace cs {
 
-std::vector<SplatPixel> splatPoints(std::span<const float> positions,
-                                    std::span<const std::uint32_t> rgba,
-                                    std::span<const std::uint8_t> mask,
-                                    const PointSplatView& view) {
+std::vector<SplatPixel> splatKeys(std::span<const float> positions,
+                                  std::span<const std::uint32_t> rgba,
+                                  std::span<const std::uint8_t> mask, const PointSplatView& view) {
     const std::size_t n = rgba.size();
     if (positions.size() != 3 * n || (!mask.empty() && mask.size() != n))
         throw Error("point splat: " + std::to_string(positions.size()) + " coordinates, " +
@@ -35,6 +34,14 @@ std::vector<SplatPixel> splatPoints(std::span<const float> positions,
                 if (key < pixel) pixel = key;
             }
     }
+    return image;
+}
+
+std::vector<SplatPixel> splatPoints(std::span<const float> positions,
+                                    std::span<const std::uint32_t> rgba,
+                                    std::span<const std::uint8_t> mask,
+                                    const PointSplatView& view) {
+    std::vector<SplatPixel> image = splatKeys(positions, rgba, mask, view);
     for (std::size_t y = 0; y < view.height; ++y)
         for (std::size_t x = 0; x < view.width; ++x) {
             SplatPixel& pixel = image[y * view.width + x];

@@ -135,6 +135,9 @@ CS_HOST_DEVICE inline SplatPixel splatKey(float depth, std::uint32_t index) {
     return (SplatPixel(splatFloatBits(depth)) << 32) | SplatPixel(~index);
 }
 
+/// The point a first-pass key names.
+CS_HOST_DEVICE inline std::uint32_t splatKeyIndex(SplatPixel key) { return ~std::uint32_t(key); }
+
 /// The colour the point shows at a pixel distance2 from its centre (alpha 255).
 CS_HOST_DEVICE inline std::uint32_t splatColour(const PointSplatView& v, std::uint32_t rgba,
                                                 bool dimmed, float distance2) {
@@ -163,7 +166,7 @@ CS_HOST_DEVICE inline SplatPixel resolveSplatPixel(const PointSplatView& v, Spla
                                                    const std::uint32_t* rgba,
                                                    const std::uint8_t* mask) {
     if (key == kEmptySplatPixel) return key;
-    const std::uint32_t index = ~std::uint32_t(key);
+    const std::uint32_t index = splatKeyIndex(key);
     SplatPoint p;
     // The same inputs as in the first pass: it projects the same way.
     projectSplatPoint(v, positions + 3 * std::size_t(index), rgba[index], mask ? mask[index] : 0,
@@ -178,5 +181,10 @@ CS_HOST_DEVICE inline SplatPixel resolveSplatPixel(const PointSplatView& v, Spla
 std::vector<SplatPixel> splatPoints(std::span<const float> positions,
                                     std::span<const std::uint32_t> rgba,
                                     std::span<const std::uint8_t> mask, const PointSplatView& view);
+/// The first pass alone: per pixel the splatKey of the point shown there (splatKeyIndex names
+/// it), or kEmptySplatPixel. What picking reads: which point is under each pixel.
+std::vector<SplatPixel> splatKeys(std::span<const float> positions,
+                                  std::span<const std::uint32_t> rgba,
+                                  std::span<const std::uint8_t> mask, const PointSplatView& view);
 
 }  // namespace cs

@@ -320,38 +320,71 @@ public:
 
     void splatPoints(const cs::PointSplatBuffers& points, const cs::PointSplatView& view,
                      cs::GlBufferLink& image) override {
+        const CudaGlBufferLink& target = linked(
+            &image, std::size_t(view.width) * view.height * sizeof(cs::SplatPixel), "splat image");
+        withPoints(points, {target.resource()},
+                   [&](const Mapped& p, const MappedGlBuffers& mapped, cudaStream_t s) {
+                       requireMappedSize(mapped.size(p.extra), target.bytes());
+                       launchSplatPoints(p.positions, p.colours, p.mask, points.n, view,
+                                         static_cast<cs::SplatPixel*>(mapped.pointer(p.extra)),
+                                         s);
+                   });
+    }
+
+    std::vector<cs::SplatPixel> splatKeys(const cs::PointSplatBuffers& points,
+                                          const cs::PointSplatView& view) override {
+        DeviceScope scope(m_device->device());
+        DeviceBuffer<cs::SplatPixel> keys(std::size_t(view.width) * view.height,
+                                          m_device->stream());
+        withPoints(points, {}, [&](const Mapped& p, const MappedGlBuffers&, cudaStream_t s) {
+            launchSplatKeys(p.positions, p.colours, p.mask, points.n, view, keys.data(), s);
+        });
+        return keys.toHost();
+    }
+
+private:
+    /// The point buffers of a PointSplatBuffers, mapped; extra: the index of the first extra
+    /// resource in the MappedGlBuffers.
+    struct Mapped {
+        const float* positions;
+        const std::uint32_t* colours;
+        const std::uint8_t* mask;
+        std::size_t extra;
+    };
+    /// Maps the point buffers (and `extra` resources after them) on the interop stream, runs
+    /// launch, unmaps and waits.
+    template <typename Launch>
+    void withPoints(const cs::PointSplatBuffers& points,
+                    std::vector<cudaGraphicsResource_t> extra, Launch launch) {
         const std::size_t n = points.n;
-        const std::size_t pixels = std::size_t(view.width) * view.height;
+        if (n > cs::kMaxSplatPoints)
+            throw cs::Error("GL interop: " + std::to_string(n) + " points are too many to splat");
         const CudaGlBufferLink& positions =
             linked(points.positions, n * 3 * sizeof(float), "point positions");
         const CudaGlBufferLink& colours =
             linked(points.colours, n * sizeof(std::uint32_t), "point colours");
         const CudaGlBufferLink* mask =
             points.mask ? &linked(points.mask, n, "point mask") : nullptr;
-        const CudaGlBufferLink& target =
-            linked(&image, pixels * sizeof(cs::SplatPixel), "splat image");
-        if (n > cs::kMaxSplatPoints)
-            throw cs::Error("GL interop: " + std::to_string(n) + " points are too many to splat");
         DeviceScope scope(m_device->device());
-        std::vector<cudaGraphicsResource_t> resources{positions.resource(), colours.resource(),
-                                                      target.resource()};
+        std::vector<cudaGraphicsResource_t> resources{positions.resource(), colours.resource()};
         if (mask) resources.push_back(mask->resource());
+        const std::size_t first = resources.size();
+        resources.insert(resources.end(), extra.begin(), extra.end());
         const cudaStream_t s = m_device->stream();
         {
             MappedGlBuffers mapped(std::move(resources), s);
             requireMappedSize(mapped.size(0), positions.bytes());
             requireMappedSize(mapped.size(1), colours.bytes());
-            requireMappedSize(mapped.size(2), target.bytes());
-            if (mask) requireMappedSize(mapped.size(3), mask->bytes());
-            launchSplatPoints(static_cast<const float*>(mapped.pointer(0)),
-                              static_cast<const std::uint32_t*>(mapped.pointer(1)),
-                              mask ? static_cast<const std::uint8_t*>(mapped.pointer(3)) : nullptr,
-                              n, view, static_cast<cs::SplatPixel*>(mapped.pointer(2)), s);
+            if (mask) requireMappedSize(mapped.size(2), mask->bytes());
+            launch(Mapped{static_cast<const float*>(mapped.pointer(0)),
+                          static_cast<const std::uint32_t*>(mapped.pointer(1)),
+                          mask ? static_cast<const std::uint8_t*>(mapped.pointer(2)) : nullptr,
+                          first},
+                   mapped, s);
         }
         CS_CUDA_CHECK(cudaStreamSynchronize(s));
     }
 
-private:
     /// link as one of ours on this device, holding at least `bytes`; throws cs::Error naming
     /// `what` otherwise.
     const CudaGlBufferLink& linked(const cs::GlBufferLink* link, std::size_t bytes,

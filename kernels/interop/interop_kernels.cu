@@ -223,20 +223,27 @@ void launchColumnZScores(const float* values, std::size_t rows, std::size_t colu
     CS_CUDA_CHECK_LAUNCH();
 }
 
-void launchSplatPoints(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
-                       std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
-                       cudaStream_t stream) {
+void launchSplatKeys(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
+                     std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
+                     cudaStream_t stream) {
     static_assert(sizeof(cs::SplatPixel) == sizeof(unsigned long long));
     const std::size_t pixels = std::size_t(view.width) * view.height;
     if (pixels == 0) return;
     auto* words = reinterpret_cast<unsigned long long*>(image);
     CS_CUDA_CHECK(cudaMemsetAsync(words, 0xFF, pixels * sizeof(cs::SplatPixel), stream));
-    if (n > 0) {
-        splatKernel<<<blocksFor(n), kThreads, 0, stream>>>(positions, rgba, mask, n, view, words);
-        CS_CUDA_CHECK(cudaGetLastError());
-    }
-    resolveSplatKernel<<<blocksFor(pixels), kThreads, 0, stream>>>(positions, rgba, mask, view,
-                                                                   words);
+    if (n == 0) return;
+    splatKernel<<<blocksFor(n), kThreads, 0, stream>>>(positions, rgba, mask, n, view, words);
+    CS_CUDA_CHECK(cudaGetLastError());
+}
+
+void launchSplatPoints(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
+                       std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
+                       cudaStream_t stream) {
+    const std::size_t pixels = std::size_t(view.width) * view.height;
+    if (pixels == 0) return;
+    launchSplatKeys(positions, rgba, mask, n, view, image, stream);
+    resolveSplatKernel<<<blocksFor(pixels), kThreads, 0, stream>>>(
+        positions, rgba, mask, view, reinterpret_cast<unsigned long long*>(image));
     CS_CUDA_CHECK(cudaGetLastError());
 }
 

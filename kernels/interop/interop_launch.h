@@ -62,6 +62,10 @@ void launchColumnZScores(const float* values, std::size_t rows, std::size_t colu
 void launchSplatPoints(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
                        std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
                        cudaStream_t stream);
+/// cs::splatKeys on the device: the first pass of launchSplatPoints alone.
+void launchSplatKeys(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
+                     std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
+                     cudaStream_t stream);
 
 /// out[i] = cs::interopTestPattern(seed, i) for i < words.
 void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,

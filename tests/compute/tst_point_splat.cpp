@@ -166,6 +166,10 @@ private slots:
         c.add(5.5f, 5.5f, 0.25f, kGreen);
         c.add(5.5f, 5.5f, 0.25f, kBlue);
         QCOMPARE(colourAt(c.splat(pixelView(1.0f)), 5, 5), kBlue);
+        // The first pass alone names the point (picking reads it).
+        const auto keys = cs::splatKeys(c.xyz, c.rgba, c.mask, pixelView(1.0f));
+        QCOMPARE(cs::splatKeyIndex(keys[5 * kSize + 5]), std::uint32_t(2));
+        QCOMPARE(keys[5 * kSize + 6], cs::kEmptySplatPixel);
     }
 
     void translucentAndDimmedGoBehind() {

@@ -342,6 +342,53 @@ private slots:
         }
     }
 
+    void pickReadsTheSplatKeys() {
+        // The pick of splatted points: the first pass alone, bit for bit the CPU's, and picks
+        // at a grid of cursor positions that agree with GL's pick pass.
+        auto view = clusteredView(400'000, QSize(640, 480));
+        QVERIFY(view);
+        QVERIFY(drawWith(*view, PointCloudView::PointRenderer::Splats, 3.0f));
+        const cs::PointSplatView v = view->lastSplatView();
+        std::vector<cs::SplatPixel> keys;
+        {
+            auto interop = cs::glInterop();
+            QVERIFY(interop);
+            view->makeCurrent();
+            try {
+                // Links of the view's own buffers beside the view's (the driver allows two).
+                auto positions = interop->link(view->positionBufferId(), view->pointCount() * 12);
+                auto colours = interop->link(view->colourBufferId(), view->pointCount() * 4);
+                keys = interop->splatKeys(
+                    {positions.get(), colours.get(), nullptr, view->pointCount()}, v);
+            } catch (const std::exception& e) {
+                view->doneCurrent();
+                QFAIL(e.what());
+            }
+            view->doneCurrent();
+        }
+        const auto reference =
+            cs::splatKeys(view->readPositionBuffer(), view->readColourBuffer(), {}, v);
+        QCOMPARE(keys.size(), reference.size());
+        QVERIFY(keys == reference);
+
+        std::size_t picks = 0, hits = 0, same = 0;
+        for (int y = 40; y < 440; y += 20)
+            for (int x = 40; x < 600; x += 20) {
+                view->setPointRenderer(PointCloudView::PointRenderer::Splats);
+                const auto splatted = view->pickPoint(QPointF(x, y));
+                QVERIFY(view->lastPickSplatted());
+                view->setPointRenderer(PointCloudView::PointRenderer::GlPoints);
+                const auto gl = view->pickPoint(QPointF(x, y));
+                QVERIFY(!view->lastPickSplatted());
+                ++picks;
+                hits += bool(gl);
+                same += splatted == gl;
+            }
+        qInfo("%zu picks, %zu on a point, %zu the same by splats and by GL", picks, hits, same);
+        QVERIFY(hits > picks / 4);
+        QVERIFY(double(same) >= 0.95 * double(picks));
+    }
+
     void splatsLookLikeGlPoints() {
         // The same frame drawn by GL and splatted: the same pixels, bar GL's rounding (vertex
         // positions snapped to subpixels, depths to 24 bits).

@@ -752,6 +752,55 @@ std::optional<std::size_t> PointCloudView::pickPoint(QPointF pixel) {
     const QMatrix4x4 pick(float(sx), 0, 0, float(-sx * cx), 0, float(sy), 0, float(-sy * cy), 0, 0,
                           1, 0, 0, 0, 0, 1);
 
+    // Point ids per pixel, as the GL pass encodes them: 0 none, else the index + 1.
+    std::vector<std::uint32_t> ids = splatsWanted() ? pickBySplat(pick, side) : std::vector<std::uint32_t>{};
+    m_pickSplatted = !ids.empty();
+    if (ids.empty()) ids = pickByGl(pick, side);
+    doneCurrent();
+
+    // The drawn pixel nearest to the cursor wins (the centre pixel when a point covers it).
+    std::optional<std::size_t> best;
+    int bestDist2 = std::numeric_limits<int>::max();
+    for (int y = 0; y < side; ++y)
+        for (int x = 0; x < side; ++x) {
+            const std::uint32_t id = ids[std::size_t(y) * side + x];
+            const int dist2 = (x - radius) * (x - radius) + (y - radius) * (y - radius);
+            if (id == 0 || id > m_uploadedCount || dist2 > radius * radius || dist2 >= bestDist2)
+                continue;
+            bestDist2 = dist2;
+            best = id - 1;
+        }
+    m_pickMs = double(clock.nsecsElapsed()) / 1e6;
+    return best;
+}
+
+std::vector<std::uint32_t> PointCloudView::pickBySplat(const QMatrix4x4& pick, int side) {
+    PointSplatView view = splatView(pick * modelViewProjection(), std::uint32_t(side),
+                                    std::uint32_t(side), backgroundColour());
+    const PointSplatPass::Points points = splatInputs();
+    std::vector<ViewInterop::LinkedBuffer> buffers{points.positions, points.colours};
+    if (points.mask.link) buffers.push_back(points.mask);
+    std::vector<SplatPixel> keys;
+    if (!m_interop.run(
+            buffers,
+            [&](GlInterop& gl) {
+                keys = gl.splatKeys({points.positions.link->get(), points.colours.link->get(),
+                                     points.mask.link ? points.mask.link->get() : nullptr,
+                                     points.n},
+                                    view);
+            },
+            tr("picking a point"), tr("picking with GL"))) {
+        m_splatFailed = true;  // GL draws and picks from now on, for these points
+        return {};
+    }
+    std::vector<std::uint32_t> ids(keys.size(), 0);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (keys[i] != kEmptySplatPixel) ids[i] = splatKeyIndex(keys[i]) + 1;
+    return ids;
+}
+
+std::vector<std::uint32_t> PointCloudView::pickByGl(const QMatrix4x4& pick, int side) {
+    const qreal dpr = devicePixelRatioF();
     m_pickTarget->bind();
     glViewport(0, 0, side, side);
     glClearColor(0, 0, 0, 0);
@@ -777,24 +826,13 @@ std::optional<std::size_t> PointCloudView::pickPoint(QPointF pixel) {
     std::vector<std::uint8_t> rgba(std::size_t(side) * side * 4);
     glReadPixels(0, 0, side, side, GL_RGBA, GL_UNSIGNED_BYTE, rgba.data());
     glBindFramebuffer(GL_FRAMEBUFFER, defaultFramebufferObject());
-    doneCurrent();
-
-    // The drawn pixel nearest to the cursor wins (the centre pixel when a point covers it).
-    std::optional<std::size_t> best;
-    int bestDist2 = std::numeric_limits<int>::max();
-    for (int y = 0; y < side; ++y)
-        for (int x = 0; x < side; ++x) {
-            const std::uint8_t* c = &rgba[(std::size_t(y) * side + x) * 4];
-            const std::uint32_t id = std::uint32_t(c[0]) | std::uint32_t(c[1]) << 8 |
-                                     std::uint32_t(c[2]) << 16 | std::uint32_t(c[3]) << 24;
-            const int dist2 = (x - radius) * (x - radius) + (y - radius) * (y - radius);
-            if (id == 0 || id > m_uploadedCount || dist2 > radius * radius || dist2 >= bestDist2)
-                continue;
-            bestDist2 = dist2;
-            best = id - 1;
-        }
-    m_pickMs = double(clock.nsecsElapsed()) / 1e6;
-    return best;
+    std::vector<std::uint32_t> ids(std::size_t(side) * side);
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        const std::uint8_t* c = &rgba[i * 4];
+        ids[i] = std::uint32_t(c[0]) | std::uint32_t(c[1]) << 8 | std::uint32_t(c[2]) << 16 |
+                 std::uint32_t(c[3]) << 24;
+    }
+    return ids;
 }
 
 std::size_t PointCloudView::drawLevelOfDetail() {
@@ -869,28 +907,37 @@ bool PointCloudView::splatsWanted() const {
     return m_renderer == PointRenderer::Splats || n >= kSplatFrom;
 }
 
-bool PointCloudView::drawSplats(const QColor& background) {
-    // The viewport QOpenGLWidget set: the framebuffer's size in pixels.
-    GLint viewport[4] = {0, 0, 0, 0};
-    glGetIntegerv(GL_VIEWPORT, viewport);
+PointSplatView PointCloudView::splatView(const QMatrix4x4& mvp, std::uint32_t width,
+                                         std::uint32_t height, const QColor& background) const {
     PointSplatView view;
-    const QMatrix4x4 mvp = modelViewProjection();
     std::copy_n(mvp.constData(), 16, view.mvp);
-    view.width = std::uint32_t(std::max(viewport[2], 0));
-    view.height = std::uint32_t(std::max(viewport[3], 0));
+    view.width = width;
+    view.height = height;
     view.diameter = float(m_pointSize * devicePixelRatioF());
     view.shading = rimShading();
     view.background[0] = float(background.redF());
     view.background[1] = float(background.greenF());
     view.background[2] = float(background.blueF());
+    return view;
+}
+
+PointSplatPass::Points PointCloudView::splatInputs() {
     const std::size_t n = m_uploadedCount;
     const bool masked = m_maskCount == n;
-    PointSplatPass::Points points{
-        {&m_positionLink, m_positions.bufferId(), m_positionBytes},
-        {&m_colourLink, m_colourBuffer.bufferId(), m_colourBytes},
-        {masked ? &m_maskLink : nullptr, m_maskBuffer.bufferId(), m_maskCount},
-        n};
-    if (m_splat.draw(m_interop, points, view)) {
+    return {{&m_positionLink, m_positions.bufferId(), m_positionBytes},
+            {&m_colourLink, m_colourBuffer.bufferId(), m_colourBytes},
+            {masked ? &m_maskLink : nullptr, m_maskBuffer.bufferId(), m_maskCount},
+            n};
+}
+
+bool PointCloudView::drawSplats(const QColor& background) {
+    // The viewport QOpenGLWidget set: the framebuffer's size in pixels.
+    GLint viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    const PointSplatView view =
+        splatView(modelViewProjection(), std::uint32_t(std::max(viewport[2], 0)),
+                  std::uint32_t(std::max(viewport[3], 0)), background);
+    if (m_splat.draw(m_interop, splatInputs(), view)) {
         m_lastSplatView = view;
         return true;
     }

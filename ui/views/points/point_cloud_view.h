@@ -303,6 +303,9 @@ public:
     int pickRadius() const;
     /// Milliseconds the last pickPoint() took, GPU pass and read-back included.
     double lastPickMilliseconds() const { return m_pickMs; }
+    /// True when the last pickPoint() read the points splatted by CUDA (as the frames are
+    /// drawn), false when GL drew them for it.
+    bool lastPickSplatted() const { return m_pickSplatted; }
 
     /// What a point's mask value does (setPointMask).
     enum PointMask : std::uint8_t { Shown = 0, Dimmed = 1, Hidden = 2 };
@@ -486,6 +489,11 @@ private:
     float rimShading() const;
     bool splatsWanted() const;
     bool drawSplats(const QColor& background);
+    PointSplatView splatView(const QMatrix4x4& mvp, std::uint32_t width, std::uint32_t height,
+                             const QColor& background) const;
+    PointSplatPass::Points splatInputs();
+    std::vector<std::uint32_t> pickBySplat(const QMatrix4x4& pick, int side);
+    std::vector<std::uint32_t> pickByGl(const QMatrix4x4& pick, int side);
     void setFrameRenderer(bool splatted);
     float aspect() const;
     QMatrix4x4 model() const;
@@ -522,6 +530,7 @@ private:
     std::unique_ptr<QOpenGLShaderProgram> m_markerProgram;
     std::unique_ptr<QOpenGLFramebufferObject> m_pickTarget;
     double m_pickMs = 0.0;
+    bool m_pickSplatted = false;
     std::vector<std::uint8_t> m_mask;
     QOpenGLBuffer m_maskBuffer{QOpenGLBuffer::VertexBuffer};
     bool m_maskDirty = false;
