@@ -72,7 +72,8 @@ namespace cs::ui {
 ///
 /// Picking is a GPU pass (pickPoint): the points are drawn once more into a small offscreen
 /// framebuffer around the cursor in colours that encode their indices, and the pixels are read
-/// back, so a pick costs no CPU work proportional to N.
+/// back, so a pick costs no CPU work proportional to N. While the points are splatted, the
+/// splat's first pass over those pixels names the points instead (lastPickSplatted()).
 ///
 /// Mouse: left drag orbits, right/middle or Shift+left drag pans, the wheel zooms toward the
 /// cursor; a left click picks the point under the cursor (pointClicked), resting the cursor on
