@@ -136,7 +136,9 @@ CS_HOST_DEVICE inline SplatPixel splatKey(float depth, std::uint32_t index) {
 }
 
 /// The point a first-pass key names.
-CS_HOST_DEVICE inline std::uint32_t splatKeyIndex(SplatPixel key) { return ~std::uint32_t(key); }
+CS_HOST_DEVICE inline std::uint32_t splatKeyIndex(SplatPixel key) {
+    return ~std::uint32_t(key);
+}
 
 /// The colour the point shows at a pixel distance2 from its centre (alpha 255).
 CS_HOST_DEVICE inline std::uint32_t splatColour(const PointSplatView& v, std::uint32_t rgba,

@@ -326,8 +326,7 @@ public:
                    [&](const Mapped& p, const MappedGlBuffers& mapped, cudaStream_t s) {
                        requireMappedSize(mapped.size(p.extra), target.bytes());
                        launchSplatPoints(p.positions, p.colours, p.mask, points.n, view,
-                                         static_cast<cs::SplatPixel*>(mapped.pointer(p.extra)),
-                                         s);
+                                         static_cast<cs::SplatPixel*>(mapped.pointer(p.extra)), s);
                    });
     }
 
@@ -354,8 +353,8 @@ private:
     /// Maps the point buffers (and `extra` resources after them) on the interop stream, runs
     /// launch, unmaps and waits.
     template <typename Launch>
-    void withPoints(const cs::PointSplatBuffers& points,
-                    std::vector<cudaGraphicsResource_t> extra, Launch launch) {
+    void withPoints(const cs::PointSplatBuffers& points, std::vector<cudaGraphicsResource_t> extra,
+                    Launch launch) {
         const std::size_t n = points.n;
         if (n > cs::kMaxSplatPoints)
             throw cs::Error("GL interop: " + std::to_string(n) + " points are too many to splat");
@@ -376,11 +375,11 @@ private:
             requireMappedSize(mapped.size(0), positions.bytes());
             requireMappedSize(mapped.size(1), colours.bytes());
             if (mask) requireMappedSize(mapped.size(2), mask->bytes());
-            launch(Mapped{static_cast<const float*>(mapped.pointer(0)),
-                          static_cast<const std::uint32_t*>(mapped.pointer(1)),
-                          mask ? static_cast<const std::uint8_t*>(mapped.pointer(2)) : nullptr,
-                          first},
-                   mapped, s);
+            launch(
+                Mapped{static_cast<const float*>(mapped.pointer(0)),
+                       static_cast<const std::uint32_t*>(mapped.pointer(1)),
+                       mask ? static_cast<const std::uint8_t*>(mapped.pointer(2)) : nullptr, first},
+                mapped, s);
         }
         CS_CUDA_CHECK(cudaStreamSynchronize(s));
     }

@@ -753,7 +753,8 @@ std::optional<std::size_t> PointCloudView::pickPoint(QPointF pixel) {
                           1, 0, 0, 0, 0, 1);
 
     // Point ids per pixel, as the GL pass encodes them: 0 none, else the index + 1.
-    std::vector<std::uint32_t> ids = splatsWanted() ? pickBySplat(pick, side) : std::vector<std::uint32_t>{};
+    std::vector<std::uint32_t> ids =
+        splatsWanted() ? pickBySplat(pick, side) : std::vector<std::uint32_t>{};
     m_pickSplatted = !ids.empty();
     if (ids.empty()) ids = pickByGl(pick, side);
     doneCurrent();
@@ -784,10 +785,10 @@ std::vector<std::uint32_t> PointCloudView::pickBySplat(const QMatrix4x4& pick, i
     if (!m_interop.run(
             buffers,
             [&](GlInterop& gl) {
-                keys = gl.splatKeys({points.positions.link->get(), points.colours.link->get(),
-                                     points.mask.link ? points.mask.link->get() : nullptr,
-                                     points.n},
-                                    view);
+                keys =
+                    gl.splatKeys({points.positions.link->get(), points.colours.link->get(),
+                                  points.mask.link ? points.mask.link->get() : nullptr, points.n},
+                                 view);
             },
             tr("picking a point"), tr("picking with GL"))) {
         m_splatFailed = true;  // GL draws and picks from now on, for these points
