@@ -59,10 +59,10 @@ struct AutomationOptions {
     std::optional<std::size_t> inspectPoint;   ///< --inspect point=I
     std::optional<std::size_t> inspectSeries;  ///< --inspect series=I
     QSize windowSize;                          ///< --window-size, or invalid (keep the saved one)
-    QString view;         ///< --view: a PointCloudView::ViewPreset name, or empty
-    QString colourMap;    ///< --colour-map: a ColourMaps::Map name, or empty
+    QString view;           ///< --view: a PointCloudView::ViewPreset name, or empty
+    QString colourMap;      ///< --colour-map: a ColourMaps::Map name, or empty
     QString pointRenderer;  ///< --point-renderer: a PointCloudView::rendererName, or empty
-    QString colourRange;  ///< --colour-range: ScalarStyle::parseRange's syntax, or empty
+    QString colourRange;    ///< --colour-range: ScalarStyle::parseRange's syntax, or empty
     /// --edges: the point view's kNN edge style, each part optional.
     struct Edges {
         std::optional<bool> byLength;     ///< length | points

@@ -776,20 +776,13 @@ std::optional<std::size_t> PointCloudView::pickPoint(QPointF pixel) {
 }
 
 std::vector<std::uint32_t> PointCloudView::pickBySplat(const QMatrix4x4& pick, int side) {
-    PointSplatView view = splatView(pick * modelViewProjection(), std::uint32_t(side),
-                                    std::uint32_t(side), backgroundColour());
+    const PointSplatView view = splatView(pick * modelViewProjection(), std::uint32_t(side),
+                                          std::uint32_t(side), backgroundColour());
     const PointSplatPass::Points points = splatInputs();
-    std::vector<ViewInterop::LinkedBuffer> buffers{points.positions, points.colours};
-    if (points.mask.link) buffers.push_back(points.mask);
     std::vector<SplatPixel> keys;
     if (!m_interop.run(
-            buffers,
-            [&](GlInterop& gl) {
-                keys =
-                    gl.splatKeys({points.positions.link->get(), points.colours.link->get(),
-                                  points.mask.link ? points.mask.link->get() : nullptr, points.n},
-                                 view);
-            },
+            points.linkedBuffers(),
+            [&](GlInterop& gl) { keys = gl.splatKeys(points.links(), view); },
             tr("picking a point"), tr("picking with GL"))) {
         m_splatFailed = true;  // GL draws and picks from now on, for these points
         return {};

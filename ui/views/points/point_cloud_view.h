@@ -535,7 +535,7 @@ private:
     std::vector<std::uint8_t> m_mask;
     QOpenGLBuffer m_maskBuffer{QOpenGLBuffer::VertexBuffer};
     bool m_maskDirty = false;
-    std::size_t m_maskCount = 0;  // mask values written into m_maskBuffer
+    std::size_t m_maskCount = 0;               // mask values written into m_maskBuffer
     std::unique_ptr<GlBufferLink> m_maskLink;  // m_maskBuffer registered with the device
     std::vector<std::uint32_t> m_marked;
     std::vector<std::int32_t> m_legendMarks;

@@ -4,7 +4,6 @@
 #include <QObject>
 #include <vector>
 
-#include "compute/backend/gl_interop.h"
 #include "ui/views/glsl_source.h"
 
 namespace cs::ui {
@@ -12,6 +11,16 @@ namespace cs::ui {
 PointSplatPass::PointSplatPass() = default;
 
 PointSplatPass::~PointSplatPass() = default;
+
+std::vector<ViewInterop::LinkedBuffer> PointSplatPass::Points::linkedBuffers() const {
+    std::vector<ViewInterop::LinkedBuffer> buffers{positions, colours};
+    if (mask.link) buffers.push_back(mask);
+    return buffers;
+}
+
+PointSplatBuffers PointSplatPass::Points::links() const {
+    return {positions.link->get(), colours.link->get(), mask.link ? mask.link->get() : nullptr, n};
+}
 
 bool PointSplatPass::initialize(bool gles, QString* why) {
     initializeOpenGLFunctions();
@@ -68,18 +77,11 @@ void PointSplatPass::resize(std::uint32_t width, std::uint32_t height) {
 bool PointSplatPass::draw(ViewInterop& interop, const Points& points, const PointSplatView& view) {
     if (!m_program || view.width == 0 || view.height == 0) return false;
     resize(view.width, view.height);
-    std::vector<ViewInterop::LinkedBuffer> buffers{
-        points.positions,
-        points.colours,
-        {&m_imageLink, m_image.bufferId(), std::size_t(m_width) * m_height * sizeof(SplatPixel)}};
-    if (points.mask.link) buffers.push_back(points.mask);
+    std::vector<ViewInterop::LinkedBuffer> buffers = points.linkedBuffers();
+    buffers.push_back(
+        {&m_imageLink, m_image.bufferId(), std::size_t(m_width) * m_height * sizeof(SplatPixel)});
     const bool splatted = interop.run(
-        buffers,
-        [&](GlInterop& gl) {
-            gl.splatPoints({points.positions.link->get(), points.colours.link->get(),
-                            points.mask.link ? points.mask.link->get() : nullptr, points.n},
-                           view, *m_imageLink);
-        },
+        buffers, [&](GlInterop& gl) { gl.splatPoints(points.links(), view, *m_imageLink); },
         QObject::tr("drawing the points"), QObject::tr("drawing them with GL"));
     if (!splatted) return false;
 

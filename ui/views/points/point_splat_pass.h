@@ -8,7 +8,9 @@
 #include <QString>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
+#include "compute/backend/gl_interop.h"
 #include "compute/core/point_splat.h"
 #include "ui/views/view_interop.h"
 
@@ -43,6 +45,10 @@ public:
         ViewInterop::LinkedBuffer colours;
         ViewInterop::LinkedBuffer mask;
         std::size_t n = 0;
+        /// The buffers to link before a splat (the mask only when there is one).
+        std::vector<ViewInterop::LinkedBuffer> linkedBuffers() const;
+        /// The links, once linkedBuffers() are linked, as GlInterop takes them.
+        PointSplatBuffers links() const;
     };
     /// Splats the points for view (its width and height: the framebuffer's) and draws them with
     /// the depth test as set; false when interop failed (logged; the view draws with GL).
