@@ -523,16 +523,22 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
     // division per step took more issue slots than the step's MMAs.
     std::size_t loaded = 0, loadTile = 0;
     int loadChunk = 0, loadStage = 0;
+    // A step's copies: 128 rows x kChunk halves in 16-byte vectors, the thread's at fixed
+    // offsets from the chunk (the index arithmetic, redone a copy, cost as many issue slots
+    // as the step's MMAs).
+    constexpr int kVecsPerRow = P::kChunk / 8, kRowsPerPass = kThreads / kVecsPerRow;
+    static_assert(kThreads % kVecsPerRow == 0 && kTile % kRowsPerPass == 0);
+    const int srcOffset = (tid / kVecsPerRow) * in.dH + (tid % kVecsPerRow) * 8;
+    const int dstOffset = (tid / kVecsPerRow) * P::kPitchB + (tid % kVecsPerRow) * 8;
+    const __half* tileSrc = half + b * in.dH;  // the next step's candidate tile
     auto loadNext = [&] {
         if (loaded < steps) {
-            __half* dst = sh.b + loadStage * kTile * P::kPitchB;
-            const __half* src = half + (b + loadTile * kTile) * in.dH + loadChunk * P::kChunk;
-            // 128 rows x kChunk halves, in copies of 16 bytes.
+            __half* dst = sh.b + loadStage * kTile * P::kPitchB + dstOffset;
+            const __half* src = tileSrc + loadChunk * P::kChunk + srcOffset;
 #pragma unroll
-            for (int v = tid; v < kTile * (P::kChunk / 8); v += kThreads) {
-                const int r = v / (P::kChunk / 8), c = (v % (P::kChunk / 8)) * 8;
-                copyAsync16(dst + r * P::kPitchB + c, src + std::size_t(r) * in.dH + c);
-            }
+            for (int pass = 0; pass < kTile / kRowsPerPass; ++pass)
+                copyAsync16(dst + pass * kRowsPerPass * P::kPitchB,
+                            src + std::size_t(pass * kRowsPerPass) * in.dH);
             // The tile's norms come with its last chunk, into that chunk's stage: the epilogue
             // reads them from shared memory, and the stage is not reloaded before the next
             // step's barrier. (Read from global memory there, their latency stalled every warp
@@ -544,6 +550,7 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
         if (++loadChunk == chunks) {
             loadChunk = 0;
             ++loadTile;
+            tileSrc += std::size_t(kTile) * in.dH;
         }
         if (++loadStage == P::kStages) loadStage = 0;
     };
@@ -642,18 +649,34 @@ __device__ void searchItem(const KnnTensorInputs& in, const KnnTensorWork& work,
             nj[ni][0] = two.x;
             nj[ni][1] = two.y;
         }
+        // The test goes a column group (8 pairs a thread) at a time: first whether any pair of
+        // the warp's passes (the comparisons or-ed into one predicate, then a vote, so that the
+        // branch is the same for the whole warp), then, rarely, which. A branch per pair took
+        // three times the issue slots of the test itself; a branch a group per thread (not
+        // voted) took 4 % more of the kernel's time at 1M x 128.
+        auto passes = [&](int mi, int ni, int c) {
+            return fmaf(-2.0f, acc[mi][ni][c], nj[ni][c & 1]) <= thresh[mi][c >> 1];
+        };
 #pragma unroll
-        for (int mi = 0; mi < 2; ++mi)
+        for (int ni = 0; ni < 8; ++ni) {
+            bool any = false;
 #pragma unroll
-            for (int ni = 0; ni < 8; ++ni)
+            for (int mi = 0; mi < 2; ++mi)
 #pragma unroll
                 for (int c = 0; c < 4; ++c)
-                    if (fmaf(-2.0f, acc[mi][ni][c], nj[ni][c & 1]) <= thresh[mi][c >> 1]) {
+                    any |= passes(mi, ni, c);
+            if (!__any_sync(0xffffffffu, any)) continue;
+#pragma unroll
+            for (int mi = 0; mi < 2; ++mi)
+#pragma unroll
+                for (int c = 0; c < 4; ++c)
+                    if (passes(mi, ni, c)) {
                         const int row = warpRow + mi * 16 + g + 8 * (c >> 1);
                         const int col = warpCol + ni * 8 + 2 * t4 + (c & 1);
                         warpPassed[atomicAdd(sh.queued + warp, 1)] =
                             Passed{std::uint32_t(row) << 16 | std::uint32_t(col), acc[mi][ni][c]};
                     }
+        }
         clearAcc();
         __syncwarp();
         // The exact bounds of the warp's queued pairs, a pair per lane.
