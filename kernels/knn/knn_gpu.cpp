@@ -265,6 +265,39 @@ std::size_t exactChunks(std::size_t n) {
     return std::clamp<std::size_t>(n / 4096, 1, kExactChunks);
 }
 
+// A graph's host lists (n * k of each), faulted in on a thread of their own while the GPU
+// works (see dbscanCuda): wait() before writing them. In steps that stop once the job is left
+// by an exception: the 2 GB of 4M points with k = 64 take a quarter of a second, which a cancel
+// would otherwise wait for.
+class HostLists {
+public:
+    HostLists(KnnGraph& graph, std::size_t slots)
+        : m_done(std::async(std::launch::async, [&graph, slots, this] {
+              constexpr std::size_t kStep = std::size_t(8) << 20;  // 32 MiB of each
+              reserveOnHugePages(graph.indices, slots);
+              reserveOnHugePages(graph.distances, slots);
+              for (std::size_t done = 0;
+                   done < slots && !m_abandoned.load(std::memory_order_relaxed);) {
+                  done = std::min(slots, done + kStep);
+                  graph.indices.resize(done);
+                  graph.distances.resize(done);
+              }
+          })) {}
+    HostLists(const HostLists&) = delete;
+    HostLists& operator=(const HostLists&) = delete;
+    ~HostLists() {
+        m_abandoned.store(true, std::memory_order_relaxed);
+        if (m_done.valid()) m_done.wait();
+    }
+    void wait() {  // (any number of times)
+        if (m_done.valid()) m_done.get();
+    }
+
+private:
+    std::atomic<bool> m_abandoned{false};  // before m_done: set up before the thread starts
+    std::future<void> m_done;
+};
+
 // The checks both graphs start with: the parameters, the point count, then the device memory
 // (sized before the coordinates are read, so that a problem far too big is refused at once),
 // then the input; the memory pool is then kept warm for the bytes needed.
@@ -396,25 +429,7 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
     KnnGraph graph;
     graph.n = n;
     graph.k = k;
-    // Faulting in the result's pages overlaps the GPU work (see dbscanCuda). In steps that
-    // stop once the job is left by an exception: the 2 GB of 4M points with k = 64 take a
-    // quarter of a second, which a cancel would otherwise wait for.
-    std::atomic<bool> abandoned{false};
-    auto allocated = std::async(std::launch::async, [&graph, &abandoned, slots] {
-        constexpr std::size_t kStep = std::size_t(8) << 20;  // 32 MiB of each
-        reserveOnHugePages(graph.indices, slots);
-        reserveOnHugePages(graph.distances, slots);
-        for (std::size_t done = 0; done < slots && !abandoned.load(std::memory_order_relaxed);) {
-            done = std::min(slots, done + kStep);
-            graph.indices.resize(done);
-            graph.distances.resize(done);
-        }
-    });
-    // Declared after the future, so it runs first when an exception leaves the job.
-    struct Abandon {
-        std::atomic<bool>& flag;
-        ~Abandon() { flag.store(true, std::memory_order_relaxed); }
-    } abandonOnExit{abandoned};
+    HostLists allocated(graph, slots);
 
     DevicePoints uploaded;
     if (!resident) uploaded = uploadRecentred(ctx, points, job);
@@ -518,7 +533,7 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
         // The squared distances become the distances in place; a part's stay squared for the
         // merge, which orders by them.
         if (!part) launchKnnSqrt(dist2.data(), slots, dist2.data(), s);
-        allocated.get();
+        allocated.wait();
         copyToHostStaged(graph.indices.data(), index.data(), index.bytes(), ctx.device(), s);
         copyToHostStaged(graph.distances.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
         if (!part) fromRecentred(graph.distances, scale);
@@ -576,6 +591,7 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
     graph.n = n;
     graph.k = k;
     graph.exact = true;
+    HostLists allocated(graph, slots);
 
     DevicePoints uploaded;
     if (!resident) uploaded = uploadRecentred(ctx, points, job);
@@ -622,11 +638,27 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
                                   .index = index.data(),
                                   .overflow = leftRows.data(),
                                   .overflowCount = leftCount.data()};
+        // A batch's rows are final once it ran (but for those that overflowed, redone below):
+        // their distances are taken, and they go to the host behind the next batch. The
+        // downloads start with the first batch, which the host lists' faulting-in overlaps.
+        std::optional<BlockDownload> indexDownload, distanceDownload;
         forPacedBatches(ctx, job, tiles, launchTiles, [&](std::size_t first, std::size_t end) {
             launchKnnTensorSearch(in, {.rowTiles = tiles, .firstItem = first, .items = end - first},
                                   out, workspace.data(), launchTiles, s);
+            const std::size_t from = first * kKnnTensorTile * std::size_t(k);
+            const std::size_t to = std::min(n, end * kKnnTensorTile) * std::size_t(k);
+            launchKnnSqrt(dist2.data() + from, to - from, dist2.data() + from, s);
+            if (!indexDownload) {
+                allocated.wait();
+                indexDownload.emplace(graph.indices.data(), index.data(), ctx.device(), s);
+                distanceDownload.emplace(graph.distances.data(), dist2.data(), ctx.device(), s);
+            }
+            indexDownload->add(from * sizeof(std::int32_t), (to - from) * sizeof(std::int32_t));
+            distanceDownload->add(from * sizeof(float), (to - from) * sizeof(float));
             job.setProgress(0.9 * double(end) / double(tiles), "exact search");
         });
+        indexDownload->finish();
+        distanceDownload->finish();
         left = leftCount.toHost()[0];
     } else {
         launchKnnIdentity(n, leftRows.data(), s);
@@ -645,9 +677,10 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
         const double from = tensorPass ? 0.9 : 0.0;
         for (std::size_t first = 0; first < left; first += kExactRowGroup) {
             const std::size_t rows = std::min(kExactRowGroup, left - first);
-            const ExactLists lists =
+            ExactLists lists =
                 exactListsOf(ctx, job, coords, int(dims), dPad, leftRows.data() + first, rows,
                              {soa.data(), stride, identity.data(), n}, k);
+            launchKnnSqrt(lists.dist2.data(), rows * std::size_t(k), lists.dist2.data(), s);
             launchKnnScatterRows(lists.dist2.data(), lists.index.data(), k, leftRows.data() + first,
                                  rows, dist2.data(), index.data(), s);
             job.setProgress(from + (0.95 - from) * double(first + rows) / double(left),
@@ -656,13 +689,11 @@ KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnPa
     }
     {
         ScopedGpuStage stage(ctx, job, "finish");
-        launchKnnSqrt(dist2.data(), slots, dist2.data(), s);
-        reserveOnHugePages(graph.indices, slots);
-        reserveOnHugePages(graph.distances, slots);
-        graph.indices.resize(slots);
-        graph.distances.resize(slots);
-        copyToHostStaged(graph.indices.data(), index.data(), index.bytes(), ctx.device(), s);
-        copyToHostStaged(graph.distances.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
+        if (left > 0) {  // the rows redone on the CUDA cores (all of them without the tensor pass)
+            allocated.wait();
+            copyToHostStaged(graph.indices.data(), index.data(), index.bytes(), ctx.device(), s);
+            copyToHostStaged(graph.distances.data(), dist2.data(), dist2.bytes(), ctx.device(), s);
+        }
         fromRecentred(graph.distances, scale);
     }
     if (keepIndices) *keepIndices = std::move(index);
