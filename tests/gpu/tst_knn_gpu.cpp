@@ -26,6 +26,7 @@
 #include "compute/knn/knn_graph.h"
 #include "compute/knn/knn_list.h"
 #include "kernels/cuda_backend.h"
+#include "kernels/knn/knn_exact_launch.h"
 #include "kernels/knn/knn_gpu.h"
 #include "tests/common/gpu_cases.h"
 #include "tests/common/gpu_test.h"
@@ -254,6 +255,24 @@ CS_TEST(exactMatchesOracle) {
                      c.name + (c.tensorOnly ? ": rows went to the CUDA cores"
                                             : ": expected the CUDA cores' search"));
     }
+}
+
+// The exact graph of a set that takes several launches (a wave of row tiles each): each
+// launch's lists go to the host behind the next launch, and every row arrives once, final.
+CS_TEST(exactAcrossLaunches) {
+    const std::size_t wave = cs::kernels::knnTensorResidentBlocks(0) * cs::kernels::kKnnTensorTile;
+    const PointSet pts = cs::makeUniformPoints(wave * 5 / 2 + 77, 8, 31);
+    cs::JobControl cpuJob, gpuJob;
+    const KnnParams p{.k = 10, .trees = 1, .exact = true};
+    const KnnGraph cpu = cs::knnGraphCpu(pts, p, cpuJob, 0);
+    const KnnGraph gpu = g_backend->knnGraph(pts, p, gpuJob);
+    CS_CHECK_MSG(gpu.exact, "not marked exact");
+    CS_CHECK_MSG(gpu.indices == cpu.indices && gpu.distances == cpu.distances,
+                 firstDifference(cpu, gpu));
+    const auto timings = gpuJob.timings();
+    CS_CHECK_MSG(std::none_of(timings.begin(), timings.end(),
+                              [](const auto& t) { return t.name == "exact rows"; }),
+                 "rows went to the CUDA cores");
 }
 
 // Duplicates (distance 0, ties by index) and points far from the origin.
