@@ -575,6 +575,14 @@ void Automation::poll() {
             // the file's.
             if (!m_options.graph.isEmpty()) {
                 logInfo(tr("automation: importing the kNN graph %1").arg(m_options.graph));
+                // The file is read on a worker thread (the panel is busy until then, so the
+                // settling waits): its errors come later.
+                connect(
+                    m_window.knnPanel(), &KnnPanel::importFinished, this,
+                    [this](const QString& error) {
+                        if (!error.isEmpty()) fail(tr("--graph: %1").arg(error));
+                    },
+                    Qt::SingleShotConnection);
                 if (const QString error = m_window.importKnnGraph(m_options.graph);
                     !error.isEmpty())
                     fail(tr("--graph: %1").arg(error));

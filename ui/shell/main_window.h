@@ -81,8 +81,9 @@ public:
     /// or an empty string.
     QString exportTo(const QString& path);
     /// Brings the kNN panel to the front and imports the graph at path there
-    /// (KnnPanel::importGraph: clusterscope-cli knn --out's .npy); --graph comes here. Returns
-    /// the error, or an empty string.
+    /// (KnnPanel::importGraph: clusterscope-cli knn --out's .npy, read on a worker thread);
+    /// --graph comes here. Returns the error that stopped it at once, or an empty string; the
+    /// panel's importFinished() follows.
     QString importKnnGraph(const QString& path);
     /// The whole window as an image, GL view included.
     QImage grabWindow();

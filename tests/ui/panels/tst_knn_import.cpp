@@ -76,6 +76,15 @@ class TestKnnImport : public QObject {
                             cs::io::fileRowsOf(points));
         return g;
     }
+    // Starts an import (start() returns importGraph's immediate error) and waits until the
+    // worker has read the file: the error, or an empty string once the graph is shown.
+    template <typename Start>
+    QString finishImport(Start start) {
+        QSignalSpy done(panel(), &KnnPanel::importFinished);
+        if (const QString error = start(); !error.isEmpty()) return error;
+        if (!done.wait(30000)) return QStringLiteral("importFinished never came");
+        return done.first().first().toString();
+    }
     QProcessEnvironment freshEnvironment(const QString& name) {
         auto env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("XDG_CONFIG_HOME"), m_tmp.filePath(name + "_config"));
@@ -109,7 +118,15 @@ private slots:
         QVERIFY(knnDock);
         // Tabified docks behind another one stay "visible"; what shows is their region.
         QTRY_VERIFY(knnDock->visibleRegion().isEmpty());  // DBSCAN's tab is in front
-        QCOMPARE(m_window->importKnnGraph(QString::fromStdString(file("graph.npy"))), QString());
+        QCOMPARE(finishImport([&] {
+                     const QString error =
+                         m_window->importKnnGraph(QString::fromStdString(file("graph.npy")));
+                     // Read on a worker thread: nothing is shown yet, and the panel is busy.
+                     if (!panel()->isBusy() || panel()->lastRun())
+                         return QStringLiteral("imported on the GUI thread");
+                     return error;
+                 }),
+                 QString());
         QTRY_VERIFY(!knnDock->visibleRegion().isEmpty());  // as --run does: the panel in front
         const auto run = panel()->lastRun();
         QVERIFY(run);
@@ -149,7 +166,8 @@ private slots:
         std::vector<std::int32_t> other((kRows - 1) * kK, 1);
         cs::io::writeNpy(file("other.npy"), std::span<const std::int32_t>(other),
                          {kRows - 1, std::size_t(kK)});
-        const QString error = panel()->importGraph(QString::fromStdString(file("other.npy")));
+        const QString error = finishImport(
+            [&] { return panel()->importGraph(QString::fromStdString(file("other.npy"))); });
         QVERIFY2(error.contains(QLatin1String("has 599 rows")) &&
                      error.contains(QLatin1String("has 600")),
                  qPrintable(error));
@@ -163,7 +181,9 @@ private slots:
         QVERIFY(panel()->warningLabel()->isVisibleTo(panel()));
         QVERIFY(logged(QStringLiteral("Importing the kNN graph other.npy failed")));
         // Not a graph at all.
-        QVERIFY(!panel()->importGraph(QString::fromStdString(file("cloud.npy"))).isEmpty());
+        QVERIFY(!finishImport([&] {
+                     return panel()->importGraph(QString::fromStdString(file("cloud.npy")));
+                 }).isEmpty());
         QCOMPARE(panel()->lastRun(), before);
         QVERIFY(panel()->statisticsLabel()->text().startsWith(QLatin1String("Imported from")));
     }
@@ -174,7 +194,10 @@ private slots:
         cs::io::writeNpy(file("bare.npy"), std::span<const std::int32_t>(indices.values),
                          indices.shape);
         QVERIFY(!QFileInfo::exists(m_tmp.filePath(QStringLiteral("bare_distances.npy"))));
-        QCOMPARE(panel()->importGraph(QString::fromStdString(file("bare.npy"))), QString());
+        QCOMPARE(finishImport([&] {
+                     return panel()->importGraph(QString::fromStdString(file("bare.npy")));
+                 }),
+                 QString());
         QCOMPARE(panel()->lastRun()->graph->indices, m_written.indices);
         // The same canonical float distance on the same recentred coordinates: bit for bit.
         QVERIFY(bitwiseEqual(panel()->lastRun()->graph->distances, m_written.distances));
@@ -204,6 +227,20 @@ private slots:
         QCOMPARE(panel()->kSpin()->value(), kK);
         QCOMPARE(panel()->lastRun()->graph->indices, m_written.indices);
         QVERIFY(view()->edges().owner == panel()->lastRun()->graph);
+    }
+
+    // New points while a graph is being read: that graph (of the points before) never shows,
+    // and the panel is not left busy.
+    void newPointsDropAGraphBeingRead() {
+        QSignalSpy done(panel(), &KnnPanel::importFinished);
+        QCOMPARE(panel()->importGraph(QString::fromStdString(file("graph.npy"))), QString());
+        QVERIFY(panel()->isBusy());
+        // No event is processed in between, so the read's end is still to come.
+        panel()->setPointSet(view()->pointSet());
+        QVERIFY(!panel()->isBusy());
+        QTest::qWait(1000);
+        QCOMPARE(done.count(), 0);
+        QVERIFY(!panel()->hasResult());
     }
 
     void executableTakesGraph() {

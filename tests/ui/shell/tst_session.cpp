@@ -421,6 +421,8 @@ private slots:
                             written.indices, written.distances,
                             cs::io::fileRowsOf(*m_window->pointView()->pointSet()));
         QCOMPARE(m_window->importKnnGraph(graph), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->knnPanel()->lastRun() && !m_window->knnPanel()->isBusy(),
+                                 30000);  // read on a worker thread
         const QString session = tmp(QStringLiteral("imported.session.json"));
         QCOMPARE(m_window->saveSession(session), QString());
         QFile file(session);

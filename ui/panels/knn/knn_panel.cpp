@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -19,6 +20,7 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -272,6 +274,8 @@ void KnnPanel::applyAutoOpacity() {
 
 void KnnPanel::setPointSet(std::shared_ptr<const PointSet> points) {
     m_points = std::move(points);
+    ++m_importGeneration;  // a graph being read is of the points before
+    m_importing = false;
     m_run.reset();
     m_recall->clear();
     m_recall->hide();
@@ -405,54 +409,87 @@ bool KnnPanel::showRun(const std::shared_ptr<const KnnRun>& run, const JobOutcom
     return true;
 }
 
+QString KnnPanel::importFailed(const QString& name, const QString& problem) {
+    const QString message =
+        tr("Importing the kNN graph %1 failed: %2. The previous graph is kept.").arg(name, problem);
+    logError(message);
+    emit statusMessage(message, 8000);
+    setWarning(message);
+    return problem;
+}
+
 QString KnnPanel::importGraph(const QString& path) {
     const QString name = QFileInfo(path).fileName();
-    const auto failed = [&](const QString& problem) {
-        const QString message =
-            tr("Importing the kNN graph %1 failed: %2. The previous graph is kept.")
-                .arg(name, problem);
-        logError(message);
-        emit statusMessage(message, 8000);
-        setWarning(message);
-        return problem;
+    if (!hasInput()) return importFailed(name, tr("load the points the graph is of first"));
+    if (!QFileInfo(path).isFile()) return importFailed(name, tr("there is no such file"));
+    // The file is read, checked against the points and turned into edges on a worker thread:
+    // a million points' graph took 2.4 s there, which froze the window. New points or a later
+    // import supersede it (the generation).
+    const int generation = ++m_importGeneration;
+    m_importing = true;
+    auto clock = std::make_shared<QElapsedTimer>();
+    clock->start();
+    struct Read {
+        std::shared_ptr<KnnRun> run;
+        QString error;
     };
-    if (!hasInput()) return failed(tr("load the points the graph is of first"));
-    QElapsedTimer clock;
-    clock.start();
-    auto run = std::make_shared<KnnRun>();
-    try {
-        const std::filesystem::path indices = path.toStdString();
-        const std::filesystem::path distances = io::knnDistancesPath(indices);
-        std::error_code ec;
-        // Without its distances file the reader measures them as the graph did.
-        auto graph = std::make_shared<const KnnGraph>(io::readKnnNpy(
-            indices, std::filesystem::exists(distances, ec) ? distances : std::filesystem::path(),
-            *m_points));
+    auto* watcher = new QFutureWatcher<Read>(this);
+    connect(watcher, &QFutureWatcher<Read>::finished, this, [=, this] {
+        const Read read = watcher->result();
+        watcher->deleteLater();
+        if (generation != m_importGeneration) return;
+        m_importing = false;
+        if (!read.error.isEmpty()) {
+            emit importFinished(importFailed(name, read.error));
+            return;
+        }
         // k shows the graph's, so that the next change builds a graph like it here; as the
         // program's change, it runs nothing (live().reset() below drops what it queued).
-        ParameterValues k;
-        k.set("k", std::int64_t(graph->k));
-        applyParameters(k, false);
-        run->params = params();
-        run->params.k = graph->k;  // a k the spin box does not hold is still the graph's
-        run->points = m_points;
-        run->graph = graph;
-        run->importedFrom = path;
-        setKthDistances(*run);
-        run->edgeIndices =
-            std::make_shared<const std::vector<std::uint32_t>>(edgeIndexPairs(knnEdges(graph)));
-    } catch (const std::exception& e) {
-        return failed(QString::fromUtf8(e.what()));
-    }
-    // A run in flight or pending would land over the imported graph.
-    live().reset();
-    JobOutcome outcome;
-    outcome.kind = kind();
-    outcome.backend = tr("file");
-    outcome.milliseconds = double(clock.nsecsElapsed()) / 1e6;
-    outcome.timings = {{"read graph", outcome.milliseconds}};
-    if (!showRun(run, outcome)) return warningLabel()->text();
+        const int k = read.run->graph->k;
+        ParameterValues values;
+        values.set("k", std::int64_t(k));
+        applyParameters(values, false);
+        read.run->params = params();
+        read.run->params.k = k;  // a k the spin box does not hold is still the graph's
+        // A run in flight or pending would land over the imported graph.
+        live().reset();
+        JobOutcome outcome;
+        outcome.kind = kind();
+        outcome.backend = tr("file");
+        outcome.milliseconds = double(clock->nsecsElapsed()) / 1e6;
+        outcome.timings = {{"read graph", outcome.milliseconds}};
+        emit importFinished(showRun(read.run, outcome) ? QString() : warningLabel()->text());
+    });
+    watcher->setFuture(QtConcurrent::run([points = m_points, path]() -> Read {
+        Read read;
+        try {
+            const std::filesystem::path indices = path.toStdString();
+            const std::filesystem::path distances = io::knnDistancesPath(indices);
+            std::error_code ec;
+            // Without its distances file the reader measures them as the graph did.
+            auto graph = std::make_shared<const KnnGraph>(io::readKnnNpy(
+                indices,
+                std::filesystem::exists(distances, ec) ? distances : std::filesystem::path(),
+                *points));
+            read.run = std::make_shared<KnnRun>();
+            read.run->points = points;
+            read.run->graph = graph;
+            read.run->importedFrom = path;
+            setKthDistances(*read.run);
+            read.run->edgeIndices =
+                std::make_shared<const std::vector<std::uint32_t>>(edgeIndexPairs(knnEdges(graph)));
+        } catch (const std::bad_alloc&) {
+            read.error = tr("not enough memory to read it");
+        } catch (const std::exception& e) {
+            read.error = QString::fromUtf8(e.what());
+        }
+        return read;
+    }));
     return {};
+}
+
+bool KnnPanel::isBusy() const {
+    return AlgorithmPanel::isBusy() || m_importing;
 }
 
 void KnnPanel::importInteractively() {

@@ -80,11 +80,13 @@ public:
     /// nearest neighbour first. Returns the error, or an empty string.
     QString exportEdges(const QString& path) const;
     /// Reads a graph written by clusterscope-cli knn --out (io::readKnnNpy: path the int32
-    /// indices, its *_distances.npy beside it used when present) onto the points loaded, and
-    /// shows it as a run's: the view draws its edges, the statistics say it was imported. A
-    /// run in flight is cancelled; a parameter change afterwards runs and replaces it. On
-    /// failure the previous graph stays and the error goes to the warning row and the log.
-    /// Returns the error, or an empty string.
+    /// indices, its *_distances.npy beside it used when present) onto the points loaded, on a
+    /// worker thread, then shows it as a run's: the view draws its edges, the statistics say it
+    /// was imported. A run in flight is cancelled; a parameter change afterwards runs and
+    /// replaces it; new points or a later import drop it unread. On failure the previous graph
+    /// stays and the error goes to the warning row and the log. Returns at once: the error
+    /// that stopped it before reading (no points, no such file), or an empty string;
+    /// importFinished() follows once the file is read, and isBusy() holds until then.
     QString importGraph(const QString& path);
     /// Asks for a .npy file and imports it (the Import graph… button, File ▸ Import kNN graph…).
     void importInteractively();
@@ -115,10 +117,15 @@ public:
     /// The recall after each tree (shown in recallLabel()).
     static QString recallText(const KnnGraph& graph);
 
+    bool isBusy() const override;
     bool hasResult() const override { return m_run != nullptr; }
     QString importedFrom() const override { return m_run ? m_run->importedFrom : QString(); }
     QString importResult(const QString& path) override { return importGraph(path); }
     QKeySequence viewShortcut() const override { return QKeySequence(tr("Ctrl+K")); }
+
+signals:
+    /// An import (importGraph) is over: the error, or an empty string when the graph is shown.
+    void importFinished(const QString& error);
 
 protected:
     bool hasInput() const override;
@@ -131,12 +138,16 @@ private:
     /// Shows a finished run (built here or imported): the view's edges, the statistics, the
     /// log line; false when the graph is not of the points on screen.
     bool showRun(const std::shared_ptr<const KnnRun>& run, const JobOutcome& outcome);
+    /// An import's failure: to the log, the status bar and the warning row; returns problem.
+    QString importFailed(const QString& name, const QString& problem);
     void applyEdgeStyle();
     void applyAutoOpacity();
 
     PointCloudView& m_view;
     std::shared_ptr<const PointSet> m_points;
     std::shared_ptr<const KnnRun> m_run;
+    int m_importGeneration = 0;  // the latest importGraph (new points count as one too)
+    bool m_importing = false;    // its file is being read
 
     QSpinBox* m_kSpin = nullptr;
     QCheckBox* m_exactBox = nullptr;
