@@ -229,6 +229,19 @@ private slots:
         QVERIFY(view()->edges().owner == panel()->lastRun()->graph);
     }
 
+    // A run asked for while a graph is being read: the run is the later word, and the graph
+    // never shows.
+    void aRunAskedForDuringTheReadWins() {
+        QSignalSpy done(panel(), &KnnPanel::importFinished);
+        QCOMPARE(panel()->importGraph(QString::fromStdString(file("graph.npy"))), QString());
+        panel()->setK(4);  // submits at once, before the read's end is processed
+        QTRY_VERIFY_WITH_TIMEOUT(!panel()->isBusy() && panel()->lastRun(), 60000);
+        QTest::qWait(1000);  // a stale import would land by now
+        QCOMPARE(done.count(), 0);
+        QVERIFY(panel()->lastRun()->importedFrom.isEmpty());
+        QCOMPARE(panel()->lastRun()->graph->k, 4);
+    }
+
     // New points while a graph is being read: that graph (of the points before) never shows,
     // and the panel is not left busy.
     void newPointsDropAGraphBeingRead() {

@@ -313,6 +313,8 @@ void KnnPanel::setSeed(std::uint64_t seed) {
 }
 
 void KnnPanel::submitRun() {
+    ++m_importGeneration;  // a graph being read was asked for before this run
+    m_importing = false;
     const KnnParams p = params();
     QString problem;
     try {
@@ -423,8 +425,10 @@ QString KnnPanel::importGraph(const QString& path) {
     if (!hasInput()) return importFailed(name, tr("load the points the graph is of first"));
     if (!QFileInfo(path).isFile()) return importFailed(name, tr("there is no such file"));
     // The file is read, checked against the points and turned into edges on a worker thread:
-    // a million points' graph took 2.4 s there, which froze the window. New points or a later
-    // import supersede it (the generation).
+    // a million points' graph took 2.4 s there, which froze the window. New points, a later
+    // import or a run asked for meanwhile supersede it (the generation); a run in flight or
+    // pending now would land over it.
+    live().reset();
     const int generation = ++m_importGeneration;
     m_importing = true;
     auto clock = std::make_shared<QElapsedTimer>();
@@ -451,8 +455,7 @@ QString KnnPanel::importGraph(const QString& path) {
         applyParameters(values, false);
         read.run->params = params();
         read.run->params.k = k;  // a k the spin box does not hold is still the graph's
-        // A run in flight or pending would land over the imported graph.
-        live().reset();
+        live().reset();          // (what the k above queued)
         JobOutcome outcome;
         outcome.kind = kind();
         outcome.backend = tr("file");

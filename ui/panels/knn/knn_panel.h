@@ -83,10 +83,10 @@ public:
     /// indices, its *_distances.npy beside it used when present) onto the points loaded, on a
     /// worker thread, then shows it as a run's: the view draws its edges, the statistics say it
     /// was imported. A run in flight is cancelled; a parameter change afterwards runs and
-    /// replaces it; new points or a later import drop it unread. On failure the previous graph
-    /// stays and the error goes to the warning row and the log. Returns at once: the error
-    /// that stopped it before reading (no points, no such file), or an empty string;
-    /// importFinished() follows once the file is read, and isBusy() holds until then.
+    /// replaces it; new points, a later import or a run asked for meanwhile drop it unread. On
+    /// failure the previous graph stays and the error goes to the warning row and the log. Returns
+    /// at once: the error that stopped it before reading (no points, no such file), or an empty
+    /// string; importFinished() follows once the file is read, and isBusy() holds until then.
     QString importGraph(const QString& path);
     /// Asks for a .npy file and imports it (the Import graph… button, File ▸ Import kNN graph…).
     void importInteractively();
