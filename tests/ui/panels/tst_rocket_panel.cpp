@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QProcess>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -26,6 +27,7 @@
 #include "compute/backend/cpu_backend.h"
 #include "compute/core/error.h"
 #include "compute/core/series_matrix.h"
+#include "compute/demo/demo_data.h"
 #include "compute/io/npy.h"
 #include "compute/rocket/ridge.h"
 #include "compute/rocket/rocket.h"
@@ -330,6 +332,35 @@ private slots:
         QCOMPARE(view()->featureOrder(), cs::FeatureOrder::FStatistic);
         QCOMPARE(panel()->parameterValues().word("featureOrder"), std::string("f-statistic"));
         QCOMPARE(panel()->lastRun(), run);
+    }
+
+    // More than 8 classes: the table scrolls, and its 8 rows shown stay whole above the
+    // horizontal scroll bar (which covered most of the eighth at 11 classes).
+    void manyClassesShowEightWholeRows() {
+        auto cpu = cs::backendRegistry().get("cpu");
+        cs::ui::JobRunner runner([cpu] { return cpu; }, [cpu] { return cpu; });
+        SeriesView seriesView;
+        RocketPanel own(runner, seriesView);
+        own.resize(320, 1000);
+        own.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&own));
+        own.kernelsSpin()->setValue(100);
+        auto set = std::make_shared<const cs::SeriesSet>(cs::demo::makeDemoSeries(240, 64, 12, 5));
+        seriesView.setSeriesSet(set);
+        own.setSeriesSet(set);
+        own.run();
+        QTRY_VERIFY_WITH_TIMEOUT(!own.isBusy() && own.lastRun(), 60000);
+        QTableWidget* table = own.confusionTable();
+        QCOMPARE(table->rowCount(), 12);
+        QTRY_VERIFY(table->isVisible());
+        int rows = 0;
+        for (int r = 0; r < 8; ++r)
+            rows += table->rowHeight(r);
+        QTRY_VERIFY2(table->horizontalScrollBar()->isVisible(), "the columns fit: no check");
+        QVERIFY2(table->viewport()->height() >= rows,
+                 qPrintable(QStringLiteral("%1 px for 8 rows of %2 px")
+                                .arg(table->viewport()->height())
+                                .arg(rows)));
     }
 
     void confusionMatrixNamesShadesAndSelects() {

@@ -13,6 +13,7 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QStyle>
 #include <QTableWidget>
@@ -457,7 +458,9 @@ void RocketPanel::showConfusion(const RocketRun& run) {
             m_confusion->setItem(int(t), int(p), item);
         }
     }
-    // Small class counts fit without scrolling; many classes scroll inside the table.
+    // Small class counts fit without scrolling; many classes scroll inside the table, their
+    // columns too as a rule: room is kept for the horizontal scroll bar, which otherwise
+    // covered most of the last row shown (11 classes at 1400 x 900).
     m_confusion->resizeColumnsToContents();
     m_confusion->resizeRowsToContents();
     const int rowsShown = int(std::min<std::size_t>(k, 8));
@@ -465,6 +468,11 @@ void RocketPanel::showConfusion(const RocketRun& run) {
         m_confusion->horizontalHeader()->sizeHint().height() + 2 * m_confusion->frameWidth();
     for (int r = 0; r < rowsShown; ++r)
         height += m_confusion->rowHeight(r);
+    int width = m_confusion->verticalHeader()->sizeHint().width() + 2 * m_confusion->frameWidth();
+    for (int c = 0; c < int(k); ++c)
+        width += m_confusion->columnWidth(c);
+    if (k > 8 || width > m_confusion->width())
+        height += m_confusion->horizontalScrollBar()->sizeHint().height();
     m_confusion->setFixedHeight(height + (k > 8 ? 4 : 0));
     m_confusionBox->show();
 }
