@@ -448,14 +448,13 @@ QString KnnPanel::importGraph(const QString& path) {
             return;
         }
         // k shows the graph's, so that the next change builds a graph like it here; as the
-        // program's change, it runs nothing (live().reset() below drops what it queued).
+        // program's change, it runs nothing (applyParameters holds the runs).
         const int k = read.run->graph->k;
         ParameterValues values;
         values.set("k", std::int64_t(k));
         applyParameters(values, false);
         read.run->params = params();
         read.run->params.k = k;  // a k the spin box does not hold is still the graph's
-        live().reset();          // (what the k above queued)
         JobOutcome outcome;
         outcome.kind = kind();
         outcome.backend = tr("file");
