@@ -25,9 +25,11 @@
 #include "compute/dbscan/dbscan_descriptor.h"
 #include "compute/demo/shape_series.h"
 #include "compute/io/npy.h"
+#include "compute/io/sparse_readers.h"
 #include "compute/knn/knn_cpu.h"
 #include "compute/knn/knn_datasets.h"
 #include "compute/knn/knn_descriptor.h"
+#include "compute/knn/knn_sparse_cpu.h"
 #include "compute/kshape/kshape_descriptor.h"
 #include "compute/rocket/rocket_descriptor.h"
 #include "compute/rocket/rocket_pipeline.h"
@@ -223,20 +225,24 @@ constexpr int kVerifiedRows = 200;
 double verifiedRecall(const PointSet& points, const KnnGraph& graph, std::uint64_t seed) {
     const auto sample = knnRecallSample(points.n, kVerifiedRows, ~seed);
     std::vector<float> exactDist2;
-    knnExactRows(points.coords, points.n, points.dims, sample, graph.k, 0, &exactDist2);
+    if (points.sparse)
+        knnExactRowsSparse(*points.sparse, sample, graph.k, 0, &exactDist2);
+    else
+        knnExactRows(points.coords, points.n, points.dims, sample, graph.k, 0, &exactDist2);
+    const auto dist2 = [&](std::size_t a, std::size_t b) {
+        return points.sparse ? sparseDist2(*points.sparse, a, b)
+                             : canonicalDist2(points.coords.data() + a * points.dims,
+                                              points.coords.data() + b * points.dims, points.dims);
+    };
     std::vector<float> listDist2;
     listDist2.reserve(exactDist2.size());
-    for (const std::int32_t row : sample) {
-        const float* p = points.coords.data() + std::size_t(row) * points.dims;
-        for (int j = 0; j < graph.k; ++j) {
-            const std::int32_t q =
-                graph.indices[std::size_t(row) * std::size_t(graph.k) + std::size_t(j)];
-            listDist2.push_back(
-                q < 0 ? std::numeric_limits<float>::infinity()
-                      : canonicalDist2(p, points.coords.data() + std::size_t(q) * points.dims,
-                                       points.dims));
+    const auto k = std::size_t(graph.k);
+    for (const std::int32_t row : sample)
+        for (std::size_t j = 0; j < k; ++j) {
+            const std::int32_t q = graph.indices[std::size_t(row) * k + j];
+            listDist2.push_back(q < 0 ? std::numeric_limits<float>::infinity()
+                                      : dist2(std::size_t(row), std::size_t(q)));
         }
-    }
     return knnRecallOfRows(listDist2, exactDist2, graph.k);
 }
 
@@ -253,13 +259,16 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
         "knn", "Benchmark the random-projection forest kNN graph on generated points or a file");
     cmd->add_option("--n", o->n, "Number of points (default 100000)");
     cmd->add_option("--d", o->d, "Dimensions (default 3)");
-    cmd->add_option("--dist", o->dist, "blobs, uniform or embed (default blobs)");
+    cmd->add_option("--dist", o->dist,
+                    "blobs, uniform, embed or sparse (near-duplicate sparse rows of --d columns) "
+                    "(default blobs)");
     cmd->add_option("--input", o->input, "Benchmark this point file instead of generated data");
     // The forest's seed seeds the generated points too.
     o->params = std::make_shared<ParameterOptions>(*cmd, knnDescriptor());
     addRunOptions(*cmd, o->runs);
     addDevicesOption(*cmd, o->devices);
-    cmd->add_option("--dump", o->dump, "Also write the points to this .npy file");
+    cmd->add_option("--dump", o->dump,
+                    "Also write the points to this .npy file (sparse rows: a SciPy .npz file)");
     cmd->callback([o, &exitCode] {
         exitCode = runReportingErrors([&] {
             const KnnParams params = knnParams(o->params->values());
@@ -275,7 +284,13 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
                                                      : loadPointCloud(o->input);
             const double generateMs = millisecondsSince(generateStart);
             namingTheInput(o->input, [&] { validateKnnInput(points, params); });
-            if (!o->dump.empty()) io::writeNpy(o->dump, points.coords, {points.n, points.dims});
+            if (!o->dump.empty()) {
+                // Sparse rows as SciPy's save_npz writes them, for the peers.
+                if (points.sparse)
+                    io::writeSparseNpz(o->dump, *points.sparse);
+                else
+                    io::writeNpy(o->dump, points.coords, {points.n, points.dims});
+            }
 
             nlohmann::json config = {{"algorithm", "knn"},
                                      {"backend", backend->name()},
@@ -283,9 +298,10 @@ void addBenchKnn(CLI::App& bench, int& exitCode) {
                                      {"threads", info.threads},
                                      {"devices", backend->devices()},
                                      {"n", points.n},
-                                     {"d", points.dims},
+                                     {"d", points.sparse ? points.sparse->dims : points.dims},
                                      {"k", params.k},
                                      {"params", knnParamsJson(params)}};
+            if (points.sparse) config["nnz"] = points.sparse->nnz();
             if (o->input.empty())
                 config["dist"] = std::string(toString(dist));
             else

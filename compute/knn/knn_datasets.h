@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "compute/core/point_set.h"
+#include "compute/core/sparse_set.h"
 
 namespace cs {
 
@@ -17,8 +18,9 @@ enum class KnnDistribution {
     Blobs,    ///< makeBlobPoints (compute/dbscan/dbscan_datasets.h): 50 Gaussian blobs + 5 % noise
     Uniform,  ///< makeUniformPoints (compute/dbscan/dbscan_datasets.h)
     Embed,    ///< makeEmbedPoints: low-dimensional blobs embedded in d dimensions
+    Sparse,   ///< makeSparseKnnRows: near-duplicate sparse rows (PointSet::sparse)
 };
-/// "blobs", "uniform", "embed" and back; parse throws cs::Error on other text.
+/// "blobs", "uniform", "embed", "sparse" and back; parse throws cs::Error on other text.
 std::string_view toString(KnnDistribution dist);
 KnnDistribution parseKnnDistribution(std::string_view text);
 
@@ -33,7 +35,20 @@ inline constexpr std::size_t kKnnEmbedIntrinsicDims = 6;
 /// the centres, then per point the blob, 6 normals and d noise values.
 PointSet makeEmbedPoints(std::size_t n, std::size_t dims, std::uint64_t seed);
 
-/// The point set of `dist`.
+/// Entries per row of makeSparseKnnRows' prototypes.
+inline constexpr std::size_t kKnnSparseRowEntries = 40;
+
+/// Sparse rows with a neighbourhood structure, as near-duplicate documents have: n / 20
+/// prototypes of kKnnSparseRowEntries distinct columns (uniform over the `dims` columns, values
+/// 0.5 + |N(0, 1)|), and each row a copy of a random prototype that keeps each entry with
+/// probability 0.9, scales it by 1 + 0.2 N(0, 1), and adds 4 random columns of value U(0, 0.5)
+/// (a column already there keeps its value). So a row's nearest rows are mostly its
+/// prototype's other copies. Drawn from cs::Random(seed); needs dims >= 2 *
+/// kKnnSparseRowEntries. The rows are valid CSR (SparseSet::validate).
+SparseSet makeSparseKnnRows(std::size_t n, std::size_t dims, std::uint64_t seed);
+
+/// The point set of `dist` (for Sparse: the rows in PointSet::sparse, their 3-D principal
+/// components as the coordinates, as a sparse file opens).
 /// @code auto pts = cs::makeKnnDataset(cs::KnnDistribution::Embed, 100'000, 128, 1); @endcode
 PointSet makeKnnDataset(KnnDistribution dist, std::size_t n, std::size_t dims, std::uint64_t seed);
 
