@@ -73,9 +73,10 @@ for line in sys.stdin:
     if j.get("summary") != "median": continue
     s = j["median_stages_ms"]
     dev = sum(v for k, v in s.items() if k not in ("upload", "finish"))
-    print("%-4s %-7s n=%-9d d=%-3d k=%-2d trees=%-2s recall=%.3f: device %.1f ms, end to end %.1f ms | %s" % (
-        j["backend"], j.get("dist", "file"), j["n"], j["d"], j["k"], j["trees_built"], j["recall"],
-        dev, j["median_total_ms"], " ".join("%s=%.2f" % kv for kv in s.items())))'
+    print("%-4s %-7s n=%-9d d=%-3d k=%-2d%s trees=%-2s recall=%.3f verified=%.3f: device %.1f ms, end to end %.1f ms | %s" % (
+        j["backend"], j.get("dist", "file"), j["n"], j["d"], j["k"], " nnz=%d" % j["nnz"] if "nnz" in j else "",
+        j["trees_built"], j["recall"], j["verified_recall"], dev, j["median_total_ms"],
+        " ".join("%s=%.2f" % kv for kv in s.items())))'
     }
     knnbench --backend cuda --dist blobs --n 1000000 --d 3 --k 10 --repeat 5 --warmup 1 --dump /tmp/knn_blobs1m.npy
     knnbench --backend cuda --dist blobs --n 1000000 --d 3 --k 10 --trees 1 --target-recall 0 --repeat 5 --warmup 1
@@ -84,6 +85,50 @@ for line in sys.stdin:
     knnbench --backend cuda --dist embed --n 100000 --d 128 --k 32 --repeat 5 --warmup 1
     knnbench --backend cpu --dist blobs --n 1000000 --d 3 --k 10 --repeat 1 --warmup 0
     knnbench --backend cpu --dist embed --n 100000 --d 128 --k 10 --repeat 1 --warmup 0 --dump /tmp/knn_embed100k.npy
+    # Sparse rows (PyRKNN's sparse path): 200k x 50k and 1M x 100k, 40 entries a row.
+    knnbench --backend cuda --dist sparse --n 200000 --d 50000 --k 10 --repeat 3 --warmup 1 --dump /tmp/knn_sparse200k.npz
+    knnbench --backend cpu --dist sparse --n 200000 --d 50000 --k 10 --repeat 1 --warmup 0
+    knnbench --backend cuda --dist sparse --n 1000000 --d 100000 --k 10 --repeat 3 --warmup 1
+    # Their peers: brute force in PyTorch on the GPU (cuSPARSE's CSR x dense product for the
+    # inner products, the norm expansion, topk; FP32) and scikit-learn's sparse brute force on
+    # all cores (for 2,000 query rows, scaled to all rows: the whole takes many minutes).
+    timeout 300 python3 - /tmp/knn_sparse200k.npz <<'PY' || true
+import sys, time, numpy as np
+def load_npz(path):  # scipy.sparse.save_npz's members, read without SciPy
+    z = np.load(path)
+    return z["indptr"].astype(np.int64), z["indices"].astype(np.int64), z["data"].astype(np.float32), tuple(int(v) for v in z["shape"])
+indptr, indices, data, (n, d) = load_npz(sys.argv[1])
+try:
+    import torch
+    dev = torch.device("cuda")
+    ip, ix, dv = (torch.from_numpy(a).to(dev) for a in (indptr, indices, data))
+    X = torch.sparse_csr_tensor(ip, ix, dv, size=(n, d))
+    torch.cuda.synchronize(); t = time.time()
+    Xt = X.to_dense().t().contiguous()  # d x n dense (FP32)
+    norms = (Xt * Xt).sum(0)
+    chunk = 4096
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        lo, hi = int(indptr[a]), int(indptr[b])
+        A = torch.sparse_csr_tensor(ip[a:b + 1] - lo, ix[lo:hi], dv[lo:hi], size=(b - a, d))
+        d2 = norms[a:b, None] + norms[None, :] - 2 * torch.sparse.mm(A, Xt)
+        d2[torch.arange(b - a, device=dev), torch.arange(a, b, device=dev)] = float("inf")
+        torch.topk(d2, 10, dim=1, largest=False)
+    torch.cuda.synchronize()
+    print("torch %s sparse brute force n=%d d=%d nnz=%d k=10 on the GPU: %.0f ms" % (torch.__version__, n, d, len(data), 1e3 * (time.time() - t)))
+except Exception as e:
+    print("torch sparse brute force: %s" % e)
+try:
+    import sklearn, scipy.sparse as sp
+    from sklearn.neighbors import NearestNeighbors
+    X = sp.csr_matrix((data, indices, indptr), shape=(n, d))
+    q = 2000
+    t = time.time(); NearestNeighbors(n_neighbors=11, algorithm="brute", n_jobs=-1).fit(X).kneighbors(X[:q])
+    ms = 1e3 * (time.time() - t)
+    print("sklearn %s sparse brute force n=%d: %d query rows %.0f ms, all rows ~%.0f s" % (sklearn.__version__, n, q, ms, ms * n / q / 1e3))
+except ImportError as e:
+    print("scikit-learn: %s" % e)
+PY
     # Peers in the same call, on the same points, all cores: exact kNN (scikit-learn), and
     # approximate ones where installed (FAISS, PyNNDescent).
     for f in /tmp/knn_blobs1m.npy /tmp/knn_embed100k.npy /tmp/knn_embed1m.npy; do
