@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compute/core/error.h"
+#include "compute/knn/knn_list.h"
 #include "compute/knn/knn_sparse_cpu.h"
 #include "kernels/common/device_memory.h"
 #include "kernels/common/device_scope.h"
@@ -27,7 +28,79 @@ constexpr std::size_t kMaxLeavesPerLaunch = 65535;
 // Pair-entries (pairs x entries merged) per launch: tens of ms, so a Cancel lands quickly.
 constexpr double kPairEntriesPerLaunch = 0x1p31;
 
+// Device parts of the exact search of `count` listed rows (knnExactRowsSparse on the device).
+std::size_t exactPartBytes(std::size_t n, std::size_t count, int k) {
+    return count * knnSparseExactChunks(n) * std::size_t(std::max(k, 1)) * 8;
+}
+
+// knnExactRowsSparse's lists of the listed rows (ids on the device), from CSR rows already on
+// the device: each listed row meets every row in blocks of kKnnSparseExactChunk, in the
+// order and arithmetic of sparseDist2, and the blocks' k smallest are merged here.
+std::vector<std::int32_t> exactRowsOnDevice(StreamHandles& ctx, JobControl& job,
+                                            const std::int64_t* indptr, const std::int32_t* cols,
+                                            const float* values, std::size_t n, double meanEntries,
+                                            const DeviceBuffer<std::uint32_t>& listed, int k,
+                                            std::vector<float>& dist2) {
+    const std::size_t count = listed.size(), kk = std::size_t(k), chunks = knnSparseExactChunks(n);
+    DeviceBuffer<float> partDist2(std::max<std::size_t>(count * chunks * kk, 1), ctx.stream());
+    DeviceBuffer<std::int32_t> partIndex(partDist2.size(), ctx.stream());
+    // Listed rows per launch: about kPairEntriesPerLaunch pair-entries, at most gridDim.y.
+    const std::size_t perLaunch = std::min<std::size_t>(
+        kMaxLeavesPerLaunch,
+        std::size_t(
+            std::max(1.0, std::floor(kPairEntriesPerLaunch / (double(n) * 2.0 * meanEntries)))));
+    forPacedBatches(ctx, job, count, perLaunch, [&](std::size_t first, std::size_t end) {
+        launchKnnSparseExactRows(indptr, cols, values, n, listed.data() + first, end - first, k,
+                                 partDist2.data() + first * chunks * kk,
+                                 partIndex.data() + first * chunks * kk, ctx.stream());
+    });
+    std::vector<float> partsDist2(count * chunks * kk);
+    std::vector<std::int32_t> partsIndex(partsDist2.size());
+    partDist2.copyToHost(partsDist2);
+    partIndex.copyToHost(partsIndex);
+    ctx.synchronize();
+    std::vector<std::int32_t> index(count * kk, kKnnEmptyIndex);
+    dist2.assign(count * kk, kKnnEmptyDist2);
+    for (std::size_t r = 0; r < count; ++r)
+        for (std::size_t c = 0; c < chunks; ++c) {
+            const std::size_t part = (r * chunks + c) * kk;
+            knnMergeList(dist2.data() + r * kk, index.data() + r * kk, k, partsDist2.data() + part,
+                         partsIndex.data() + part);
+        }
+    return index;
+}
+
 }  // namespace
+
+std::vector<std::int32_t> knnExactRowsSparseCuda(StreamHandles& ctx, const SparseSet& rows,
+                                                 std::span<const std::int32_t> listed, int k,
+                                                 std::vector<float>& dist2, JobControl& job) {
+    const std::size_t n = rows.n;
+    if (k < 1 || k > kKnnMaxK || std::size_t(k) >= std::max<std::size_t>(n, 1))
+        throw Error("the exact kNN needs 1 <= k <= min(n - 1, " + std::to_string(kKnnMaxK) +
+                    "), got k = " + std::to_string(k) + " for n = " + std::to_string(n));
+    for (auto r : listed)
+        if (r < 0 || std::size_t(r) >= n)
+            throw Error("knnExactRowsSparseCuda: row " + std::to_string(r) +
+                        " is not a row of the set");
+    dist2.clear();
+    if (listed.empty()) return {};
+    DeviceScope scope(ctx.device());
+    const cudaStream_t s = ctx.stream();
+    DeviceBuffer<std::int64_t> indptr(n + 1, s);
+    DeviceBuffer<std::int32_t> cols(std::max<std::size_t>(rows.nnz(), 1), s);
+    DeviceBuffer<float> values(std::max<std::size_t>(rows.nnz(), 1), s);
+    indptr.copyFromHost(rows.indptr);
+    if (rows.nnz()) {
+        cols.copyFromHost(rows.indices);
+        values.copyFromHost(rows.values);
+    }
+    DeviceBuffer<std::uint32_t> ids(listed.size(), s);
+    ids.copyFromHost(std::span<const std::uint32_t>(
+        reinterpret_cast<const std::uint32_t*>(listed.data()), listed.size()));
+    return exactRowsOnDevice(ctx, job, indptr.data(), cols.data(), values.data(), n,
+                             double(rows.nnz()) / double(n) + 1.0, ids, k, dist2);
+}
 
 std::size_t knnSparseDeviceBytes(const SparseSet& rows, const KnnParams& params) {
     const std::size_t n = rows.n;
@@ -38,7 +111,9 @@ std::size_t knnSparseDeviceBytes(const SparseSet& rows, const KnnParams& params)
     const std::size_t projections = std::size_t(levels) * n * 4;
     const std::size_t tree = 2 * n * 8 + 3 * n * 4 + sortPairsTempBytes(n);
     const std::size_t lists = n * k * 8;
-    const std::size_t sample = std::size_t(std::max(params.recallSample, 1)) * (k * 4 + 4);
+    const std::size_t sampled =
+        std::min<std::size_t>(n, std::size_t(std::max(params.recallSample, 1)));
+    const std::size_t sample = sampled * (k * 4 + 4) + exactPartBytes(n, sampled, int(k));
     return csr + directions + projections + tree + lists + sample + (std::size_t(4) << 20);
 }
 
@@ -97,15 +172,16 @@ KnnGraph knnGraphSparseCuda(StreamHandles& ctx, const SparseSet& rows, const Knn
         reinterpret_cast<const std::uint32_t*>(sample.data()), sampled));
     std::vector<float> exact, found(sampled * std::size_t(k));
     DeviceBuffer<float> sampleRows(sampled * std::size_t(k), s);
+    const double meanEntries = double(rows.nnz()) / double(std::max<std::size_t>(n, 1)) + 1.0;
     {
-        // On the host: the same brute force the CPU backend runs, so the recall (and the
-        // stopping tree) match it exactly.
-        auto stage = job.stage("exact sample");
-        knnExactRowsSparse(rows, sample, k, 0, &exact, &job);
+        // The CPU backend's brute force, bit for bit, so the recall (and the stopping tree)
+        // match it exactly.
+        ScopedGpuStage stage(ctx, job, "exact sample");
+        exactRowsOnDevice(ctx, job, indptr.data(), cols.data(), values.data(), n, meanEntries,
+                          sampleIds, k, exact);
     }
 
     // Leaves per launch: about kPairEntriesPerLaunch pair-entries, at most gridDim.y.
-    const double meanEntries = double(rows.nnz()) / double(std::max<std::size_t>(n, 1)) + 1.0;
     const double perLeaf = double(maxLeaf) * double(maxLeaf) * 2.0 * meanEntries;
     const std::size_t perLaunch = std::min<std::size_t>(
         kMaxLeavesPerLaunch,

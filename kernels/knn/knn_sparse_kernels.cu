@@ -5,6 +5,8 @@
 // (compute/knn/knn_sparse_cpu.h). The projections are a sparse x dense product; cuSPARSE's SpMM
 // would do it, but in its own order of additions, which would change the trees.
 
+#include <math_constants.h>
+
 #include <cstdint>
 
 #include "kernels/common/cuda_error.h"
@@ -17,8 +19,13 @@ constexpr int kThreads = 256;
 constexpr int kLeafThreads = 128;
 // A point's entries kept in shared memory; longer rows are read from global memory.
 constexpr int kSharedEntries = 1024;
-// Leaf-mates' distances of one block: the largest leaf (kKnnMaxLeafSize).
+// Leaf-mates' distances of one block: the largest leaf (kKnnMaxLeafSize); also the rows a block
+// of the exact search meets.
 constexpr int kMaxLeaf = 2048;
+static_assert(kMaxLeaf == kKnnSparseExactChunk);
+// The longest list (kKnnMaxK) and its empty slot (compute/knn/knn_list.h).
+constexpr int kMaxK = 64;
+constexpr std::int32_t kEmptyIndex = 0x7fffffff;
 
 __global__ void sparseProjectionsKernel(const std::int64_t* indptr, const std::int32_t* cols,
                                         const float* values, std::size_t n, std::size_t dims,
@@ -109,6 +116,56 @@ __global__ void __launch_bounds__(kLeafThreads)
         if (std::uint32_t(b) != a) offer(d, x, k, candidate[b], std::int32_t(order[begin + b]));
 }
 
+// Block (c, s): row rows[s] against the rows [c * kMaxLeaf, (c + 1) * kMaxLeaf) of the set,
+// itself excluded: the k smallest (dist2, index) pairs of them, sorted, empty slots last, into
+// part (s, c) of partDist2/partIndex (chunks parts per row). The parts of a row, merged, are its
+// exact list: knnOffer keeps the k smallest of whatever it is offered, in any order.
+__global__ void __launch_bounds__(kLeafThreads)
+    sparseExactRowsKernel(const std::int64_t* indptr, const std::int32_t* cols, const float* values,
+                          std::size_t n, const std::uint32_t* rows, int k, std::size_t chunks,
+                          float* partDist2, std::int32_t* partIndex) {
+    __shared__ std::int32_t myCols[kSharedEntries];
+    __shared__ float myValues[kSharedEntries];
+    __shared__ float candidate[kMaxLeaf];
+    __shared__ float listDist2[kMaxK];
+    __shared__ std::int32_t listIndex[kMaxK];
+    const std::size_t chunk = blockIdx.x;
+    const std::uint32_t i = rows[blockIdx.y];
+    const std::size_t begin = chunk * kMaxLeaf;
+    const int m = int(n - begin < std::size_t(kMaxLeaf) ? n - begin : std::size_t(kMaxLeaf));
+    const std::int64_t first = indptr[i];
+    const int count = int(indptr[i + 1] - first);
+    const bool shared = count <= kSharedEntries;
+    if (shared)
+        for (int e = threadIdx.x; e < count; e += blockDim.x) {
+            myCols[e] = cols[first + e];
+            myValues[e] = values[first + e];
+        }
+    for (int q = threadIdx.x; q < k; q += blockDim.x) {
+        listDist2[q] = CUDART_INF_F;
+        listIndex[q] = kEmptyIndex;
+    }
+    __syncthreads();
+    const std::int32_t* ac = shared ? myCols : cols + first;
+    const float* av = shared ? myValues : values + first;
+    for (int b = threadIdx.x; b < m; b += blockDim.x) {
+        const std::size_t j = begin + std::size_t(b);
+        const std::int64_t jf = indptr[j];
+        candidate[b] = sparseDist2(ac, av, count, cols + jf, values + jf, int(indptr[j + 1] - jf));
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int b = 0; b < m; ++b)
+            if (begin + std::size_t(b) != i)
+                offer(listDist2, listIndex, k, candidate[b], std::int32_t(begin + std::size_t(b)));
+    __syncthreads();
+    const std::size_t part = (std::size_t(blockIdx.y) * chunks + chunk) * std::size_t(k);
+    for (int q = threadIdx.x; q < k; q += blockDim.x) {
+        partDist2[part + std::size_t(q)] = listDist2[q];
+        partIndex[part + std::size_t(q)] = listIndex[q];
+    }
+}
+
 unsigned blocksFor(std::size_t work, int threads = kThreads) {
     return unsigned((work + threads - 1) / threads);
 }
@@ -133,6 +190,18 @@ void launchKnnSparseLeafSearch(const std::int64_t* indptr, const std::int32_t* c
     const dim3 grid{unsigned(maxLeaf), unsigned(leaves)};
     sparseLeafKernel<<<grid, kLeafThreads, 0, stream>>>(indptr, cols, values, order, offsets, k,
                                                         dist2, index);
+    CS_CUDA_CHECK_LAUNCH();
+}
+
+void launchKnnSparseExactRows(const std::int64_t* indptr, const std::int32_t* cols,
+                              const float* values, std::size_t n, const std::uint32_t* rows,
+                              std::size_t count, int k, float* partDist2, std::int32_t* partIndex,
+                              cudaStream_t stream) {
+    if (count == 0 || n == 0) return;
+    const std::size_t chunks = knnSparseExactChunks(n);
+    const dim3 grid{unsigned(chunks), unsigned(count)};
+    sparseExactRowsKernel<<<grid, kLeafThreads, 0, stream>>>(indptr, cols, values, n, rows, k,
+                                                             chunks, partDist2, partIndex);
     CS_CUDA_CHECK_LAUNCH();
 }
 

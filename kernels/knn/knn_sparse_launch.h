@@ -30,4 +30,20 @@ void launchKnnSparseLeafSearch(const std::int64_t* indptr, const std::int32_t* c
                                const std::uint32_t* offsets, std::size_t leaves, int maxLeaf, int k,
                                float* dist2, std::int32_t* index, cudaStream_t stream);
 
+/// Rows of the set one block of the exact search meets, and the parts a row's search leaves.
+inline constexpr std::size_t kKnnSparseExactChunk = 2048;
+inline constexpr std::size_t knnSparseExactChunks(std::size_t n) {
+    return (n + kKnnSparseExactChunk - 1) / kKnnSparseExactChunk;
+}
+
+/// The exact search of the listed rows (row ids rows[0 .. count), at most 65,535 a launch) among
+/// all n rows, in parts: part (r, c) of partDist2/partIndex (knnSparseExactChunks(n) parts of k
+/// per listed row, r-major) gets the k smallest (sparseDist2, index) pairs, sorted, empty slots
+/// (+inf, INT32_MAX) last, of rows[r] against the rows [c * kKnnSparseExactChunk, ...), itself
+/// excluded. knnMergeList of a row's parts gives its exact list, knnExactRowsSparse's bit for bit.
+void launchKnnSparseExactRows(const std::int64_t* indptr, const std::int32_t* cols,
+                              const float* values, std::size_t n, const std::uint32_t* rows,
+                              std::size_t count, int k, float* partDist2, std::int32_t* partIndex,
+                              cudaStream_t stream);
+
 }  // namespace cs::kernels

@@ -91,6 +91,37 @@ CS_TEST(stopsWhereCpuStops) {
     CS_CHECK_MSG(firstDifference(cpu, gpu).empty(), firstDifference(cpu, gpu));
 }
 
+// The recall sample's exact lists on the device are the host brute force's, bit for bit: ties
+// among copies of rows (a list's order then rests on the index), empty rows, rows longer than
+// the kernel keeps in shared memory, a last block of rows that is not full, and k = 1 and 64.
+CS_TEST(exactRowsMatchCpu) {
+    SparseSet rows = groupedRows(5'000, 2'000, 17, 251);
+    // Rows 4000.. copy rows 0..: duplicates at distance 0 (and empty rows copied too).
+    SparseSet copies = rows;
+    copies.indices.resize(std::size_t(rows.indptr[4'000]));
+    copies.values.resize(copies.indices.size());
+    copies.indptr.resize(4'001);
+    for (std::size_t i = 0; i < 1'000; ++i) {
+        const auto c = rows.rowIndices(i);
+        const auto v = rows.rowValues(i);
+        copies.indices.insert(copies.indices.end(), c.begin(), c.end());
+        copies.values.insert(copies.values.end(), v.begin(), v.end());
+        copies.indptr.push_back(std::int64_t(copies.indices.size()));
+    }
+    copies.validate();
+    const std::vector<std::int32_t> listed = {0, 1, 3, 104, 252, 999, 2'047, 2'048, 4'000, 4'999};
+    for (int k : {1, 10, 64}) {
+        std::vector<float> cpuDist2, gpuDist2;
+        cs::JobControl job;
+        const auto cpu = cs::knnExactRowsSparse(copies, listed, k, 0, &cpuDist2);
+        const auto gpu =
+            cs::kernels::knnExactRowsSparseCuda(*g_context, copies, listed, k, gpuDist2, job);
+        CS_CHECK_MSG(gpu == cpu, "k=" + std::to_string(k) + ": the indices differ");
+        CS_CHECK_MSG(gpuDist2 == cpuDist2, "k=" + std::to_string(k) + ": the distances differ");
+        CS_CHECK(cpuDist2.front() == 0.0f);  // row 0's copy, row 4000
+    }
+}
+
 // What the GUI and the CLI call: the CUDA backend on a sparse file's points takes the sparse
 // rows, not their 3-D view, and leaves the same indices on the device for the view's edges.
 CS_TEST(backendRunsSparseRowsOnTheGpu) {
