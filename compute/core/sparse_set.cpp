@@ -9,6 +9,7 @@
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
 #include "compute/core/job_control.h"
+#include "compute/core/parallel.h"
 #include "compute/core/random.h"
 
 namespace cs {
@@ -112,15 +113,28 @@ std::vector<float> sparsePcaCoords(const SparseSet& s, std::uint64_t seed, JobCo
     std::vector<float> out(s.n * kAxes, 0.0f);
     if (s.n == 0 || s.dims == 0) return out;
     // Only the columns some row uses: the others are zero in the centred rows too, and hashed
-    // features (libsvm indices up to 2^31) would otherwise ask for dims x p doubles.
-    std::vector<std::int32_t> used(s.indices);
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
+    // features (libsvm indices up to 2^31) would otherwise ask for dims x p doubles. Numbered in
+    // ascending order, by a table over the columns where it is small beside the entries.
     std::vector<std::int32_t> column(s.nnz());
-    for (std::size_t e = 0; e < s.nnz(); ++e)
-        column[e] =
-            std::int32_t(std::lower_bound(used.begin(), used.end(), s.indices[e]) - used.begin());
-    const Eigen::Index n = Eigen::Index(s.n), dims = Eigen::Index(used.size());
+    std::size_t usedCount = 0;
+    if (s.dims <= s.nnz() + 1024) {
+        std::vector<std::int32_t> compact(s.dims, -1);
+        for (const std::int32_t c : s.indices)
+            compact[std::size_t(c)] = 0;
+        for (std::int32_t& c : compact)
+            if (c == 0) c = std::int32_t(usedCount++);
+        for (std::size_t e = 0; e < s.nnz(); ++e)
+            column[e] = compact[std::size_t(s.indices[e])];
+    } else {
+        std::vector<std::int32_t> used(s.indices);
+        std::sort(used.begin(), used.end());
+        used.erase(std::unique(used.begin(), used.end()), used.end());
+        for (std::size_t e = 0; e < s.nnz(); ++e)
+            column[e] = std::int32_t(std::lower_bound(used.begin(), used.end(), s.indices[e]) -
+                                     used.begin());
+        usedCount = used.size();
+    }
+    const Eigen::Index n = Eigen::Index(s.n), dims = Eigen::Index(usedCount);
     if (dims == 0) return out;
     const Eigen::Index p = std::min<Eigen::Index>(kAxes + kOversample, std::min(dims, n));
 
@@ -129,24 +143,65 @@ std::vector<float> sparsePcaCoords(const SparseSet& s, std::uint64_t seed, JobCo
         mean[column[e]] += s.values[e];
     mean /= double(n);
 
+    // The entries by column, rows ascending (a counting sort), so that the transposed product
+    // runs a column at a time in parallel and adds in the order a pass over the rows would.
+    std::vector<std::int64_t> columnStart(std::size_t(dims) + 1, 0);
+    for (const std::int32_t c : column)
+        ++columnStart[std::size_t(c) + 1];
+    for (Eigen::Index c = 0; c < dims; ++c)
+        columnStart[std::size_t(c) + 1] += columnStart[std::size_t(c)];
+    std::vector<std::int32_t> rowOf(s.nnz());
+    std::vector<float> valueOf(s.nnz());
+    {
+        std::vector<std::int64_t> next(columnStart.begin(), columnStart.end() - 1);
+        for (std::size_t i = 0; i < s.n; ++i)
+            for (std::int64_t e = s.indptr[i]; e < s.indptr[i + 1]; ++e) {
+                const auto at = std::size_t(next[std::size_t(column[std::size_t(e)])]++);
+                rowOf[at] = std::int32_t(i);
+                valueOf[at] = s.values[std::size_t(e)];
+            }
+    }
+    const std::size_t workers = workersFor(0);
+
     // The centred rows X - 1 mean^T are never formed (they would be dense): products with them
-    // are the sparse product less the mean's share.
+    // are the sparse product less the mean's share. Each output row is one thread's, so the
+    // result does not depend on the threads.
     auto times = [&](const Matrix& q) {  // (X - 1 mean^T) q: n x p
         Matrix y(n, q.cols());
         const Eigen::RowVectorXd shift = mean.transpose() * q;
-        for (Eigen::Index i = 0; i < n; ++i) {
-            Eigen::RowVectorXd row = -shift;
-            for (std::int64_t e = s.indptr[std::size_t(i)]; e < s.indptr[std::size_t(i) + 1]; ++e)
-                row += double(s.values[std::size_t(e)]) * q.row(column[std::size_t(e)]);
-            y.row(i) = row;
-        }
+        const Eigen::Index cols = q.cols();
+        parallelRanges(s.n, workers, job, [&](std::size_t begin, std::size_t end, unsigned) {
+            for (std::size_t i = begin; i < end; ++i) {
+                double* row = y.row(Eigen::Index(i)).data();
+                for (Eigen::Index j = 0; j < cols; ++j)
+                    row[j] = -shift[j];
+                for (std::int64_t e = s.indptr[i]; e < s.indptr[i + 1]; ++e) {
+                    const double v = s.values[std::size_t(e)];
+                    const double* qRow = q.row(column[std::size_t(e)]).data();
+                    for (Eigen::Index j = 0; j < cols; ++j)
+                        row[j] += v * qRow[j];
+                }
+            }
+        });
         return y;
     };
     auto transposeTimes = [&](const Matrix& y) {  // (X - 1 mean^T)^T y: dims x p
-        Matrix z = Matrix::Zero(dims, y.cols());
-        for (Eigen::Index i = 0; i < n; ++i)
-            for (std::int64_t e = s.indptr[std::size_t(i)]; e < s.indptr[std::size_t(i) + 1]; ++e)
-                z.row(column[std::size_t(e)]) += double(s.values[std::size_t(e)]) * y.row(i);
+        Matrix z(dims, y.cols());
+        const Eigen::Index cols = y.cols();
+        parallelRanges(std::size_t(dims), workers, job,
+                       [&](std::size_t begin, std::size_t end, unsigned) {
+                           for (std::size_t c = begin; c < end; ++c) {
+                               double* out = z.row(Eigen::Index(c)).data();
+                               for (Eigen::Index j = 0; j < cols; ++j)
+                                   out[j] = 0.0;
+                               for (std::int64_t e = columnStart[c]; e < columnStart[c + 1]; ++e) {
+                                   const double v = valueOf[std::size_t(e)];
+                                   const double* yRow = y.row(rowOf[std::size_t(e)]).data();
+                                   for (Eigen::Index j = 0; j < cols; ++j)
+                                       out[j] += v * yRow[j];
+                               }
+                           }
+                       });
         z -= mean * y.colwise().sum();
         return z;
     };
