@@ -28,45 +28,53 @@ constexpr std::size_t kMaxLeavesPerLaunch = 65535;
 // Pair-entries (pairs x entries merged) per launch: tens of ms, so a Cancel lands quickly.
 constexpr double kPairEntriesPerLaunch = 0x1p31;
 
-// Device parts of the exact search of `count` listed rows (knnExactRowsSparse on the device).
-std::size_t exactPartBytes(std::size_t n, std::size_t count, int k) {
-    return count * knnSparseExactChunks(n) * std::size_t(std::max(k, 1)) * 8;
+// Listed rows of the exact search per launch: about kPairEntriesPerLaunch pair-entries, at most
+// gridDim.y.
+std::size_t exactRowsPerLaunch(std::size_t n, double meanEntries) {
+    return std::min<std::size_t>(
+        kMaxLeavesPerLaunch,
+        std::size_t(
+            std::max(1.0, std::floor(kPairEntriesPerLaunch / (double(n) * 2.0 * meanEntries)))));
+}
+
+// Device parts of one launch of the exact search of `count` listed rows.
+std::size_t exactPartBytes(std::size_t n, std::size_t count, double meanEntries, int k) {
+    return std::min(count, exactRowsPerLaunch(n, meanEntries)) * knnSparseExactChunks(n) *
+           std::size_t(std::max(k, 1)) * 8;
 }
 
 // knnExactRowsSparse's lists of the listed rows (ids on the device), from CSR rows already on
 // the device: each listed row meets every row in blocks of kKnnSparseExactChunk, in the
-// order and arithmetic of sparseDist2, and the blocks' k smallest are merged here.
+// order and arithmetic of sparseDist2, and each launch's blocks' k smallest are merged here.
 std::vector<std::int32_t> exactRowsOnDevice(StreamHandles& ctx, JobControl& job,
                                             const std::int64_t* indptr, const std::int32_t* cols,
                                             const float* values, std::size_t n, double meanEntries,
                                             const DeviceBuffer<std::uint32_t>& listed, int k,
                                             std::vector<float>& dist2) {
     const std::size_t count = listed.size(), kk = std::size_t(k), chunks = knnSparseExactChunks(n);
-    DeviceBuffer<float> partDist2(std::max<std::size_t>(count * chunks * kk, 1), ctx.stream());
+    const std::size_t perLaunch = std::min(count, exactRowsPerLaunch(n, meanEntries));
+    DeviceBuffer<float> partDist2(perLaunch * chunks * kk, ctx.stream());
     DeviceBuffer<std::int32_t> partIndex(partDist2.size(), ctx.stream());
-    // Listed rows per launch: about kPairEntriesPerLaunch pair-entries, at most gridDim.y.
-    const std::size_t perLaunch = std::min<std::size_t>(
-        kMaxLeavesPerLaunch,
-        std::size_t(
-            std::max(1.0, std::floor(kPairEntriesPerLaunch / (double(n) * 2.0 * meanEntries)))));
-    forPacedBatches(ctx, job, count, perLaunch, [&](std::size_t first, std::size_t end) {
-        launchKnnSparseExactRows(indptr, cols, values, n, listed.data() + first, end - first, k,
-                                 partDist2.data() + first * chunks * kk,
-                                 partIndex.data() + first * chunks * kk, ctx.stream());
-    });
-    std::vector<float> partsDist2(count * chunks * kk);
-    std::vector<std::int32_t> partsIndex(partsDist2.size());
-    partDist2.copyToHost(partsDist2);
-    partIndex.copyToHost(partsIndex);
-    ctx.synchronize();
+    std::vector<float> partsDist2(partDist2.size());
+    std::vector<std::int32_t> partsIndex(partDist2.size());
     std::vector<std::int32_t> index(count * kk, kKnnEmptyIndex);
     dist2.assign(count * kk, kKnnEmptyDist2);
-    for (std::size_t r = 0; r < count; ++r)
-        for (std::size_t c = 0; c < chunks; ++c) {
-            const std::size_t part = (r * chunks + c) * kk;
-            knnMergeList(dist2.data() + r * kk, index.data() + r * kk, k, partsDist2.data() + part,
-                         partsIndex.data() + part);
-        }
+    for (std::size_t first = 0; first < count; first += perLaunch) {
+        job.checkpoint();
+        const std::size_t end = std::min(count, first + perLaunch);
+        launchKnnSparseExactRows(indptr, cols, values, n, listed.data() + first, end - first, k,
+                                 partDist2.data(), partIndex.data(), ctx.stream());
+        const std::size_t used = (end - first) * chunks * kk;
+        partDist2.copyToHost(std::span(partsDist2).first(used));
+        partIndex.copyToHost(std::span(partsIndex).first(used));
+        ctx.synchronize();
+        for (std::size_t r = first; r < end; ++r)
+            for (std::size_t c = 0; c < chunks; ++c) {
+                const std::size_t part = ((r - first) * chunks + c) * kk;
+                knnMergeList(dist2.data() + r * kk, index.data() + r * kk, k,
+                             partsDist2.data() + part, partsIndex.data() + part);
+            }
+    }
     return index;
 }
 
@@ -113,7 +121,9 @@ std::size_t knnSparseDeviceBytes(const SparseSet& rows, const KnnParams& params)
     const std::size_t lists = n * k * 8;
     const std::size_t sampled =
         std::min<std::size_t>(n, std::size_t(std::max(params.recallSample, 1)));
-    const std::size_t sample = sampled * (k * 4 + 4) + exactPartBytes(n, sampled, int(k));
+    const double meanEntries = double(rows.nnz()) / double(std::max<std::size_t>(n, 1)) + 1.0;
+    const std::size_t sample =
+        sampled * (k * 4 + 4) + exactPartBytes(n, sampled, meanEntries, int(k));
     return csr + directions + projections + tree + lists + sample + (std::size_t(4) << 20);
 }
 
