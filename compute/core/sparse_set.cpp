@@ -205,10 +205,46 @@ std::vector<float> sparsePcaCoords(const SparseSet& s, std::uint64_t seed, JobCo
         z -= mean * y.colwise().sum();
         return z;
     };
-    auto orthonormal = [](const Matrix& a) {
-        Eigen::HouseholderQR<Eigen::MatrixXd> qr{Eigen::MatrixXd(a)};
-        return Matrix(qr.householderQ() * Eigen::MatrixXd::Identity(a.rows(), a.cols()));
+    // An orthonormal basis of a's columns by SVQB (Stathopoulos & Wu 2002) done twice: the
+    // p x p Gram matrix (partial sums over fixed blocks of rows, added in block order, so the
+    // result does not depend on the threads), its eigenvectors scaled by the eigenvalues'
+    // inverse roots, and one product. Directions a holds only by rounding (data of rank below
+    // p) are dropped, their columns left 0. Row-parallel, where a Householder QR was serial.
+    constexpr std::size_t kGramBlocks = 64;
+    auto svqb = [&](const Matrix& a) {
+        const Eigen::Index rows = a.rows(), cols = a.cols();
+        std::vector<Eigen::MatrixXd> partial(kGramBlocks, Eigen::MatrixXd::Zero(cols, cols));
+        parallelFor(kGramBlocks, job, {.threads = unsigned(workers)}, [&](std::size_t b, unsigned) {
+            const auto [begin, end] = chunkRange(std::size_t(rows), kGramBlocks, b);
+            for (std::size_t i = begin; i < end; ++i)
+                partial[b].selfadjointView<Eigen::Lower>().rankUpdate(
+                    a.row(Eigen::Index(i)).transpose());
+        });
+        Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(cols, cols);
+        for (const auto& g : partial)
+            gram += g;
+        gram = gram.selfadjointView<Eigen::Lower>();
+        Eigen::VectorXd scale(cols);
+        for (Eigen::Index j = 0; j < cols; ++j)
+            scale[j] = gram(j, j) > 0.0 ? 1.0 / std::sqrt(gram(j, j)) : 0.0;
+        const Eigen::MatrixXd scaled = scale.asDiagonal() * gram * scale.asDiagonal();
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(scaled);
+        const double largest = std::max(eigen.eigenvalues().maxCoeff(), 0.0);
+        Eigen::MatrixXd map = Eigen::MatrixXd::Zero(cols, cols);
+        for (Eigen::Index j = 0; j < cols; ++j) {
+            const double lambda = eigen.eigenvalues()[j];
+            if (lambda > 1e-13 * largest)
+                map.col(j) = scale.asDiagonal() * eigen.eigenvectors().col(j) / std::sqrt(lambda);
+        }
+        Matrix q(rows, cols);
+        parallelRanges(std::size_t(rows), workers, job,
+                       [&](std::size_t begin, std::size_t end, unsigned) {
+                           for (std::size_t i = begin; i < end; ++i)
+                               q.row(Eigen::Index(i)) = a.row(Eigen::Index(i)) * map;
+                       });
+        return q;
     };
+    auto orthonormal = [&](const Matrix& a) { return svqb(svqb(a)); };
 
     Random random(seed);
     Matrix q(dims, p);
