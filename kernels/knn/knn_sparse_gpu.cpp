@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -28,6 +29,28 @@ constexpr std::size_t kMaxLeavesPerLaunch = 65535;
 // Pair-entries (pairs x entries merged) per launch: tens of ms, so a Cancel lands quickly.
 constexpr double kPairEntriesPerLaunch = 0x1p31;
 
+// Stored entries per row, plus one: what a pair's sparse distance costs, in merge steps.
+double meanRowEntries(const SparseSet& rows) {
+    return double(rows.nnz()) / double(std::max<std::size_t>(rows.n, 1)) + 1.0;
+}
+
+// The rows on the device, CSR as SparseSet holds them (buffers of at least one element).
+struct DeviceCsr {
+    DeviceBuffer<std::int64_t> indptr;
+    DeviceBuffer<std::int32_t> cols;
+    DeviceBuffer<float> values;
+    DeviceCsr(const SparseSet& rows, cudaStream_t s)
+        : indptr(rows.n + 1, s),
+          cols(std::max<std::size_t>(rows.nnz(), 1), s),
+          values(std::max<std::size_t>(rows.nnz(), 1), s) {
+        indptr.copyFromHost(rows.indptr);
+        if (rows.nnz()) {
+            cols.copyFromHost(rows.indices);
+            values.copyFromHost(rows.values);
+        }
+    }
+};
+
 // Listed rows of the exact search per launch: about kPairEntriesPerLaunch pair-entries, at most
 // gridDim.y.
 std::size_t exactRowsPerLaunch(std::size_t n, double meanEntries) {
@@ -47,8 +70,7 @@ std::size_t exactPartBytes(std::size_t n, std::size_t count, double meanEntries,
 // the device: each listed row meets every row in blocks of kKnnSparseExactChunk, in the
 // order and arithmetic of sparseDist2, and each launch's blocks' k smallest are merged here.
 std::vector<std::int32_t> exactRowsOnDevice(StreamHandles& ctx, JobControl& job,
-                                            const std::int64_t* indptr, const std::int32_t* cols,
-                                            const float* values, std::size_t n, double meanEntries,
+                                            const DeviceCsr& csr, std::size_t n, double meanEntries,
                                             const DeviceBuffer<std::uint32_t>& listed, int k,
                                             std::vector<float>& dist2) {
     const std::size_t count = listed.size(), kk = std::size_t(k), chunks = knnSparseExactChunks(n);
@@ -62,8 +84,9 @@ std::vector<std::int32_t> exactRowsOnDevice(StreamHandles& ctx, JobControl& job,
     for (std::size_t first = 0; first < count; first += perLaunch) {
         job.checkpoint();
         const std::size_t end = std::min(count, first + perLaunch);
-        launchKnnSparseExactRows(indptr, cols, values, n, listed.data() + first, end - first, k,
-                                 partDist2.data(), partIndex.data(), ctx.stream());
+        launchKnnSparseExactRows(csr.indptr.data(), csr.cols.data(), csr.values.data(), n,
+                                 listed.data() + first, end - first, k, partDist2.data(),
+                                 partIndex.data(), ctx.stream());
         const std::size_t used = (end - first) * chunks * kk;
         partDist2.copyToHost(std::span(partsDist2).first(used));
         partIndex.copyToHost(std::span(partsIndex).first(used));
@@ -95,19 +118,11 @@ std::vector<std::int32_t> knnExactRowsSparseCuda(StreamHandles& ctx, const Spars
     if (listed.empty()) return {};
     DeviceScope scope(ctx.device());
     const cudaStream_t s = ctx.stream();
-    DeviceBuffer<std::int64_t> indptr(n + 1, s);
-    DeviceBuffer<std::int32_t> cols(std::max<std::size_t>(rows.nnz(), 1), s);
-    DeviceBuffer<float> values(std::max<std::size_t>(rows.nnz(), 1), s);
-    indptr.copyFromHost(rows.indptr);
-    if (rows.nnz()) {
-        cols.copyFromHost(rows.indices);
-        values.copyFromHost(rows.values);
-    }
+    const DeviceCsr csr(rows, s);
     DeviceBuffer<std::uint32_t> ids(listed.size(), s);
     ids.copyFromHost(std::span<const std::uint32_t>(
         reinterpret_cast<const std::uint32_t*>(listed.data()), listed.size()));
-    return exactRowsOnDevice(ctx, job, indptr.data(), cols.data(), values.data(), n,
-                             double(rows.nnz()) / double(n) + 1.0, ids, k, dist2);
+    return exactRowsOnDevice(ctx, job, csr, n, meanRowEntries(rows), ids, k, dist2);
 }
 
 std::size_t knnSparseDeviceBytes(const SparseSet& rows, const KnnParams& params) {
@@ -121,7 +136,7 @@ std::size_t knnSparseDeviceBytes(const SparseSet& rows, const KnnParams& params)
     const std::size_t lists = n * k * 8;
     const std::size_t sampled =
         std::min<std::size_t>(n, std::size_t(std::max(params.recallSample, 1)));
-    const double meanEntries = double(rows.nnz()) / double(std::max<std::size_t>(n, 1)) + 1.0;
+    const double meanEntries = meanRowEntries(rows);
     const std::size_t sample =
         sampled * (k * 4 + 4) + exactPartBytes(n, sampled, meanEntries, int(k));
     return csr + directions + projections + tree + lists + sample + (std::size_t(4) << 20);
@@ -144,17 +159,12 @@ KnnGraph knnGraphSparseCuda(StreamHandles& ctx, const SparseSet& rows, const Knn
     const int levels = knnLevels(n, params.leafSize);
     const std::size_t slots = n * std::size_t(k);
 
-    DeviceBuffer<std::int64_t> indptr(n + 1, s);
-    DeviceBuffer<std::int32_t> cols(std::max<std::size_t>(rows.nnz(), 1), s);
-    DeviceBuffer<float> values(std::max<std::size_t>(rows.nnz(), 1), s);
+    std::optional<DeviceCsr> uploaded;
     {
         ScopedGpuStage stage(ctx, job, "upload");
-        indptr.copyFromHost(rows.indptr);
-        if (rows.nnz()) {
-            cols.copyFromHost(rows.indices);
-            values.copyFromHost(rows.values);
-        }
+        uploaded.emplace(rows, s);
     }
+    const DeviceCsr& csr = *uploaded;
 
     const std::vector<std::uint32_t> leafRanges = knnNodeOffsets(n, levels);
     DeviceBuffer<std::uint32_t> leafOffsets(leafRanges.size(), s);
@@ -182,13 +192,12 @@ KnnGraph knnGraphSparseCuda(StreamHandles& ctx, const SparseSet& rows, const Knn
         reinterpret_cast<const std::uint32_t*>(sample.data()), sampled));
     std::vector<float> exact, found(sampled * std::size_t(k));
     DeviceBuffer<float> sampleRows(sampled * std::size_t(k), s);
-    const double meanEntries = double(rows.nnz()) / double(std::max<std::size_t>(n, 1)) + 1.0;
+    const double meanEntries = meanRowEntries(rows);
     {
         // The CPU backend's brute force, bit for bit, so the recall (and the stopping tree)
         // match it exactly.
         ScopedGpuStage stage(ctx, job, "exact sample");
-        exactRowsOnDevice(ctx, job, indptr.data(), cols.data(), values.data(), n, meanEntries,
-                          sampleIds, k, exact);
+        exactRowsOnDevice(ctx, job, csr, n, meanEntries, sampleIds, k, exact);
     }
 
     // Leaves per launch: about kPairEntriesPerLaunch pair-entries, at most gridDim.y.
@@ -207,8 +216,8 @@ KnnGraph knnGraphSparseCuda(StreamHandles& ctx, const SparseSet& rows, const Knn
             ScopedGpuStage stage(ctx, job, "projection");
             if (levels > 0) {
                 directions.copyFromHost(knnTreeDirections(params.seed, t, levels, dims));
-                launchKnnSparseProjections(indptr.data(), cols.data(), values.data(), n, dims,
-                                           directions.data(), levels, proj.data(), s);
+                launchKnnSparseProjections(csr.indptr.data(), csr.cols.data(), csr.values.data(), n,
+                                           dims, directions.data(), levels, proj.data(), s);
             }
         }
         {
@@ -226,9 +235,9 @@ KnnGraph knnGraphSparseCuda(StreamHandles& ctx, const SparseSet& rows, const Knn
         {
             ScopedGpuStage stage(ctx, job, "leaf search");
             forPacedBatches(ctx, job, leaves, perLaunch, [&](std::size_t first, std::size_t end) {
-                launchKnnSparseLeafSearch(indptr.data(), cols.data(), values.data(), order.data(),
-                                          leafOffsets.data() + first, end - first, maxLeaf, k,
-                                          dist2.data(), index.data(), s);
+                launchKnnSparseLeafSearch(csr.indptr.data(), csr.cols.data(), csr.values.data(),
+                                          order.data(), leafOffsets.data() + first, end - first,
+                                          maxLeaf, k, dist2.data(), index.data(), s);
             });
         }
         {

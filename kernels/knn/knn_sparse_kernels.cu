@@ -76,6 +76,26 @@ __device__ void offer(float* dist2, std::int32_t* index, int k, float d2, std::i
     index[p] = j;
 }
 
+// Row i's entries as a block reads them: copied to the block's shared arrays when they fit
+// (the caller synchronises before reading them), else read from global memory.
+struct BlockRow {
+    const std::int32_t* cols;
+    const float* values;
+    int count;
+};
+__device__ BlockRow loadBlockRow(const std::int64_t* indptr, const std::int32_t* cols,
+                                 const float* values, std::uint32_t i, std::int32_t* sharedCols,
+                                 float* sharedValues) {
+    const std::int64_t first = indptr[i];
+    const int count = int(indptr[i + 1] - first);
+    if (count > kSharedEntries) return {cols + first, values + first, count};
+    for (int e = threadIdx.x; e < count; e += blockDim.x) {
+        sharedCols[e] = cols[first + e];
+        sharedValues[e] = values[first + e];
+    }
+    return {sharedCols, sharedValues, count};
+}
+
 // Block (a, leaf): the a-th point of the leaf against all the leaf's points. Only this block
 // writes that point's list, so the blocks of a launch never race; the list ends as the k
 // smallest of itself and the leaf-mates, which is what the CPU's pairwise offers leave too.
@@ -90,23 +110,15 @@ __global__ void __launch_bounds__(kLeafThreads)
     const std::uint32_t a = blockIdx.x;
     if (a >= end - begin) return;  // the whole block leaves together
     const std::uint32_t i = order[begin + a];
-    const std::int64_t first = indptr[i];
-    const int count = int(indptr[i + 1] - first);
-    const bool shared = count <= kSharedEntries;
-    if (shared)
-        for (int e = threadIdx.x; e < count; e += blockDim.x) {
-            myCols[e] = cols[first + e];
-            myValues[e] = values[first + e];
-        }
+    const BlockRow mine = loadBlockRow(indptr, cols, values, i, myCols, myValues);
     __syncthreads();
-    const std::int32_t* ac = shared ? myCols : cols + first;
-    const float* av = shared ? myValues : values + first;
     const int m = int(end - begin);
     for (int b = threadIdx.x; b < m; b += blockDim.x) {
         if (std::uint32_t(b) == a) continue;
         const std::uint32_t j = order[begin + b];
         const std::int64_t jf = indptr[j];
-        candidate[b] = sparseDist2(ac, av, count, cols + jf, values + jf, int(indptr[j + 1] - jf));
+        candidate[b] = sparseDist2(mine.cols, mine.values, mine.count, cols + jf, values + jf,
+                                   int(indptr[j + 1] - jf));
     }
     __syncthreads();
     if (threadIdx.x != 0) return;
@@ -133,25 +145,17 @@ __global__ void __launch_bounds__(kLeafThreads)
     const std::uint32_t i = rows[blockIdx.y];
     const std::size_t begin = chunk * kMaxLeaf;
     const int m = int(n - begin < std::size_t(kMaxLeaf) ? n - begin : std::size_t(kMaxLeaf));
-    const std::int64_t first = indptr[i];
-    const int count = int(indptr[i + 1] - first);
-    const bool shared = count <= kSharedEntries;
-    if (shared)
-        for (int e = threadIdx.x; e < count; e += blockDim.x) {
-            myCols[e] = cols[first + e];
-            myValues[e] = values[first + e];
-        }
+    const BlockRow mine = loadBlockRow(indptr, cols, values, i, myCols, myValues);
     for (int q = threadIdx.x; q < k; q += blockDim.x) {
         listDist2[q] = CUDART_INF_F;
         listIndex[q] = kEmptyIndex;
     }
     __syncthreads();
-    const std::int32_t* ac = shared ? myCols : cols + first;
-    const float* av = shared ? myValues : values + first;
     for (int b = threadIdx.x; b < m; b += blockDim.x) {
         const std::size_t j = begin + std::size_t(b);
         const std::int64_t jf = indptr[j];
-        candidate[b] = sparseDist2(ac, av, count, cols + jf, values + jf, int(indptr[j + 1] - jf));
+        candidate[b] = sparseDist2(mine.cols, mine.values, mine.count, cols + jf, values + jf,
+                                   int(indptr[j + 1] - jf));
     }
     __syncthreads();
     if (threadIdx.x == 0)
