@@ -32,6 +32,7 @@
 #include "kernels/rocket/ridge_gpu.h"
 #include "kernels/rocket/rocket_gpu.h"
 #include "kernels/rocket/rocket_multi_gpu.h"
+#include "kernels/sparse/sparse_view_gpu.h"
 
 namespace cs::kernels {
 namespace {
@@ -449,6 +450,12 @@ KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, 
 
 void CudaBackend::knnSearchLeaves(const KnnLeafSearch& leaves, int, JobControl& job) {
     knnSearchLeavesCuda(*m_context, leaves, job);
+}
+
+std::vector<float> CudaBackend::sparseView(const SparseSet& rows, JobControl& job) {
+    StreamHandles ctx(m_context->device());
+    if (ctx.shortOfMemory(sparseViewDeviceBytes(rows))) return Backend::sparseView(rows, job);
+    return sparseViewCuda(ctx, rows, job);
 }
 
 KShapeResult CudaBackend::kshape(const SeriesSet& series, const KShapeParams& params,

@@ -74,6 +74,10 @@ public:
     KnnGraph knnGraph(const PointSet& points, const KnnParams& params, JobControl& job) override;
     /// A share's leaf search on the first device (knnSearchLeavesCuda).
     void knnSearchLeaves(const KnnLeafSearch& leaves, int threads, JobControl& job) override;
+    /// The sparse view on the first device (sparseViewCuda, kernels/sparse/sparse_view_gpu.h),
+    /// on a stream and handles of its own (a loader's thread calls it beside this backend's
+    /// jobs); on the host when the device has too little memory free for it.
+    std::vector<float> sparseView(const SparseSet& rows, JobControl& job) override;
 
     /// GPU k-Shape (kernels/kshape/kshape_gpu.h): the CPU's clustering up to float rounding.
     KShapeResult kshape(const SeriesSet& series, const KShapeParams& params,

@@ -14,6 +14,7 @@
 #include "compute/core/memory.h"
 #include "compute/io/atomic_output.h"
 #include "compute/io/dataset.h"
+#include "compute/io/text_input.h"
 
 namespace cs::cli {
 
@@ -35,7 +36,8 @@ int runReportingErrors(const std::function<int()>& body) {
     return kExitError;
 }
 
-PointSet loadPointCloud(const std::string& file) {
+PointSet loadPointCloud(const std::string& file, Backend& backend) {
+    const io::ReadScope scope(nullptr, &backend);
     io::Dataset data = io::loadDataset(file);
     if (auto* points = std::get_if<PointSet>(&data)) return std::move(*points);
     throw Error(file + ": holds time series, not points; this command needs a point cloud");

@@ -56,8 +56,8 @@ auto runOnFile(const std::string& file, std::string_view method, const MemoryNee
 }
 
 /// The point cloud in file (any point format; io::loadDataset), or cs::Error when it holds
-/// time series.
-PointSet loadPointCloud(const std::string& file);
+/// time series. A sparse file's 3-D view is computed on backend (Backend::sparseView).
+PointSet loadPointCloud(const std::string& file, Backend& backend);
 
 /// --rows: the points at these indices (ranges "0-99,120", 0-based among the points kept, as
 /// the GUI numbers them), or all of them when rows is empty. The file rows stay the file's, so

@@ -90,7 +90,7 @@ void addDbscanCommand(CLI::App& app, int& exitCode) {
             const auto backend = backendRegistry().get(o->backend);
             std::size_t droppedNan = 0;
             const PointSet points =
-                selectRows(loadPointCloud(o->file), o->rows, o->file, &droppedNan);
+                selectRows(loadPointCloud(o->file, *backend), o->rows, o->file, &droppedNan);
             const std::size_t total = points.fileRowCount() - droppedNan;
             checkOutputs({o->out});
             // And the ranges these points allow (MinPts <= n).
@@ -171,7 +171,7 @@ void addKdistCommand(CLI::App& app, int& exitCode) {
         exitCode = runReportingErrors([&] {
             if (o->k < 1) throw Error("--k must be at least 1 (got " + std::to_string(o->k) + ")");
             const auto backend = backendRegistry().get(o->backend);
-            const PointSet points = loadPointCloud(o->file);
+            const PointSet points = loadPointCloud(o->file, *backend);
             checkOutputs({o->out});
             if (std::size_t(o->k) <= points.n) warnKdistCost(points, o->k, backend->name());
             JobControl job;

@@ -345,7 +345,7 @@ void addKnnCommand(CLI::App& app, int& exitCode) {
             applyDevices(*backend, o->devices);
             std::size_t droppedNan = 0;
             const PointSet points =
-                selectRows(loadPointCloud(o->file), o->rows, o->file, &droppedNan);
+                selectRows(loadPointCloud(o->file, *backend), o->rows, o->file, &droppedNan);
             const std::size_t total = points.fileRowCount() - droppedNan;
             checkOut(*o);
             // The values checked against the declared ranges and these points (k < n).

@@ -101,7 +101,7 @@ void addSweepCommand(CLI::App& app, int& exitCode) {
                 throw Error("--eps-range needs 0 < LO <= HI");
             const DbscanPath path = parseDbscanPath(o->path);
             const auto backend = backendRegistry().get(o->backend);
-            const PointSet points = loadPointCloud(o->file);
+            const PointSet points = loadPointCloud(o->file, *backend);
             checkOutputs({o->out});
             if (std::size_t(toM) > points.n)
                 throw Error(o->file + ": MinPts up to " + std::to_string(toM) + " on " +

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "compute/core/error.h"
+#include "compute/core/sparse_pca.h"
 #include "compute/dbscan/dbscan_cpu.h"
 #include "compute/knn/knn_cpu_parts.h"
 
@@ -85,6 +86,10 @@ RidgeModel Backend::ridgeFit(const RocketFeatures& features, std::span<const std
                              int classes, const RidgeParams& params, JobControl& job) {
     return fitRidgeClassifier(features.values, features.n, features.columns(), labels, classes,
                               params, job);
+}
+
+std::vector<float> Backend::sparseView(const SparseSet& rows, JobControl& job) {
+    return sparsePcaCoords(rows, 1, &job);
 }
 
 void Backend::unsupported(std::string_view algorithm) const {

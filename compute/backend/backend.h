@@ -11,6 +11,7 @@
 #include "compute/core/job_control.h"
 #include "compute/core/point_set.h"
 #include "compute/core/series_set.h"
+#include "compute/core/sparse_set.h"
 #include "compute/dbscan/cluster_overlap.h"
 #include "compute/dbscan/dbscan.h"
 #include "compute/dbscan/dbscan_sweep.h"
@@ -131,6 +132,13 @@ public:
     virtual RidgeModel ridgeFit(const RocketFeatures& features,
                                 std::span<const std::int32_t> labels, int classes,
                                 const RidgeParams& params, JobControl& job);
+
+    /// The 3-D view of sparse rows (sparsePcaCoords, compute/core/sparse_pca.h, seed 1) computed
+    /// where the backend runs: the host's view up to rounding. Unlike the methods above, safe to
+    /// call from any thread beside this backend's jobs (a file loader's). The default runs on
+    /// the host.
+    /// @code std::vector<float> xyz = backend.sparseView(rows, job); @endcode
+    virtual std::vector<float> sparseView(const SparseSet& rows, JobControl& job);
 
 protected:
     /// Thrown by the defaults above: this backend does not implement the algorithm (yet).

@@ -9,7 +9,6 @@
 
 namespace cs {
 
-class JobControl;
 struct ItemSubset;
 
 /// N rows x `dims` columns of a sparse matrix in CSR form (SciPy's csr_matrix, a libsvm file):
@@ -55,14 +54,5 @@ SparseSet subsetOf(const SparseSet& rows, const ItemSubset& subset);
 /// their columns, ascending, in float without FMA (a missing column counts as 0). Symmetric
 /// and deterministic: the sparse kNN graph's canonical distance.
 float sparseDist2(const SparseSet& s, std::size_t i, std::size_t j);
-
-/// A 3-D view of sparse rows: coordinates (n x 3, row-major) of the rows on their first three
-/// principal components (the rows centred by their mean, found by randomized subspace
-/// iteration with sparse x dense products, seeded, so the same rows give the same view).
-/// Fewer than three columns or rows of rank below three leave the missing axes at 0. With a
-/// job, checks for cancellation between products (throws cs::Cancelled).
-/// @code std::vector<float> xyz = cs::sparsePcaCoords(rows); @endcode
-std::vector<float> sparsePcaCoords(const SparseSet& rows, std::uint64_t seed = 1,
-                                   JobControl* job = nullptr);
 
 }  // namespace cs

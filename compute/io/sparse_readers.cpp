@@ -18,7 +18,10 @@
 #include <string>
 #include <system_error>
 
+#include "compute/backend/backend.h"
 #include "compute/core/error.h"
+#include "compute/core/job_control.h"
+#include "compute/core/sparse_pca.h"
 #include "compute/core/sparse_set.h"
 #include "compute/io/atomic_output.h"
 #include "compute/io/point_common.h"
@@ -358,8 +361,15 @@ PointSet readSparsePoints(const std::filesystem::path& file) {
     PointSet p;
     p.n = rows->n;
     p.dims = 3;
-    // The loader's job (ReadScope) can cancel the products, seconds on millions of rows.
-    p.coords = sparsePcaCoords(*rows, 1, ReadScope::current());
+    // The loader's job (ReadScope) can cancel the products, seconds on millions of rows on the
+    // host; the loader's backend computes them where it runs (on the GPU for CUDA).
+    if (Backend* backend = ReadScope::backend()) {
+        JobControl unwatched;
+        JobControl* job = ReadScope::current();
+        p.coords = backend->sparseView(*rows, job ? *job : unwatched);
+    } else {
+        p.coords = sparsePcaCoords(*rows, 1, ReadScope::current());
+    }
     p.dimNames = {"pc1", "pc2", "pc3"};
     p.source = file.string();
     if (!rows->labels.empty()) {

@@ -28,9 +28,10 @@ bool isSparseFile(const std::filesystem::path& file);
 /// readSparseNpz for .npz, readSvmLight for the others.
 SparseSet readSparse(const std::filesystem::path& file);
 
-/// A sparse file as points: the rows' 3-D principal-component view (sparsePcaCoords) as
-/// coordinates pc1..pc3, PointSet::sparse holding the rows, the labels of a libsvm file as a
-/// "label" attribute (categories when every label is an integer).
+/// A sparse file as points: the rows' 3-D principal-component view (the ReadScope's backend's
+/// sparseView, else sparsePcaCoords on the host) as coordinates pc1..pc3, PointSet::sparse
+/// holding the rows, the labels of a libsvm file as a "label" attribute (categories when every
+/// label is an integer).
 /// @code cs::PointSet p = cs::io::readSparsePoints("news20.svm"); // p.sparse->nnz() @endcode
 PointSet readSparsePoints(const std::filesystem::path& file);
 

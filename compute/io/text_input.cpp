@@ -15,6 +15,7 @@ namespace cs::io {
 namespace {
 
 thread_local JobControl* t_readJob = nullptr;
+thread_local Backend* t_readBackend = nullptr;
 
 // Checks between chunks and lines: often enough to stop within a fraction of a second, rarely
 // enough to cost nothing.
@@ -23,16 +24,23 @@ constexpr std::size_t kLinesPerCheck = 1 << 15;
 
 }  // namespace
 
-ReadScope::ReadScope(JobControl* job) : m_previous(t_readJob) {
+ReadScope::ReadScope(JobControl* job, Backend* backend)
+    : m_previous(t_readJob), m_previousBackend(t_readBackend) {
     t_readJob = job;
+    if (backend) t_readBackend = backend;
 }
 
 ReadScope::~ReadScope() {
     t_readJob = m_previous;
+    t_readBackend = m_previousBackend;
 }
 
 JobControl* ReadScope::current() {
     return t_readJob;
+}
+
+Backend* ReadScope::backend() {
+    return t_readBackend;
 }
 
 std::string readFileBytes(const std::filesystem::path& file, std::uint64_t maxBytes) {

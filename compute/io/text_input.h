@@ -8,6 +8,7 @@
 #include <string_view>
 
 namespace cs {
+class Backend;
 class JobControl;
 }
 
@@ -16,19 +17,26 @@ namespace cs::io {
 /// Cancellation and progress for every read on this thread while the scope lives (readers take
 /// no JobControl of their own): readFileBytes checks job between chunks of the file and
 /// reports "reading" (0 to 0.5), LineCursor checks it every few thousand lines and reports
-/// "parsing" (0.5 to 1). A cancelled job makes them throw cs::Cancelled. Scopes nest.
-/// @code { cs::io::ReadScope scope(&job); auto data = cs::io::loadDataset(path); } @endcode
+/// "parsing" (0.5 to 1). A cancelled job makes them throw cs::Cancelled. A scope may also name
+/// the backend that computes what a reader derives from the data (a sparse set's 3-D view,
+/// Backend::sparseView); without one that runs on the host. Scopes nest; an inner scope without
+/// a backend keeps the outer one's.
+/// @code { cs::io::ReadScope scope(&job, backend.get()); auto data = cs::io::loadDataset(path); }
+/// @endcode
 class ReadScope {
 public:
-    explicit ReadScope(JobControl* job);
+    explicit ReadScope(JobControl* job, Backend* backend = nullptr);
     ~ReadScope();
     ReadScope(const ReadScope&) = delete;
     ReadScope& operator=(const ReadScope&) = delete;
     /// The job of the innermost scope on this thread, or nullptr.
     static JobControl* current();
+    /// The backend of the innermost scope on this thread that names one, or nullptr.
+    static Backend* backend();
 
 private:
     JobControl* m_previous;
+    Backend* m_previousBackend;
 };
 
 /// Reads a whole regular file into memory; throws cs::InputError naming the file when it is not

@@ -10,6 +10,7 @@
 
 #include "compute/core/error.h"
 #include "compute/core/random.h"
+#include "compute/core/sparse_pca.h"
 #include "compute/dbscan/dbscan_datasets.h"
 
 namespace cs {

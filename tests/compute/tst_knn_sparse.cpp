@@ -16,6 +16,7 @@
 #include "compute/core/geometry.h"
 #include "compute/core/item_subset.h"
 #include "compute/core/random.h"
+#include "compute/core/sparse_pca.h"
 #include "compute/core/sparse_set.h"
 #include "compute/knn/knn_cpu.h"
 #include "compute/knn/knn_sparse_cpu.h"

@@ -10,12 +10,16 @@
 #include <string>
 #include <vector>
 
+#include "compute/backend/backend.h"
 #include "compute/core/error.h"
 #include "compute/core/item_subset.h"
+#include "compute/core/job_control.h"
 #include "compute/core/random.h"
+#include "compute/core/sparse_pca.h"
 #include "compute/core/sparse_set.h"
 #include "compute/io/dataset.h"
 #include "compute/io/sparse_readers.h"
+#include "compute/io/text_input.h"
 #include "tests/common/error_of.h"
 #include "tests/common/test_paths.h"
 
@@ -251,6 +255,40 @@ private slots:
         QCOMPARE(part.sparse->n, std::size_t(2));
         QCOMPARE(part.sparse->indices, (std::vector<std::int32_t>{1, 0, 2}));
         part.validate();
+    }
+
+    // The loaders' backend (ReadScope) computes the view; an inner scope without one keeps it,
+    // and without any the host does.
+    void readScopeBackendComputesTheView() {
+        struct MarkingBackend : cs::Backend {
+            int calls = 0;
+            std::string name() const override { return "marking"; }
+            cs::BackendInfo info() const override { return {}; }
+            std::vector<float> sparseView(const SparseSet& rows, cs::JobControl&) override {
+                ++calls;
+                return std::vector<float>(rows.n * 3, 7.0f);
+            }
+        } backend;
+        const fs::path file = path("scoped.svm");
+        writeText(file, "1 1:1 4:2\n2 2:1\n1 3:1 4:1\n2 1:2 2:1\n");
+        auto coordsOf = [&] {
+            const auto data = cs::io::loadDataset(file);
+            return std::get<cs::PointSet>(data).coords;
+        };
+        {
+            cs::JobControl job;
+            const cs::io::ReadScope outer(&job, &backend);
+            QCOMPARE(coordsOf(), std::vector<float>(12, 7.0f));
+            const cs::io::ReadScope inner(&job);
+            QCOMPARE(coordsOf(), std::vector<float>(12, 7.0f));
+        }
+        QCOMPARE(backend.calls, 2);
+        QCOMPARE(coordsOf(), cs::sparsePcaCoords(cs::io::readSparse(file)));
+        QCOMPARE(backend.calls, 2);
+        // The base class's view is the host's.
+        cs::JobControl job;
+        QCOMPARE(backend.cs::Backend::sparseView(cs::io::readSparse(file), job),
+                 cs::sparsePcaCoords(cs::io::readSparse(file)));
     }
 
     void pcaKeepsDistancesOfPlanarRows() {

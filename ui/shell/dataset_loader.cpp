@@ -10,9 +10,11 @@
 #include <new>
 #include <variant>
 
+#include "compute/backend/backend.h"
 #include "compute/core/error.h"
 #include "compute/demo/demo_data.h"
 #include "compute/io/content_hash.h"
+#include "compute/io/sparse_readers.h"
 #include "compute/io/text_input.h"
 
 namespace cs::ui {
@@ -35,38 +37,48 @@ void DatasetLoader::cancelRunning() {
 std::uint64_t DatasetLoader::loadFile(const QString& path, io::DataKind kind,
                                       const QString& expectedHash) {
     const QString name = QFileInfo(path).fileName();
-    return start(tr("Loading %1…").arg(name), path, [path, name, kind, expectedHash]() -> Outcome {
-        Outcome out;
-        // Checked here so that a missing file gives the same message whatever the reader.
-        const QFileInfo info(path);
-        if (!info.exists()) {
-            out.error = tr("%1: no such file").arg(path);
+    return start(
+        tr("Loading %1…").arg(name), path,
+        [path, name, kind, expectedHash, viewBackend = m_viewBackend]() -> Outcome {
+            Outcome out;
+            // Checked here so that a missing file gives the same message whatever the reader.
+            const QFileInfo info(path);
+            if (!info.exists()) {
+                out.error = tr("%1: no such file").arg(path);
+                return out;
+            }
+            if (info.isDir()) {
+                out.error = tr("%1: is a folder, not a data file").arg(path);
+                return out;
+            }
+            // Hashed before reading, so that a changed file never replaces the data on screen.
+            const QString hash = QString::fromStdString(io::fileContentHash(path.toStdString()));
+            if (!expectedHash.isEmpty() && hash != expectedHash) {
+                out.error = tr("%1: the file changed since the session was saved (its content hash "
+                               "is %2, the session expects %3)")
+                                .arg(path, hash, expectedHash);
+                return out;
+            }
+            const std::shared_ptr<Backend> backend =
+                viewBackend && io::isSparseFile(path.toStdString()) ? viewBackend() : nullptr;
+            const io::ReadScope scope(io::ReadScope::current(),
+                                      backend.get());  // the request's job
+            io::Dataset data = io::loadDataset(path.toStdString(), kind);
+            out.dataset.contentHash = hash;
+            out.dataset.name = name;
+            out.dataset.path = path;
+            out.dataset.kind = kind;
+            if (auto* points = std::get_if<PointSet>(&data))
+                out.dataset.points = std::make_shared<const PointSet>(std::move(*points));
+            else
+                out.dataset.series =
+                    std::make_shared<const SeriesSet>(std::move(std::get<SeriesSet>(data)));
             return out;
-        }
-        if (info.isDir()) {
-            out.error = tr("%1: is a folder, not a data file").arg(path);
-            return out;
-        }
-        // Hashed before reading, so that a changed file never replaces the data on screen.
-        const QString hash = QString::fromStdString(io::fileContentHash(path.toStdString()));
-        if (!expectedHash.isEmpty() && hash != expectedHash) {
-            out.error = tr("%1: the file changed since the session was saved (its content hash "
-                           "is %2, the session expects %3)")
-                            .arg(path, hash, expectedHash);
-            return out;
-        }
-        io::Dataset data = io::loadDataset(path.toStdString(), kind);  // in the request's scope
-        out.dataset.contentHash = hash;
-        out.dataset.name = name;
-        out.dataset.path = path;
-        out.dataset.kind = kind;
-        if (auto* points = std::get_if<PointSet>(&data))
-            out.dataset.points = std::make_shared<const PointSet>(std::move(*points));
-        else
-            out.dataset.series =
-                std::make_shared<const SeriesSet>(std::move(std::get<SeriesSet>(data)));
-        return out;
-    });
+        });
+}
+
+void DatasetLoader::setViewBackend(std::function<std::shared_ptr<Backend>()> source) {
+    m_viewBackend = std::move(source);
 }
 
 std::uint64_t DatasetLoader::loadDemoPoints(std::size_t n) {

@@ -13,6 +13,10 @@
 #include "compute/core/series_set.h"
 #include "compute/io/dataset.h"
 
+namespace cs {
+class Backend;
+}
+
 namespace cs::ui {
 
 /// A dataset that finished loading: points or series (one of the two is set).
@@ -46,6 +50,11 @@ public:
     /// content hash differs fails before it is read. Returns the request's generation.
     std::uint64_t loadFile(const QString& path, io::DataKind kind = io::DataKind::Auto,
                            const QString& expectedHash = {});
+    /// Where what a reader derives from the data is computed (a sparse set's 3-D view,
+    /// Backend::sparseView): source is called on the worker thread of each load that needs it.
+    /// Without one, on the host.
+    /// @code loader.setViewBackend([] { return cs::backendRegistry().get("auto"); }); @endcode
+    void setViewBackend(std::function<std::shared_ptr<Backend>()> source);
     /// Generates n demo points (cs::demo::makeDemoPoints with a fixed seed).
     std::uint64_t loadDemoPoints(std::size_t n);
     /// Generates the demo time-series set.
@@ -77,6 +86,7 @@ private:
     std::uint64_t start(QString activity, QString path, std::function<Outcome()> job);
     void cancelRunning();
 
+    std::function<std::shared_ptr<Backend>()> m_viewBackend;
     std::uint64_t m_generation = 0;
     // The running requests' controls, by generation (cancelled when superseded).
     std::map<std::uint64_t, std::shared_ptr<JobControl>> m_controls;

@@ -228,6 +228,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setObjectName(QStringLiteral("mainWindow"));
 
     m_loader = new DatasetLoader(this);
+    // A sparse file's view on the GPU where there is one (the shared backend: sparseView may
+    // run beside the job runner's own instances).
+    m_loader->setViewBackend([] { return backendRegistry().get("auto"); });
     connect(m_loader, &DatasetLoader::loaded, this, &MainWindow::onLoaded);
     connect(m_loader, &DatasetLoader::failed, this, &MainWindow::onLoadFailed);
     connect(m_loader, &DatasetLoader::busyChanged, this, &MainWindow::onBusyChanged);
