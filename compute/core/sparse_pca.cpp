@@ -14,13 +14,12 @@ namespace cs {
 namespace {
 
 using Matrix = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Small = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-Small smallOf(const std::vector<double>& values, std::size_t p) {
-    return Eigen::Map<const Small>(values.data(), Eigen::Index(p), Eigen::Index(p));
+Matrix smallOf(const std::vector<double>& values, std::size_t p) {
+    return Eigen::Map<const Matrix>(values.data(), Eigen::Index(p), Eigen::Index(p));
 }
 
-std::vector<double> valuesOf(const Small& m) {
+std::vector<double> valuesOf(const Matrix& m) {
     return {m.data(), m.data() + m.size()};
 }
 
@@ -141,12 +140,12 @@ public:
         Eigen::MatrixXd sum = Eigen::MatrixXd::Zero(cols, cols);
         for (const auto& g : partial)
             sum += g;
-        return valuesOf(Small(sum.selfadjointView<Eigen::Lower>()));
+        return valuesOf(Matrix(sum.selfadjointView<Eigen::Lower>()));
     }
 
     void rotate(Block block, const std::vector<double>& map) override {
         Matrix& a = block == Block::Q ? m_q : m_y;
-        const Small m = smallOf(map, m_width);
+        const Matrix m = smallOf(map, m_width);
         parallelRanges(std::size_t(a.rows()), m_workers, m_job,
                        [&](std::size_t begin, std::size_t end, unsigned) {
                            for (std::size_t i = begin; i < end; ++i) {
@@ -182,7 +181,7 @@ std::vector<double> svqbMap(const std::vector<double>& gramValues, std::size_t p
     const Eigen::MatrixXd scaled = scale.asDiagonal() * gram * scale.asDiagonal();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(scaled);
     const double largest = std::max(eigen.eigenvalues().maxCoeff(), 0.0);
-    Small map = Small::Zero(cols, cols);
+    Matrix map = Matrix::Zero(cols, cols);
     for (Eigen::Index j = 0; j < cols; ++j) {
         const double lambda = eigen.eigenvalues()[j];
         if (lambda > 1e-13 * largest)
@@ -229,7 +228,7 @@ std::vector<float> sparsePcaCoords(SparsePcaProducts& products, std::size_t n, s
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(
         Eigen::MatrixXd(smallOf(products.gram(Block::Y), p)));
     const Eigen::VectorXd& lambda = eigen.eigenvalues();  // ascending
-    Small axesMap = Small::Zero(Eigen::Index(p), Eigen::Index(p));
+    Matrix axesMap = Matrix::Zero(Eigen::Index(p), Eigen::Index(p));
     const std::size_t axes = std::min(kAxes, p);
     for (std::size_t a = 0; a < axes; ++a) {
         const Eigen::Index col = Eigen::Index(p - 1 - a);

@@ -10,7 +10,7 @@
 namespace cs {
 class Backend;
 class JobControl;
-}
+}  // namespace cs
 
 namespace cs::io {
 
