@@ -2,6 +2,7 @@
 // Stable cluster colours: overlap matching across re-runs.
 #include <QtTest>
 #include <algorithm>
+#include <numeric>
 #include <random>
 #include <set>
 #include <thread>
@@ -308,6 +309,31 @@ private slots:
         QVERIFY(!cs::ui::coloursShowRun(stale, l, slotOf, palette));
         QVERIFY(!cs::ui::coloursShowRun(shown, std::span<const std::int32_t>(l).subspan(1), slotOf,
                                         palette));
+    }
+
+    // The legend's clusters: the prefix of a stable sort by size (ties by the lower id), for
+    // any count, on sizes with many ties.
+    void largestClustersIsTheStableSortPrefix() {
+        std::mt19937 rng(7);
+        for (const std::size_t clusters : {0, 1, 5, 13, 1000, 120'000}) {
+            std::vector<std::size_t> sizes(clusters);
+            for (auto& s : sizes)
+                s = 1 + rng() % 40;
+            if (clusters > 3) sizes[clusters / 2] = sizes[clusters / 3] = 1'000'000;
+            std::vector<std::int32_t> order(clusters);
+            std::iota(order.begin(), order.end(), 0);
+            std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+                return sizes[std::size_t(a)] > sizes[std::size_t(b)];
+            });
+            for (const std::size_t count :
+                 {std::size_t(0), std::size_t(1), std::size_t(12), clusters, clusters + 3}) {
+                const auto got = cs::ui::largestClusters(sizes, count);
+                const std::size_t want = std::min(count, clusters);
+                QCOMPARE(got.size(), want);
+                QVERIFY2(std::equal(got.begin(), got.end(), order.begin()),
+                         qPrintable(QStringLiteral("%1 of %2 clusters").arg(count).arg(clusters)));
+            }
+        }
     }
 };
 

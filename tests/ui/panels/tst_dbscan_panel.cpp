@@ -21,6 +21,7 @@
 #include <QTextStream>
 #include <QtTest>
 #include <algorithm>
+#include <numeric>
 
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
@@ -97,6 +98,47 @@ private slots:
             QCOMPARE(colours[i] >> 24,
                      direct.labels[i] < 0 ? cs::ui::ColourMaps::kBehindAlpha : 255u);
         QTRY_VERIFY_WITH_TIMEOUT(m_window->isSettled(), 10000);
+    }
+
+    // Many clusters: the legend lists the 12 largest (largest first, ties by the lower id), one
+    // line sums up the rest, and noise comes last; counts from the run's statistics.
+    void legendListsTheLargestClusters() {
+        panel()->minPtsSpin()->setValue(4);
+        for (const double eps : {3.0, 2.0, 1.5, 1.0, 0.7}) {
+            panel()->epsSpin()->setValue(eps);
+            QTRY_VERIFY_WITH_TIMEOUT(settled() && panel()->lastRun()->params.eps == float(eps) &&
+                                         panel()->lastRun()->params.minPts == 4,
+                                     60000);
+            if (panel()->lastRun()->result.clusterCount > 20) break;
+        }
+        const cs::DbscanResult& r = panel()->lastRun()->result;
+        QVERIFY2(r.clusterCount > 20, qPrintable(QString::number(r.clusterCount)));
+        const auto& sizes = r.stats.clusterSizes;
+        std::vector<std::int32_t> order(sizes.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
+            return sizes[std::size_t(a)] > sizes[std::size_t(b)];
+        });
+        const cs::ui::Legend& legend = m_window->pointView()->legend();
+        QCOMPARE(legend.entries.size(), std::size_t(14));
+        std::size_t listed = 0;
+        for (std::size_t i = 0; i < 12; ++i) {
+            QCOMPARE(legend.entries[i].category, std::optional<std::int32_t>(order[i]));
+            QCOMPARE(legend.entries[i].count, sizes[std::size_t(order[i])]);
+            listed += legend.entries[i].count;
+        }
+        QVERIFY(!legend.entries[12].category);
+        QVERIFY(legend.entries[12].name.contains(QString::number(sizes.size() - 12)));
+        QCOMPARE(legend.entries[12].count + listed,
+                 std::accumulate(sizes.begin(), sizes.end(), std::size_t(0)));
+        QCOMPARE(legend.entries[13].category, std::optional<std::int32_t>(-1));
+        QCOMPARE(legend.entries[13].count, r.stats.noisePoints);
+        // Back to the parameters the next tests start from.
+        panel()->minPtsSpin()->setValue(8);
+        panel()->epsSpin()->setValue(7.5);
+        QTRY_VERIFY_WITH_TIMEOUT(settled() && panel()->lastRun()->params.minPts == 8 &&
+                                     panel()->lastRun()->params.eps == 7.5f,
+                                 60000);
     }
 
     // A run quicker than the progress row's delay never shows it: the panel does not relayout

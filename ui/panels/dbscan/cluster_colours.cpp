@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <numeric>
 #include <optional>
 #include <unordered_map>
 #include <vector>
@@ -107,6 +108,19 @@ void assignFreeSlots(std::vector<int>& slotOf, std::span<const std::size_t> size
 }
 
 }  // namespace
+
+std::vector<std::int32_t> largestClusters(std::span<const std::size_t> sizes, std::size_t count) {
+    std::vector<std::int32_t> ids(sizes.size());
+    std::iota(ids.begin(), ids.end(), 0);
+    const auto before = [&](std::int32_t a, std::int32_t b) {
+        const std::size_t sa = sizes[std::size_t(a)], sb = sizes[std::size_t(b)];
+        return sa != sb ? sa > sb : a < b;
+    };
+    count = std::min(count, ids.size());
+    std::partial_sort(ids.begin(), ids.begin() + std::ptrdiff_t(count), ids.end(), before);
+    ids.resize(count);
+    return ids;
+}
 
 std::vector<int> matchClusterSlots(std::span<const std::int32_t> prevLabels,
                                    std::span<const int> prevSlots,

@@ -22,6 +22,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "compute/core/error.h"
 #include "compute/core/job_cost.h"
@@ -991,28 +992,19 @@ void DbscanPanel::repaint() {
     legend.title = r.clusterCount == 1 ? tr("DBSCAN · 1 cluster")
                                        : tr("DBSCAN · %1 clusters").arg(r.clusterCount);
     const std::vector<std::size_t>& sizes = r.stats.clusterSizes;
-    std::vector<std::int32_t> order(sizes.size());
-    for (std::size_t c = 0; c < order.size(); ++c)
-        order[c] = std::int32_t(c);
-    std::stable_sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-        return sizes[std::size_t(a)] > sizes[std::size_t(b)];
-    });
-    const std::size_t shown = order.size() > kLegendClusters + 1 ? kLegendClusters : order.size();
-    for (std::size_t i = 0; i < shown; ++i) {
-        const auto c = std::size_t(order[i]);
+    const std::size_t shown = sizes.size() > kLegendClusters + 1 ? kLegendClusters : sizes.size();
+    std::size_t rest = std::accumulate(sizes.begin(), sizes.end(), std::size_t(0));
+    for (const std::int32_t id : largestClusters(sizes, shown)) {
+        const auto c = std::size_t(id);
         // The id the labels CSV and the inspector give, so that the three agree.
-        legend.entries.push_back({tr("cluster %1").arg(c),
-                                  run.slotColours[std::size_t(run.slotOf[c])], sizes[c],
-                                  std::int32_t(c)});
+        legend.entries.push_back(
+            {tr("cluster %1").arg(c), run.slotColours[std::size_t(run.slotOf[c])], sizes[c], id});
+        rest -= sizes[c];
     }
-    if (shown < order.size()) {
-        std::size_t rest = 0;
-        for (std::size_t i = shown; i < order.size(); ++i)
-            rest += sizes[std::size_t(order[i])];
-        legend.entries.push_back({tr("… %1 more clusters").arg(order.size() - shown),
+    if (shown < sizes.size())
+        legend.entries.push_back({tr("… %1 more clusters").arg(sizes.size() - shown),
                                   ColourMaps::packRgba(m_view.palette().color(QPalette::Mid)),
                                   rest});
-    }
     legend.entries.push_back({tr("noise"), ColourMaps::packRgba(noise), r.stats.noisePoints, -1});
     m_view.setCategories(
         dbscanCategories(std::shared_ptr<const DbscanResult>(m_run, &run.result)),
