@@ -211,7 +211,6 @@ void ViewBenchmark::startChanges() {
     m_report[QStringLiteral("dbscanMinPts")] = panel->params().minPts;
     m_report[QStringLiteral("dbscanEps")] = panel->params().eps;
     m_report[QStringLiteral("backend")] = m_window.jobRunner()->backendName();
-    m_report[QStringLiteral("quietMs")] = kQuietMs;
     planChanges();
     connectSteps();
     m_step = 0;
@@ -325,7 +324,7 @@ void ViewBenchmark::onJobFinished(const JobOutcome& outcome) {
 
 void ViewBenchmark::onDrawn() {
     if (m_settling) {
-        QTimer::singleShot(kQuietMs, this, &ViewBenchmark::nextStep);
+        QTimer::singleShot(0, this, &ViewBenchmark::nextStep);
         return;
     }
     if (m_step >= m_steps.size() || m_shownNs < 0) return;  // drawn before the result came
@@ -352,7 +351,7 @@ void ViewBenchmark::onDrawn() {
     }
     ++m_step;
     m_shownNs = -1;
-    QTimer::singleShot(kQuietMs, this, &ViewBenchmark::nextStep);
+    QTimer::singleShot(0, this, &ViewBenchmark::nextStep);
 }
 
 void ViewBenchmark::stepsDone() {

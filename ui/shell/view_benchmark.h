@@ -54,10 +54,6 @@ public:
     static constexpr std::size_t kKnnStartLimit = 200'000;
     /// The same on an accelerator (the goal for k is at 1M points).
     static constexpr std::size_t kKnnStartLimitAccelerated = 2'000'000;
-    /// Each timed change starts this long after the frame before it was swapped: a user
-    /// changes a parameter with the window at rest, while back to back the change's swap would
-    /// also wait for the X server to take the previous frame.
-    static constexpr int kQuietMs = 50;
     /// A change with nothing on screen after this long fails the measurement.
     static constexpr int kStepTimeoutMs = 300'000;
 
