@@ -67,4 +67,9 @@ std::vector<SplatPixel> GlInterop::splatKeys(const PointSplatBuffers&, const Poi
     throw Error("this GL interop cannot pick points");
 }
 
+EdgeSplatOutcome GlInterop::splatEdges(const EdgeSplatBuffers&, const EdgeSplatView&,
+                                       GlBufferLink&) {
+    throw Error("this GL interop cannot splat edges");
+}
+
 }  // namespace cs

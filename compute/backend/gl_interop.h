@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compute/core/device_resident.h"
+#include "compute/core/edge_splat.h"
 #include "compute/core/point_quantities.h"
 #include "compute/core/point_splat.h"
 #include "compute/core/series_quantities.h"
@@ -82,6 +83,22 @@ struct PointSplatBuffers {
     std::size_t n = 0;
 };
 
+/// The point view's buffers that an edge splat reads, each linked (GlInterop::link).
+struct EdgeSplatBuffers {
+    PointSplatBuffers points;
+    GlBufferLink* edges = nullptr;  ///< 2 * edgeCount uint32 point indices (GL_LINES pairs)
+    std::size_t edgeCount = 0;
+};
+
+/// What GlInterop::splatEdges did.
+struct EdgeSplatOutcome {
+    /// False when the edges would cover more than kMaxEdgeSplatFragments pixels: nothing was
+    /// written, and GL's lines draw them better.
+    bool drawn = false;
+    /// The edges the rule's tests kept (drawn or outside the view), as GL's primitive count.
+    std::size_t edges = 0;
+};
+
 /// Makes GlBufferLinks: the accelerator side of drawing straight from device memory. A backend
 /// build provides one (kernels/interop); without it, or when it reports itself unavailable, views
 /// upload from host memory.
@@ -108,6 +125,12 @@ public:
     /// cs::Error.
     virtual std::vector<SplatPixel> splatKeys(const PointSplatBuffers& points,
                                               const PointSplatView& view);
+    /// Draws the edges into `image` (a pixel buffer of view.width x view.height RGBA8 words) by
+    /// cs::splatEdges' rule (compute/core/edge_splat.h), reading the GL buffers in place: the
+    /// point view's renderer for graphs too big for GL's line pipeline. Done on the device when
+    /// it returns. Throws as splatPoints; this default throws cs::Error.
+    virtual EdgeSplatOutcome splatEdges(const EdgeSplatBuffers& edges, const EdgeSplatView& view,
+                                        GlBufferLink& image);
 };
 
 /// The known pattern GlBufferLink::writeTestPattern writes: word i for a seed, an opaque RGBA8

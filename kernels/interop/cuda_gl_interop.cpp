@@ -341,6 +341,29 @@ public:
         return keys.toHost();
     }
 
+    cs::EdgeSplatOutcome splatEdges(const cs::EdgeSplatBuffers& edges,
+                                    const cs::EdgeSplatView& view,
+                                    cs::GlBufferLink& image) override {
+        const CudaGlBufferLink& target = linked(
+            &image, std::size_t(view.width) * view.height * sizeof(std::uint32_t), "edge image");
+        const CudaGlBufferLink& indices =
+            linked(edges.edges, 2 * edges.edgeCount * sizeof(std::uint32_t), "edge indices");
+        cs::EdgeSplatOutcome out;
+        withPoints(edges.points, {target.resource(), indices.resource()},
+                   [&](const Mapped& p, const MappedGlBuffers& mapped, cudaStream_t s) {
+                       requireMappedSize(mapped.size(p.extra), target.bytes());
+                       requireMappedSize(mapped.size(p.extra + 1), indices.bytes());
+                       const EdgeSplatCounts counts = launchSplatEdges(
+                           p.positions, p.colours, p.mask, edges.points.n,
+                           static_cast<const std::uint32_t*>(mapped.pointer(p.extra + 1)),
+                           edges.edgeCount, view, cs::kMaxEdgeSplatFragments,
+                           static_cast<std::uint32_t*>(mapped.pointer(p.extra)), s);
+                       out.drawn = counts.fragments <= cs::kMaxEdgeSplatFragments;
+                       out.edges = std::size_t(counts.edges);
+                   });
+        return out;
+    }
+
 private:
     /// The point buffers of a PointSplatBuffers, mapped; extra: the index of the first extra
     /// resource in the MappedGlBuffers.

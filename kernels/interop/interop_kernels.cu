@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compute/backend/gl_interop.h"
 #include "kernels/common/cuda_error.h"
+#include "kernels/common/device_buffer.h"
 #include "kernels/interop/interop_launch.h"
 
 namespace cs::kernels {
@@ -245,6 +246,130 @@ void launchSplatPoints(const float* positions, const std::uint32_t* rgba, const 
     resolveSplatKernel<<<blocksFor(pixels), kThreads, 0, stream>>>(
         positions, rgba, mask, view, reinterpret_cast<unsigned long long*>(image));
     CS_CUDA_CHECK(cudaGetLastError());
+}
+
+namespace {
+
+struct EdgeLogTable {
+    std::uint32_t logTransmittance[256];
+};
+struct EdgeTransmittanceTable {
+    double coarse[256];
+    float fine[256];
+};
+
+// An edge a thread, the counting pass: the pixels it would cover, and whether the rule keeps
+// it, summed per block and added once.
+__global__ void edgeFragmentsKernel(const float* __restrict__ positions,
+                                    const std::uint32_t* __restrict__ rgba,
+                                    const std::uint8_t* __restrict__ mask, std::size_t n,
+                                    const std::uint32_t* __restrict__ indices, std::size_t edges,
+                                    cs::EdgeSplatView view,
+                                    unsigned long long* __restrict__ counts) {
+    unsigned long long fragments = 0, kept = 0;
+    for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < edges;
+         e += std::size_t(gridDim.x) * blockDim.x) {
+        const std::uint32_t i = indices[2 * e], j = indices[2 * e + 1];
+        if (i >= n || j >= n) continue;
+        kept +=
+            cs::walkSplatEdge(view, positions + 3 * std::size_t(i), positions + 3 * std::size_t(j),
+                              rgba[i], rgba[j], mask ? mask[i] : 0, mask ? mask[j] : 0,
+                              [&](int, int, std::uint32_t) { ++fragments; })
+                ? 1
+                : 0;
+    }
+    for (int offset = 16; offset > 0; offset /= 2) {
+        fragments += __shfl_down_sync(0xFFFFFFFFu, fragments, offset);
+        kept += __shfl_down_sync(0xFFFFFFFFu, kept, offset);
+    }
+    if ((threadIdx.x & 31) == 0 && (fragments || kept)) {
+        atomicAdd(counts, fragments);
+        atomicAdd(counts + 1, kept);
+    }
+}
+
+// An edge a thread: each pixel it covers adds its alpha, alpha-weighted colour and log
+// transmittance to that pixel's sums (planes of `pixels` words each).
+__global__ void edgeSplatKernel(const float* __restrict__ positions,
+                                const std::uint32_t* __restrict__ rgba,
+                                const std::uint8_t* __restrict__ mask, std::size_t n,
+                                const std::uint32_t* __restrict__ indices, std::size_t edges,
+                                cs::EdgeSplatView view, EdgeLogTable table, std::size_t pixels,
+                                unsigned long long* __restrict__ sums) {
+    for (std::size_t e = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; e < edges;
+         e += std::size_t(gridDim.x) * blockDim.x) {
+        const std::uint32_t i = indices[2 * e], j = indices[2 * e + 1];
+        if (i >= n || j >= n) continue;
+        cs::walkSplatEdge(
+            view, positions + 3 * std::size_t(i), positions + 3 * std::size_t(j), rgba[i], rgba[j],
+            mask ? mask[i] : 0, mask ? mask[j] : 0, [&](int x, int y, std::uint32_t c) {
+                const std::uint32_t a = c >> 24;
+                if (a == 0) return;
+                const std::size_t p = std::size_t(y) * view.width + std::size_t(x);
+                atomicAdd(sums + p, (unsigned long long)a);
+                for (int channel = 0; channel < 3; ++channel)
+                    atomicAdd(sums + (1 + channel) * pixels + p,
+                              (unsigned long long)(a * ((c >> (8 * channel)) & 0xFFu)));
+                atomicAdd(sums + 4 * pixels + p, (unsigned long long)table.logTransmittance[a]);
+            });
+    }
+}
+
+__global__ void resolveEdgeSplatKernel(const unsigned long long* __restrict__ sums,
+                                       std::size_t pixels, EdgeTransmittanceTable tables,
+                                       std::uint32_t* __restrict__ image) {
+    for (std::size_t p = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; p < pixels;
+         p += std::size_t(gridDim.x) * blockDim.x) {
+        const std::uint64_t colour[3] = {sums[pixels + p], sums[2 * pixels + p],
+                                         sums[3 * pixels + p]};
+        image[p] = cs::resolveEdgeSplatPixel(tables.coarse, tables.fine, sums[p], colour,
+                                             sums[4 * pixels + p]);
+    }
+}
+
+}  // namespace
+
+EdgeSplatCounts launchSplatEdges(const float* positions, const std::uint32_t* rgba,
+                                 const std::uint8_t* mask, std::size_t n,
+                                 const std::uint32_t* indices, std::size_t edges,
+                                 const cs::EdgeSplatView& view, std::uint64_t maxFragments,
+                                 std::uint32_t* image, cudaStream_t stream) {
+    const std::size_t pixels = std::size_t(view.width) * view.height;
+    EdgeSplatCounts out;
+    if (pixels == 0) return out;
+    {
+        DeviceBuffer<unsigned long long> counts(2, stream);
+        CS_CUDA_CHECK(cudaMemsetAsync(counts.data(), 0, 2 * sizeof(unsigned long long), stream));
+        if (edges > 0) {
+            edgeFragmentsKernel<<<blocksFor(edges), kThreads, 0, stream>>>(
+                positions, rgba, mask, n, indices, edges, view, counts.data());
+            CS_CUDA_CHECK(cudaGetLastError());
+        }
+        const std::vector<unsigned long long> host = counts.toHost();
+        out.fragments = host[0];
+        out.edges = host[1];
+    }
+    if (out.fragments > maxFragments) return out;
+    DeviceBuffer<unsigned long long> sums(5 * pixels, stream);
+    CS_CUDA_CHECK(cudaMemsetAsync(sums.data(), 0, 5 * pixels * sizeof(unsigned long long), stream));
+    const cs::EdgeSplatTables& tables = cs::edgeSplatTables();
+    if (out.fragments > 0) {
+        EdgeLogTable table;
+        for (int a = 0; a < 256; ++a)
+            table.logTransmittance[a] = tables.logTransmittance[a];
+        edgeSplatKernel<<<blocksFor(edges), kThreads, 0, stream>>>(
+            positions, rgba, mask, n, indices, edges, view, table, pixels, sums.data());
+        CS_CUDA_CHECK(cudaGetLastError());
+    }
+    EdgeTransmittanceTable transmittance;
+    for (int i = 0; i < 256; ++i) {
+        transmittance.coarse[i] = tables.coarse[i];
+        transmittance.fine[i] = tables.fine[i];
+    }
+    resolveEdgeSplatKernel<<<blocksFor(pixels), kThreads, 0, stream>>>(sums.data(), pixels,
+                                                                       transmittance, image);
+    CS_CUDA_CHECK(cudaGetLastError());
+    return out;
 }
 
 void launchInteropTestPattern(std::uint32_t* out, std::size_t words, std::uint32_t seed,

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "compute/core/edge_splat.h"
 #include "compute/core/point_splat.h"
 
 namespace cs::kernels {
@@ -62,6 +63,20 @@ void launchColumnZScores(const float* values, std::size_t rows, std::size_t colu
 void launchSplatPoints(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
                        std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,
                        cudaStream_t stream);
+/// What launchSplatEdges found: the pixels its edges cover and the edges the rule kept.
+struct EdgeSplatCounts {
+    std::uint64_t fragments = 0;
+    std::uint64_t edges = 0;
+};
+/// cs::splatEdges on the device: `edges` index pairs into n points (xyz floats, RGBA8 colours,
+/// mask values or null) drawn into image (view.width x view.height RGBA8 words). A first pass
+/// counts the pixels; above maxFragments nothing is written. Then 64-bit atomic sums per pixel
+/// and a resolve pass, as the reference. Waits for the count (a copy to the host).
+EdgeSplatCounts launchSplatEdges(const float* positions, const std::uint32_t* rgba,
+                                 const std::uint8_t* mask, std::size_t n,
+                                 const std::uint32_t* indices, std::size_t edges,
+                                 const cs::EdgeSplatView& view, std::uint64_t maxFragments,
+                                 std::uint32_t* image, cudaStream_t stream);
 /// cs::splatKeys on the device: the first pass of launchSplatPoints alone.
 void launchSplatKeys(const float* positions, const std::uint32_t* rgba, const std::uint8_t* mask,
                      std::size_t n, const cs::PointSplatView& view, cs::SplatPixel* image,

@@ -13,6 +13,7 @@
 #include "app/common/register_backends.h"
 #include "compute/backend/backend_registry.h"
 #include "compute/backend/gl_interop.h"
+#include "compute/core/edge_splat.h"
 #include "compute/core/job_control.h"
 #include "compute/core/point_quantities.h"
 #include "compute/core/point_splat.h"
@@ -421,6 +422,134 @@ private slots:
             // 0.9988 and 0.9989 on the H200 (NVIDIA 580).
             QVERIFY2(agreement >= 0.99, qPrintable(QString::number(agreement)));
         }
+    }
+
+    // A clustered demo cloud with its kNN graph made on the device, edges written through
+    // interop, a mask that dims and hides points.
+    std::unique_ptr<PointCloudView> graphView(std::size_t n, QSize size,
+                                              std::vector<std::uint8_t>& mask) {
+        auto view = clusteredView(n, size);
+        if (!view) return nullptr;
+        cs::JobControl job;
+        const auto graph = std::make_shared<const cs::KnnGraph>(
+            m_cuda->knnGraph(*view->pointSet(), {.k = 6, .trees = 2, .targetRecall = 0.0}, job));
+        if (!view->setEdges(cs::knnEdges(graph)) || !waitDrawn(*view)) return nullptr;
+        mask.assign(view->pointCount(), 0);
+        std::mt19937 rng(4);
+        for (auto& m : mask) {
+            const auto k = rng() % 20;
+            m = k == 0 ? 1 : (k == 1 ? 2 : 0);
+        }
+        if (!view->setPointMask(mask) || !waitDrawn(*view)) return nullptr;
+        view->setEdgeCounting(true);
+        view->setEdgeOpacity(0.35f);
+        return view;
+    }
+
+    void edgeSplatIsTheCpuReferenceBitForBit() {
+        // Every part of the edge rule on the device: the points' colours (translucent noise,
+        // dimmed and hidden ends), colours by length with a length filter, edges leaving the
+        // view (zoomed in); the count of edges drawn as the reference counts them.
+        std::vector<std::uint8_t> mask;
+        auto view = graphView(200'000, QSize(640, 480), mask);
+        QVERIFY(view);
+        for (const bool byLength : {false, true}) {
+            view->setEdgeColouring(byLength ? PointCloudView::EdgeColouring::Length
+                                            : PointCloudView::EdgeColouring::Points);
+            const auto bounds = view->edgeLengthBounds();
+            if (byLength) view->setEdgeLengthFilter(bounds[0], 0.6 * bounds[1]);
+            if (byLength) view->zoom(0.4f);
+            QVERIFY(drawWith(*view, PointCloudView::PointRenderer::Splats, 2.0f));
+            QVERIFY(view->lastFrameEdgesSplatted());
+            const cs::EdgeSplatView v = view->lastEdgeSplatView();
+            QVERIFY(v.width > 0 && v.height > 0);
+            const auto image = view->readEdgeSplatImage();
+            std::size_t drawn = 0;
+            const auto reference =
+                cs::splatEdges(view->readPositionBuffer(), view->readColourBuffer(), mask,
+                               view->readEdgeBuffer(), v, &drawn);
+            QCOMPARE(image.size(), reference.size());
+            std::size_t covered = 0;
+            for (std::size_t p = 0; p < image.size(); ++p) {
+                covered += reference[p] != 0;
+                if (image[p] != reference[p])
+                    QFAIL(qPrintable(QStringLiteral("by length %1, pixel (%2, %3): %4 splatted, "
+                                                    "the CPU reference %5")
+                                         .arg(byLength)
+                                         .arg(p % v.width)
+                                         .arg(p / v.width)
+                                         .arg(image[p], 8, 16, QLatin1Char('0'))
+                                         .arg(reference[p], 8, 16, QLatin1Char('0'))));
+            }
+            QCOMPARE(view->drawnEdgeCount(), qint64(drawn));
+            qInfo(
+                "by length %d: %zu of %zu edges drawn, %zu pixels covered, all as the CPU "
+                "reference draws them",
+                int(byLength), drawn, view->edgeCount(), covered);
+            QVERIFY2(covered > image.size() / 50, "too few pixels covered to tell anything");
+            saveScreenshot(view->grabFramebuffer(),
+                           QStringLiteral("edge_splat_%1.png").arg(byLength ? "length" : "points"));
+        }
+    }
+
+    void edgeSplatsLookLikeGlLines() {
+        // The same frame with GL's lines and with splatted edges, over the points so that all
+        // of them show: the same pixels, bar the blending of overlapping edges (in order for
+        // GL, order-independent for splats) and GL's rounding; the same count of edges drawn.
+        std::vector<std::uint8_t> mask;
+        auto view = graphView(200'000, QSize(640, 480), mask);
+        QVERIFY(view);
+        view->setEdgesOverPoints(true);
+        view->setEdgeOpacity(0.8f);
+        QVERIFY(drawWith(*view, PointCloudView::PointRenderer::GlPoints, 1.5f));
+        QVERIFY(!view->lastFrameEdgesSplatted());
+        const qint64 glEdges = view->drawnEdgeCount();
+        const QImage gl = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        QVERIFY(drawWith(*view, PointCloudView::PointRenderer::Splats, 1.5f));
+        QVERIFY(view->lastFrameEdgesSplatted());
+        QCOMPARE(view->drawnEdgeCount(), glEdges);
+        const QImage splat = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        const QColor background = view->backgroundColour();
+        std::size_t drawn = 0, close = 0;
+        for (int y = 0; y < gl.height(); ++y)
+            for (int x = 0; x < gl.width(); ++x) {
+                const QColor a = gl.pixelColor(x, y), b = splat.pixelColor(x, y);
+                if (a == background && b == background) continue;
+                ++drawn;
+                close += std::abs(a.red() - b.red()) <= 24 &&
+                         std::abs(a.green() - b.green()) <= 24 &&
+                         std::abs(a.blue() - b.blue()) <= 24;
+            }
+        const double agreement = double(close) / double(std::max<std::size_t>(drawn, 1));
+        qInfo("%lld edges, %zu pixels drawn, %.4f within 24 of GL's", glEdges, drawn, agreement);
+        saveScreenshot(gl, QStringLiteral("edge_splat_vs_gl_gl.png"));
+        saveScreenshot(splat, QStringLiteral("edge_splat_vs_gl_splat.png"));
+        QVERIFY(drawn > std::size_t(gl.width() * gl.height() / 10));
+        QVERIFY2(agreement >= 0.8, qPrintable(QString::number(agreement)));
+    }
+
+    void longEdgesAreLeftToGl() {
+        // Edges that would cover more pixels than a splat should write (random pairs across a
+        // big view: some 2 million edges of hundreds of pixels) are drawn by GL's lines.
+        const std::size_t n = 1'000'000;
+        auto points = gridPoints(1000);
+        auto view = makeView(points, QSize(900, 900));
+        QVERIFY(view);
+        auto targets = std::make_shared<std::vector<std::int32_t>>(2 * n);
+        std::mt19937 rng(8);
+        for (auto& t : *targets)
+            t = std::int32_t(rng() % n);
+        cs::PointEdges edges;
+        edges.n = n;
+        edges.k = 2;
+        edges.targets = *targets;
+        edges.owner = targets;
+        QVERIFY(view->setEdges(std::move(edges)));
+        view->setEdgeCounting(true);
+        QVERIFY(drawWith(*view, PointCloudView::PointRenderer::Splats, 1.0f));
+        QVERIFY(!view->lastFrameEdgesSplatted());
+        QVERIFY(view->drawnEdgeCount() > 0);
+        QVERIFY(view->interopError().isEmpty());
     }
 
     void positionsWrittenFromTheComputeCopy() {

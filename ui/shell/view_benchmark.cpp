@@ -69,6 +69,7 @@ QJsonObject ViewBenchmark::Stages::json() const {
         stages[QString::fromStdString(name)] = summary(values)[QStringLiteral("median")];
     o[QStringLiteral("jobStageMedianMs")] = stages;
     o[QStringLiteral("colourPath")] = colourPath;
+    if (!edgeRenderer.isEmpty()) o[QStringLiteral("edgeRenderer")] = edgeRenderer;
     return o;
 }
 
@@ -348,6 +349,9 @@ void ViewBenchmark::onDrawn() {
             s.jobStages[name].push_back(ms);
         s.colourPath =
             pathName(step.panel == m_window.knnPanel() ? view->edgePath() : view->colourPath());
+        if (step.panel == m_window.knnPanel())
+            s.edgeRenderer =
+                view->lastFrameEdgesSplatted() ? QStringLiteral("splat") : QStringLiteral("gl");
     }
     ++m_step;
     m_shownNs = -1;

@@ -73,6 +73,7 @@ private:
             shownToPaint, paint, bufferWrite, paintToSwap;
         std::map<std::string, std::vector<double>> jobStages;
         QString colourPath;
+        QString edgeRenderer;  // the kNN series: "splat" or "gl", who drew the last edges
         QJsonObject json() const;
     };
     /// One parameter change: its panel's result must reach the screen before the next.

@@ -175,7 +175,7 @@ QSurfaceFormat PointCloudView::defaultSurfaceFormat() {
 
 void PointCloudView::setPointSet(std::shared_ptr<const PointSet> points) {
     m_points = std::move(points);
-    m_splatFailed = false;
+    m_splatFailed = m_edgeSplatFailed = false;
     m_lodOrder.clear();
     m_lodUploaded = 0;
     m_colourOptions.clear();
@@ -868,7 +868,7 @@ float PointCloudView::rimShading() const {
 void PointCloudView::setPointRenderer(PointRenderer renderer) {
     if (renderer == m_renderer) return;
     m_renderer = renderer;
-    m_splatFailed = false;
+    m_splatFailed = m_edgeSplatFailed = false;
     update();
 }
 
@@ -1126,6 +1126,8 @@ void PointCloudView::initializeGL() {
         QString splatError;
         if (!m_splat.initialize(context()->isOpenGLES(), &splatError))
             logWarning(tr("point view: %1; points are drawn by GL only").arg(splatError));
+        else if (!m_edgeSplat.initialize(context()->isOpenGLES(), &splatError))
+            logWarning(tr("point view: %1; edges are drawn by GL only").arg(splatError));
         m_vao.create();
         m_positions.create();
         m_colourBuffer.create();
@@ -1230,6 +1232,7 @@ void PointCloudView::releaseGl() {
     m_edgeLink.reset();
     m_maskLink.reset();
     m_splat.release(current);
+    m_edgeSplat.release(current);
     m_vao.destroy();
     m_positions.destroy();
     m_colourBuffer.destroy();
@@ -1410,7 +1413,48 @@ void PointCloudView::uploadEdgeMap() {
     glBindTexture(GL_TEXTURE_2D, 0);
 }
 
+bool PointCloudView::drawEdgeSplats() {
+    m_lastFrameEdgesSplatted = false;
+    if (m_edgeSplatFailed || !m_edgeSplat.isInitialized() || !splatsWanted()) return false;
+    // The viewport QOpenGLWidget set: the framebuffer's size in pixels.
+    GLint viewport[4] = {0, 0, 0, 0};
+    glGetIntegerv(GL_VIEWPORT, viewport);
+    EdgeSplatView view;
+    std::copy_n(modelViewProjection().constData(), 16, view.mvp);
+    view.width = std::uint32_t(std::max(viewport[2], 0));
+    view.height = std::uint32_t(std::max(viewport[3], 0));
+    view.scale = float(m_scale);
+    const auto finite = [](double v) {
+        return float(std::min(v, double(std::numeric_limits<float>::max())));
+    };
+    view.filter[0] = finite(m_edgeFilter[0]);
+    view.filter[1] = finite(m_edgeFilter[1]);
+    view.colourRange[0] = float(m_edgeColourRange[0]);
+    view.colourRange[1] = float(m_edgeColourRange[1]);
+    view.byLength = m_edgeColouring == EdgeColouring::Length ? 1 : 0;
+    view.opacity = m_edgeOpacity;
+    const auto& map = ColourMaps::table(m_edgeMap);
+    std::copy(map.begin(), map.end(), view.map);
+    bool failed = false;
+    const EdgeSplatOutcome outcome = m_edgeSplat.draw(
+        m_interop,
+        {splatInputs(), {&m_edgeLink, m_edgeBuffer.bufferId(), m_edgeBytes}, m_edgeIndexCount / 2},
+        view, &failed);
+    m_edgeSplatFailed = failed;
+    m_lastFrameEdgesSplatted = outcome.drawn;
+    if (outcome.drawn) m_lastEdgeSplatView = view;
+    if (outcome.drawn && m_edgeCounting) m_drawnEdges = qint64(outcome.edges);
+    if (m_loggedEdgeSplats != int(outcome.drawn)) {
+        m_loggedEdgeSplats = int(outcome.drawn);
+        logInfo(outcome.drawn ? tr("Edges: splatted by CUDA into the framebuffer (%1)")
+                                    .arg(m_interop.description())
+                              : tr("Edges: drawn by GL as lines"));
+    }
+    return outcome.drawn;
+}
+
 void PointCloudView::drawEdges() {
+    m_lastFrameEdgesSplatted = false;
     if (!m_edgesVisible || !m_edgeProgram || m_edgeIndexCount == 0 || m_edgeOpacity <= 0.0f) return;
     // Translucent lines: blended, and writing no depth. Under the points, every point (drawn
     // next) sits on top of every edge; over them (drawn after, without the depth test), every
@@ -1419,6 +1463,12 @@ void PointCloudView::drawEdges() {
     if (m_edgesOverPoints) glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    if (drawEdgeSplats()) {
+        glDisable(GL_BLEND);
+        glDepthMask(GL_TRUE);
+        if (m_edgesOverPoints) glEnable(GL_DEPTH_TEST);
+        return;
+    }
     QOpenGLShaderProgram* program =
         m_edgeLengthProgram ? m_edgeLengthProgram.get() : m_edgeProgram.get();
     program->bind();
@@ -1600,6 +1650,19 @@ std::vector<SplatPixel> PointCloudView::readSplatImage() {
     readBuffer(
         m_splat.imageBuffer(),
         [this] { return std::size_t(m_splat.width()) * m_splat.height() * sizeof(SplatPixel); },
+        out);
+    return out;
+}
+
+std::vector<std::uint32_t> PointCloudView::readEdgeSplatImage() {
+    std::vector<std::uint32_t> out;
+    if (!m_lastEdgeSplatView.width) return out;
+    readBuffer(
+        m_edgeSplat.imageBuffer(),
+        [this] {
+            return std::size_t(m_lastEdgeSplatView.width) * m_lastEdgeSplatView.height *
+                   sizeof(std::uint32_t);
+        },
         out);
     return out;
 }

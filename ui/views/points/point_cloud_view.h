@@ -25,6 +25,7 @@
 #include "compute/core/point_set.h"
 #include "ui/views/colour_maps.h"
 #include "ui/views/legend.h"
+#include "ui/views/points/edge_splat_pass.h"
 #include "ui/views/points/orbit_camera.h"
 #include "ui/views/points/point_colouring.h"
 #include "ui/views/points/point_splat_pass.h"
@@ -234,6 +235,10 @@ public:
     /// the view it was splatted for; empty before a frame was splatted.
     std::vector<SplatPixel> readSplatImage();
     const PointSplatView& lastSplatView() const { return m_lastSplatView; }
+    /// The same for the last splatted edges (RGBA8 words, row 0 at the bottom); empty before
+    /// edges were splatted.
+    std::vector<std::uint32_t> readEdgeSplatImage();
+    const EdgeSplatView& lastEdgeSplatView() const { return m_lastEdgeSplatView; }
     const Legend& legend() const { return m_legend; }
     /// The clear colour (the palette's base colour).
     QColor backgroundColour() const;
@@ -393,6 +398,10 @@ public:
     static std::optional<PointRenderer> rendererFromName(const QString& name);
     /// True when the last frame's points were splatted by CUDA.
     bool lastFrameSplatted() const { return m_lastFrameSplatted; }
+    /// True when the last frame's edges were splatted by CUDA (EdgeSplatPass): with the points,
+    /// whenever they are splatted, unless the edges would cover more than
+    /// kMaxEdgeSplatFragments pixels (then GL draws them as lines).
+    bool lastFrameEdgesSplatted() const { return m_lastFrameEdgesSplatted; }
     static constexpr std::size_t kSplatFrom = 1'000'000;
 
     /// GL_VENDOR / GL_RENDERER / GL_VERSION once the context exists (empty before).
@@ -493,6 +502,7 @@ private:
     PointSplatView splatView(const QMatrix4x4& mvp, std::uint32_t width, std::uint32_t height,
                              const QColor& background) const;
     PointSplatPass::Points splatInputs();
+    bool drawEdgeSplats();
     std::vector<std::uint32_t> pickBySplat(const QMatrix4x4& pick, int side);
     std::vector<std::uint32_t> pickByGl(const QMatrix4x4& pick, int side);
     void setFrameRenderer(bool splatted);
@@ -600,6 +610,11 @@ private:
     PointRenderer m_renderer = PointRenderer::Automatic;
     bool m_splatFailed = false;  // for these points: GL draws them until new points come
     bool m_lastFrameSplatted = false;
+    EdgeSplatPass m_edgeSplat;
+    bool m_edgeSplatFailed = false;  // for these points: GL draws the edges
+    bool m_lastFrameEdgesSplatted = false;
+    EdgeSplatView m_lastEdgeSplatView;
+    int m_loggedEdgeSplats = -1;  // the edge renderer the log last named (-1: none yet)
     PointSplatView m_lastSplatView;
     bool m_loggedSplatted = false;  // the renderer the log last named (GL at first)
     GlInfo m_glInfo;
