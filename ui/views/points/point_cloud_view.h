@@ -403,6 +403,8 @@ public:
     /// kMaxEdgeSplatFragments pixels (then GL draws them as lines).
     bool lastFrameEdgesSplatted() const { return m_lastFrameEdgesSplatted; }
     static constexpr std::size_t kSplatFrom = 1'000'000;
+    /// Host colour arrays of at least this many points are freed on a pool thread.
+    static constexpr std::size_t kFreeOffThreadColours = 1'000'000;
 
     /// GL_VENDOR / GL_RENDERER / GL_VERSION once the context exists (empty before).
     struct GlInfo {
