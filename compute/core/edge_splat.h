@@ -4,7 +4,6 @@
 // Plain C++ that the CUDA edge splat (kernels/interop) compiles too, as point_splat.h: both
 // sides walk every edge and resolve every pixel with the same operations.
 
-#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -48,9 +47,10 @@ struct EdgeSplatView {
 /// so far that the edges are long): beyond it the atomics cost more than GL's rasteriser.
 constexpr std::uint64_t kMaxEdgeSplatFragments = 400'000'000;
 
-/// A pixel's sums while edges are splatted, each with 64-bit integer additions so that the
-/// order of the edges cannot change them: the alpha bytes (weight), the alpha-weighted colour
-/// bytes, and the edges' EdgeSplatTables::logTransmittance.
+/// While edges are splatted, each pixel keeps 64-bit integer sums, so that the order of the
+/// edges cannot change them: the alpha bytes (its weight), the alpha-weighted colour bytes, and
+/// the edges' logTransmittance below; resolveEdgeSplatPixel turns them into its colour.
+///
 /// What both renderers take from the host rather than from their own maths libraries (whose
 /// logarithms may differ in the last bit): per alpha byte a, -log2(1 - a / 255) in 1/65536ths
 /// (an opaque edge counts as alpha 1 - 1/1024, so that no one edge hides the others' colours
