@@ -33,6 +33,12 @@
 namespace cs::ui {
 namespace {
 
+// A length for the edge filter: infinity is no uniform value everywhere, so the float maximum
+// stands for it (in the shader and in the edge splat alike).
+float floatOrMax(double v) {
+    return float(std::min(v, double(std::numeric_limits<float>::max())));
+}
+
 // suggestedUpAxis's rule on the z range of a cloud.
 PointCloudView::UpAxis upAxisForDepth(float lo, float hi) {
     const bool inFrontOfCamera = lo > 0.0f && lo >= 0.2f * (hi - lo);
@@ -1429,11 +1435,8 @@ bool PointCloudView::drawEdgeSplats() {
     view.width = std::uint32_t(std::max(viewport[2], 0));
     view.height = std::uint32_t(std::max(viewport[3], 0));
     view.scale = float(m_scale);
-    const auto finite = [](double v) {
-        return float(std::min(v, double(std::numeric_limits<float>::max())));
-    };
-    view.filter[0] = finite(m_edgeFilter[0]);
-    view.filter[1] = finite(m_edgeFilter[1]);
+    view.filter[0] = floatOrMax(m_edgeFilter[0]);
+    view.filter[1] = floatOrMax(m_edgeFilter[1]);
     view.colourRange[0] = float(m_edgeColourRange[0]);
     view.colourRange[1] = float(m_edgeColourRange[1]);
     view.byLength = m_edgeColouring == EdgeColouring::Length ? 1 : 0;
@@ -1468,12 +1471,13 @@ void PointCloudView::drawEdges() {
     if (m_edgesOverPoints) glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
-    if (drawEdgeSplats()) {
-        glDisable(GL_BLEND);
-        glDepthMask(GL_TRUE);
-        if (m_edgesOverPoints) glEnable(GL_DEPTH_TEST);
-        return;
-    }
+    if (!drawEdgeSplats()) drawEdgeLines();
+    glDisable(GL_BLEND);
+    glDepthMask(GL_TRUE);
+    if (m_edgesOverPoints) glEnable(GL_DEPTH_TEST);
+}
+
+void PointCloudView::drawEdgeLines() {
     QOpenGLShaderProgram* program =
         m_edgeLengthProgram ? m_edgeLengthProgram.get() : m_edgeProgram.get();
     program->bind();
@@ -1485,12 +1489,8 @@ void PointCloudView::drawEdges() {
         glBindTexture(GL_TEXTURE_2D, m_edgeMapTexture);
         program->setUniformValue("u_map", 0);
         program->setUniformValue("u_scale", float(m_scale));
-        // Infinity is no uniform value everywhere: the float maximum stands for it.
-        const auto finite = [](double v) {
-            return float(std::min(v, double(std::numeric_limits<float>::max())));
-        };
-        program->setUniformValue("u_filter",
-                                 QVector2D(finite(m_edgeFilter[0]), finite(m_edgeFilter[1])));
+        program->setUniformValue(
+            "u_filter", QVector2D(floatOrMax(m_edgeFilter[0]), floatOrMax(m_edgeFilter[1])));
         program->setUniformValue(
             "u_colourRange", QVector2D(float(m_edgeColourRange[0]), float(m_edgeColourRange[1])));
         program->setUniformValue("u_byLength", m_edgeColouring == EdgeColouring::Length ? 1 : 0);
@@ -1514,9 +1514,6 @@ void PointCloudView::drawEdges() {
     }
     program->release();
     if (m_edgeLengthProgram) glBindTexture(GL_TEXTURE_2D, 0);
-    glDisable(GL_BLEND);
-    glDepthMask(GL_TRUE);
-    if (m_edgesOverPoints) glEnable(GL_DEPTH_TEST);
 }
 
 void PointCloudView::uploadPositionsFromHost(std::size_t n) {

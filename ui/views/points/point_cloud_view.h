@@ -505,6 +505,7 @@ private:
                              const QColor& background) const;
     PointSplatPass::Points splatInputs();
     bool drawEdgeSplats();
+    void drawEdgeLines();
     std::vector<std::uint32_t> pickBySplat(const QMatrix4x4& pick, int side);
     std::vector<std::uint32_t> pickByGl(const QMatrix4x4& pick, int side);
     void setFrameRenderer(bool splatted);
