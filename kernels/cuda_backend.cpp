@@ -152,6 +152,7 @@ CudaProbe probeCudaDevice() {
 struct CudaBackend::Resident {
     std::weak_ptr<const PointSet> of;
     std::shared_ptr<DevicePoints> points;  // shared with the views that draw from it
+    DbscanGridReuse dbscanGrid;            // DBSCAN's grid of the last eps on these points
 };
 
 CudaBackend::CudaBackend(int device) : m_device(device) {
@@ -240,7 +241,13 @@ std::shared_ptr<const DeviceResident> CudaBackend::keepResident(
         copy->context = m_context;
         // Finished before anyone else (the GUI thread's interop) reads it.
         m_context->synchronize();
-        m_resident = std::make_unique<Resident>(Resident{points, copy});
+        m_resident = std::make_unique<Resident>();
+        m_resident->of = points;
+        m_resident->points = copy;
+        // A sixteenth of the device for the grid kept between live runs (about 3 GB at 30M
+        // points): an H200 keeps it for any cloud that fits, a small card for the smaller ones,
+        // leaving the rest to the other lanes' jobs.
+        m_resident->dbscanGrid.limitBytes = m_context->totalMemory() / 16;
         return copy;
     } catch (const CudaError&) {
         // Out of device memory, most likely: the algorithms upload per call instead.
@@ -372,8 +379,9 @@ DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& par
                                  JobControl& job) {
     auto kept = std::make_shared<DbscanDeviceClusters>();
     kept->context = m_context;
-    DbscanResult result =
-        dbscanCuda(*m_context, points, params, job, &kept->clusters, residentCoords(points));
+    const DevicePoints* resident = residentCoords(points);
+    DbscanResult result = dbscanCuda(*m_context, points, params, job, &kept->clusters, resident,
+                                     resident ? &m_resident->dbscanGrid : nullptr);
     if (points.n > 0) result.device = std::move(kept);
     return result;
 }

@@ -463,12 +463,73 @@ void gridFor(const StreamHandles& ctx, const float* coords, std::size_t n, std::
     buildGrid(ctx, coords, n, dbscanGeometry(int(dims), b, eps2), eps2, grid);
 }
 
-void runGrid(const StreamHandles& ctx, JobControl& job, const float* coords, std::size_t n,
-             std::size_t dims, const DbscanParams& params, float eps2, Forest& f, GridStore& grid) {
+}  // namespace
+
+struct DbscanGridReuse::Kept {
+    const float* coords = nullptr;
+    std::size_t n = 0, dims = 0;
+    float eps2 = 0.f;
+    bool built = false;
+    GridStore grid;
+    DeviceBuffer<std::uint32_t> counts;  // empty: not kept (too big, or no reuse asked for)
+    int countedTo = 0;                   // counts[p]: exact below it, at least it otherwise
+
+    bool madeFor(const float* c, std::size_t np, std::size_t d, float e2) const {
+        return built && coords == c && n == np && dims == d && eps2 == e2;
+    }
+    std::size_t bytes() const {
+        const GridStore& g = grid;
+        return g.pos.bytes() + g.orig.bytes() + g.pointCell.bytes() + g.cellStart.bytes() +
+               g.columnStart.bytes() + g.hashColumn.bytes() + g.cellRep.bytes() +
+               g.cellKey.bytes() + g.hashKeys.bytes() + g.cellLo.bytes() + g.cellHi.bytes() +
+               g.clique.bytes() + counts.bytes();
+    }
+};
+
+DbscanGridReuse::DbscanGridReuse() = default;
+DbscanGridReuse::DbscanGridReuse(std::size_t limit) : limitBytes(limit) {}
+DbscanGridReuse::~DbscanGridReuse() = default;
+
+std::size_t DbscanGridReuse::bytes() const {
+    return kept ? kept->bytes() : 0;
+}
+
+int DbscanGridReuse::countedTo() const {
+    return kept ? kept->countedTo : 0;
+}
+
+namespace {
+
+// Core flags into f.core: counted on the grid, or taken from counts kept for this eps when they
+// reach MinPts. A kept grid's first count stops at MinPts (an eps drag pays nothing for the
+// counts); a count for a MinPts above the kept counts goes on to twice it, so that a MinPts
+// dragged upwards recounts once per doubling, not once per step.
+void gridCore(const StreamHandles& ctx, const DbscanParams& params, float eps2, Forest& f,
+              DbscanGridReuse::Kept& k, DeviceBuffer<std::uint32_t>& work) {
     const cudaStream_t s = ctx.stream();
-    {
+    if (k.counts.empty()) {
+        launchGridCount(k.grid.view, eps2, params.minPts, f.core.data(), work.data(), s);
+        return;
+    }
+    if (params.minPts > k.countedTo) {
+        const int to = k.countedTo == 0 ? params.minPts : 2 * params.minPts;
+        launchGridCount(k.grid.view, eps2, to, f.core.data(), work.data(), s, k.counts.data());
+        k.countedTo = to;
+        if (to == params.minPts) return;
+    }
+    launchCoreFromCounts(k.counts.data(), k.n, params.minPts, f.core.data(), s);
+}
+
+void runGrid(const StreamHandles& ctx, JobControl& job, const DbscanParams& params, float eps2,
+             Forest& f, DbscanGridReuse::Kept& k, std::size_t keepLimit) {
+    const cudaStream_t s = ctx.stream();
+    const std::size_t n = k.n;
+    if (!k.built) {
         ScopedGpuStage stage(ctx, job, "grid");
-        gridFor(ctx, coords, n, dims, eps2, grid);
+        gridFor(ctx, k.coords, n, k.dims, eps2, k.grid);
+        k.built = true;
+        if (keepLimit > 0 && k.bytes() + n * sizeof(std::uint32_t) <= keepLimit)
+            k.counts = DeviceBuffer<std::uint32_t>(n, s);
         stage.finish();
     }
     job.setProgress(0.2, "grid");
@@ -476,21 +537,21 @@ void runGrid(const StreamHandles& ctx, JobControl& job, const float* coords, std
     DeviceBuffer<std::uint32_t> work(n + 1, s);  // hard-point list of count and border
     {
         ScopedGpuStage stage(ctx, job, "count");
-        launchGridCount(grid.view, eps2, params.minPts, f.core.data(), work.data(), s);
+        gridCore(ctx, params, eps2, f, k, work);
         stage.finish();
     }
     job.setProgress(0.4, "count");
     job.checkpoint();
     {
         ScopedGpuStage stage(ctx, job, "union");
-        gridUnion(ctx, eps2, f, grid);
+        gridUnion(ctx, eps2, f, k.grid);
         stage.finish();
     }
     job.setProgress(0.7, "union");
     job.checkpoint();
     if (!params.star) {
         ScopedGpuStage stage(ctx, job, "border");
-        gridBorder(ctx, eps2, f, grid, work);
+        gridBorder(ctx, eps2, f, k.grid, work);
         stage.finish();
         job.setProgress(0.85, "border");
         job.checkpoint();
@@ -599,12 +660,32 @@ std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path) 
 
 DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::size_t n,
                                 std::size_t dims, const DbscanParams& params, JobControl& job,
-                                double scale) {
+                                double scale, DbscanGridReuse* reuse) {
     validateDbscanParams(params);
     checkShape(n, dims, "DBSCAN");
     const DbscanPath path = resolveDbscanPathCuda(params.path, n, dims);
     ctx.makeCurrent();
-    const std::size_t bytes = dbscanDeviceBytes(n, dims, path);
+    const float eps2 = epsSquared(toRecentred(params.eps, scale));
+    // The grid kept from the last run if it was made for these points and eps; else it goes
+    // before this run's memory is counted.
+    std::unique_ptr<DbscanGridReuse::Kept> fresh;
+    DbscanGridReuse::Kept* grid = nullptr;
+    if (path == DbscanPath::Grid) {
+        if (reuse && reuse->kept && reuse->kept->madeFor(coords, n, dims, eps2)) {
+            grid = reuse->kept.get();
+        } else {
+            if (reuse) reuse->kept.reset();
+            fresh = std::make_unique<DbscanGridReuse::Kept>();
+            fresh->coords = coords;
+            fresh->n = n;
+            fresh->dims = dims;
+            fresh->eps2 = eps2;
+            grid = fresh.get();
+        }
+    }
+    const std::size_t bytes =
+        grid ? commonBytes(n) + (grid->built ? 0 : gridBytes(n) + n * sizeof(std::uint32_t))
+             : dbscanDeviceBytes(n, dims, path);
     ensureFits(ctx, bytes, "DBSCAN", n);
     job.checkpoint();
     keepPoolWarm(ctx.device(), bytes);
@@ -616,14 +697,22 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
     out.isCore = DeviceBuffer<std::uint8_t>(n, s);
     if (n == 0) return out;
 
-    const float eps2 = epsSquared(toRecentred(params.eps, scale));
     Forest f;
     f.core = DeviceBuffer<std::uint8_t>(n, s);
     f.parent = DeviceBuffer<std::uint32_t>(n, s);
-    if (path == DbscanPath::Grid) {
-        GridStore grid;
-        runGrid(ctx, job, coords, n, dims, params, eps2, f, grid);
-        relabel(ctx, job, n, f, grid.orig.data(), out);
+    if (grid) {
+        try {
+            runGrid(ctx, job, params, eps2, f, *grid, reuse ? reuse->limitBytes : 0);
+            relabel(ctx, job, n, f, grid->grid.orig.data(), out);
+        } catch (const Cancelled&) {
+            // Whatever was launched is in order on the stream: what is kept stays true.
+            if (fresh && !fresh->counts.empty()) reuse->kept = std::move(fresh);
+            throw;
+        } catch (...) {
+            if (reuse) reuse->kept.reset();
+            throw;
+        }
+        if (fresh && !fresh->counts.empty()) reuse->kept = std::move(fresh);
     } else {
         runBrute(ctx, job, coords, n, dims, params, eps2, f);
         relabel(ctx, job, n, f, nullptr, out);
@@ -634,7 +723,7 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice,
-                        const DevicePoints* resident) {
+                        const DevicePoints* resident, DbscanGridReuse* reuse) {
     validateDbscanParams(params);
     checkShape(points.n, points.dims, "DBSCAN");
     if (points.coords.size() != points.n * points.dims)
@@ -666,8 +755,8 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
     DevicePoints uploaded;
     if (!resident) uploaded = uploadRecentred(ctx, points, job);
     const DevicePoints& coords = resident ? *resident : uploaded;
-    DbscanDeviceResult device =
-        dbscanDevice(ctx, coords.coords.data(), n, points.dims, params, job, coords.scale);
+    DbscanDeviceResult device = dbscanDevice(ctx, coords.coords.data(), n, points.dims, params, job,
+                                             coords.scale, resident ? reuse : nullptr);
     uploaded.coords.reset();
     const cudaStream_t s = ctx.stream();
     std::array<std::uint32_t, 4> counts{};

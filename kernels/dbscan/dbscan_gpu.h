@@ -64,19 +64,50 @@ DbscanPath resolveDbscanPathCuda(DbscanPath requested, std::size_t n, std::size_
 /// input coordinates: an upper bound used to refuse problems that do not fit.
 std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path);
 
+/// The grid of one eps and its points' neighbour counts, kept from one grid-path DBSCAN run to the
+/// next on the same device coordinates (the GUI's live runs on resident points): a run that
+/// changes only MinPts or DBSCAN* skips building the grid (8 ms of 60 at 30M points on an H200),
+/// and one whose MinPts the counts reach skips the count too (core flags straight from the
+/// counts, as the sweep takes them). A run with other coordinates, n, dims or eps frees what is
+/// kept before it builds its own. Kept only while it takes at most limitBytes of device memory.
+/// The owner keeps one per coordinate array and drops it with the array (an address can be
+/// reused).
+/// @code
+/// cs::kernels::DbscanGridReuse reuse(1ull << 30);
+/// auto a = cs::kernels::dbscanDevice(ctx, dCoords, n, 3, {.eps = 0.5f, .minPts = 10}, job, 1.0,
+/// &reuse); auto b = cs::kernels::dbscanDevice(ctx, dCoords, n, 3, {.eps = 0.5f, .minPts = 8},
+/// job, 1.0, &reuse);
+/// @endcode
+struct DbscanGridReuse {
+    struct Kept;        ///< dbscan_gpu.cpp: the grid, the counts and what they were made for
+    DbscanGridReuse();  ///< keeps nothing until limitBytes is set
+    explicit DbscanGridReuse(std::size_t limitBytes);
+    ~DbscanGridReuse();
+    DbscanGridReuse(const DbscanGridReuse&) = delete;
+    DbscanGridReuse& operator=(const DbscanGridReuse&) = delete;
+    /// Device memory held (0 while nothing is kept).
+    std::size_t bytes() const;
+    /// MinPts up to which the kept counts are exact (0 while nothing is kept).
+    int countedTo() const;
+
+    std::size_t limitBytes = 0;
+    std::unique_ptr<Kept> kept;
+};
+
 /// DBSCAN from device-resident points: coords are recentredCoords() values (or any finite
 /// float32 coordinates; the eps tests are canonicalDist2 on exactly these values), row-major
 /// n x dims, on ctx's device, and scale is their recentredCoords() scale (params.eps is in the
 /// data's units). Throws cs::Error on bad parameters, non-finite coordinates, too
 /// many points (>= 2^31 - 1) or too little free device memory; cs::Cancelled when the job is
-/// cancelled (checked between kernel batches).
+/// cancelled (checked between kernel batches). reuse (optional, Grid path only): see
+/// DbscanGridReuse; the stages of a run that reuses the grid have no "grid".
 /// @code
 /// auto r = cs::kernels::dbscanDevice(ctx, dCoords, n, 3, {.eps = 0.5f, .minPts = 10}, job);
 /// // r.labels.data(): int32 labels on the device, ready for interop
 /// @endcode
 DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::size_t n,
                                 std::size_t dims, const DbscanParams& params, JobControl& job,
-                                double scale = 1.0);
+                                double scale = 1.0, DbscanGridReuse* reuse = nullptr);
 
 /// recentredCoords() on the device, in place and bit for bit: coords holds n x dims row-major
 /// float32 values on ctx's device; ordered on ctx's stream. NaN-free inputs give exactly the
@@ -86,11 +117,11 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 /// byte-identical to dbscanCpu. Stages as dbscanDevice's plus "upload", "recentre", "stats"
 /// and "download". With keepOnDevice, the device labels and core flags are moved there instead of
 /// being freed. With resident (uploadRecentred() of these very points, on ctx's device), the
-/// upload and recentring are skipped.
+/// upload and recentring are skipped, and reuse (kept with resident) is passed to dbscanDevice.
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr,
-                        const DevicePoints* resident = nullptr);
+                        const DevicePoints* resident = nullptr, DbscanGridReuse* reuse = nullptr);
 
 /// An eps x MinPts sweep (compute/dbscan/dbscan_sweep.h) on the GPU, every cell equal to
 /// dbscanCuda's (and so dbscanCpu's) result for its eps and MinPts. Per eps the grid is built

@@ -639,6 +639,128 @@ CS_TEST(residentPoints) {
     g_backend->keepResident(nullptr, none);
 }
 
+bool hasStage(const cs::JobControl& job, const std::string& name) {
+    for (const auto& t : job.timings())
+        if (t.name == name) return true;
+    return false;
+}
+
+// The grid and counts kept between runs on the same device coordinates (the GUI's live runs):
+// each run equals the CPU's for its parameters, the grid is built only when eps or the
+// coordinates change, and the counts are recounted only for a MinPts above what they reach.
+CS_TEST(gridKeptBetweenRuns) {
+    const PointSet pts = cs::makeBlobPoints(200'000, 3, 91);
+    const cs::RecentredCoords rc = recentredCoords(pts);
+    cs::kernels::DeviceBuffer<float> d(rc.coords.size(), context().stream());
+    d.copyFromHost(rc.coords);
+    cs::kernels::DbscanGridReuse reuse(std::size_t(1) << 34);
+    struct Run {
+        DbscanParams p;
+        bool grid;      // the grid is built
+        int countedTo;  // what the kept counts reach afterwards
+    };
+    const std::vector<Run> runs = {
+        {{.eps = 1.0f, .minPts = 10}, true, 10},
+        {{.eps = 1.0f, .minPts = 6}, false, 10},  // from the counts
+        {{.eps = 1.0f, .minPts = 6, .star = true}, false, 10},
+        {{.eps = 1.0f, .minPts = 10}, false, 10},
+        {{.eps = 1.0f, .minPts = 14}, false, 28},  // recounted to twice 14
+        {{.eps = 1.0f, .minPts = 28}, false, 28},
+        {{.eps = 1.0f, .minPts = 2}, false, 28},
+        {{.eps = 1.2f, .minPts = 12}, true, 12},  // a new eps: a new grid
+        {{.eps = 1.2f, .minPts = 11}, false, 12},
+    };
+    for (const Run& run : runs) {
+        const std::string what = describe("blobs kept", run.p);
+        cs::JobControl job, cpuJob;
+        const DbscanResult cpu = cs::dbscanCpu(pts, run.p, cpuJob, 0);
+        auto dev =
+            cs::kernels::dbscanDevice(context(), d.data(), pts.n, 3, run.p, job, rc.scale, &reuse);
+        DbscanResult back;
+        back.labels = dev.labels.toHost();
+        back.isCore = dev.isCore.toHost();
+        cs::canonicalizeDbscanResult(back);
+        ++g_compared;
+        CS_CHECK_MSG(back.labels == cpu.labels && back.isCore == cpu.isCore,
+                     what + ": " + firstDifference(cpu, back));
+        CS_CHECK_EQ(dev.clusterCount, cpu.clusterCount);
+        CS_CHECK_MSG(hasStage(job, "grid") == run.grid, what + ": grid built or not");
+        CS_CHECK_MSG(hasStage(job, "count"), what);
+        CS_CHECK_EQ(reuse.countedTo(), run.countedTo);
+        CS_CHECK(reuse.bytes() > pts.n * 4);
+    }
+
+    // Other coordinates of the same size: a grid of their own, and their own clusters.
+    const PointSet other = cs::makeBlobPoints(200'000, 3, 92);
+    const cs::RecentredCoords orc = recentredCoords(other);
+    cs::kernels::DeviceBuffer<float> e(orc.coords.size(), context().stream());
+    e.copyFromHost(orc.coords);
+    const DbscanParams p{.eps = 1.2f, .minPts = 11};
+    cs::JobControl job, cpuJob;
+    auto dev =
+        cs::kernels::dbscanDevice(context(), e.data(), other.n, 3, p, job, orc.scale, &reuse);
+    DbscanResult back;
+    back.labels = dev.labels.toHost();
+    back.isCore = dev.isCore.toHost();
+    cs::canonicalizeDbscanResult(back);
+    const DbscanResult cpu = cs::dbscanCpu(other, p, cpuJob, 0);
+    CS_CHECK(back.labels == cpu.labels && back.isCore == cpu.isCore);
+    CS_CHECK(hasStage(job, "grid"));
+
+    // A cancelled run leaves what is kept true for the next.
+    cs::JobControl cancelled;
+    cancelled.cancel();
+    CS_CHECK_THROWS(
+        cs::kernels::dbscanDevice(context(), e.data(), other.n, 3, {.eps = 1.2f, .minPts = 40},
+                                  cancelled, orc.scale, &reuse),
+        cs::Cancelled);
+    cs::JobControl after, cpuAfter;
+    const DbscanParams q{.eps = 1.2f, .minPts = 5};
+    dev = cs::kernels::dbscanDevice(context(), e.data(), other.n, 3, q, after, orc.scale, &reuse);
+    back.labels = dev.labels.toHost();
+    back.isCore = dev.isCore.toHost();
+    cs::canonicalizeDbscanResult(back);
+    const DbscanResult cpuQ = cs::dbscanCpu(other, q, cpuAfter, 0);
+    CS_CHECK(back.labels == cpuQ.labels && back.isCore == cpuQ.isCore);
+
+    // Nothing is kept over the limit: every run builds its grid.
+    cs::kernels::DbscanGridReuse small(1024);
+    for (int minPts : {10, 8}) {
+        cs::JobControl j;
+        (void)cs::kernels::dbscanDevice(context(), d.data(), pts.n, 3,
+                                        {.eps = 1.0f, .minPts = minPts}, j, rc.scale, &small);
+        CS_CHECK(hasStage(j, "grid"));
+        CS_CHECK_EQ(small.bytes(), std::size_t(0));
+    }
+}
+
+// The backend keeps the grid with its resident points: a MinPts change skips it, other
+// points never see it.
+CS_TEST(residentPointsKeepTheGrid) {
+    auto a = std::make_shared<const PointSet>(cs::makeBlobPoints(150'000, 3, 93));
+    cs::JobControl keep;
+    CS_CHECK(g_backend->keepResident(a, keep) != nullptr);
+    for (const auto& [p, grid] :
+         std::vector<std::pair<DbscanParams, bool>>{{{.eps = 0.8f, .minPts = 9}, true},
+                                                    {{.eps = 0.8f, .minPts = 7}, false},
+                                                    {{.eps = 0.8f, .minPts = 12}, false},
+                                                    {{.eps = 0.9f, .minPts = 12}, true}}) {
+        cs::JobControl job, cpuJob;
+        const DbscanResult gpu = g_backend->dbscan(*a, p, job);
+        const DbscanResult cpu = cs::dbscanCpu(*a, p, cpuJob, 0);
+        CS_CHECK_MSG(firstDifference(cpu, gpu).empty(),
+                     describe("resident blobs", p) + ": " + firstDifference(cpu, gpu));
+        CS_CHECK_MSG(hasStage(job, "grid") == grid, describe("resident blobs", p));
+    }
+    const PointSet b = cs::makeBlobPoints(150'000, 3, 94);
+    cs::JobControl jobB, cpuB;
+    const DbscanParams p{.eps = 0.9f, .minPts = 12};
+    CS_CHECK(firstDifference(cs::dbscanCpu(b, p, cpuB, 0), g_backend->dbscan(b, p, jobB)).empty());
+    CS_CHECK(hasStage(jobB, "grid"));
+    cs::JobControl none;
+    g_backend->keepResident(nullptr, none);
+}
+
 // The contingency table of two GPU runs, on the device, equals the host count, with a few big
 // clusters and with thousands of tiny ones (more pairs than a dense table of counters holds:
 // ~46,000 clusters each at 10M points).
