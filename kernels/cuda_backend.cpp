@@ -153,6 +153,7 @@ struct CudaBackend::Resident {
     std::weak_ptr<const PointSet> of;
     std::shared_ptr<DevicePoints> points;  // shared with the views that draw from it
     DbscanGridReuse dbscanGrid;            // DBSCAN's grid of the last eps on these points
+    KnnForestReuse knnForest;              // the kNN graph's trees and recall sample
 };
 
 CudaBackend::CudaBackend(int device) : m_device(device) {
@@ -244,10 +245,11 @@ std::shared_ptr<const DeviceResident> CudaBackend::keepResident(
         m_resident = std::make_unique<Resident>();
         m_resident->of = points;
         m_resident->points = copy;
-        // A sixteenth of the device for the grid kept between live runs (about 3 GB at 30M
-        // points): an H200 keeps it for any cloud that fits, a small card for the smaller ones,
-        // leaving the rest to the other lanes' jobs.
+        // A sixteenth of the device each for what live runs keep (DBSCAN's grid takes about
+        // 3 GB at 30M points, a kNN tree 0.6 GB): an H200 keeps it for any cloud that fits, a
+        // small card for the smaller ones, leaving the rest to the other lanes' jobs.
         m_resident->dbscanGrid.limitBytes = m_context->totalMemory() / 16;
+        m_resident->knnForest.limitBytes = m_context->totalMemory() / 16;
         return copy;
     } catch (const CudaError&) {
         // Out of device memory, most likely: the algorithms upload per call instead.
@@ -447,9 +449,11 @@ KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, 
     // Sparse rows take their own path, on the first device; the coordinates are only their
     // 3-D view.
     KnnGraph graph =
-        points.sparse ? knnGraphSparseCuda(*m_context, *points.sparse, params, job, &kept->indices)
-                      : knnGraphMultiCuda(workerContexts(), points, params, job, &kept->indices,
-                                          residentCoords(points));
+        points.sparse
+            ? knnGraphSparseCuda(*m_context, *points.sparse, params, job, &kept->indices)
+            : knnGraphMultiCuda(workerContexts(), points, params, job, &kept->indices,
+                                residentCoords(points),
+                                residentCoords(points) ? &m_resident->knnForest : nullptr);
     kept->n = graph.n;
     kept->k = graph.k;
     graph.device = std::move(kept);

@@ -376,18 +376,63 @@ struct KnnPart {
 
 KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                     JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
-                    const DevicePoints* resident, KnnPart* part);
+                    const DevicePoints* resident, KnnPart* part, KnnForestReuse* reuse = nullptr);
+// buildGraph's work, with the trees and sample kept in forest (null: nothing kept).
+KnnGraph buildForest(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                     JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
+                     const DevicePoints* resident, KnnPart* part, KnnForestReuse::Kept* forest,
+                     std::size_t keepLimit);
 KnnGraph buildExactGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                          JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
                          const DevicePoints* resident);
 
 }  // namespace
 
+struct KnnForestReuse::Kept {
+    struct Tree {
+        DeviceBuffer<std::uint32_t> order;  // the point at each position of the tree
+        DeviceBuffer<float> soa;            // the points in that order, a structure of arrays
+    };
+    // What the trees and the sample were made for.
+    const float* coords = nullptr;
+    std::size_t n = 0, dims = 0;
+    std::uint64_t seed = 0;
+    int levels = 0;
+    int recallSample = 0;
+    std::vector<Tree> trees;
+    std::vector<float> exact;  // the sample's exact squared distances, exactK per row, ascending
+    int exactK = 0;
+
+    bool madeFor(const float* c, std::size_t np, std::size_t d, const KnnParams& p, int lv) const {
+        return coords == c && n == np && dims == d && seed == p.seed && levels == lv &&
+               recallSample == p.recallSample;
+    }
+    std::size_t bytes() const {
+        std::size_t sum = 0;  // the sample's lists live on the host
+        for (const Tree& t : trees)
+            sum += t.order.bytes() + t.soa.bytes();
+        return sum;
+    }
+};
+
+KnnForestReuse::KnnForestReuse() = default;
+KnnForestReuse::KnnForestReuse(std::size_t limit) : limitBytes(limit) {}
+KnnForestReuse::~KnnForestReuse() = default;
+
+std::size_t KnnForestReuse::bytes() const {
+    return kept ? kept->bytes() : 0;
+}
+
+int KnnForestReuse::trees() const {
+    return kept ? int(kept->trees.size()) : 0;
+}
+
 KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
-                      const DevicePoints* resident) {
+                      const DevicePoints* resident, KnnForestReuse* reuse) {
     if (params.exact) return buildExactGraph(ctx, points, params, job, keepIndices, resident);
-    return buildGraph(ctx, points, params, job, keepIndices, resident, nullptr);
+    return buildGraph(ctx, points, params, job, keepIndices, resident, nullptr,
+                      resident ? reuse : nullptr);
 }
 
 std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& params) {
@@ -412,10 +457,44 @@ namespace {
 
 KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                     JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
-                    const DevicePoints* resident, KnnPart* part) {
+                    const DevicePoints* resident, KnnPart* part, KnnForestReuse* reuse) {
     const std::size_t n = points.n;
     const std::size_t dims = points.dims;
     DeviceScope scope(ctx.device());
+    const int levels = knnLevels(n, params.leafSize);
+    // The trees and sample kept from the last run, if made for these points and parameters;
+    // else they go before this run's memory is counted.
+    if (!resident || part) reuse = nullptr;
+    if (reuse && reuse->kept &&
+        !reuse->kept->madeFor(resident->coords.data(), n, dims, params, levels))
+        reuse->kept.reset();
+    if (reuse && !reuse->kept) {
+        reuse->kept = std::make_unique<KnnForestReuse::Kept>();
+        KnnForestReuse::Kept& k = *reuse->kept;
+        k.coords = resident->coords.data();
+        k.n = n;
+        k.dims = dims;
+        k.seed = params.seed;
+        k.levels = levels;
+        k.recallSample = params.recallSample;
+    }
+    try {
+        return buildForest(ctx, points, params, job, keepIndices, resident, part,
+                           reuse ? reuse->kept.get() : nullptr, reuse ? reuse->limitBytes : 0);
+    } catch (const Cancelled&) {
+        throw;  // whatever was kept was launched in order on the stream: it stays true
+    } catch (...) {
+        if (reuse) reuse->kept.reset();
+        throw;
+    }
+}
+
+KnnGraph buildForest(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
+                     JobControl& job, DeviceBuffer<std::int32_t>* keepIndices,
+                     const DevicePoints* resident, KnnPart* part, KnnForestReuse::Kept* forest,
+                     std::size_t keepLimit) {
+    const std::size_t n = points.n;
+    const std::size_t dims = points.dims;
     startGraph(ctx, points, params, job, "the kNN graph",
                [&] { return knnDeviceBytes(n, dims, params) + (resident ? 0 : n * dims * 4); });
 
@@ -450,10 +529,9 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
     DeviceBuffer<float> directions(std::max<std::size_t>(std::size_t(levels) * dims, 1), s);
     DeviceBuffer<float> proj(std::max<std::size_t>(std::size_t(levels) * n, 1), s);
     DeviceBuffer<std::uint64_t> keys(n, s), sortedKeys(n, s);
-    DeviceBuffer<std::uint32_t> ids(n, s), order(n, s), position(n, s);
+    DeviceBuffer<std::uint32_t> ids(n, s), position(n, s);
     const std::size_t sortTempBytes = std::max<std::size_t>(sortPairsTempBytes(n), 1);
     DeviceBuffer<std::uint8_t> sortTemp(sortTempBytes, s);
-    DeviceBuffer<float> soa(std::size_t(dPad) * stride, s);
     DeviceBuffer<float> dist2(slots, s);
     DeviceBuffer<std::int32_t> index(slots, s);
     launchKnnClearLists(dist2.data(), index.data(), slots, s);
@@ -475,39 +553,66 @@ KnnGraph buildGraph(StreamHandles& ctx, const PointSet& points, const KnnParams&
     for (int t = 0; t < params.trees; ++t) {
         job.checkpoint();
         job.setProgress(double(t) / params.trees, "tree " + std::to_string(t + 1));
-        {
-            ScopedGpuStage stage(ctx, job, "projection");
-            if (levels > 0) {
-                directions.copyFromHost(knnTreeDirections(params.seed, t, levels, dims));
-                launchKnnProjections(coords, n, int(dims), directions.data(), levels, proj.data(),
-                                     s);
+        KnnForestReuse::Kept::Tree built;
+        const KnnForestReuse::Kept::Tree* tree = nullptr;
+        if (forest && std::size_t(t) < forest->trees.size()) {
+            tree = &forest->trees[std::size_t(t)];
+        } else {
+            built.order = DeviceBuffer<std::uint32_t>(n, s);
+            built.soa = DeviceBuffer<float>(std::size_t(dPad) * stride, s);
+            std::uint32_t* order = built.order.data();
+            {
+                ScopedGpuStage stage(ctx, job, "projection");
+                if (levels > 0) {
+                    directions.copyFromHost(knnTreeDirections(params.seed, t, levels, dims));
+                    launchKnnProjections(coords, n, int(dims), directions.data(), levels,
+                                         proj.data(), s);
+                }
             }
-        }
-        {
-            ScopedGpuStage stage(ctx, job, "tree");
-            if (levels == 0) launchKnnIdentity(n, order.data(), s);
-            for (int l = 0; l < levels; ++l) {
-                if (l > 0) launchKnnPositions(order.data(), n, position.data(), s);
-                launchKnnLevelKeys(proj.data() + std::size_t(l) * n, position.data(), n, l,
-                                   keys.data(), ids.data(), s);
-                // order[p]: the point at position p after sorting on the bits in use.
-                sortPairs(sortTemp.data(), sortTempBytes, keys.data(), sortedKeys.data(),
-                          ids.data(), order.data(), n, unsigned(32 + l), s);
+            {
+                ScopedGpuStage stage(ctx, job, "tree");
+                if (levels == 0) launchKnnIdentity(n, order, s);
+                for (int l = 0; l < levels; ++l) {
+                    if (l > 0) launchKnnPositions(order, n, position.data(), s);
+                    launchKnnLevelKeys(proj.data() + std::size_t(l) * n, position.data(), n, l,
+                                       keys.data(), ids.data(), s);
+                    // order[p]: the point at position p after sorting on the bits in use.
+                    sortPairs(sortTemp.data(), sortTempBytes, keys.data(), sortedKeys.data(),
+                              ids.data(), order, n, unsigned(32 + l), s);
+                }
+                launchKnnGatherSoa(coords, int(dims), dPad, order, n, stride, built.soa.data(), s);
             }
-            launchKnnGatherSoa(coords, int(dims), dPad, order.data(), n, stride, soa.data(), s);
+            // Kept in order (tree t as the t-th) while the forest stays within its share.
+            const std::size_t treeBytes = built.order.bytes() + built.soa.bytes();
+            if (forest && forest->bytes() + treeBytes <= keepLimit) {
+                forest->trees.push_back(std::move(built));
+                tree = &forest->trees.back();
+            } else {
+                tree = &built;
+            }
         }
         job.checkpoint();
-        if (t == 0) {
+        if (t == 0 && forest && forest->exactK >= k) {
+            // The first k of each kept row: the exact lists of k.
+            for (std::size_t r = 0; r < rows; ++r)
+                std::copy_n(forest->exact.begin() + std::ptrdiff_t(r * forest->exactK), k,
+                            exact.begin() + std::ptrdiff_t(r * std::size_t(k)));
+        } else if (t == 0) {
             // The sample's exact neighbours: its rows against every point (any order will do,
             // this tree's is at hand).
             ScopedGpuStage stage(ctx, job, "exact sample");
-            ExactLists lists = exactListsOf(ctx, job, coords, int(dims), dPad, sampleIds.data(),
-                                            rows, {soa.data(), stride, order.data(), n}, k);
+            ExactLists lists =
+                exactListsOf(ctx, job, coords, int(dims), dPad, sampleIds.data(), rows,
+                             {tree->soa.data(), stride, tree->order.data(), n}, k);
             // The lists are in the first rows * k entries.
             lists.dist2.copyToHost(std::span<float>(exact));
             ctx.synchronize();
+            if (forest) {
+                forest->exact = exact;
+                forest->exactK = k;
+            }
         }
-        searchTreeLeaves(ctx, job, {soa.data(), stride, dPad, order.data(), nullptr},
+        searchTreeLeaves(ctx, job, {tree->soa.data(), stride, dPad, tree->order.data(), nullptr},
                          tensor ? &*tensor : nullptr, leafRanges, leafOffsets.data(), leafBegin,
                          leafEnd, k, dist2.data(), index.data());
         {
@@ -807,11 +912,12 @@ private:
 
 KnnGraph knnGraphMultiCuda(std::span<StreamHandles* const> contexts, const PointSet& points,
                            const KnnParams& params, JobControl& job,
-                           DeviceBuffer<std::int32_t>* keepIndices, const DevicePoints* resident) {
+                           DeviceBuffer<std::int32_t>* keepIndices, const DevicePoints* resident,
+                           KnnForestReuse* reuse) {
     if (contexts.empty()) throw Error("the kNN graph needs at least one device");
     // The exact graph runs on the first device (its tiles are not split over devices yet).
     if (contexts.size() == 1 || params.exact)
-        return knnGraphCuda(*contexts[0], points, params, job, keepIndices, resident);
+        return knnGraphCuda(*contexts[0], points, params, job, keepIndices, resident, reuse);
     // Every worker builds every tree (the sorts are a small part of the time) and searches its
     // contiguous group of each tree's leaves. Leaves share no points, so each list is offered
     // the same candidates as on one device, only spread over the workers' copies; merging the

@@ -41,6 +41,30 @@ struct KnnDeviceGraph final : DeviceEdges {
     int edgesPerPoint() const override { return k; }
 };
 
+/// The trees of a forest (each tree's point order and its points gathered in that order) and the
+/// recall sample's exact neighbours, kept from one graph to the next on the same device
+/// coordinates (the GUI's live runs on resident points): a run that changes only k or the target
+/// recall builds no tree it has kept (5 ms of 29 at 1M points on an H200), and one whose k the
+/// kept sample reaches searches no exact neighbours (4 ms): the sample's exact lists for k are the
+/// first k of a larger k's. A run with other coordinates, seed, leaf size or sample frees what is
+/// kept. Trees are kept while the whole takes at most limitBytes of device memory. The owner keeps
+/// one per coordinate array and drops it with the array (an address can be reused).
+struct KnnForestReuse {
+    struct Kept;       ///< knn_gpu.cpp
+    KnnForestReuse();  ///< keeps nothing until limitBytes is set
+    explicit KnnForestReuse(std::size_t limitBytes);
+    ~KnnForestReuse();
+    KnnForestReuse(const KnnForestReuse&) = delete;
+    KnnForestReuse& operator=(const KnnForestReuse&) = delete;
+    /// Device memory held (0 while nothing is kept).
+    std::size_t bytes() const;
+    /// Trees kept.
+    int trees() const;
+
+    std::size_t limitBytes = 0;
+    std::unique_ptr<Kept> kept;
+};
+
 /// Device memory the build needs for n points of `dims` with these parameters, besides the
 /// input coordinates: an upper bound used to refuse problems that do not fit.
 std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& params);
@@ -49,24 +73,27 @@ std::size_t knnDeviceBytes(std::size_t n, std::size_t dims, const KnnParams& par
 /// neighbour indices are moved there. With resident (uploadRecentred() of these very points, on
 /// ctx's device), the upload is skipped. Throws cs::Error on bad parameters or input, too many
 /// points (>= 2^31 - 1) or too little free device memory; cs::Cancelled when the job is
-/// cancelled (checked between trees and levels).
+/// cancelled (checked between trees and levels). reuse (optional, with resident): see
+/// KnnForestReuse; a tree taken from it has no "projection" nor "tree" stage, a sample taken
+/// from it no "exact sample".
 /// @code cs::KnnGraph g = cs::kernels::knnGraphCuda(ctx, points, {.k = 10}, job); @endcode
 KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
                       JobControl& job, DeviceBuffer<std::int32_t>* keepIndices = nullptr,
-                      const DevicePoints* resident = nullptr);
+                      const DevicePoints* resident = nullptr, KnnForestReuse* reuse = nullptr);
 
 /// The same graph with every tree's leaves spread over several devices (contexts, one per
 /// worker; the same device may appear more than once, for testing): identical to knnGraphCuda
 /// on one device. Each worker holds the whole set and builds every tree; the lists are merged
 /// on the host, and with keepIndices the merged indices are uploaded to contexts[0]'s device.
 /// resident, when given, must be on contexts[0]'s device. The exact graph (params.exact) runs on
-/// contexts[0] alone. Throws as knnGraphCuda does.
+/// contexts[0] alone. reuse is passed to knnGraphCuda on one device (several keep nothing).
+/// Throws as knnGraphCuda does.
 /// @code cs::KnnGraph g = cs::kernels::knnGraphMultiCuda(contexts, points, {.k = 10}, job);
 /// @endcode
 KnnGraph knnGraphMultiCuda(std::span<StreamHandles* const> contexts, const PointSet& points,
                            const KnnParams& params, JobControl& job,
                            DeviceBuffer<std::int32_t>* keepIndices = nullptr,
-                           const DevicePoints* resident = nullptr);
+                           const DevicePoints* resident = nullptr, KnnForestReuse* reuse = nullptr);
 
 /// One tree's leaves of a share of the points searched into their lists (KnnLeafSearch, the
 /// distributed graph's per-rank work): the lists knn_parts::searchLeaves gives, bit for bit.

@@ -358,6 +358,114 @@ CS_TEST(residentPointsAndDeviceIndices) {
     g_backend->keepResident(nullptr, none);
 }
 
+bool hasStage(const cs::JobControl& job, const std::string& name) {
+    for (const auto& t : job.timings())
+        if (t.name == name) return true;
+    return false;
+}
+
+// The trees and recall sample kept between runs on the same device coordinates (the GUI's live
+// runs): every graph equals the CPU's (indices, distances, trees built and recall after each
+// tree), trees are built only where none is kept, and the sample is searched only for a k above
+// the kept one or for new points, seed, leaf size or sample.
+CS_TEST(forestKeptBetweenRuns) {
+    auto& ctx = static_cast<cs::kernels::CudaBackend&>(*g_backend).context();
+    const PointSet pts = cs::makeBlobPoints(60'000, 3, 41);
+    cs::JobControl upload;
+    const cs::kernels::DevicePoints resident = cs::kernels::uploadRecentred(ctx, pts, upload);
+    cs::kernels::KnnForestReuse reuse(std::size_t(1) << 34);
+    struct Run {
+        KnnParams p;
+        bool trees;   // some tree is built
+        bool sample;  // the sample's exact lists are searched
+        int kept;     // trees kept afterwards
+    };
+    const KnnParams base{.k = 10, .trees = 3, .leafSize = 256, .targetRecall = 0.0};
+    const auto with = [&](auto change) {
+        KnnParams p = base;
+        change(p);
+        return p;
+    };
+    const std::vector<Run> runs = {
+        {base, true, true, 3},
+        {with([](KnnParams& p) { p.k = 8; }), false, false, 3},
+        {with([](KnnParams& p) { p.k = 12; }), false, true, 3},
+        {with([](KnnParams& p) { p.k = 11; }), false, false, 3},
+        {with([](KnnParams& p) {
+             p.k = 12;
+             p.targetRecall = 0.9;
+         }),
+         false, false, 3},
+        {with([](KnnParams& p) { p.trees = 5; }), true, false, 5},
+        {with([](KnnParams& p) { p.seed = 2; }), true, true, 3},
+        {with([](KnnParams& p) {
+             p.seed = 2;
+             p.leafSize = 128;
+         }),
+         true, true, 3},
+        {with([](KnnParams& p) {
+             p.seed = 2;
+             p.leafSize = 128;
+             p.recallSample = 100;
+         }),
+         true, true, 3},
+    };
+    for (const Run& run : runs) {
+        const std::string what = describe("blobs kept", run.p);
+        cs::JobControl cpuJob, job;
+        const KnnGraph cpu = cs::knnGraphCpu(pts, run.p, cpuJob, 0);
+        const KnnGraph gpu =
+            cs::kernels::knnGraphCuda(ctx, pts, run.p, job, nullptr, &resident, &reuse);
+        CS_CHECK_MSG(firstDifference(cpu, gpu).empty(), what + ": " + firstDifference(cpu, gpu));
+        CS_CHECK_MSG(hasStage(job, "tree") == run.trees, what + ": trees built or not");
+        CS_CHECK_MSG(hasStage(job, "exact sample") == run.sample, what + ": sample or not");
+        CS_CHECK_EQ(reuse.trees(), run.kept);
+    }
+
+    // A cancelled run leaves what is kept true for the next.
+    cs::JobControl cancelled;
+    cancelled.cancel();
+    const KnnParams q = with([](KnnParams& p) {
+        p.seed = 2;
+        p.leafSize = 128;
+        p.k = 6;
+    });
+    CS_CHECK_THROWS(cs::kernels::knnGraphCuda(ctx, pts, q, cancelled, nullptr, &resident, &reuse),
+                    cs::Cancelled);
+    cs::JobControl cpuJob, job;
+    const KnnGraph after = cs::kernels::knnGraphCuda(ctx, pts, q, job, nullptr, &resident, &reuse);
+    CS_CHECK_MSG(firstDifference(cs::knnGraphCpu(pts, q, cpuJob, 0), after).empty(),
+                 "after a cancelled run");
+
+    // Nothing is kept over the limit: every run builds its trees.
+    cs::kernels::KnnForestReuse small(1024);
+    for (int k : {10, 8}) {
+        cs::JobControl j;
+        (void)cs::kernels::knnGraphCuda(ctx, pts, with([k](KnnParams& p) { p.k = k; }), j, nullptr,
+                                        &resident, &small);
+        CS_CHECK(hasStage(j, "tree"));
+        CS_CHECK_EQ(small.trees(), 0);
+        CS_CHECK_EQ(small.bytes(), std::size_t(0));
+    }
+}
+
+// The backend keeps the forest with its resident points: a k change builds no tree.
+CS_TEST(residentPointsKeepTheForest) {
+    auto pts = std::make_shared<const PointSet>(cs::makeBlobPoints(50'000, 3, 42));
+    cs::JobControl keep;
+    CS_CHECK(g_backend->keepResident(pts, keep) != nullptr);
+    for (const auto& [k, trees] : std::vector<std::pair<int, bool>>{{10, true}, {9, false}}) {
+        const KnnParams p{.k = k, .trees = 2, .leafSize = 256, .targetRecall = 0.0};
+        cs::JobControl cpuJob, job;
+        const KnnGraph gpu = g_backend->knnGraph(*pts, p, job);
+        const KnnGraph cpu = cs::knnGraphCpu(*pts, p, cpuJob, 0);
+        CS_CHECK_MSG(firstDifference(cpu, gpu).empty(), firstDifference(cpu, gpu));
+        CS_CHECK_MSG(hasStage(job, "tree") == trees, describe("resident blobs", p));
+    }
+    cs::JobControl none;
+    g_backend->keepResident(nullptr, none);
+}
+
 // Stages are timed, with the names the CPU backend uses.
 CS_TEST(stagesAndProgress) {
     const PointSet pts = cs::makeBlobPoints(30'000, 3, 9);
