@@ -448,12 +448,11 @@ KnnGraph CudaBackend::knnGraph(const PointSet& points, const KnnParams& params, 
     kept->context = m_context;
     // Sparse rows take their own path, on the first device; the coordinates are only their
     // 3-D view.
+    const DevicePoints* resident = points.sparse ? nullptr : residentCoords(points);
     KnnGraph graph =
-        points.sparse
-            ? knnGraphSparseCuda(*m_context, *points.sparse, params, job, &kept->indices)
-            : knnGraphMultiCuda(workerContexts(), points, params, job, &kept->indices,
-                                residentCoords(points),
-                                residentCoords(points) ? &m_resident->knnForest : nullptr);
+        points.sparse ? knnGraphSparseCuda(*m_context, *points.sparse, params, job, &kept->indices)
+                      : knnGraphMultiCuda(workerContexts(), points, params, job, &kept->indices,
+                                          resident, resident ? &m_resident->knnForest : nullptr);
     kept->n = graph.n;
     kept->k = graph.k;
     graph.device = std::move(kept);
