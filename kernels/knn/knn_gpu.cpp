@@ -41,6 +41,10 @@ namespace {
 constexpr std::size_t kMaxPoints = std::size_t(std::numeric_limits<std::int32_t>::max()) - 1;
 // Candidate chunks of the recall sample's exact search: enough blocks to fill the GPU even for
 // a sample of one row block.
+// The most host memory the spare lists kept for the next graph may take (KnnForestReuse::Kept):
+// 1M points up to k = 62.
+constexpr std::size_t kSpareListsMaxBytes = std::size_t(512) << 20;
+
 constexpr std::size_t kExactChunks = 512;
 // Pair-dimensions (rows x candidates x padded dimensions) per launch of the leaf and the
 // sample's exact search: tens of ms on an H200 (2^36 took 0.8 s at 2048-point leaves of 128
@@ -265,37 +269,69 @@ std::size_t exactChunks(std::size_t n) {
     return std::clamp<std::size_t>(n / 4096, 1, kExactChunks);
 }
 
-// A graph's host lists (n * k of each), faulted in on a thread of their own while the GPU
-// works (see dbscanCuda): wait() before writing them. In steps that stop once the job is left
-// by an exception: the 2 GB of 4M points with k = 64 take a quarter of a second, which a cancel
-// would otherwise wait for.
-class HostLists {
+// Host lists of `slots` entries of each kind (indices, distances), faulted in and zero-filled on a
+// thread of their own while the GPU works (see dbscanCuda). In steps that stop once the fill is
+// abandoned: the 2 GB of 4M points with k = 64 take a quarter of a second, which a cancel would
+// otherwise wait for.
+class HostListFill {
 public:
-    HostLists(KnnGraph& graph, std::size_t slots)
-        : m_done(std::async(std::launch::async, [&graph, slots, this] {
+    explicit HostListFill(std::size_t slots)
+        : m_slots(slots), m_done(std::async(std::launch::async, [this] {
               constexpr std::size_t kStep = std::size_t(8) << 20;  // 32 MiB of each
-              reserveOnHugePages(graph.indices, slots);
-              reserveOnHugePages(graph.distances, slots);
+              reserveOnHugePages(m_indices, m_slots);
+              reserveOnHugePages(m_distances, m_slots);
               for (std::size_t done = 0;
-                   done < slots && !m_abandoned.load(std::memory_order_relaxed);) {
-                  done = std::min(slots, done + kStep);
-                  graph.indices.resize(done);
-                  graph.distances.resize(done);
+                   done < m_slots && !m_abandoned.load(std::memory_order_relaxed);) {
+                  done = std::min(m_slots, done + kStep);
+                  m_indices.resize(done);
+                  m_distances.resize(done);
               }
           })) {}
-    HostLists(const HostLists&) = delete;
-    HostLists& operator=(const HostLists&) = delete;
-    ~HostLists() {
+    HostListFill(const HostListFill&) = delete;
+    HostListFill& operator=(const HostListFill&) = delete;
+    ~HostListFill() {
         m_abandoned.store(true, std::memory_order_relaxed);
         if (m_done.valid()) m_done.wait();
     }
-    void wait() {  // (any number of times)
-        if (m_done.valid()) m_done.get();
+    std::size_t slots() const { return m_slots; }
+    // Waits for the fill (rethrowing its failure), then hands over the first `slots` of each
+    // (at most slots()).
+    void moveInto(KnnGraph& graph, std::size_t slots) {
+        m_done.get();
+        graph.indices = std::move(m_indices);
+        graph.distances = std::move(m_distances);
+        graph.indices.resize(slots);
+        graph.distances.resize(slots);
     }
 
 private:
+    std::size_t m_slots;
+    std::vector<std::int32_t> m_indices;
+    std::vector<float> m_distances;
     std::atomic<bool> m_abandoned{false};  // before m_done: set up before the thread starts
     std::future<void> m_done;
+};
+
+// A graph's host lists (n * k of each): a spare fill when one was made for about as many (see
+// KnnForestReuse::Kept::spareLists), else a fresh one started now. wait() before writing them.
+class HostLists {
+public:
+    HostLists(KnnGraph& graph, std::size_t slots, std::unique_ptr<HostListFill> spare = nullptr)
+        : m_graph(graph),
+          m_slots(slots),
+          m_fill(spare && spare->slots() >= slots && spare->slots() <= 2 * slots
+                     ? std::move(spare)
+                     : std::make_unique<HostListFill>(slots)) {}
+    void wait() {  // (any number of times)
+        if (!m_fill) return;
+        m_fill->moveInto(m_graph, m_slots);
+        m_fill.reset();
+    }
+
+private:
+    KnnGraph& m_graph;
+    std::size_t m_slots;
+    std::unique_ptr<HostListFill> m_fill;
 };
 
 // The checks both graphs start with: the parameters, the point count, then the device memory
@@ -402,6 +438,11 @@ struct KnnForestReuse::Kept {
     std::vector<Tree> trees;
     std::vector<float> exact;  // the sample's exact squared distances, exactK per row, ascending
     int exactK = 0;
+    // Host lists for the next graph, filled while the user looks at this one: a k change at 1M
+    // points would otherwise wait for their pages (14 of a 30 ms job on the H200, once the kept
+    // trees no longer hide them). Made for two neighbours more than the last graph's, so that a
+    // k slider stepping either way finds them.
+    std::unique_ptr<HostListFill> spareLists;
 
     bool madeFor(const float* c, std::size_t np, std::size_t d, const KnnParams& p, int lv) const {
         return coords == c && n == np && dims == d && seed == p.seed && levels == lv &&
@@ -425,6 +466,10 @@ std::size_t KnnForestReuse::bytes() const {
 
 int KnnForestReuse::trees() const {
     return kept ? int(kept->trees.size()) : 0;
+}
+
+std::size_t KnnForestReuse::spareListSlots() const {
+    return kept && kept->spareLists ? kept->spareLists->slots() : 0;
 }
 
 KnnGraph knnGraphCuda(StreamHandles& ctx, const PointSet& points, const KnnParams& params,
@@ -508,7 +553,7 @@ KnnGraph buildForest(StreamHandles& ctx, const PointSet& points, const KnnParams
     KnnGraph graph;
     graph.n = n;
     graph.k = k;
-    HostLists allocated(graph, slots);
+    HostLists allocated(graph, slots, forest ? std::move(forest->spareLists) : nullptr);
 
     DevicePoints uploaded;
     if (!resident) uploaded = uploadRecentred(ctx, points, job);
@@ -644,6 +689,8 @@ KnnGraph buildForest(StreamHandles& ctx, const PointSet& points, const KnnParams
         if (!part) fromRecentred(graph.distances, scale);
     }
     if (keepIndices) *keepIndices = std::move(index);
+    if (forest && n * std::size_t(k + 2) * 8 <= kSpareListsMaxBytes)
+        forest->spareLists = std::make_unique<HostListFill>(n * std::size_t(k + 2));
     job.setProgress(1.0, "finish");
     return graph;
 }

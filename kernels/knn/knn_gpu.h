@@ -46,7 +46,8 @@ struct KnnDeviceGraph final : DeviceEdges {
 /// coordinates (the GUI's live runs on resident points): a run that changes only k or the target
 /// recall builds no tree it has kept (5 ms of 29 at 1M points on an H200), and one whose k the
 /// kept sample reaches searches no exact neighbours (4 ms): the sample's exact lists for k are the
-/// first k of a larger k's. A run with other coordinates, seed, leaf size or sample frees what is
+/// first k of a larger k's. Host lists for the next graph are filled while the user looks at this
+/// one (spareListSlots). A run with other coordinates, seed, leaf size or sample frees what is
 /// kept. Trees are kept while the whole takes at most limitBytes of device memory. The owner keeps
 /// one per coordinate array and drops it with the array (an address can be reused).
 struct KnnForestReuse {
@@ -60,6 +61,10 @@ struct KnnForestReuse {
     std::size_t bytes() const;
     /// Trees kept.
     int trees() const;
+    /// Entries of the spare host lists filled for the next graph (0 when none): n * (k + 2)
+    /// after a graph of k whose lists take at most 512 MiB; the next graph takes them when it
+    /// needs between half of them and all.
+    std::size_t spareListSlots() const;
 
     std::size_t limitBytes = 0;
     std::unique_ptr<Kept> kept;

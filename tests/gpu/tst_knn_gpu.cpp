@@ -420,6 +420,9 @@ CS_TEST(forestKeptBetweenRuns) {
         CS_CHECK_MSG(hasStage(job, "tree") == run.trees, what + ": trees built or not");
         CS_CHECK_MSG(hasStage(job, "exact sample") == run.sample, what + ": sample or not");
         CS_CHECK_EQ(reuse.trees(), run.kept);
+        // Lists for the next graph are filled meanwhile; the next run (k = 8 after 10, whose
+        // spare holds 12 a point) takes and trims them, or (k = 12 after 8) fills its own.
+        CS_CHECK_EQ(reuse.spareListSlots(), pts.n * std::size_t(run.p.k + 2));
     }
 
     // A cancelled run leaves what is kept true for the next.
