@@ -275,6 +275,60 @@ private slots:
         QCOMPARE(e, expected);
     }
 
+    void edgeLengthsOverTheDrawnCoordinates() {
+        // Four points of 4 dimensions: lengths over the first 3 alone (what the view draws);
+        // an edge with no target and one from a point with a NaN coordinate are left out.
+        cs::PointSet pts;
+        pts.n = 4;
+        pts.dims = 4;
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        pts.coords = {0, 0, 0, 100, 3, 4, 0, -100, 0, 0, 12, 7, nan, 0, 0, 0};
+        cs::KnnGraph g;
+        g.n = 4;
+        g.k = 2;
+        g.indices = {1, 2, 2, -1, 0, 1, 0, 1};
+        g.distances.assign(8, 1.0f);
+        const auto edges = cs::knnEdges(std::make_shared<const cs::KnnGraph>(g));
+        const std::vector<float> all = cs::edgeLengthSample(edges, pts);
+        const std::vector<float> expected{5, 12, 13, 12, 13};
+        QCOMPARE(all.size(), expected.size());
+        for (std::size_t i = 0; i < all.size(); ++i)
+            QVERIFY2(std::abs(all[i] - expected[i]) < 1e-5f, qPrintable(QString::number(i)));
+
+        // Beyond `most`: every step-th edge, step = edges / most.
+        const std::vector<float> sampled = cs::edgeLengthSample(edges, pts, 3);
+        QCOMPARE(sampled, (std::vector<float>{5, 13, 12}));  // edges 0, 2, 4 (6 has no length)
+
+        // Edges of other points: nothing.
+        cs::PointSet three = pts;
+        three.n = 3;
+        three.coords.resize(12);
+        QVERIFY(cs::edgeLengthSample(edges, three).empty());
+
+        // A large graph on several threads: the same as one at a time.
+        const std::size_t n = 50'000;
+        const cs::PointSet cloud = cs::makeBlobPoints(n, 3, 5);
+        cs::KnnGraph big;
+        big.n = n;
+        big.k = 4;
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t c = 1; c <= 4; ++c)
+                big.indices.push_back(std::int32_t((i * 7919 + c * 104729) % n));
+        big.distances.assign(big.indices.size(), 1.0f);
+        const auto bigEdges = cs::knnEdges(std::make_shared<const cs::KnnGraph>(big));
+        const std::vector<float> lengths = cs::edgeLengthSample(bigEdges, cloud, 1u << 30);
+        QCOMPARE(lengths.size(), big.indices.size());
+        for (std::size_t e = 0; e < lengths.size(); e += 997) {
+            const std::size_t i = e / 4, t = std::size_t(big.indices[e]);
+            double sq = 0;
+            for (std::size_t j = 0; j < 3; ++j) {
+                const double d = double(cloud.coords[i * 3 + j]) - cloud.coords[t * 3 + j];
+                sq += d * d;
+            }
+            QCOMPARE(lengths[e], float(std::sqrt(sq)));
+        }
+    }
+
     void recallCountsTies_data() {
         // One sample row of k = 3: the squared distances of the graph's list and of the exact
         // list, and the recall.

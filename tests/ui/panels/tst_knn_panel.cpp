@@ -96,6 +96,10 @@ private slots:
         QCOMPARE(run->graph->recallByTree, want.recallByTree);
         // The view draws exactly the graph's edges, from its own position buffer.
         QVERIFY(view()->edges().owner == run->graph);
+        // Its lengths were measured on the worker, and the view reads those.
+        QVERIFY(run->edgeLengths && !run->edgeLengths->empty());
+        QVERIFY(view()->edges().lengthSample == run->edgeLengths);
+        QCOMPARE(*run->edgeLengths, cs::edgeLengthSample(view()->edges(), *run->points));
         QCOMPARE(view()->readEdgeBuffer(),
                  cs::edgeIndexPairs(cs::knnEdges(std::make_shared<const cs::KnnGraph>(want))));
         QTRY_VERIFY_WITH_TIMEOUT(view()->isContentDrawn(), 10000);

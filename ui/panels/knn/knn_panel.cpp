@@ -73,6 +73,12 @@ void setKthDistances(KnnRun& run) {
     run.maxKthDistance = double(largest);
 }
 
+// The lengths the view's length colours, filter and legend read, measured off the GUI thread.
+void setEdgeLengths(KnnRun& run) {
+    run.edgeLengths = std::make_shared<const std::vector<float>>(
+        edgeLengthSample(knnEdges(run.graph), *run.points));
+}
+
 }  // namespace
 
 KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
@@ -359,6 +365,10 @@ void KnnPanel::submitRun() {
                     edgeIndexPairs(knnEdges(graph)));
             }
             run.graph = std::move(graph);
+            {
+                const auto stage = job.stage("edge lengths");
+                setEdgeLengths(run);
+            }
             return run;
         });
 }
@@ -371,7 +381,9 @@ bool KnnPanel::showRun(const std::shared_ptr<const KnnRun>& run, const JobOutcom
     // A graph of points no longer loaded is dropped (setPointSet cancels, but it may have
     // finished first).
     if (run->points != m_points) return false;
-    if (!m_view.setEdges(knnEdges(run->graph), run->edgeIndices)) {
+    PointEdges edges = knnEdges(run->graph);
+    edges.lengthSample = run->edgeLengths;
+    if (!m_view.setEdges(std::move(edges), run->edgeIndices)) {
         setWarning(tr("The kNN graph does not match the points on screen; it is not shown."));
         return false;
     }
@@ -480,6 +492,7 @@ QString KnnPanel::importGraph(const QString& path) {
             setKthDistances(*read.run);
             read.run->edgeIndices =
                 std::make_shared<const std::vector<std::uint32_t>>(edgeIndexPairs(knnEdges(graph)));
+            setEdgeLengths(*read.run);
         } catch (const std::bad_alloc&) {
             read.error = tr("not enough memory to read it");
         } catch (const std::exception& e) {

@@ -34,6 +34,9 @@ struct KnnRun {
     /// edgeIndexPairs(knnEdges(graph)), built on the worker for the view's upload; null when the
     /// view writes the edges on the GPU itself (a CUDA graph with interop), and after hand-over.
     std::shared_ptr<const std::vector<std::uint32_t>> edgeIndices;
+    /// edgeLengthSample() of the graph's edges over `points`, measured on the worker for the
+    /// view's length colours, filter and legend.
+    std::shared_ptr<const std::vector<float>> edgeLengths;
     /// The indices file an imported graph was read from (KnnPanel::importGraph); empty for a
     /// graph built here.
     QString importedFrom;

@@ -435,21 +435,8 @@ void PointCloudView::updateEdgeStatistics() {
     if (!m_edges || !m_points || m_edges.n != m_points->n) return;
     const std::size_t count = m_edges.edgeCount();
     const std::size_t step = std::max<std::size_t>(1, count / kEdgeLengthSample);
-    const std::size_t k = std::size_t(std::max(m_edges.k, 1));
-    const std::size_t d = m_points->dims, used = std::min<std::size_t>(d, 3);
-    const float* x = m_points->coords.data();
-    m_edgeLengthSample.reserve(count / step + 1);
-    for (std::size_t e = 0; e < count; e += step) {
-        const std::size_t i = e / k;
-        const std::int32_t t = m_edges.targets[e];
-        if (t < 0 || std::size_t(t) >= m_edges.n) continue;
-        double s = 0.0;
-        for (std::size_t j = 0; j < used; ++j) {
-            const double diff = double(x[i * d + j]) - double(x[std::size_t(t) * d + j]);
-            s += diff * diff;
-        }
-        if (std::isfinite(s)) m_edgeLengthSample.push_back(float(std::sqrt(s)));
-    }
+    m_edgeLengthSample =
+        m_edges.lengthSample ? *m_edges.lengthSample : edgeLengthSample(m_edges, *m_points);
     if (m_edgeLengthSample.empty()) return;
     const auto [lo, hi] = std::minmax_element(m_edgeLengthSample.begin(), m_edgeLengthSample.end());
     m_edgeBounds = {double(*lo), double(*hi)};

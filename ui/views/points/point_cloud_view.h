@@ -369,10 +369,6 @@ public:
     static constexpr std::size_t kLodBudget = 2'000'000;
     static constexpr std::size_t kSoftwareLodBudget = 250'000;
     static constexpr int kLodSettleMs = 150;
-    // Edges whose lengths the edge legend, colour range and length filter read, evenly spaced:
-    // all of a graph up to this size. A sample of 2^22 took the GUI thread 325 ms for each new
-    // graph of 1M points (k = 10) on the H200 machine.
-    static constexpr std::size_t kEdgeLengthSample = std::size_t(1) << 16;
     // Passes over posted relayouts before new content is painted (contentChanged()).
     static constexpr int kLayoutPassesBeforePaint = 6;
     /// True from a camera move until settleMs after the last.

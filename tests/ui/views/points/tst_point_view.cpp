@@ -674,7 +674,7 @@ private slots:
         for (std::size_t i = 0; i < n; ++i)
             for (int c = 1; c <= k; ++c)
                 targets.push_back(std::int32_t((i + std::size_t(c)) % n));
-        QVERIFY(targets.size() >= 2 * PointCloudView::kEdgeLengthSample);
+        QVERIFY(targets.size() >= 2 * cs::kEdgeLengthSample);
         QVERIFY(view->setEdges(cs::knnEdges(makeGraph(n, k, targets))));
         const Legend& legend = view->edgeLegend();
         QVERIFY(legend.estimated);
@@ -691,6 +691,19 @@ private slots:
         QVERIFY2(std::abs(double(legend.above) - double(above)) < 0.1 * double(above),
                  qPrintable(QStringLiteral("%1 above, %2 counted").arg(legend.above).arg(above)));
         QVERIFY(legend.notes().join(QLatin1Char(' ')).contains(QStringLiteral("about")));
+    }
+
+    // Lengths measured where the edges were made (the kNN panel's worker) are the ones read.
+    void edgeLengthsMeasuredElsewhereAreUsed() {
+        auto points = makePoints(2, {0, 0, 1, 0, 2, 0, 5, 0});
+        auto view = makeView(points, QSize(200, 100));
+        QVERIFY(view);
+        cs::PointEdges edges = cs::knnEdges(makeGraph(4, 1, {1, 2, 3, 2}));
+        QVERIFY(view->setEdges(edges));
+        QCOMPARE(view->edgeLengthBounds(), (std::array<double, 2>{1.0, 3.0}));
+        edges.lengthSample = std::make_shared<const std::vector<float>>(std::vector<float>{2, 7});
+        QVERIFY(view->setEdges(edges));
+        QCOMPARE(view->edgeLengthBounds(), (std::array<double, 2>{2.0, 7.0}));
     }
 
     void knnEdgesByLengthFilteredAndOver() {
