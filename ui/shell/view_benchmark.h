@@ -70,7 +70,7 @@ private:
     /// Where one change's time went, per series.
     struct Stages {
         std::vector<double> total, result, changeToStart, job, jobToDelivered, deliveredToShown,
-            shownToPaint, paint, bufferWrite, paintToSwap;
+            shownToPaint, shownToUpdate, updateToPaint, paint, bufferWrite, paintToSwap;
         std::map<std::string, std::vector<double>> jobStages;
         QString colourPath;
         QString edgeRenderer;  // the kNN series: "splat" or "gl", who drew the last edges
@@ -103,6 +103,9 @@ private:
     void finishDrag();
     void fail(const QString& message);
     void disconnectAll();
+    /// Stamps the window's update requests (m_updateNs): the wait for the paint splits into the
+    /// event loop's turn and the window's other widgets painted before the view.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     MainWindow& m_window;
     QJsonObject m_report;
@@ -121,6 +124,7 @@ private:
     bool m_settling = false;  // waiting for a colour path switch to reach the screen
     std::int64_t m_changeNs = 0;
     std::int64_t m_shownNs = -1;
+    std::int64_t m_updateNs = -1;  // the last update request the window took after m_shownNs
     std::int64_t m_startedNs = 0, m_endedNs = 0, m_deliveredNs = 0;
     double m_jobMs = 0.0;
     std::map<std::string, double> m_jobStages;

@@ -232,6 +232,18 @@ private slots:
                 sum += median;
             }
             QVERIFY2(sum > 0.0, qPrintable(series));
+            // The wait for the paint splits into the event loop's turn and the other widgets.
+            const double waitMax =
+                p[QStringLiteral("resultToPaintMs")].toObject()[QStringLiteral("max")].toDouble();
+            for (const QString& key : {QStringLiteral("resultToUpdateRequestMs"),
+                                       QStringLiteral("updateRequestToPaintMs")}) {
+                const QJsonObject part = p[key].toObject();
+                QCOMPARE(part[QStringLiteral("count")].toInt(),
+                         cs::ui::ViewBenchmark::kChangesPerPath);
+                const double median = part[QStringLiteral("median")].toDouble(-1.0);
+                QVERIFY2(median >= 0.0 && part[QStringLiteral("max")].toDouble() <= waitMax + 1e-6,
+                         qPrintable(QStringLiteral("%1 %2: %3").arg(series, key).arg(median)));
+            }
         }
         const QJsonObject drag = j[QStringLiteral("drag")].toObject();
         QCOMPARE(drag[QStringLiteral("positions")].toInt(), cs::ui::ViewBenchmark::kDragPositions);
