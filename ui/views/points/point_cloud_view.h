@@ -369,8 +369,6 @@ public:
     static constexpr std::size_t kLodBudget = 2'000'000;
     static constexpr std::size_t kSoftwareLodBudget = 250'000;
     static constexpr int kLodSettleMs = 150;
-    // Passes over posted relayouts before new content is painted (contentChanged()).
-    static constexpr int kLayoutPassesBeforePaint = 6;
     /// True from a camera move until settleMs after the last.
     bool isCameraMoving() const { return m_lodSettle.isActive(); }
     /// True on a software GL renderer (llvmpipe, softpipe, SwiftShader), known once GL is up.

@@ -693,6 +693,23 @@ private slots:
         QVERIFY(legend.notes().join(QLatin1Char(' ')).contains(QStringLiteral("about")));
     }
 
+    // New content is painted as soon as the handler that set it returns: before events posted
+    // after it (a panel's relayouts), even right after a frame, when Qt defers a repaint().
+    void newContentPaintsBeforeLaterEvents() {
+        auto view = makeView(makePoints(2, {0, 0, 1, 0, 2, 0, 5, 0}), QSize(200, 100));
+        QVERIFY(view);
+        QVERIFY(waitDrawn(*view));
+        for (int i = 0; i < 6; ++i) {
+            view->setEdgesVisible(i % 2 == 1);
+            QVERIFY(!view->isContentDrawn());
+            bool drawnFirst = false;
+            QMetaObject::invokeMethod(
+                view.get(), [&] { drawnFirst = view->isContentDrawn(); }, Qt::QueuedConnection);
+            QVERIFY(waitDrawn(*view));
+            QVERIFY2(drawnFirst, qPrintable(QStringLiteral("change %1").arg(i)));
+        }
+    }
+
     // Lengths measured where the edges were made (the kNN panel's worker) are the ones read.
     void edgeLengthsMeasuredElsewhereAreUsed() {
         auto points = makePoints(2, {0, 0, 1, 0, 2, 0, 5, 0});
