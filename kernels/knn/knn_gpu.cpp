@@ -39,12 +39,11 @@ namespace cs::kernels {
 namespace {
 
 constexpr std::size_t kMaxPoints = std::size_t(std::numeric_limits<std::int32_t>::max()) - 1;
-// Candidate chunks of the recall sample's exact search: enough blocks to fill the GPU even for
-// a sample of one row block.
 // The most host memory the spare lists kept for the next graph may take (KnnForestReuse::Kept):
 // 1M points up to k = 62.
 constexpr std::size_t kSpareListsMaxBytes = std::size_t(512) << 20;
-
+// Candidate chunks of the recall sample's exact search: enough blocks to fill the GPU even for
+// a sample of one row block.
 constexpr std::size_t kExactChunks = 512;
 // Pair-dimensions (rows x candidates x padded dimensions) per launch of the leaf and the
 // sample's exact search: tens of ms on an H200 (2^36 took 0.8 s at 2048-point leaves of 128
