@@ -287,6 +287,8 @@ QLabel* AlgorithmPanel::warningLabel() const {
     return m_warningRow->label();
 }
 
+// After parametersChanged(): the run starts first, and writing the settings file (a millisecond,
+// more on a slow disk) overlaps it.
 void AlgorithmPanel::store(const char* name, const ParameterValue& value, bool stored) {
     if (stored) ParameterStore::save(m_descriptor, parameterSpec(m_descriptor, name), value);
 }
@@ -302,8 +304,8 @@ QSpinBox* AlgorithmPanel::addIntParameter(const char* name, bool stored) {
     m_form->addRow(QString::fromStdString(spec.label), spin);
     m_parameterWidgets[spec.name] = spin;
     connect(spin, &QSpinBox::valueChanged, this, [this, name, stored](int v) {
-        store(name, std::int64_t(v), stored);
         parametersChanged();
+        store(name, std::int64_t(v), stored);
     });
     return spin;
 }
@@ -319,8 +321,8 @@ QDoubleSpinBox* AlgorithmPanel::addDoubleParameter(const char* name, bool stored
     m_form->addRow(QString::fromStdString(spec.label), spin);
     m_parameterWidgets[spec.name] = spin;
     connect(spin, &QDoubleSpinBox::valueChanged, this, [this, name, stored](double v) {
-        store(name, v, stored);
         parametersChanged();
+        store(name, v, stored);
     });
     return spin;
 }
@@ -336,8 +338,8 @@ QCheckBox* AlgorithmPanel::addBoolParameter(const char* name, const QString& tex
     m_form->addRow(box);
     m_parameterWidgets[spec.name] = box;
     connect(box, &QCheckBox::toggled, this, [this, name, stored](bool on) {
-        store(name, on, stored);
         parametersChanged();
+        store(name, on, stored);
     });
     return box;
 }
