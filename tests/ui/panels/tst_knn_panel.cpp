@@ -457,6 +457,19 @@ private slots:
         panel()->overPointsBox()->setChecked(false);
     }
 
+    // A label's "&" marks its shortcut only with a buddy; without one it shows as "&" (the edge
+    // opacity's row of two widgets did). Every such label of the window has one.
+    void everyMnemonicLabelHasABuddy() {
+        QStringList orphans;
+        for (const QLabel* label : m_window->findChildren<QLabel*>()) {
+            QString text = label->text();
+            if (label->textFormat() == Qt::RichText || Qt::mightBeRichText(text)) continue;
+            text.remove(QStringLiteral("&&"));
+            if (text.contains(QLatin1Char('&')) && !label->buddy()) orphans << label->text();
+        }
+        QVERIFY2(orphans.isEmpty(), qPrintable(orphans.join(QStringLiteral(", "))));
+    }
+
     void cleanupTestCase() { m_window.reset(); }
 };
 

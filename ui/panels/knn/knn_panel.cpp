@@ -132,7 +132,10 @@ KnnPanel::KnnPanel(JobRunner& runner, PointCloudView& view, QWidget* parent)
     auto* opacityRow = new QHBoxLayout;
     opacityRow->addWidget(m_opacity, 1);
     opacityRow->addWidget(m_autoOpacity);
-    showLayout->addRow(tr("&Opacity"), opacityRow);
+    // A row of two widgets gets no buddy from the form, and its "&" would show: the slider is it.
+    auto* opacityLabel = new QLabel(tr("&Opacity"));
+    opacityLabel->setBuddy(m_opacity);
+    showLayout->addRow(opacityLabel, opacityRow);
     m_byLength = new QCheckBox(tr("Colour by &length"));
     m_byLength->setToolTip(
         tr("Colour each edge by its length with a colour map of its own; off: "
