@@ -1078,11 +1078,7 @@ void PointCloudView::contentChanged() {
     // the window, the panels' relayouts after a result among them (2 to 12 ms on the H200
     // machine at 1M points), and not by repaint(), which Qt turns into that same request when
     // the window presented a frame within the last refresh interval, as it always has in a live
-    // drag. The relayouts follow the frame; one that moves a widget presents a second. Marked
-    // dirty at once all the same: a window repaint the handler itself causes (a status message
-    // is shown by a synchronous repaint) then draws the view too, rather than presenting a frame
-    // without it that the view's own would wait for (20 ms with llvmpipe at 1M points).
-    update();
+    // drag. The relayouts follow the frame; one that moves a widget presents a second.
     if (m_paintPosted) return;
     m_paintPosted = true;
     QMetaObject::invokeMethod(
@@ -1090,7 +1086,7 @@ void PointCloudView::contentChanged() {
         [this] {
             m_paintPosted = false;
             if (isContentDrawn()) return;
-            update();  // (again: a window repaint since the change may have taken the mark)
+            update();
             if (!isVisible() || !m_glReady) return;  // painted when it can be
             QEvent request(QEvent::UpdateRequest);
             QCoreApplication::sendEvent(window(), &request);

@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: MIT
 // PointCloudView: what reaches the framebuffer (grabFramebuffer), colouring, camera math and
 // key handling. Runs under xvfb-run (Mesa llvmpipe here, the NVIDIA driver on the GPU machine).
-#include <QLabel>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
 #include <QSignalSpy>
-#include <QVBoxLayout>
 #include <QtTest>
 #include <algorithm>
 #include <array>
@@ -709,30 +707,6 @@ private slots:
                 view.get(), [&] { drawnFirst = view->isContentDrawn(); }, Qt::QueuedConnection);
             QVERIFY(waitDrawn(*view));
             QVERIFY2(drawnFirst, qPrintable(QStringLiteral("change %1").arg(i)));
-        }
-    }
-
-    // A window repaint that the change's own handler causes (a status message is shown by a
-    // synchronous repaint) draws the new content too, rather than a frame without it that the
-    // view's own paint would then wait for.
-    void aRepaintInTheSameHandlerDrawsTheNewContent() {
-        QWidget window;
-        auto* layout = new QVBoxLayout(&window);
-        auto* status = new QLabel(QStringLiteral("status"));
-        auto* view = new PointCloudView;
-        layout->addWidget(status);
-        layout->addWidget(view);
-        window.resize(240, 240);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        view->setPointSet(makePoints(2, {0, 0, 1, 0, 2, 0, 5, 0}));
-        QVERIFY(waitDrawn(*view));
-        for (int i = 0; i < 4; ++i) {
-            QTest::qWait(40);  // past the refresh interval within which Qt defers a repaint()
-            view->setEdgesVisible(i % 2 == 0);
-            status->setText(QString::number(i));
-            status->repaint();
-            QVERIFY2(view->isContentDrawn(), qPrintable(QStringLiteral("change %1").arg(i)));
         }
     }
 
