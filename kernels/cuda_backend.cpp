@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 #include <future>
+#include <optional>
 #include <thread>
 
 #include "compute/backend/device_set.h"
@@ -393,50 +394,72 @@ DbscanSweepResult CudaBackend::dbscanSweep(const PointSet& points, const DbscanS
     return dbscanSweepCuda(*m_context, points, params, job, residentCoords(points));
 }
 
+namespace {
+
+// The device labels of a result of this context's DBSCAN on n points, or nullptr.
+const DbscanDeviceResult* deviceClusters(const DbscanResult& r,
+                                         const std::shared_ptr<StreamHandles>& context,
+                                         std::size_t n) {
+    const auto* d = dynamic_cast<const DbscanDeviceClusters*>(r.device.get());
+    if (!d || d->context != context || r.labels.size() != n || d->clusters.labels.size() != n ||
+        r.clusterCount <= 0)
+        return nullptr;
+    return &d->clusters;
+}
+
+}  // namespace
+
+DbscanRematch CudaBackend::dbscanMatched(const PointSet& points, const DbscanParams& params,
+                                         const DbscanResult* previous, JobControl& job) {
+    const DbscanDeviceResult* before =
+        previous ? deviceClusters(*previous, m_context, points.n) : nullptr;
+    if (!before) return Backend::dbscanMatched(points, params, previous, job);
+    DeviceScope scope(m_device);  // take() and the count's buffers outlive dbscanCuda's scope
+    auto kept = std::make_shared<DbscanDeviceClusters>();
+    kept->context = m_context;
+    const DevicePoints* resident = residentCoords(points);
+    std::optional<ClusterOverlapCount> counting;
+    const auto countBesideDownload = [&](const DbscanDeviceResult& now) {
+        if (now.clusterCount <= 0) return;
+        try {
+            counting.emplace(before->labels.data(), before->clusterCount, now.labels.data(),
+                             now.clusterCount, points.n, m_context->stream());
+        } catch (const DeviceError& e) {
+            if (!e.outOfMemory()) throw;  // counted afterwards, on the host
+        }
+    };
+    DbscanRematch out;
+    out.result = dbscanCuda(*m_context, points, params, job, &kept->clusters, resident,
+                            resident ? &m_resident->dbscanGrid : nullptr, countBesideDownload);
+    if (points.n > 0) out.result.device = std::move(kept);
+    if (counting) {
+        const auto wait = job.stage("overlap after download");  // what the download did not hide
+        out.overlap = counting->take();
+    } else {
+        out.overlap = Backend::clusterOverlap(*previous, out.result, job);
+    }
+    return out;
+}
+
 std::vector<ClusterOverlap> CudaBackend::clusterOverlap(const DbscanResult& a,
                                                         const DbscanResult& b, JobControl& job) {
-    const auto* da = dynamic_cast<const DbscanDeviceClusters*>(a.device.get());
-    const auto* db = dynamic_cast<const DbscanDeviceClusters*>(b.device.get());
     const std::size_t n = a.labels.size();
-    if (!da || !db || da->context != m_context || db->context != m_context ||
-        b.labels.size() != n || da->clusters.labels.size() != n ||
-        db->clusters.labels.size() != n || a.clusterCount <= 0 || b.clusterCount <= 0)
-        return Backend::clusterOverlap(a, b, job);
+    const DbscanDeviceResult* da = deviceClusters(a, m_context, n);
+    const DbscanDeviceResult* db = deviceClusters(b, m_context, n);
+    if (!da || !db) return Backend::clusterOverlap(a, b, job);
     DeviceScope scope(m_device);
-    const cudaStream_t s = m_context->stream();
-    std::vector<std::uint64_t> pairs;
-    std::vector<std::uint32_t> points;
     try {
         ScopedGpuStage stage(*m_context, job, "overlap");
-        DeviceBuffer<std::uint64_t> keys(n, s), spare(n, s);
-        DeviceBuffer<std::uint32_t> counts(n, s), runs(1, s);
-        const std::size_t tempBytes = overlapPairsTempBytes(n);
-        DeviceBuffer<std::byte> temp(tempBytes, s);
-        const std::uint64_t* sorted = launchOverlapPairs(
-            da->clusters.labels.data(), db->clusters.labels.data(), n,
-            std::uint32_t(a.clusterCount), std::uint32_t(b.clusterCount), keys.data(), spare.data(),
-            counts.data(), runs.data(), temp.data(), tempBytes, s);
-        const std::uint32_t distinct = runs.toHost()[0];
-        pairs.resize(distinct);
-        points.resize(distinct);
-        CS_CUDA_CHECK(cudaMemcpyAsync(pairs.data(), sorted, distinct * sizeof(std::uint64_t),
-                                      cudaMemcpyDeviceToHost, s));
-        counts.copyToHost(points);
-        m_context->synchronize();
+        ClusterOverlapCount count(da->labels.data(), da->clusterCount, db->labels.data(),
+                                  db->clusterCount, n, m_context->stream());
+        std::vector<ClusterOverlap> table = count.take();
         stage.finish();
+        return table;
     } catch (const DeviceError& e) {
         // The table needs 20 bytes a point on the device; without them the host counts it.
         if (!e.outOfMemory()) throw;
         return Backend::clusterOverlap(a, b, job);
     }
-    // Keys ascend as (a, b) does; the noise key, countA * countB, comes last when present.
-    const std::uint64_t noise = std::uint64_t(a.clusterCount) * std::uint64_t(b.clusterCount);
-    std::vector<ClusterOverlap> out;
-    out.reserve(pairs.size());
-    for (std::size_t i = 0; i < pairs.size() && pairs[i] != noise; ++i)
-        out.push_back({std::int32_t(pairs[i] / std::uint64_t(b.clusterCount)),
-                       std::int32_t(pairs[i] % std::uint64_t(b.clusterCount)), points[i]});
-    return out;
 }
 
 KDistanceResult CudaBackend::kDistance(const PointSet& points, int k, JobControl& job) {

@@ -62,6 +62,10 @@ public:
     /// union-find and statistics per MinPts on the device; cells equal the CPU backend's.
     DbscanSweepResult dbscanSweep(const PointSet& points, const DbscanSweepParams& params,
                                   JobControl& job) override;
+    /// The overlap with the previous run is counted on the GPU while the labels download, when
+    /// previous left its labels there; as dbscan() and clusterOverlap() otherwise.
+    DbscanRematch dbscanMatched(const PointSet& points, const DbscanParams& params,
+                                const DbscanResult* previous, JobControl& job) override;
     /// On the GPU when both results left their labels there (this backend's dbscan) and 20 bytes
     /// a point are free there, for any number of clusters; on the host otherwise.
     std::vector<ClusterOverlap> clusterOverlap(const DbscanResult& a, const DbscanResult& b,

@@ -45,6 +45,15 @@ std::vector<ClusterOverlap> Backend::clusterOverlap(const DbscanResult& a, const
     return cs::clusterOverlap(a.labels, a.clusterCount, b.labels, b.clusterCount);
 }
 
+DbscanRematch Backend::dbscanMatched(const PointSet& points, const DbscanParams& params,
+                                     const DbscanResult* previous, JobControl& job) {
+    DbscanRematch out;
+    out.result = dbscan(points, params, job);
+    if (previous && previous->labels.size() == out.result.labels.size())
+        out.overlap = clusterOverlap(*previous, out.result, job);
+    return out;
+}
+
 void Backend::setDevices(const std::vector<int>&) {
     throw Error("--devices chooses CUDA devices, but the " + name() +
                 " backend runs on no device; use --backend cuda");

@@ -35,6 +35,13 @@ struct BackendInfo {
     std::string summary() const;
 };
 
+/// A DBSCAN re-run and the overlap of its clusters with the previous run's
+/// (Backend::dbscanMatched).
+struct DbscanRematch {
+    DbscanResult result;
+    std::vector<ClusterOverlap> overlap;  ///< empty without a previous run
+};
+
 /// One interface, two implementations: CpuBackend (always built, the reference and the oracle
 /// of the GPU tests) and CudaBackend (kernels/, built with CUDA). One virtual per algorithm stage
 /// (dbscan, kDistance, knnGraph, kshape, rocket ...), each taking a params struct, input views
@@ -93,6 +100,13 @@ public:
     /// live (on the GPU when both results left them there). The default runs on the host.
     virtual std::vector<ClusterOverlap> clusterOverlap(const DbscanResult& a, const DbscanResult& b,
                                                        JobControl& job);
+    /// A re-run of DBSCAN on the same points with the overlap of its clusters with the previous
+    /// run's (nullptr: none, and no overlap), for a live view that keeps cluster colours: the
+    /// same as dbscan() then clusterOverlap(), which is the default; a backend may count the
+    /// overlap while it hands the labels over (the CUDA backend does, during their download).
+    /// @code auto [now, overlap] = backend.dbscanMatched(points, params, &before, job); @endcode
+    virtual DbscanRematch dbscanMatched(const PointSet& points, const DbscanParams& params,
+                                        const DbscanResult* previous, JobControl& job);
     /// The k-distance curve (distance to the k-th nearest point, itself counted) for eps choice.
     virtual KDistanceResult kDistance(const PointSet& points, int k, JobControl& job);
     /// The approximate kNN graph from a random-projection tree forest (compute/knn/knn_graph.h);

@@ -96,6 +96,10 @@ Bounds pointBounds(const StreamHandles& ctx, const float* coords, std::size_t n,
 // coarsened, which stays exact (clique flags come from the cell boxes) and only costs speed.
 // The stencil half-width covers every pair within `reach`: |k_a - k_b| <= ceil(|a - b| / side
 // + the double rounding of the cell coordinates, < 1e-4 cells).
+int stencilRadius(double side, double reach) {
+    return std::isfinite(reach) ? int(std::floor(reach / side + 1e-4)) + 1 : 1;
+}
+
 GridGeometry makeGeometry(int dims, const Bounds& b, const std::array<double, 3>& want,
                           double reach) {
     GridGeometry g;
@@ -138,7 +142,7 @@ GridGeometry makeGeometry(int dims, const Bounds& b, const std::array<double, 3>
         g.shift[j] = shift;
         shift += g.bits[j];
         g.invSide[j] = 1.0 / g.side[j];
-        g.radius[j] = std::isfinite(reach) ? int(std::floor(reach / g.side[j] + 1e-4)) + 1 : 1;
+        g.radius[j] = stencilRadius(g.side[j], reach);
         if (g.radius[j] > 2) throw Error("internal: DBSCAN grid stencil wider than 5 cells");
     }
     return g;
@@ -185,6 +189,27 @@ void fillColumnOffsets(GridView& view) {
         view.columnOffset[i][0] = static_cast<signed char>(offsets[i].dx);
         view.columnOffset[i][1] = static_cast<signed char>(offsets[i].dy);
     }
+}
+
+// The stencil of a lattice for eps2, when it is at most 5 cells wide. A lattice built for a
+// smaller eps serves a larger one this way: its clique flags (pairwise within the smaller eps)
+// hold for the larger.
+bool stencilFits(const GridGeometry& g, float eps2) {
+    if (std::isinf(eps2)) return false;
+    const double reach = canonicalReach(eps2);
+    for (int j = 0; j < g.dims; ++j)
+        if (stencilRadius(g.side[j], reach) > 2) return false;
+    return true;
+}
+
+void setStencil(GridView& view, float eps2) {
+    if (std::isinf(eps2)) return;  // a lattice made for an infinite eps is all one cell
+    if (!stencilFits(view.geo, eps2))
+        throw Error("internal: DBSCAN grid stencil wider than 5 cells");
+    const double reach = canonicalReach(eps2);
+    for (int j = 0; j < view.geo.dims; ++j)
+        view.geo.radius[j] = stencilRadius(view.geo.side[j], reach);
+    fillColumnOffsets(view);
 }
 
 // The grid's device arrays; view points into them.
@@ -465,17 +490,30 @@ void gridFor(const StreamHandles& ctx, const float* coords, std::size_t n, std::
 
 }  // namespace
 
+// A kept grid's lattice is made for an eps this much below the run's, so that an eps dragged
+// down by up to 6.5 % or up by up to 7.9 % (3-D; 2 / sqrt(d) / 1.07 up) finds it still serves.
+constexpr double kKeptGridMargin = 1.07;
+
 struct DbscanGridReuse::Kept {
     const float* coords = nullptr;
     std::size_t n = 0, dims = 0;
-    float eps2 = 0.f;
+    float gridEps2 = 0.f;  // the lattice and clique flags are made for it
+    float eps2 = 0.f;      // the stencil and counts are for it (>= gridEps2)
     bool built = false;
     GridStore grid;
     DeviceBuffer<std::uint32_t> counts;  // empty: not kept (too big, or no reuse asked for)
     int countedTo = 0;                   // counts[p]: exact below it, at least it otherwise
 
-    bool madeFor(const float* c, std::size_t np, std::size_t d, float e2) const {
-        return built && coords == c && n == np && dims == d && eps2 == e2;
+    bool serves(const float* c, std::size_t np, std::size_t d, float e2) const {
+        if (!built || coords != c || n != np || dims != d) return false;
+        return e2 == eps2 || (e2 >= gridEps2 && stencilFits(grid.view.geo, e2));
+    }
+    // The stencil for another eps; its counts are of the old one.
+    void aimAt(float e2) {
+        if (e2 == eps2) return;
+        setStencil(grid.view, e2);
+        eps2 = e2;
+        countedTo = 0;
     }
     std::size_t bytes() const {
         const GridStore& g = grid;
@@ -526,7 +564,8 @@ void runGrid(const StreamHandles& ctx, JobControl& job, const DbscanParams& para
     const std::size_t n = k.n;
     if (!k.built) {
         ScopedGpuStage stage(ctx, job, "grid");
-        gridFor(ctx, k.coords, n, k.dims, eps2, k.grid);
+        gridFor(ctx, k.coords, n, k.dims, k.gridEps2, k.grid);
+        setStencil(k.grid.view, eps2);
         k.built = true;
         if (keepLimit > 0 && k.bytes() + n * sizeof(std::uint32_t) <= keepLimit)
             k.counts = DeviceBuffer<std::uint32_t>(n, s);
@@ -671,8 +710,9 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
     std::unique_ptr<DbscanGridReuse::Kept> fresh;
     DbscanGridReuse::Kept* grid = nullptr;
     if (path == DbscanPath::Grid) {
-        if (reuse && reuse->kept && reuse->kept->madeFor(coords, n, dims, eps2)) {
+        if (reuse && reuse->kept && reuse->kept->serves(coords, n, dims, eps2)) {
             grid = reuse->kept.get();
+            grid->aimAt(eps2);
         } else {
             if (reuse) reuse->kept.reset();
             fresh = std::make_unique<DbscanGridReuse::Kept>();
@@ -680,6 +720,10 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
             fresh->n = n;
             fresh->dims = dims;
             fresh->eps2 = eps2;
+            const bool keeping =
+                reuse && reuse->limitBytes > 0 && std::isfinite(eps2) && eps2 >= 0x1p-90f;
+            fresh->gridEps2 =
+                keeping ? float(double(eps2) / (kKeptGridMargin * kKeptGridMargin)) : eps2;
             grid = fresh.get();
         }
     }
@@ -723,7 +767,8 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice,
-                        const DevicePoints* resident, DbscanGridReuse* reuse) {
+                        const DevicePoints* resident, DbscanGridReuse* reuse,
+                        const std::function<void(const DbscanDeviceResult&)>& besideDownload) {
     validateDbscanParams(params);
     checkShape(points.n, points.dims, "DBSCAN");
     if (points.coords.size() != points.n * points.dims)
@@ -772,18 +817,21 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
         clusterSizes = sizes.toHost();  // waits for both copies
         stage.finish();
     }
+    // The labels are final (the host waited for them): the caller's work on s and the download
+    // on a stream of its own run side by side.
+    if (besideDownload) besideDownload(device);
     {
         const auto wait = job.stage("host buffers");
         allocatedLabels.get();
         allocatedCore.get();
     }
     {
-        ScopedGpuStage stage(ctx, job, "download");
+        const auto wait = job.stage("download");
+        const CudaStream copies;
         copyToHostStaged(result.labels.data(), device.labels.data(), device.labels.bytes(),
-                         ctx.device(), s);
+                         ctx.device(), copies.get());
         copyToHostStaged(result.isCore.data(), device.isCore.data(), device.isCore.bytes(),
-                         ctx.device(), s);
-        stage.finish();
+                         ctx.device(), copies.get());
     }
     result.clusterCount = device.clusterCount;
     result.stats.corePoints = counts[0];
@@ -1004,6 +1052,42 @@ KDistanceResult kDistanceCuda(StreamHandles& ctx, const PointSet& points, int k,
     }
     job.setProgress(1.0, "sort");
     return result;
+}
+
+// --- colour matching ----------------------------------------------------------------------------
+
+ClusterOverlapCount::ClusterOverlapCount(const std::int32_t* a, std::int32_t countA,
+                                         const std::int32_t* b, std::int32_t countB, std::size_t n,
+                                         cudaStream_t stream)
+    : m_countA(countA),
+      m_countB(countB),
+      m_stream(stream),
+      m_keys(n, stream),
+      m_spare(n, stream),
+      m_points(n, stream),
+      m_runs(1, stream),
+      m_temp(overlapPairsTempBytes(n), stream) {
+    m_pairs = launchOverlapPairs(a, b, n, std::uint32_t(countA), std::uint32_t(countB),
+                                 m_keys.data(), m_spare.data(), m_points.data(), m_runs.data(),
+                                 m_temp.data(), m_temp.size(), stream);
+}
+
+std::vector<ClusterOverlap> ClusterOverlapCount::take() {
+    const std::uint32_t distinct = m_runs.toHost()[0];
+    std::vector<std::uint64_t> pairs(distinct);
+    std::vector<std::uint32_t> points(distinct);
+    CS_CUDA_CHECK(cudaMemcpyAsync(pairs.data(), m_pairs, distinct * sizeof(std::uint64_t),
+                                  cudaMemcpyDeviceToHost, m_stream));
+    m_points.copyToHost(points);
+    CS_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    // Keys ascend as (a, b) does; the noise key, countA * countB, comes last when present.
+    const std::uint64_t noise = std::uint64_t(m_countA) * std::uint64_t(m_countB);
+    std::vector<ClusterOverlap> out;
+    out.reserve(pairs.size());
+    for (std::size_t i = 0; i < pairs.size() && pairs[i] != noise; ++i)
+        out.push_back({std::int32_t(pairs[i] / std::uint64_t(m_countB)),
+                       std::int32_t(pairs[i] % std::uint64_t(m_countB)), points[i]});
+    return out;
 }
 
 }  // namespace cs::kernels

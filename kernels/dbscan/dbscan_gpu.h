@@ -11,9 +11,9 @@
 //    point in registers, unrolled, hoisted |t|^2 + |p|^2 - 2 t.p with an exact recheck band);
 //  - Auto: Grid for d <= 3 from kDbscanCudaBruteBelow points on, else Brute. KdTree is CPU-only.
 // Then lock-free union-find over core-core edges, nearest-core border assignment and canonical
-// relabelling, all on the device. Stage timings (CUDA events, JobControl::timings()): "upload",
-// "recentre", "grid" or "layout", "count", "union", "border" (not with star), "relabel",
-// "stats", "download".
+// relabelling, all on the device. Stage timings (JobControl::timings()): "upload", "recentre",
+// "grid" or "layout", "count", "union", "border" (not with star), "relabel", "stats" (CUDA
+// events) and "download" (on the host, which waits for it).
 
 #include <cstddef>
 #include <cstdint>
@@ -27,7 +27,11 @@
 #include "kernels/common/device_points.h"
 #include "kernels/common/device_quantities.h"
 
+#include <functional>
 #include <memory>
+#include <vector>
+
+#include "compute/dbscan/cluster_overlap.h"
 
 namespace cs::kernels {
 
@@ -64,12 +68,15 @@ DbscanPath resolveDbscanPathCuda(DbscanPath requested, std::size_t n, std::size_
 /// input coordinates: an upper bound used to refuse problems that do not fit.
 std::size_t dbscanDeviceBytes(std::size_t n, std::size_t dims, DbscanPath path);
 
-/// The grid of one eps and its points' neighbour counts, kept from one grid-path DBSCAN run to the
-/// next on the same device coordinates (the GUI's live runs on resident points): a run that
-/// changes only MinPts or DBSCAN* skips building the grid (8 ms of 60 at 30M points on an H200),
-/// and one whose MinPts the counts reach skips the count too (core flags straight from the
-/// counts, as the sweep takes them). A run with other coordinates, n, dims or eps frees what is
-/// kept before it builds its own. Kept only while it takes at most limitBytes of device memory.
+/// The grid and its points' neighbour counts for the last eps, kept from one grid-path DBSCAN
+/// run to the next on the same device coordinates (the GUI's live runs on resident points): a
+/// run that changes only MinPts or DBSCAN* skips building the grid (8 ms of 60 at 30M points on
+/// an H200), and one whose MinPts the counts reach skips the count too (core flags straight from
+/// the counts, as the sweep takes them). The grid is built for an eps 7 % below the run's, so
+/// that an eps moved by a few percent, as a slider drag does, keeps it too (the same cells, a
+/// stencil for the new eps; the counts are made again). A run with other coordinates, n, dims or an
+/// eps the grid cannot serve frees what is kept before it builds its own. Kept only while it takes
+/// at most limitBytes of device memory.
 /// The owner keeps one per coordinate array and drops it with the array (an address can be
 /// reused).
 /// @code
@@ -119,9 +126,39 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 /// being freed. With resident (uploadRecentred() of these very points, on ctx's device), the
 /// upload and recentring are skipped, and reuse (kept with resident) is passed to dbscanDevice.
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
+/// besideDownload (optional) is called with the device result once its labels are final: what it
+/// queues on ctx's stream runs while the labels and core flags download (on a stream of their
+/// own), e.g. a ClusterOverlapCount against an earlier run.
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr,
-                        const DevicePoints* resident = nullptr, DbscanGridReuse* reuse = nullptr);
+                        const DevicePoints* resident = nullptr, DbscanGridReuse* reuse = nullptr,
+                        const std::function<void(const DbscanDeviceResult&)>& besideDownload = {});
+
+/// The contingency table of two clusterings of the same n points on the device (labels as
+/// DbscanDeviceResult holds them), in two steps so that other work can run meanwhile: the
+/// constructor queues the count on stream (a key per point for its pair of labels, a radix sort,
+/// runs; 20 bytes a point), take() waits for it and returns the table as cs::clusterOverlap does.
+/// The labels must stay on the device until take() returns. Throws DeviceError (out of memory:
+/// count on the host instead).
+/// @code
+/// ClusterOverlapCount count(prev.labels.data(), prev.clusterCount, now.labels.data(),
+///                           now.clusterCount, n, ctx.stream());
+/// std::vector<cs::ClusterOverlap> table = count.take();
+/// @endcode
+class ClusterOverlapCount {
+public:
+    ClusterOverlapCount(const std::int32_t* a, std::int32_t countA, const std::int32_t* b,
+                        std::int32_t countB, std::size_t n, cudaStream_t stream);
+    std::vector<ClusterOverlap> take();
+
+private:
+    std::int32_t m_countA, m_countB;
+    cudaStream_t m_stream;
+    DeviceBuffer<std::uint64_t> m_keys, m_spare;
+    DeviceBuffer<std::uint32_t> m_points, m_runs;
+    DeviceBuffer<std::byte> m_temp;
+    const std::uint64_t* m_pairs = nullptr;
+};
 
 /// An eps x MinPts sweep (compute/dbscan/dbscan_sweep.h) on the GPU, every cell equal to
 /// dbscanCuda's (and so dbscanCpu's) result for its eps and MinPts. Per eps the grid is built

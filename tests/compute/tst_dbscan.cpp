@@ -245,6 +245,26 @@ private slots:
             cs::clusterOverlap(std::vector<std::int32_t>(3), 1, std::vector<std::int32_t>(4), 1));
     }
 
+    // A re-run with the overlap of its clusters with the previous run's (the default of every
+    // backend without a faster way): the run dbscan() makes and the table clusterOverlap counts.
+    void rerunCarriesItsOverlap() {
+        const auto points = cs::makeBlobPoints(20000, 3, 8);
+        cs::CpuBackend backend(2);
+        cs::JobControl job;
+        const cs::DbscanResult before = backend.dbscan(points, {.eps = 0.8f, .minPts = 8}, job);
+        const cs::DbscanParams p{.eps = 1.0f, .minPts = 10};
+        const cs::DbscanRematch rerun = backend.dbscanMatched(points, p, &before, job);
+        const cs::DbscanResult alone = backend.dbscan(points, p, job);
+        QCOMPARE(rerun.result.labels, alone.labels);
+        QCOMPARE(rerun.result.isCore, alone.isCore);
+        QVERIFY(before.clusterCount > 1 && alone.clusterCount > 1);
+        const auto want = cs::clusterOverlap(before.labels, before.clusterCount, alone.labels,
+                                             alone.clusterCount);
+        QVERIFY(!want.empty());
+        QVERIFY(rerun.overlap == want);
+        QVERIFY(backend.dbscanMatched(points, p, nullptr, job).overlap.empty());
+    }
+
     void matchesOracle_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<qulonglong>("n");

@@ -667,7 +667,13 @@ CS_TEST(gridKeptBetweenRuns) {
         {{.eps = 1.0f, .minPts = 14}, false, 28},  // recounted to twice 14
         {{.eps = 1.0f, .minPts = 28}, false, 28},
         {{.eps = 1.0f, .minPts = 2}, false, 28},
-        {{.eps = 1.2f, .minPts = 12}, true, 12},  // a new eps: a new grid
+        // An eps a few percent away: the same grid (built for 1.0 / 1.07), counted again.
+        {{.eps = 1.05f, .minPts = 10}, false, 10},
+        {{.eps = 0.95f, .minPts = 10}, false, 10},
+        {{.eps = 0.95f, .minPts = 6}, false, 10},
+        {{.eps = 1.075f, .minPts = 3}, false, 3},
+        {{.eps = 0.9f, .minPts = 12}, true, 12},  // below what the grid serves: a new grid
+        {{.eps = 1.2f, .minPts = 12}, true, 12},  // above it: a new grid
         {{.eps = 1.2f, .minPts = 11}, false, 12},
     };
     for (const Run& run : runs) {
@@ -744,6 +750,7 @@ CS_TEST(residentPointsKeepTheGrid) {
          std::vector<std::pair<DbscanParams, bool>>{{{.eps = 0.8f, .minPts = 9}, true},
                                                     {{.eps = 0.8f, .minPts = 7}, false},
                                                     {{.eps = 0.8f, .minPts = 12}, false},
+                                                    {{.eps = 0.82f, .minPts = 12}, false},
                                                     {{.eps = 0.9f, .minPts = 12}, true}}) {
         cs::JobControl job, cpuJob;
         const DbscanResult gpu = g_backend->dbscan(*a, p, job);
@@ -803,6 +810,36 @@ CS_TEST(clusterOverlapOnDevice) {
         CS_CHECK_EQ(got.size(), want.size());
         CS_CHECK(got == want);
     }
+
+    // A re-run with the table counted on the device while its labels download: the same run
+    // and the same table, with 31-bit and 35-bit keys; no previous run, no table.
+    const auto besideDownload = [](const cs::JobControl& job) {
+        for (const auto& t : job.timings())
+            if (t.name == "overlap after download") return true;
+        return false;
+    };
+    const auto rerunOf = [&](const PointSet& points, const DbscanResult& before, float eps,
+                             int minPts) {
+        cs::JobControl job, cpuJob;
+        const cs::DbscanRematch rerun =
+            g_backend->dbscanMatched(points, {.eps = eps, .minPts = minPts}, &before, job);
+        const DbscanResult cpu = cs::dbscanCpu(points, {.eps = eps, .minPts = minPts}, cpuJob, 0);
+        CS_CHECK_MSG(firstDifference(cpu, rerun.result).empty(),
+                     firstDifference(cpu, rerun.result));
+        CS_CHECK(besideDownload(job));
+        const auto want = cs::clusterOverlap(before.labels, before.clusterCount,
+                                             rerun.result.labels, rerun.result.clusterCount);
+        CS_CHECK_EQ(rerun.overlap.size(), want.size());
+        CS_CHECK(rerun.overlap == want);
+    };
+    rerunOf(pts, a, 1.1f, 12);
+    rerunOf(sparse, x, 0.33f, 2);
+    rerunOf(sparse, x, 0.05f, 1);
+    cs::JobControl alone;
+    const cs::DbscanRematch first =
+        g_backend->dbscanMatched(pts, {.eps = 0.9f, .minPts = 10}, nullptr, alone);
+    CS_CHECK(first.overlap.empty() && !besideDownload(alone));
+    CS_CHECK(firstDifference(a, first.result).empty());
 }
 
 CS_TEST(errorsAreClear) {

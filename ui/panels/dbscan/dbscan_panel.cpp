@@ -512,18 +512,24 @@ void DbscanPanel::submitRun() {
             Backend& backend, JobControl& job) {
             DbscanRun run;
             run.params = p;
-            // On a selection: DBSCAN of the selected points alone, mapped back to the set.
-            run.result = subset ? expandDbscanResult(
-                                      backend.dbscan(subsetOf(*points, *subset), p, job), *subset)
-                                : backend.dbscan(*points, p, job);
+            // The previous run's clusters overlap the new ones where their labels live (on the
+            // GPU after a CUDA run, while the labels download).
+            std::vector<ClusterOverlap> overlap;
+            if (subset) {
+                // On a selection: DBSCAN of the selected points alone, mapped back to the set.
+                run.result =
+                    expandDbscanResult(backend.dbscan(subsetOf(*points, *subset), p, job), *subset);
+                if (prev && prev->result.labels.size() == run.result.labels.size())
+                    overlap = backend.clusterOverlap(prev->result, run.result, job);
+            } else {
+                DbscanRematch rerun =
+                    backend.dbscanMatched(*points, p, prev ? &prev->result : nullptr, job);
+                run.result = std::move(rerun.result);
+                overlap = std::move(rerun.overlap);
+            }
             job.checkpoint();
             {
                 const auto match = job.stage("match colours");
-                // The previous run's clusters overlap the new ones where their labels live (on the
-                // GPU after a CUDA run).
-                std::vector<ClusterOverlap> overlap;
-                if (prev && prev->result.labels.size() == run.result.labels.size())
-                    overlap = backend.clusterOverlap(prev->result, run.result, job);
                 // The backends count the members per cluster with their statistics; a pass over
                 // the labels only for a result that lacks them.
                 std::vector<std::size_t>& sizes = run.result.stats.clusterSizes;
