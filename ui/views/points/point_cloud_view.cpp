@@ -123,6 +123,10 @@ float defaultPointSize(std::size_t n) {
 
 PointCloudView::PointCloudView(QWidget* parent) : QOpenGLWidget(parent) {
     setFocusPolicy(Qt::StrongFocus);
+    // The GL frame covers the whole widget: without this, each new frame also repaints what
+    // lies beneath the view in the window's backing store (its parent's background, the view's
+    // full size) before the view draws, for composition to hide again.
+    setAttribute(Qt::WA_OpaquePaintEvent);
     m_lodSettle.setSingleShot(true);
     m_lodSettle.setInterval(kLodSettleMs);
     // The camera stopped: the next frame draws every point.

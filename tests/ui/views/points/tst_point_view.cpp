@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // PointCloudView: what reaches the framebuffer (grabFramebuffer), colouring, camera math and
 // key handling. Runs under xvfb-run (Mesa llvmpipe here, the NVIDIA driver on the GPU machine).
+#include <QLabel>
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
+#include <QPaintEvent>
 #include <QSignalSpy>
 #include <QtTest>
 #include <algorithm>
@@ -708,6 +710,44 @@ private slots:
             QVERIFY(waitDrawn(*view));
             QVERIFY2(drawnFirst, qPrintable(QStringLiteral("change %1").arg(i)));
         }
+    }
+
+    // A new frame of the view, with an overlay on it changing (as its legends do), repaints
+    // nothing beneath the view: the parent's background under it is not painted again for
+    // composition to cover.
+    void newFramePaintsNothingBeneath() {
+        QWidget parent;
+        parent.setAutoFillBackground(true);
+        parent.resize(300, 200);
+        auto* view = new PointCloudView(&parent);
+        view->setGeometry(20, 20, 240, 160);
+        auto* overlay = new QLabel(QStringLiteral("legend 0"), view);
+        overlay->setGeometry(10, 10, 120, 30);
+        parent.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&parent));
+        view->setPointSet(makePoints(2, {0, 0, 1, 0, 2, 0, 5, 0}));
+        QVERIFY(waitDrawn(*view));
+        QTest::qWait(50);
+        struct PaintCount : QObject {
+            QRegion painted;
+            bool eventFilter(QObject*, QEvent* e) override {
+                if (e->type() == QEvent::Paint) painted += static_cast<QPaintEvent*>(e)->region();
+                return false;
+            }
+        } beneath;
+        parent.installEventFilter(&beneath);
+        for (int i = 1; i <= 3; ++i) {
+            overlay->setText(QStringLiteral("legend %1").arg(i));
+            view->setEdgesVisible(i % 2 == 0);
+            QVERIFY(waitDrawn(*view));
+        }
+        QTest::qWait(50);
+        parent.removeEventFilter(&beneath);
+        const QRect under = (beneath.painted & view->geometry()).boundingRect();
+        QVERIFY2(under.isEmpty(),
+                 qPrintable(QStringLiteral("the parent painted %1x%2 under the view")
+                                .arg(under.width())
+                                .arg(under.height())));
     }
 
     // Lengths measured where the edges were made (the kNN panel's worker) are the ones read.
