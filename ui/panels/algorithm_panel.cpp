@@ -417,17 +417,18 @@ void AlgorithmPanel::onFinished(const JobOutcome& outcome) {
                                  .arg(QLocale().toString(qulonglong(m_runSubset->size())),
                                       QLocale().toString(qulonglong(m_runSubset->total)), items)
                            : QString();
-    // Every run in the log with what it ran with, so that a result seen once can be found again.
-    logInfo(tr("run %1%2 (%3 ms on %4)")
-                .arg(QString::fromStdString(m_descriptor.describe(m_runValues)), on)
-                .arg(outcome.milliseconds, 0, 'f', 0)
-                .arg(outcome.backend));
     // A panel emits resultChanged() when it shows the outcome (not for a stale one it drops).
     bool shown = false;
     const auto connection =
         connect(this, &AlgorithmPanel::resultChanged, this, [&shown] { shown = true; });
     showOutcome(outcome);
     disconnect(connection);
+    // Every run in the log with what it ran with, so that a result seen once can be found again;
+    // logged after the view's frame with the result (a log line is laid out and repainted).
+    logInfo(tr("run %1%2 (%3 ms on %4)")
+                .arg(QString::fromStdString(m_descriptor.describe(m_runValues)), on)
+                .arg(outcome.milliseconds, 0, 'f', 0)
+                .arg(outcome.backend));
     if (shown) {
         // The panel and the view dropped the result shown before: this is likely its last
         // reference.
