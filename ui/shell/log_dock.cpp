@@ -31,8 +31,10 @@ LogDock::LogDock(QWidget* parent) : QDockWidget(tr("Log"), parent) {
         menu->exec(m_text->mapToGlobal(pos));
     });
     auto& logger = Logger::instance();
-    connect(&logger, &Logger::message, this, &LogDock::append);
-    connect(&logger, &Logger::cleared, m_text, &QPlainTextEdit::clear);
+    // Queued: a line logged while a result is shown is laid out and painted after the point
+    // view's frame with that result (posted before it), not in it.
+    connect(&logger, &Logger::message, this, &LogDock::append, Qt::QueuedConnection);
+    connect(&logger, &Logger::cleared, m_text, &QPlainTextEdit::clear, Qt::QueuedConnection);
     rebuild();
 }
 

@@ -166,6 +166,30 @@ private slots:
         checkScreenshotNotBlank("cturtle");
     }
 
+    // A run's log line is laid out and painted after the point view's frame with its result,
+    // not in that frame before the view.
+    void runLoggedAfterItsFrame() {
+        QVERIFY(openAndWait(*m_window, shared("points/bunny.pcd")));
+        auto* view = m_window->pointView();
+        const cs::ui::Algorithm* dbscan = m_window->algorithms().find(QStringLiteral("dbscan"));
+        QVERIFY(dbscan);
+        for (const double eps : {0.004, 0.005}) {
+            const QString line = QStringLiteral("eps=%1").arg(eps);
+            bool drawn = false, loggedWhenDrawn = false;
+            const auto connection = connect(view, &cs::ui::PointCloudView::contentDrawn, this, [&] {
+                if (drawn) return;
+                drawn = true;
+                loggedWhenDrawn = m_window->logDock()->plainText().contains(line);
+            });
+            dbscan->setParameter(QStringLiteral("eps"), eps);
+            dbscan->run();
+            QTRY_VERIFY_WITH_TIMEOUT(m_window->logDock()->plainText().contains(line), 30000);
+            QTRY_VERIFY_WITH_TIMEOUT(drawn, 10000);
+            disconnect(connection);
+            QVERIFY2(!loggedWhenDrawn, qPrintable(line));
+        }
+    }
+
     void upAxisFollowsTheData() {
         using Up = cs::ui::PointCloudView::UpAxis;
         const auto read = [](const char* file) {
@@ -374,7 +398,7 @@ private slots:
         QVERIFY(logHasError(QStringLiteral("bad.ts")));
         QCOMPARE(m_window->pointView()->pointSet(), before);
         QVERIFY(m_window->isSettled());
-        QVERIFY(m_window->logDock()->plainText().contains(QLatin1String("error: ")));
+        QTRY_VERIFY(m_window->logDock()->plainText().contains(QLatin1String("error: ")));
         checkScreenshotNotBlank("failed_load");
     }
 
