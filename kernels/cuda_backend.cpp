@@ -380,11 +380,17 @@ std::function<std::uint64_t()> CudaBackend::watchDeviceMemory() {
 
 DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& params,
                                  JobControl& job) {
+    return dbscanKeepingLabels(points, params, job, {});
+}
+
+DbscanResult CudaBackend::dbscanKeepingLabels(
+    const PointSet& points, const DbscanParams& params, JobControl& job,
+    const std::function<void(const DbscanDeviceResult&)>& besideDownload) {
     auto kept = std::make_shared<DbscanDeviceClusters>();
     kept->context = m_context;
     const DevicePoints* resident = residentCoords(points);
     DbscanResult result = dbscanCuda(*m_context, points, params, job, &kept->clusters, resident,
-                                     resident ? &m_resident->dbscanGrid : nullptr);
+                                     resident ? &m_resident->dbscanGrid : nullptr, besideDownload);
     if (points.n > 0) result.device = std::move(kept);
     return result;
 }
@@ -415,9 +421,6 @@ DbscanRematch CudaBackend::dbscanMatched(const PointSet& points, const DbscanPar
         previous ? deviceClusters(*previous, m_context, points.n) : nullptr;
     if (!before) return Backend::dbscanMatched(points, params, previous, job);
     DeviceScope scope(m_device);  // take() and the count's buffers outlive dbscanCuda's scope
-    auto kept = std::make_shared<DbscanDeviceClusters>();
-    kept->context = m_context;
-    const DevicePoints* resident = residentCoords(points);
     std::optional<ClusterOverlapCount> counting;
     const auto countBesideDownload = [&](const DbscanDeviceResult& now) {
         if (now.clusterCount <= 0) return;
@@ -429,9 +432,7 @@ DbscanRematch CudaBackend::dbscanMatched(const PointSet& points, const DbscanPar
         }
     };
     DbscanRematch out;
-    out.result = dbscanCuda(*m_context, points, params, job, &kept->clusters, resident,
-                            resident ? &m_resident->dbscanGrid : nullptr, countBesideDownload);
-    if (points.n > 0) out.result.device = std::move(kept);
+    out.result = dbscanKeepingLabels(points, params, job, countBesideDownload);
     if (counting) {
         const auto wait = job.stage("overlap after download");  // what the download did not hide
         out.overlap = counting->take();

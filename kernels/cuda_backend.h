@@ -16,6 +16,7 @@ namespace cs::kernels {
 
 class StreamHandles;
 struct DevicePoints;
+struct DbscanDeviceResult;
 
 /// The CUDA implementation of cs::Backend, on one device (the first usable one), or with
 /// setDevices() the kNN graph and the ROCKET transforms spread over several.
@@ -113,6 +114,11 @@ private:
     const DevicePoints* residentCoords(const PointSet& points);
     /// context() and then the further devices' contexts, one per worker.
     std::vector<StreamHandles*> workerContexts() const;
+    /// dbscanCuda with the labels and core flags kept on the device (DbscanResult::device) and
+    /// the grid kept with resident points; besideDownload as dbscanCuda takes it.
+    DbscanResult dbscanKeepingLabels(
+        const PointSet& points, const DbscanParams& params, JobControl& job,
+        const std::function<void(const DbscanDeviceResult&)>& besideDownload);
 
     int m_device;
     std::string m_deviceName;
