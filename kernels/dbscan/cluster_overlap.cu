@@ -42,12 +42,12 @@ int overlapKeyBits(std::uint32_t countA, std::uint32_t countB) {
 // keys, else in whichever of keys and spare the sort left free.
 template <typename Key>
 const std::uint64_t* overlapPairs(const std::int32_t* a, const std::int32_t* b, std::size_t n,
-                                  std::uint32_t countA, std::uint32_t countB, Key* keys,
-                                  Key* spare, std::uint64_t* wide, std::uint32_t* points,
-                                  std::uint32_t* runs, void* temp, std::size_t tempBytes,
-                                  cudaStream_t stream) {
+                                  std::uint32_t countA, std::uint32_t countB, Key* keys, Key* spare,
+                                  std::uint64_t* wide, std::uint32_t* points, std::uint32_t* runs,
+                                  void* temp, std::size_t tempBytes, cudaStream_t stream) {
     const std::size_t blocks = std::min<std::size_t>((n + kThreads - 1) / kThreads, 65535);
-    overlapKeysKernel<Key><<<unsigned(blocks), kThreads, 0, stream>>>(a, b, n, countA, countB, keys);
+    overlapKeysKernel<Key>
+        <<<unsigned(blocks), kThreads, 0, stream>>>(a, b, n, countA, countB, keys);
     CS_CUDA_CHECK_LAUNCH();
     cub::DoubleBuffer<Key> sorted(keys, spare);
     CS_CUDA_CHECK(cub::DeviceRadixSort::SortKeys(temp, tempBytes, sorted, int(n), 0,
