@@ -383,9 +383,9 @@ DbscanResult CudaBackend::dbscan(const PointSet& points, const DbscanParams& par
     return dbscanKeepingLabels(points, params, job, {});
 }
 
-DbscanResult CudaBackend::dbscanKeepingLabels(
-    const PointSet& points, const DbscanParams& params, JobControl& job,
-    const std::function<void(const DbscanDeviceResult&)>& besideDownload) {
+DbscanResult CudaBackend::dbscanKeepingLabels(const PointSet& points, const DbscanParams& params,
+                                              JobControl& job,
+                                              const BesideDownload& besideDownload) {
     auto kept = std::make_shared<DbscanDeviceClusters>();
     kept->context = m_context;
     const DevicePoints* resident = residentCoords(points);
@@ -416,29 +416,42 @@ const DbscanDeviceResult* deviceClusters(const DbscanResult& r,
 }  // namespace
 
 DbscanRematch CudaBackend::dbscanMatched(const PointSet& points, const DbscanParams& params,
-                                         const DbscanResult* previous, JobControl& job) {
+                                         const DbscanResult* previous, JobControl& job,
+                                         const OverlapUse& useOverlap) {
     const DbscanDeviceResult* before =
         previous ? deviceClusters(*previous, m_context, points.n) : nullptr;
-    if (!before) return Backend::dbscanMatched(points, params, previous, job);
+    if (!before) return Backend::dbscanMatched(points, params, previous, job, useOverlap);
     DeviceScope scope(m_device);  // take() and the count's buffers outlive dbscanCuda's scope
     std::optional<ClusterOverlapCount> counting;
-    const auto countBesideDownload = [&](const DbscanDeviceResult& now) {
+    DbscanRematch out;
+    // The table comes back and is used on a thread of its own while the labels download.
+    // Declared after counting, so that it is joined before the count's buffers go.
+    std::future<void> used;
+    const auto countBesideDownload = [&](const DbscanDeviceResult& now,
+                                         std::span<const std::uint32_t> clusterSizes) {
         if (now.clusterCount <= 0) return;
         try {
             counting.emplace(before->labels.data(), before->clusterCount, now.labels.data(),
                              now.clusterCount, points.n, m_context->stream());
         } catch (const DeviceError& e) {
             if (!e.outOfMemory()) throw;  // counted afterwards, on the host
+            return;
         }
+        used = std::async(std::launch::async, [&, sizes = std::vector<std::size_t>(
+                                                      clusterSizes.begin(), clusterSizes.end())] {
+            DeviceScope threadScope(m_device);
+            out.overlap = counting->take();
+            if (useOverlap) useOverlap(out.overlap, sizes);
+        });
     };
-    DbscanRematch out;
     out.result = dbscanKeepingLabels(points, params, job, countBesideDownload);
-    if (counting) {
+    if (used.valid()) {
         const auto wait = job.stage("overlap after download");  // what the download did not hide
-        out.overlap = counting->take();
-    } else {
-        out.overlap = Backend::clusterOverlap(*previous, out.result, job);
+        used.get();
+        return out;
     }
+    out.overlap = Backend::clusterOverlap(*previous, out.result, job);
+    if (useOverlap) useOverlap(out.overlap, out.result.stats.clusterSizes);
     return out;
 }
 

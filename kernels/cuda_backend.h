@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -65,8 +66,10 @@ public:
                                   JobControl& job) override;
     /// The overlap with the previous run is counted on the GPU while the labels download, when
     /// previous left its labels there; as dbscan() and clusterOverlap() otherwise.
+    /// useOverlap then runs on a thread of its own while the labels download.
     DbscanRematch dbscanMatched(const PointSet& points, const DbscanParams& params,
-                                const DbscanResult* previous, JobControl& job) override;
+                                const DbscanResult* previous, JobControl& job,
+                                const OverlapUse& useOverlap) override;
     /// On the GPU when both results left their labels there (this backend's dbscan) and 20 bytes
     /// a point are free there, for any number of clusters; on the host otherwise.
     std::vector<ClusterOverlap> clusterOverlap(const DbscanResult& a, const DbscanResult& b,
@@ -118,7 +121,8 @@ private:
     /// the grid kept with resident points; besideDownload as dbscanCuda takes it.
     DbscanResult dbscanKeepingLabels(
         const PointSet& points, const DbscanParams& params, JobControl& job,
-        const std::function<void(const DbscanDeviceResult&)>& besideDownload);
+        const std::function<void(const DbscanDeviceResult&, std::span<const std::uint32_t>)>&
+            besideDownload);
 
     int m_device;
     std::string m_deviceName;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compute/backend/backend.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "compute/core/error.h"
@@ -46,11 +47,19 @@ std::vector<ClusterOverlap> Backend::clusterOverlap(const DbscanResult& a, const
 }
 
 DbscanRematch Backend::dbscanMatched(const PointSet& points, const DbscanParams& params,
-                                     const DbscanResult* previous, JobControl& job) {
+                                     const DbscanResult* previous, JobControl& job,
+                                     const OverlapUse& useOverlap) {
     DbscanRematch out;
     out.result = dbscan(points, params, job);
     if (previous && previous->labels.size() == out.result.labels.size())
         out.overlap = clusterOverlap(*previous, out.result, job);
+    if (useOverlap) {
+        const std::vector<std::size_t>& sizes = out.result.stats.clusterSizes;
+        if (sizes.size() == std::size_t(std::max(out.result.clusterCount, 0)))
+            useOverlap(out.overlap, sizes);
+        else
+            useOverlap(out.overlap, clusterSizes(out.result.labels, out.result.clusterCount));
+    }
     return out;
 }
 

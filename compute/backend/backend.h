@@ -42,6 +42,13 @@ struct DbscanRematch {
     std::vector<ClusterOverlap> overlap;  ///< empty without a previous run
 };
 
+/// What the caller of Backend::dbscanMatched does with a re-run's overlap (empty without a
+/// previous run) and the new run's members per cluster id, as soon as both are known: called
+/// once, before dbscanMatched returns, possibly on another thread while the labels are still
+/// on their way (so it may use neither the JobControl's stages nor the result).
+using OverlapUse = std::function<void(std::span<const ClusterOverlap> overlap,
+                                      std::span<const std::size_t> clusterSizes)>;
+
 /// One interface, two implementations: CpuBackend (always built, the reference and the oracle
 /// of the GPU tests) and CudaBackend (kernels/, built with CUDA). One virtual per algorithm stage
 /// (dbscan, kDistance, knnGraph, kshape, rocket ...), each taking a params struct, input views
@@ -104,9 +111,14 @@ public:
     /// run's (nullptr: none, and no overlap), for a live view that keeps cluster colours: the
     /// same as dbscan() then clusterOverlap(), which is the default; a backend may count the
     /// overlap while it hands the labels over (the CUDA backend does, during their download).
-    /// @code auto [now, overlap] = backend.dbscanMatched(points, params, &before, job); @endcode
+    /// useOverlap (may be empty) receives the overlap and the cluster sizes as soon as they are
+    /// known: on the CUDA backend, the colour matching of a live view runs while the labels
+    /// download.
+    /// @code auto [now, overlap] = backend.dbscanMatched(points, params, &before, job, {});
+    /// @endcode
     virtual DbscanRematch dbscanMatched(const PointSet& points, const DbscanParams& params,
-                                        const DbscanResult* previous, JobControl& job);
+                                        const DbscanResult* previous, JobControl& job,
+                                        const OverlapUse& useOverlap);
     /// The k-distance curve (distance to the k-th nearest point, itself counted) for eps choice.
     virtual KDistanceResult kDistance(const PointSet& points, int k, JobControl& job);
     /// The approximate kNN graph from a random-projection tree forest (compute/knn/knn_graph.h);

@@ -768,7 +768,7 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice,
                         const DevicePoints* resident, DbscanGridReuse* reuse,
-                        const std::function<void(const DbscanDeviceResult&)>& besideDownload) {
+                        const BesideDownload& besideDownload) {
     validateDbscanParams(params);
     checkShape(points.n, points.dims, "DBSCAN");
     if (points.coords.size() != points.n * points.dims)
@@ -819,7 +819,7 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
     }
     // The labels are final (the host waited for them): the caller's work on s and the download
     // on a stream of its own run side by side.
-    if (besideDownload) besideDownload(device);
+    if (besideDownload) besideDownload(device, clusterSizes);
     {
         const auto wait = job.stage("host buffers");
         allocatedLabels.get();

@@ -29,6 +29,7 @@
 
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "compute/dbscan/cluster_overlap.h"
@@ -126,13 +127,16 @@ DbscanDeviceResult dbscanDevice(StreamHandles& ctx, const float* coords, std::si
 /// being freed. With resident (uploadRecentred() of these very points, on ctx's device), the
 /// upload and recentring are skipped, and reuse (kept with resident) is passed to dbscanDevice.
 /// @code cs::DbscanResult r = cs::kernels::dbscanCuda(ctx, points, {.eps = 1.f}, job); @endcode
-/// besideDownload (optional) is called with the device result once its labels are final: what it
-/// queues on ctx's stream runs while the labels and core flags download (on a stream of their
-/// own), e.g. a ClusterOverlapCount against an earlier run.
+/// besideDownload (optional) is called with the device result and its members per cluster id
+/// once its labels are final: what it queues on ctx's stream, or starts on other threads, runs
+/// while the labels and core flags download (on a stream of their own), e.g. a
+/// ClusterOverlapCount against an earlier run.
+using BesideDownload = std::function<void(const DbscanDeviceResult& device,
+                                          std::span<const std::uint32_t> clusterSizes)>;
 DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const DbscanParams& params,
                         JobControl& job, DbscanDeviceResult* keepOnDevice = nullptr,
                         const DevicePoints* resident = nullptr, DbscanGridReuse* reuse = nullptr,
-                        const std::function<void(const DbscanDeviceResult&)>& besideDownload = {});
+                        const BesideDownload& besideDownload = {});
 
 /// The contingency table of two clusterings of the same n points on the device (labels as
 /// DbscanDeviceResult holds them), in two steps so that other work can run meanwhile: the

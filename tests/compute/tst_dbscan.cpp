@@ -13,6 +13,7 @@
 #include <map>
 #include <numbers>
 #include <numeric>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -246,14 +247,24 @@ private slots:
     }
 
     // A re-run with the overlap of its clusters with the previous run's (the default of every
-    // backend without a faster way): the run dbscan() makes and the table clusterOverlap counts.
+    // backend without a faster way): the run dbscan() makes and the table clusterOverlap counts,
+    // handed once to the caller's use with the members per cluster.
     void rerunCarriesItsOverlap() {
         const auto points = cs::makeBlobPoints(20000, 3, 8);
         cs::CpuBackend backend(2);
         cs::JobControl job;
         const cs::DbscanResult before = backend.dbscan(points, {.eps = 0.8f, .minPts = 8}, job);
         const cs::DbscanParams p{.eps = 1.0f, .minPts = 10};
-        const cs::DbscanRematch rerun = backend.dbscanMatched(points, p, &before, job);
+        int uses = 0;
+        std::vector<cs::ClusterOverlap> usedOverlap;
+        std::vector<std::size_t> usedSizes;
+        const auto use = [&](std::span<const cs::ClusterOverlap> overlap,
+                             std::span<const std::size_t> sizes) {
+            ++uses;
+            usedOverlap.assign(overlap.begin(), overlap.end());
+            usedSizes.assign(sizes.begin(), sizes.end());
+        };
+        const cs::DbscanRematch rerun = backend.dbscanMatched(points, p, &before, job, use);
         const cs::DbscanResult alone = backend.dbscan(points, p, job);
         QCOMPARE(rerun.result.labels, alone.labels);
         QCOMPARE(rerun.result.isCore, alone.isCore);
@@ -262,7 +273,15 @@ private slots:
                                              alone.clusterCount);
         QVERIFY(!want.empty());
         QVERIFY(rerun.overlap == want);
-        QVERIFY(backend.dbscanMatched(points, p, nullptr, job).overlap.empty());
+        QCOMPARE(uses, 1);
+        QVERIFY(usedOverlap == want);
+        QCOMPARE(usedSizes, cs::clusterSizes(alone.labels, alone.clusterCount));
+        uses = 0;
+        QVERIFY(backend.dbscanMatched(points, p, nullptr, job, use).overlap.empty());
+        QCOMPARE(uses, 1);
+        QVERIFY(usedOverlap.empty());
+        QCOMPARE(usedSizes, cs::clusterSizes(alone.labels, alone.clusterCount));
+        QVERIFY(backend.dbscanMatched(points, p, nullptr, job, {}).overlap.empty());
     }
 
     void matchesOracle_data() {

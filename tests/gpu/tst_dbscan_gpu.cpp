@@ -13,8 +13,10 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <span>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "compute/core/error.h"
@@ -811,18 +813,35 @@ CS_TEST(clusterOverlapOnDevice) {
         CS_CHECK(got == want);
     }
 
-    // A re-run with the table counted on the device while its labels download: the same run
-    // and the same table, with 31-bit and 35-bit keys; no previous run, no table.
+    // A re-run with the table counted on the device while its labels download, and used on
+    // another thread meanwhile: the same run and the same table, with 31-bit and 35-bit keys,
+    // handed once to the use with the members per cluster; no previous run, no table.
     const auto besideDownload = [](const cs::JobControl& job) {
         for (const auto& t : job.timings())
             if (t.name == "overlap after download") return true;
         return false;
     };
+    struct Use {
+        int calls = 0;
+        std::vector<cs::ClusterOverlap> overlap;
+        std::vector<std::size_t> sizes;
+        std::thread::id thread;
+    };
+    const auto recording = [](Use& use) {
+        return [&use](std::span<const cs::ClusterOverlap> overlap,
+                      std::span<const std::size_t> sizes) {
+            ++use.calls;
+            use.overlap.assign(overlap.begin(), overlap.end());
+            use.sizes.assign(sizes.begin(), sizes.end());
+            use.thread = std::this_thread::get_id();
+        };
+    };
     const auto rerunOf = [&](const PointSet& points, const DbscanResult& before, float eps,
                              int minPts) {
         cs::JobControl job, cpuJob;
-        const cs::DbscanRematch rerun =
-            g_backend->dbscanMatched(points, {.eps = eps, .minPts = minPts}, &before, job);
+        Use use;
+        const cs::DbscanRematch rerun = g_backend->dbscanMatched(
+            points, {.eps = eps, .minPts = minPts}, &before, job, recording(use));
         const DbscanResult cpu = cs::dbscanCpu(points, {.eps = eps, .minPts = minPts}, cpuJob, 0);
         CS_CHECK_MSG(firstDifference(cpu, rerun.result).empty(),
                      firstDifference(cpu, rerun.result));
@@ -831,15 +850,22 @@ CS_TEST(clusterOverlapOnDevice) {
                                              rerun.result.labels, rerun.result.clusterCount);
         CS_CHECK_EQ(rerun.overlap.size(), want.size());
         CS_CHECK(rerun.overlap == want);
+        CS_CHECK_EQ(use.calls, 1);
+        CS_CHECK(use.overlap == want);
+        CS_CHECK(use.sizes == cs::clusterSizes(cpu.labels, cpu.clusterCount));
+        CS_CHECK(use.thread != std::this_thread::get_id());
     };
     rerunOf(pts, a, 1.1f, 12);
     rerunOf(sparse, x, 0.33f, 2);
     rerunOf(sparse, x, 0.05f, 1);
     cs::JobControl alone;
-    const cs::DbscanRematch first =
-        g_backend->dbscanMatched(pts, {.eps = 0.9f, .minPts = 10}, nullptr, alone);
+    Use firstUse;
+    const cs::DbscanRematch first = g_backend->dbscanMatched(pts, {.eps = 0.9f, .minPts = 10},
+                                                             nullptr, alone, recording(firstUse));
     CS_CHECK(first.overlap.empty() && !besideDownload(alone));
     CS_CHECK(firstDifference(a, first.result).empty());
+    CS_CHECK(firstUse.calls == 1 && firstUse.overlap.empty());
+    CS_CHECK(firstUse.sizes == cs::clusterSizes(a.labels, a.clusterCount));
 }
 
 CS_TEST(errorsAreClear) {

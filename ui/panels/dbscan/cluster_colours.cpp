@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <unordered_map>
@@ -12,9 +13,9 @@ namespace cs::ui {
 
 namespace {
 
-/// The matching's working memory, kept by each thread between calls: the GUI's worker matches
-/// after every run, and fresh pages for ~100,000 cells (page faults, zeroing) cost as much as
-/// the sorting itself.
+/// The matching's working memory, kept between calls: the GUI matches after every run (on a
+/// thread started for it while a CUDA run's labels download), and fresh pages for ~100,000 cells
+/// (page faults, zeroing) cost as much as the sorting itself.
 struct Scratch {
     std::vector<std::uint64_t> keys;
     std::vector<std::uint64_t> spare;
@@ -138,8 +139,12 @@ std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
     const std::size_t count = sizes.size();
     std::vector<int> slotOf(count, -1);
     if (count == 0) return slotOf;
-    thread_local Scratch scratch;
-    Scratch& s = scratch;  // one look-up of the thread's copy, not one per cell
+    // The kept memory, or fresh memory while another matching holds it.
+    static std::mutex keptInUse;
+    static Scratch kept;
+    const std::unique_lock lock(keptInUse, std::try_to_lock);
+    Scratch fresh;
+    Scratch& s = lock.owns_lock() ? kept : fresh;
     // An unmatched cluster takes a slot below count (fewer than count are taken before it); a
     // matched one keeps the previous run's, which may lie above.
     std::size_t slotEnd = count;

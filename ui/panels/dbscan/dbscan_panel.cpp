@@ -512,29 +512,12 @@ void DbscanPanel::submitRun() {
             Backend& backend, JobControl& job) {
             DbscanRun run;
             run.params = p;
-            // The previous run's clusters overlap the new ones where their labels live (on the
-            // GPU after a CUDA run, while the labels download).
-            std::vector<ClusterOverlap> overlap;
-            if (subset) {
-                // On a selection: DBSCAN of the selected points alone, mapped back to the set.
-                run.result =
-                    expandDbscanResult(backend.dbscan(subsetOf(*points, *subset), p, job), *subset);
-                if (prev && prev->result.labels.size() == run.result.labels.size())
-                    overlap = backend.clusterOverlap(prev->result, run.result, job);
-            } else {
-                DbscanRematch rerun =
-                    backend.dbscanMatched(*points, p, prev ? &prev->result : nullptr, job);
-                run.result = std::move(rerun.result);
-                overlap = std::move(rerun.overlap);
-            }
-            job.checkpoint();
-            {
-                const auto match = job.stage("match colours");
-                // The backends count the members per cluster with their statistics; a pass over
-                // the labels only for a result that lacks them.
-                std::vector<std::size_t>& sizes = run.result.stats.clusterSizes;
-                if (sizes.size() != std::size_t(std::max(run.result.clusterCount, 0)))
-                    sizes = clusterSizes(run.result.labels, run.result.clusterCount);
+            // Colour slots matched to the previous run's from the overlap of the two clusterings,
+            // counted where the labels live (on the GPU after a CUDA run, which matches while the
+            // labels download, on a thread of its own: timed here, not as a stage).
+            const auto matchColours = [&run, &prev, &job](std::span<const ClusterOverlap> overlap,
+                                                          std::span<const std::size_t> sizes) {
+                const auto start = std::chrono::steady_clock::now();
                 run.slotOf = matchClusterSlots(
                     overlap, prev ? std::span<const int>(prev->slotOf) : std::span<const int>(),
                     sizes);
@@ -542,7 +525,28 @@ void DbscanPanel::submitRun() {
                                         ? -1
                                         : *std::max_element(run.slotOf.begin(), run.slotOf.end());
                 run.slotColours = ColourMaps::categoricalRgba(maxSlot + 1);
+                job.addTiming("match colours", std::chrono::duration<double, std::milli>(
+                                                   std::chrono::steady_clock::now() - start)
+                                                   .count());
+            };
+            if (subset) {
+                // On a selection: DBSCAN of the selected points alone, mapped back to the set.
+                run.result =
+                    expandDbscanResult(backend.dbscan(subsetOf(*points, *subset), p, job), *subset);
+                std::vector<ClusterOverlap> overlap;
+                if (prev && prev->result.labels.size() == run.result.labels.size())
+                    overlap = backend.clusterOverlap(prev->result, run.result, job);
+                std::vector<std::size_t>& sizes = run.result.stats.clusterSizes;
+                if (sizes.size() != std::size_t(std::max(run.result.clusterCount, 0)))
+                    sizes = clusterSizes(run.result.labels, run.result.clusterCount);
+                matchColours(overlap, sizes);
+            } else {
+                run.result = backend
+                                 .dbscanMatched(*points, p, prev ? &prev->result : nullptr, job,
+                                                matchColours)
+                                 .result;
             }
+            job.checkpoint();
             if (!(paintOnDevice && run.result.device)) {
                 const auto paint = job.stage("paint colours");
                 run.rgba =
