@@ -163,6 +163,16 @@ private slots:
                 o.b = std::int32_t(below(count + 2)) - (below(20) == 0 ? 3 : 0);
                 o.points = amount();
             }
+            if (round % 4 == 1) {
+                // As after a small parameter step: most clusters persist, one cell each (alone
+                // on their slot and their new cluster), beside the random cells above.
+                std::vector<std::int32_t> to(count);
+                std::iota(to.begin(), to.end(), 0);
+                std::shuffle(to.begin(), to.end(), rng);
+                for (std::size_t a = 0; a < std::min(prevCount, count); ++a)
+                    if (below(8) != 0) overlap.push_back({std::int32_t(a), to[a], amount()});
+                std::shuffle(overlap.begin(), overlap.end(), rng);
+            }
             if (round % 7 == 3) overlap.clear();  // a first run
             if (below(2))
                 std::sort(overlap.begin(), overlap.end(), [](const auto& x, const auto& y) {

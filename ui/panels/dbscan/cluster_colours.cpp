@@ -21,6 +21,8 @@ struct Scratch {
     std::vector<std::uint64_t> spare;
     std::vector<std::size_t> counts;
     std::vector<std::uint8_t> slotUsed;  ///< 1 where a slot is taken
+    std::vector<std::uint8_t> onSlot;    ///< cells giving each slot (0, 1, or 2 for more)
+    std::vector<std::uint8_t> onNew;     ///< cells taking each new cluster (0, 1, 2 for more)
 
     /// Gives back what an unusually large input left (over 32 MiB of keys or of slots).
     void trim() {
@@ -30,6 +32,8 @@ struct Scratch {
             spare = {};
         }
         if (slotUsed.capacity() > 8 * kKeep) slotUsed = {};
+        if (onSlot.capacity() > 8 * kKeep) onSlot = {};
+        if (onNew.capacity() > 8 * kKeep) onNew = {};
     }
 };
 
@@ -150,19 +154,37 @@ std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
     std::size_t slotEnd = count;
 
     if (!overlap.empty() && !prevSlots.empty()) {
-        std::uint64_t most = 0;
-        std::size_t cells = 0;
-        for (const ClusterOverlap& o : overlap)
-            if (validCell(o, prevSlots.size(), count)) {
-                most = std::max(most, o.points);
-                const int slot = prevSlots[std::size_t(o.a)];
-                if (slot >= 0) slotEnd = std::max(slotEnd, std::size_t(slot) + 1);
-                ++cells;
-            }
+        for (const int slot : prevSlots)
+            if (slot >= 0) slotEnd = std::max(slotEnd, std::size_t(slot) + 1);
         s.slotUsed.assign(slotEnd, 0);
+        // A cell whose old cluster has no slot never gives one: such cells are left out. Of the
+        // others, a cell alone on its slot and alone on its new cluster takes the slot in any
+        // order; only the rest are sorted. When a parameter moves a little nearly every cluster
+        // persists, one cell each, and the sort shrinks to the few that split or merge.
+        const auto slotOfCell = [&](const ClusterOverlap& o) {
+            return validCell(o, prevSlots.size(), count) ? prevSlots[std::size_t(o.a)] : -1;
+        };
+        s.onSlot.assign(slotEnd, 0);
+        s.onNew.assign(count, 0);
+        std::uint64_t most = 0;
+        for (const ClusterOverlap& o : overlap) {
+            const int slot = slotOfCell(o);
+            if (slot < 0) continue;
+            std::uint8_t& bySlot = s.onSlot[std::size_t(slot)];
+            std::uint8_t& byNew = s.onNew[std::size_t(o.b)];
+            bySlot += bySlot < 2;
+            byNew += byNew < 2;
+            most = std::max(most, o.points);
+        }
+        const auto alone = [&](const ClusterOverlap& o, int slot) {
+            if (s.onSlot[std::size_t(slot)] != 1 || s.onNew[std::size_t(o.b)] != 1) return false;
+            s.slotUsed[std::size_t(slot)] = 1;
+            slotOf[std::size_t(o.b)] = slot;
+            return true;
+        };
         const auto take = [&](std::size_t oldId, std::size_t newId) {
             const int slot = prevSlots[oldId];
-            if (slot < 0 || slotOf[newId] >= 0 || s.slotUsed[std::size_t(slot)]) return;
+            if (slotOf[newId] >= 0 || s.slotUsed[std::size_t(slot)]) return;
             s.slotUsed[std::size_t(slot)] = 1;
             slotOf[newId] = slot;
         };
@@ -173,11 +195,12 @@ std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
         const unsigned bits = unsigned(std::bit_width(most)) + newBits + oldBits;
         if (bits < 64) {
             s.keys.clear();
-            s.keys.reserve(cells);
-            for (const ClusterOverlap& o : overlap)
-                if (validCell(o, prevSlots.size(), count))
+            for (const ClusterOverlap& o : overlap) {
+                const int slot = slotOfCell(o);
+                if (slot >= 0 && !alone(o, slot))
                     s.keys.push_back(((most - o.points) << (newBits + oldBits)) |
                                      (std::uint64_t(o.b) << oldBits) | std::uint64_t(o.a));
+            }
             sortKeys(s, bits);
             const std::uint64_t oldMask = (std::uint64_t(1) << oldBits) - 1;
             const std::uint64_t newMask = (std::uint64_t(1) << newBits) - 1;
@@ -191,9 +214,10 @@ std::vector<int> matchClusterSlots(std::span<const ClusterOverlap> overlap,
                 std::int32_t newId;
             };
             std::vector<Pair> pairs;
-            pairs.reserve(cells);
-            for (const ClusterOverlap& o : overlap)
-                if (validCell(o, prevSlots.size(), count)) pairs.push_back({o.points, o.a, o.b});
+            for (const ClusterOverlap& o : overlap) {
+                const int slot = slotOfCell(o);
+                if (slot >= 0 && !alone(o, slot)) pairs.push_back({o.points, o.a, o.b});
+            }
             std::sort(pairs.begin(), pairs.end(), [](const Pair& a, const Pair& b) {
                 if (a.size != b.size) return a.size > b.size;
                 if (a.newId != b.newId) return a.newId < b.newId;
