@@ -26,7 +26,7 @@
 namespace cs::kernels {
 namespace {
 
-constexpr std::size_t kChunk = kStagedChunkBytes;
+constexpr std::size_t kChunk = std::size_t(2) << 20;
 constexpr int kMaxWorkers = 16;
 constexpr int kSlots = 2;  // per worker: one filled or drained by the host, one in flight
 

@@ -26,12 +26,8 @@ void copyToDeviceStaged(void* device, const void* host, std::size_t bytes, int d
 void copyToHostStaged(void* host, const void* device, std::size_t bytes, int deviceId,
                       cudaStream_t stream);
 
-/// The staged copies' unit: every chunk but the last holds this many bytes.
-constexpr std::size_t kStagedChunkBytes = std::size_t(2) << 20;
-
 /// What copyToHostStaged does with each chunk that arrived: staged holds bytes [offset, offset +
-/// bytes) of the device memory (offset a multiple of kStagedChunkBytes). Called on several
-/// threads at once, a chunk each.
+/// bytes) of the device memory (offset a multiple of 2 MiB). Called on several threads at once.
 using StagedChunkUse =
     std::function<void(std::size_t offset, const std::byte* staged, std::size_t bytes)>;
 /// The same, with each chunk handed to use instead of copied to host memory: e.g. a download

@@ -8,7 +8,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <future>
 #include <limits>
 #include <optional>
@@ -673,67 +672,54 @@ void buildKDistanceGrid(const StreamHandles& ctx, const float* coords, std::size
     }
 }
 
-// The packed download's blocks (launchDbscanPackLabels) are the staged copy's chunks, so that
-// each chunk is widened on its own as it arrives: the most whole warps of points at 2.125 bytes
-// each.
-constexpr std::size_t kPackedBlockBytes = kStagedChunkBytes;
-constexpr std::size_t kPackedBlockPoints = kPackedBlockBytes * 8 / 17 / 32 * 32;
-static_assert(kPackedBlockPoints * 2 + kPackedBlockPoints / 8 <= kPackedBlockBytes);
-
-std::size_t packedLabelBytes(std::size_t points) {
-    return (points * sizeof(std::uint16_t) + 3) / 4 * 4;
-}
-
-// Byte b spread over 8 bytes, bit t to byte t (little-endian): core flags 8 at a time.
-constexpr std::array<std::uint64_t, 256> kSpreadBits = [] {
-    std::array<std::uint64_t, 256> table{};
-    for (std::size_t b = 0; b < 256; ++b)
-        for (unsigned t = 0; t < 8; ++t)
-            table[b] |= std::uint64_t((b >> t) & 1u) << (8 * t);
-    return table;
-}();
-
 // The labels and core flags into result's (sized) vectors, on stream. Where the labels fit 16
-// bits they travel packed, 2.125 bytes a point instead of 5, and the copy's threads widen each
-// block as it arrives: at 10M points the PCIe transfer is what the download waits for.
+// bits they travel packed (launchDbscanPackLabels), 2.125 bytes a point instead of 5, and are
+// widened by the copy's threads as each chunk arrives: at 10M points the PCIe transfer, not
+// the host, is what the download waits for.
 void downloadLabels(const DbscanDeviceResult& device, DbscanResult& result, int deviceId,
                     cudaStream_t stream) {
     const std::size_t n = device.labels.size();
     if (n > 0 && device.clusterCount <= 0xffff) {
-        const std::size_t blocks = (n + kPackedBlockPoints - 1) / kPackedBlockPoints;
-        const std::size_t lastPoints = n - (blocks - 1) * kPackedBlockPoints;
-        const std::size_t lastLabelBytes = packedLabelBytes(lastPoints);
-        const std::size_t bytes = (blocks - 1) * kPackedBlockBytes + lastLabelBytes +
-                                  (lastPoints + 31) / 32 * sizeof(std::uint32_t);
+        const std::size_t labelBytes = (n * sizeof(std::uint16_t) + 3) / 4 * 4;
+        const std::size_t words = (n + 31) / 32;
         std::optional<DeviceBuffer<std::byte>> packed;
         try {
-            packed.emplace(bytes, stream);
+            packed.emplace(labelBytes + words * sizeof(std::uint32_t), stream);
         } catch (const DeviceError& e) {
             if (!e.outOfMemory()) throw;  // the labels as they are, below
         }
         if (packed) {
             launchDbscanPackLabels(device.labels.data(), device.isCore.data(), n,
-                                   kPackedBlockPoints, kPackedBlockBytes, lastLabelBytes,
-                                   packed->data(), stream);
-            std::int32_t* const labels = result.labels.data();
-            std::uint8_t* const isCore = result.isCore.data();
-            const auto widen = [=](std::size_t offset, const std::byte* staged, std::size_t) {
-                const std::size_t first = offset / kPackedBlockBytes * kPackedBlockPoints;
-                const std::size_t points = std::min(kPackedBlockPoints, n - first);
-                const auto* narrow = reinterpret_cast<const std::uint16_t*>(staged);
-                std::int32_t* const to = labels + first;
-                for (std::size_t i = 0; i < points; ++i)
-                    to[i] = std::int32_t(narrow[i]) - 1;
-                const auto* bytesOfFlags = reinterpret_cast<const std::uint8_t*>(
-                    staged + (points == kPackedBlockPoints ? 2 * points : lastLabelBytes));
-                std::uint8_t* const core = isCore + first;
-                const std::size_t whole = points / 8;
-                for (std::size_t q = 0; q < whole; ++q)
-                    std::memcpy(core + 8 * q, &kSpreadBits[bytesOfFlags[q]], 8);
-                for (std::size_t i = 8 * whole; i < points; ++i)
-                    core[i] = std::uint8_t((bytesOfFlags[whole] >> (i % 8)) & 1u);
+                                   reinterpret_cast<std::uint16_t*>(packed->data()),
+                                   reinterpret_cast<std::uint32_t*>(packed->data() + labelBytes),
+                                   stream);
+            std::int32_t* labels = result.labels.data();
+            std::uint8_t* isCore = result.isCore.data();
+            // Chunks start at multiples of 2 MiB, so a chunk holds whole labels and whole words.
+            const auto widen = [=](std::size_t offset, const std::byte* staged, std::size_t bytes) {
+                const std::size_t end = offset + bytes;
+                if (offset < labelBytes) {
+                    const auto* narrow = reinterpret_cast<const std::uint16_t*>(staged);
+                    const std::size_t first = offset / 2, last = std::min(end, labelBytes) / 2;
+                    for (std::size_t i = first; i < std::min(last, n); ++i)
+                        labels[i] = std::int32_t(narrow[i - first]) - 1;
+                }
+                if (end > labelBytes) {
+                    const std::size_t from = std::max(offset, labelBytes);
+                    const auto* bits =
+                        reinterpret_cast<const std::uint32_t*>(staged + (from - offset));
+                    const std::size_t first = (from - labelBytes) / 4,
+                                      last = (end - labelBytes) / 4;
+                    for (std::size_t w = first; w < last; ++w) {
+                        const std::uint32_t word = bits[w - first];
+                        const std::size_t base = w * 32,
+                                          count = std::min<std::size_t>(32, n - base);
+                        for (std::size_t b = 0; b < count; ++b)
+                            isCore[base + b] = std::uint8_t((word >> b) & 1u);
+                    }
+                }
             };
-            copyToHostStaged(packed->data(), bytes, deviceId, stream, widen);
+            copyToHostStaged(packed->data(), packed->bytes(), deviceId, stream, widen);
             return;
         }
     }

@@ -222,14 +222,11 @@ void launchLabels(const std::uint8_t* core, const std::uint32_t* root, const std
 void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
                        std::size_t clusters, std::uint32_t* sizes, std::uint32_t* counts,
                        cudaStream_t stream);
-/// Canonical labels and core flags packed for the download, 2.125 bytes a point instead of 5, in
-/// blocks that the host widens independently: block k (points k * blockPoints onwards, a
-/// multiple of 32 each) starts at byte k * blockBytes and holds its points' labels + 1 (labels
-/// below 65535) as 16-bit words, padded to 4 bytes, then their core flags as 32-bit words (bit
-/// i % 32 of word i / 32, unused bits 0). lastLabelBytes: the last block's padded labels.
+/// Canonical labels and core flags packed for the download: narrow[i] = labels[i] + 1 (labels
+/// below 65535) and bit i % 32 of coreBits[i / 32] = isCore[i] != 0 (ceil(n / 32) words, unused
+/// bits 0): 2.125 bytes a point instead of 5.
 void launchDbscanPackLabels(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
-                            std::size_t blockPoints, std::size_t blockBytes,
-                            std::size_t lastLabelBytes, std::byte* packed, cudaStream_t stream);
+                            std::uint16_t* narrow, std::uint32_t* coreBits, cudaStream_t stream);
 
 // ---------------------------------------------------------------------------------------------
 // Overlap of two clusterings (CudaBackend::clusterOverlap)

@@ -136,31 +136,20 @@ void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, s
     CS_CUDA_CHECK_LAUNCH();
 }
 
-// One thread a point, whole warps (a block holds whole warps): the warp's core flags are one
-// ballot, one word.
+// One thread a point, whole warps: the warp's core flags are one ballot, one word.
 __global__ void packLabelsKernel(const std::int32_t* labels, const std::uint8_t* isCore,
-                                 std::size_t n, std::size_t blockPoints, std::size_t blockBytes,
-                                 std::size_t lastLabelBytes, std::byte* packed) {
+                                 std::size_t n, std::uint16_t* narrow, std::uint32_t* coreBits) {
     const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
     const bool inside = i < n;
-    const std::size_t block = i / blockPoints, at = i % blockPoints;
-    const bool last = (block + 1) * blockPoints >= n;
-    std::byte* const out = packed + block * blockBytes;
-    if (inside) reinterpret_cast<std::uint16_t*>(out)[at] = std::uint16_t(labels[i] + 1);
+    if (inside) narrow[i] = std::uint16_t(labels[i] + 1);
     const unsigned bits = __ballot_sync(0xffffffffu, inside && isCore[i] != 0);
-    if (inside && (threadIdx.x & 31u) == 0) {
-        auto* words =
-            reinterpret_cast<std::uint32_t*>(out + (last ? lastLabelBytes : 2 * blockPoints));
-        words[at / 32] = bits;
-    }
+    if (inside && (threadIdx.x & 31u) == 0) coreBits[i / 32] = bits;
 }
 
 void launchDbscanPackLabels(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
-                            std::size_t blockPoints, std::size_t blockBytes,
-                            std::size_t lastLabelBytes, std::byte* packed, cudaStream_t stream) {
+                            std::uint16_t* narrow, std::uint32_t* coreBits, cudaStream_t stream) {
     if (n == 0) return;
-    packLabelsKernel<<<blocksFor(n), kThreads, 0, stream>>>(labels, isCore, n, blockPoints,
-                                                            blockBytes, lastLabelBytes, packed);
+    packLabelsKernel<<<blocksFor(n), kThreads, 0, stream>>>(labels, isCore, n, narrow, coreBits);
     CS_CUDA_CHECK_LAUNCH();
 }
 
