@@ -160,20 +160,12 @@ void copyToDeviceStaged(void* device, const void* host, std::size_t bytes, int d
 
 void copyToHostStaged(void* host, const void* device, std::size_t bytes, int deviceId,
                       cudaStream_t stream) {
-    auto* dst = static_cast<std::byte*>(host);
-    copyToHostStaged(device, bytes, deviceId, stream,
-                     [dst](std::size_t offset, const std::byte* staged, std::size_t len) {
-                         std::memcpy(dst + offset, staged, len);
-                     });
-}
-
-void copyToHostStaged(const void* device, std::size_t bytes, int deviceId, cudaStream_t stream,
-                      const StagedChunkUse& use) {
     if (bytes == 0) return;
     Lease lease(deviceId);
     StagingRing& ring = *lease;
     const std::size_t chunks = (bytes + kChunk - 1) / kChunk;
     const int workers = workersFor(chunks);
+    auto* dst = static_cast<std::byte*>(host);
     const auto* src = static_cast<const std::byte*>(device);
     runWorkers(workers, deviceId, [&](int w) {
         auto enqueue = [&](std::size_t c, int s) {
@@ -191,7 +183,7 @@ void copyToHostStaged(const void* device, std::size_t bytes, int deviceId, cudaS
             if (c + step < chunks) enqueue(c + step, s ^ 1);
             CS_CUDA_CHECK(cudaEventSynchronize(ring.event(w, s)));
             const std::size_t offset = c * kChunk, len = std::min(kChunk, bytes - offset);
-            use(offset, ring.slot(w, s), len);
+            std::memcpy(dst + offset, ring.slot(w, s), len);
         }
     });
 }

@@ -4,7 +4,6 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
-#include <functional>
 
 #include "kernels/common/cuda_event.h"
 #include "kernels/common/cuda_stream.h"
@@ -25,16 +24,6 @@ void copyToDeviceStaged(void* device, const void* host, std::size_t bytes, int d
 /// @code copyToHostStaged(labels.data(), d.data(), d.bytes(), ctx.device(), s); @endcode
 void copyToHostStaged(void* host, const void* device, std::size_t bytes, int deviceId,
                       cudaStream_t stream);
-
-/// What copyToHostStaged does with each chunk that arrived: staged holds bytes [offset, offset +
-/// bytes) of the device memory (offset a multiple of 2 MiB). Called on several threads at once.
-using StagedChunkUse =
-    std::function<void(std::size_t offset, const std::byte* staged, std::size_t bytes)>;
-/// The same, with each chunk handed to use instead of copied to host memory: e.g. a download
-/// packed on the device and widened on the host. Returns when every chunk was used.
-/// @code copyToHostStaged(packed.data(), packed.bytes(), ctx.device(), s, widen); @endcode
-void copyToHostStaged(const void* device, std::size_t bytes, int deviceId, cudaStream_t stream,
-                      const StagedChunkUse& use);
 
 /// Downloads a device result in blocks while later blocks are still being computed: queue the
 /// work that writes a block on the compute stream, then add() the block. add() first copies the

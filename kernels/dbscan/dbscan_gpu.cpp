@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <future>
 #include <limits>
-#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -672,63 +671,6 @@ void buildKDistanceGrid(const StreamHandles& ctx, const float* coords, std::size
     }
 }
 
-// The labels and core flags into result's (sized) vectors, on stream. Where the labels fit 16
-// bits they travel packed (launchDbscanPackLabels), 2.125 bytes a point instead of 5, and are
-// widened by the copy's threads as each chunk arrives: at 10M points the PCIe transfer, not
-// the host, is what the download waits for.
-void downloadLabels(const DbscanDeviceResult& device, DbscanResult& result, int deviceId,
-                    cudaStream_t stream) {
-    const std::size_t n = device.labels.size();
-    if (n > 0 && device.clusterCount <= 0xffff) {
-        const std::size_t labelBytes = (n * sizeof(std::uint16_t) + 3) / 4 * 4;
-        const std::size_t words = (n + 31) / 32;
-        std::optional<DeviceBuffer<std::byte>> packed;
-        try {
-            packed.emplace(labelBytes + words * sizeof(std::uint32_t), stream);
-        } catch (const DeviceError& e) {
-            if (!e.outOfMemory()) throw;  // the labels as they are, below
-        }
-        if (packed) {
-            launchDbscanPackLabels(device.labels.data(), device.isCore.data(), n,
-                                   reinterpret_cast<std::uint16_t*>(packed->data()),
-                                   reinterpret_cast<std::uint32_t*>(packed->data() + labelBytes),
-                                   stream);
-            std::int32_t* labels = result.labels.data();
-            std::uint8_t* isCore = result.isCore.data();
-            // Chunks start at multiples of 2 MiB, so a chunk holds whole labels and whole words.
-            const auto widen = [=](std::size_t offset, const std::byte* staged, std::size_t bytes) {
-                const std::size_t end = offset + bytes;
-                if (offset < labelBytes) {
-                    const auto* narrow = reinterpret_cast<const std::uint16_t*>(staged);
-                    const std::size_t first = offset / 2, last = std::min(end, labelBytes) / 2;
-                    for (std::size_t i = first; i < std::min(last, n); ++i)
-                        labels[i] = std::int32_t(narrow[i - first]) - 1;
-                }
-                if (end > labelBytes) {
-                    const std::size_t from = std::max(offset, labelBytes);
-                    const auto* bits =
-                        reinterpret_cast<const std::uint32_t*>(staged + (from - offset));
-                    const std::size_t first = (from - labelBytes) / 4,
-                                      last = (end - labelBytes) / 4;
-                    for (std::size_t w = first; w < last; ++w) {
-                        const std::uint32_t word = bits[w - first];
-                        const std::size_t base = w * 32,
-                                          count = std::min<std::size_t>(32, n - base);
-                        for (std::size_t b = 0; b < count; ++b)
-                            isCore[base + b] = std::uint8_t((word >> b) & 1u);
-                    }
-                }
-            };
-            copyToHostStaged(packed->data(), packed->bytes(), deviceId, stream, widen);
-            return;
-        }
-    }
-    copyToHostStaged(result.labels.data(), device.labels.data(), device.labels.bytes(), deviceId,
-                     stream);
-    copyToHostStaged(result.isCore.data(), device.isCore.data(), device.isCore.bytes(), deviceId,
-                     stream);
-}
-
 }  // namespace
 
 DbscanPath resolveDbscanPathCuda(DbscanPath requested, std::size_t n, std::size_t dims) {
@@ -886,7 +828,10 @@ DbscanResult dbscanCuda(StreamHandles& ctx, const PointSet& points, const Dbscan
     {
         const auto wait = job.stage("download");
         const CudaStream copies;
-        downloadLabels(device, result, ctx.device(), copies.get());
+        copyToHostStaged(result.labels.data(), device.labels.data(), device.labels.bytes(),
+                         ctx.device(), copies.get());
+        copyToHostStaged(result.isCore.data(), device.isCore.data(), device.isCore.bytes(),
+                         ctx.device(), copies.get());
     }
     result.clusterCount = device.clusterCount;
     result.stats.corePoints = counts[0];

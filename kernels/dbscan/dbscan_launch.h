@@ -222,11 +222,6 @@ void launchLabels(const std::uint8_t* core, const std::uint32_t* root, const std
 void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
                        std::size_t clusters, std::uint32_t* sizes, std::uint32_t* counts,
                        cudaStream_t stream);
-/// Canonical labels and core flags packed for the download: narrow[i] = labels[i] + 1 (labels
-/// below 65535) and bit i % 32 of coreBits[i / 32] = isCore[i] != 0 (ceil(n / 32) words, unused
-/// bits 0): 2.125 bytes a point instead of 5.
-void launchDbscanPackLabels(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
-                            std::uint16_t* narrow, std::uint32_t* coreBits, cudaStream_t stream);
 
 // ---------------------------------------------------------------------------------------------
 // Overlap of two clusterings (CudaBackend::clusterOverlap)

@@ -136,23 +136,6 @@ void launchDbscanStats(const std::int32_t* labels, const std::uint8_t* isCore, s
     CS_CUDA_CHECK_LAUNCH();
 }
 
-// One thread a point, whole warps: the warp's core flags are one ballot, one word.
-__global__ void packLabelsKernel(const std::int32_t* labels, const std::uint8_t* isCore,
-                                 std::size_t n, std::uint16_t* narrow, std::uint32_t* coreBits) {
-    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-    const bool inside = i < n;
-    if (inside) narrow[i] = std::uint16_t(labels[i] + 1);
-    const unsigned bits = __ballot_sync(0xffffffffu, inside && isCore[i] != 0);
-    if (inside && (threadIdx.x & 31u) == 0) coreBits[i / 32] = bits;
-}
-
-void launchDbscanPackLabels(const std::int32_t* labels, const std::uint8_t* isCore, std::size_t n,
-                            std::uint16_t* narrow, std::uint32_t* coreBits, cudaStream_t stream) {
-    if (n == 0) return;
-    packLabelsKernel<<<blocksFor(n), kThreads, 0, stream>>>(labels, isCore, n, narrow, coreBits);
-    CS_CUDA_CHECK_LAUNCH();
-}
-
 void launchIdentity(std::uint32_t* parent, std::size_t n, cudaStream_t stream) {
     if (n == 0) return;
     identityKernel<<<blocksFor(n), kThreads, 0, stream>>>(parent, n);

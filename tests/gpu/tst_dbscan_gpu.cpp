@@ -292,32 +292,6 @@ CS_TEST(largeSets) {
                dataName("blobs", 20'000, 16, 7016));
 }
 
-// The labels come back packed, 16 bits each with the core flags as bits, while there are at most
-// 65,535 clusters, and as they are beyond: lone points on a lattice (minPts 1: each its own
-// cluster; minPts 2: all noise) on both sides of the limit, and 1,500,001 blob points, whose
-// packed labels and flags cross the download's 2 MiB chunks and end inside a word of flags.
-CS_TEST(downloadAroundThe16BitLimit) {
-    for (const std::size_t n : {std::size_t(65'535), std::size_t(65'536), std::size_t(70'001)}) {
-        PointSet lattice;
-        lattice.n = n;
-        lattice.dims = 2;
-        lattice.coords.resize(2 * n);
-        for (std::size_t i = 0; i < n; ++i) {
-            lattice.coords[2 * i] = float(i % 300);
-            lattice.coords[2 * i + 1] = float(i / 300);
-        }
-        for (const int minPts : {1, 2}) {
-            const DbscanParams p{.eps = 0.5f, .minPts = minPts};
-            cs::JobControl job;
-            const DbscanResult cpu = cs::dbscanCpu(lattice, p, job, 0);
-            CS_CHECK_EQ(std::size_t(cpu.clusterCount), minPts == 1 ? n : 0);
-            expectSame(lattice, p, dataName("lattice", n, 2, 0), &cpu);
-        }
-    }
-    const PointSet blobs = cs::makeBlobPoints(1'500'001, 3, 7101);
-    expectSame(blobs, {.eps = 1.0f, .minPts = 10}, dataName("blobs", 1'500'001, 3, 7101));
-}
-
 // More pairs than one launch of the all-pairs kernels takes (2^35 pair-dimensions): at 40000
 // points of 32 dimensions every row meets its columns in two ranges, one launch each, and
 // carries its neighbour count, nearest core or k smallest distances from one to the next.
