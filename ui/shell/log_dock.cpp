@@ -30,11 +30,23 @@ LogDock::LogDock(QWidget* parent) : QDockWidget(tr("Log"), parent) {
         menu->addAction(tr("Clear log"), [] { Logger::instance().clear(); });
         menu->exec(m_text->mapToGlobal(pos));
     });
+    m_quiet.setSingleShot(true);
+    m_quiet.setInterval(kQuietMs);
+    m_maxWait.setSingleShot(true);
+    m_maxWait.setInterval(kMaxWaitMs);
+    connect(&m_quiet, &QTimer::timeout, this, &LogDock::writePending);
+    connect(&m_maxWait, &QTimer::timeout, this, &LogDock::writePending);
     auto& logger = Logger::instance();
-    // Queued: a line logged while a result is shown is laid out and painted after the point
-    // view's frame with that result (posted before it), not in it.
-    connect(&logger, &Logger::message, this, &LogDock::append, Qt::QueuedConnection);
-    connect(&logger, &Logger::cleared, m_text, &QPlainTextEdit::clear, Qt::QueuedConnection);
+    // Queued: a line logged while a result is shown is taken after the point view's frame with
+    // that result (posted before it), not in it.
+    connect(&logger, &Logger::message, this, &LogDock::take, Qt::QueuedConnection);
+    connect(
+        &logger, &Logger::cleared, this,
+        [this] {
+            m_pending.clear();
+            m_text->clear();
+        },
+        Qt::QueuedConnection);
     rebuild();
 }
 
@@ -42,7 +54,25 @@ QString LogDock::plainText() const {
     return m_text->toPlainText();
 }
 
-void LogDock::append(const Logger::Entry& entry) {
+void LogDock::take(const Logger::Entry& entry) {
+    m_pending.push_back(entry);
+    if (entry.level != Logger::Level::Info) {
+        writePending();
+        return;
+    }
+    m_quiet.start();
+    if (!m_maxWait.isActive()) m_maxWait.start();
+}
+
+void LogDock::writePending() {
+    m_quiet.stop();
+    m_maxWait.stop();
+    for (const Logger::Entry& entry : m_pending)
+        write(entry);
+    m_pending.clear();
+}
+
+void LogDock::write(const Logger::Entry& entry) {
     const QPalette pal = palette();
     const QString time = entry.time.toString(QStringLiteral("HH:mm:ss.zzz"));
     QString text = entry.text.toHtmlEscaped();
@@ -65,9 +95,13 @@ void LogDock::append(const Logger::Entry& entry) {
 }
 
 void LogDock::rebuild() {
+    // The history holds the lines not written yet too.
+    m_pending.clear();
+    m_quiet.stop();
+    m_maxWait.stop();
     m_text->clear();
     for (const auto& entry : Logger::instance().history())
-        append(entry);
+        write(entry);
 }
 
 void LogDock::changeEvent(QEvent* event) {

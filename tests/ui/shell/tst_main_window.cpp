@@ -190,6 +190,43 @@ private slots:
         }
     }
 
+    // The dock writes lines in batches: not at once, all of them once none came for kQuietMs,
+    // at least every kMaxWaitMs while they keep coming, and a warning at once after the lines
+    // before it.
+    void logWrittenInBatches() {
+        using cs::ui::LogDock;
+        const LogDock* dock = m_window->logDock();
+        QTest::qWait(LogDock::kMaxWaitMs + 200);  // what earlier tests logged is written
+        cs::ui::logInfo(QStringLiteral("batch one"));
+        cs::ui::logInfo(QStringLiteral("batch two"));
+        QCoreApplication::processEvents();  // the queued lines reach the dock
+        QVERIFY(!dock->plainText().contains(QLatin1String("batch one")));
+        QTRY_VERIFY_WITH_TIMEOUT(dock->plainText().contains(QLatin1String("batch two")), 5000);
+        QVERIFY(dock->plainText().indexOf(QLatin1String("batch one")) <
+                dock->plainText().indexOf(QLatin1String("batch two")));
+
+        cs::ui::logInfo(QStringLiteral("batch three"));
+        cs::ui::logWarning(QStringLiteral("batch warning"));
+        QCoreApplication::processEvents();
+        const QString now = dock->plainText();
+        QVERIFY(now.contains(QLatin1String("batch warning")));
+        QVERIFY(now.contains(QLatin1String("batch three")));
+        QVERIFY(now.indexOf(QLatin1String("batch three")) <
+                now.indexOf(QLatin1String("batch warning")));
+
+        // A line every 50 ms, never kQuietMs apart: written while the stream lasts.
+        QElapsedTimer streaming;
+        streaming.start();
+        bool writtenMeanwhile = false;
+        for (int i = 0; streaming.elapsed() < 2 * LogDock::kMaxWaitMs; ++i) {
+            cs::ui::logInfo(QStringLiteral("stream %1").arg(i));
+            QTest::qWait(50);
+            writtenMeanwhile =
+                writtenMeanwhile || dock->plainText().contains(QLatin1String("stream 0"));
+        }
+        QVERIFY(writtenMeanwhile);
+    }
+
     void upAxisFollowsTheData() {
         using Up = cs::ui::PointCloudView::UpAxis;
         const auto read = [](const char* file) {
