@@ -55,17 +55,16 @@ QString LogDock::plainText() const {
 }
 
 void LogDock::take(const Logger::Entry& entry) {
+    const bool burst = m_quiet.isActive();
     m_pending.push_back(entry);
-    if (entry.level != Logger::Level::Info) {
+    if (!burst || entry.level != Logger::Level::Info)
         writePending();
-        return;
-    }
+    else if (!m_maxWait.isActive())
+        m_maxWait.start();
     m_quiet.start();
-    if (!m_maxWait.isActive()) m_maxWait.start();
 }
 
 void LogDock::writePending() {
-    m_quiet.stop();
     m_maxWait.stop();
     for (const Logger::Entry& entry : m_pending)
         write(entry);

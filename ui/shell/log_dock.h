@@ -15,7 +15,8 @@ namespace cs::ui {
 /// palette (theme.h), rebuilt when the theme changes. It shows the history logged before it
 /// was created too.
 ///
-/// Lines are written in batches: once no line came for kQuietMs, and at least every kMaxWaitMs
+/// A line is written at once, unless another came less than kQuietMs before it: lines that come
+/// in a burst are written together once none came for kQuietMs, and at least every kMaxWaitMs
 /// while they keep coming; a warning or an error at once, after the lines before it. A live
 /// parameter drag logs a line per run, and a dock repainted in each result's frame made that
 /// frame's dirty region span the window from the panel to the dock (the whole backing store
@@ -42,7 +43,7 @@ private:
 
     QPlainTextEdit* m_text = nullptr;
     std::vector<Logger::Entry> m_pending;
-    QTimer m_quiet;    ///< kQuietMs after the last line
+    QTimer m_quiet;    ///< kQuietMs after the last line: running during a burst
     QTimer m_maxWait;  ///< kMaxWaitMs after the first line not written
 };
 

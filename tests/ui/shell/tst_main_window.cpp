@@ -190,31 +190,38 @@ private slots:
         }
     }
 
-    // The dock writes lines in batches: not at once, all of them once none came for kQuietMs,
-    // at least every kMaxWaitMs while they keep coming, and a warning at once after the lines
-    // before it.
+    // The dock writes a line at once after a quiet moment, and the lines of a burst together:
+    // once none came for kQuietMs, at least every kMaxWaitMs while they keep coming, and with a
+    // warning at once, after the lines before it.
     void logWrittenInBatches() {
         using cs::ui::LogDock;
         const LogDock* dock = m_window->logDock();
         QTest::qWait(LogDock::kMaxWaitMs + 200);  // what earlier tests logged is written
         cs::ui::logInfo(QStringLiteral("batch one"));
+        QCoreApplication::processEvents();  // the queued line reaches the dock
+        QVERIFY(dock->plainText().contains(QLatin1String("batch one")));
         cs::ui::logInfo(QStringLiteral("batch two"));
-        QCoreApplication::processEvents();  // the queued lines reach the dock
-        QVERIFY(!dock->plainText().contains(QLatin1String("batch one")));
-        QTRY_VERIFY_WITH_TIMEOUT(dock->plainText().contains(QLatin1String("batch two")), 5000);
-        QVERIFY(dock->plainText().indexOf(QLatin1String("batch one")) <
-                dock->plainText().indexOf(QLatin1String("batch two")));
-
         cs::ui::logInfo(QStringLiteral("batch three"));
+        QCoreApplication::processEvents();
+        QVERIFY(!dock->plainText().contains(QLatin1String("batch two")));
+        QTRY_VERIFY_WITH_TIMEOUT(dock->plainText().contains(QLatin1String("batch three")), 5000);
+        QVERIFY(dock->plainText().indexOf(QLatin1String("batch two")) <
+                dock->plainText().indexOf(QLatin1String("batch three")));
+
+        QTest::qWait(LogDock::kQuietMs + 200);
+        cs::ui::logInfo(QStringLiteral("batch four"));
+        cs::ui::logInfo(QStringLiteral("batch five"));
         cs::ui::logWarning(QStringLiteral("batch warning"));
         QCoreApplication::processEvents();
         const QString now = dock->plainText();
         QVERIFY(now.contains(QLatin1String("batch warning")));
-        QVERIFY(now.contains(QLatin1String("batch three")));
-        QVERIFY(now.indexOf(QLatin1String("batch three")) <
+        QVERIFY(now.contains(QLatin1String("batch five")));
+        QVERIFY(now.indexOf(QLatin1String("batch five")) <
                 now.indexOf(QLatin1String("batch warning")));
 
         // A line every 50 ms, never kQuietMs apart: written while the stream lasts.
+        QTest::qWait(LogDock::kQuietMs + 200);
+        cs::ui::logInfo(QStringLiteral("stream start"));
         QElapsedTimer streaming;
         streaming.start();
         bool writtenMeanwhile = false;
