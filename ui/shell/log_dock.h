@@ -31,13 +31,14 @@ public:
 
     /// The log as shown (one line per entry), e.g. for tests; lines not yet written are not in it.
     QString plainText() const;
+    /// Writes the lines of a burst now, e.g. before the window is grabbed for a screenshot.
+    void writePending();
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
     void take(const Logger::Entry& entry);
-    void writePending();
     void write(const Logger::Entry& entry);
     void rebuild();
 

@@ -1751,6 +1751,7 @@ void MainWindow::rebuildRecentMenu() {
 }
 
 QImage MainWindow::grabWindow() {
+    m_logDock->writePending();  // the log as it shows a moment later
     return withSession(grab().toImage());
 }
 

@@ -232,6 +232,15 @@ private slots:
                 writtenMeanwhile || dock->plainText().contains(QLatin1String("stream 0"));
         }
         QVERIFY(writtenMeanwhile);
+
+        // A grab of the window (a screenshot) writes the lines of a burst first.
+        QTest::qWait(LogDock::kQuietMs + 200);
+        cs::ui::logInfo(QStringLiteral("grab one"));
+        cs::ui::logInfo(QStringLiteral("grab two"));
+        QCoreApplication::processEvents();
+        QVERIFY(!dock->plainText().contains(QLatin1String("grab two")));
+        (void)m_window->grabWindow();
+        QVERIFY(dock->plainText().contains(QLatin1String("grab two")));
     }
 
     void upAxisFollowsTheData() {
