@@ -513,8 +513,9 @@ void DbscanPanel::submitRun() {
             DbscanRun run;
             run.params = p;
             // Colour slots matched to the previous run's from the overlap of the two clusterings,
-            // counted where the labels live (on the GPU after a CUDA run, which matches while the
-            // labels download, on a thread of its own: timed here, not as a stage).
+            // counted where the labels live. After a CUDA run this runs on a thread of its own
+            // while the labels download, so it is timed with addTiming: stages belong to the
+            // job's thread.
             const auto matchColours = [&run, &prev, &job](std::span<const ClusterOverlap> overlap,
                                                           std::span<const std::size_t> sizes) {
                 const auto start = std::chrono::steady_clock::now();
