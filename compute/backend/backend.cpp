@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "compute/backend/backend.h"
 
-#include <algorithm>
 #include <cmath>
 
 #include "compute/core/error.h"
@@ -54,11 +53,8 @@ DbscanRematch Backend::dbscanMatched(const PointSet& points, const DbscanParams&
     if (previous && previous->labels.size() == out.result.labels.size())
         out.overlap = clusterOverlap(*previous, out.result, job);
     if (useOverlap) {
-        const std::vector<std::size_t>& sizes = out.result.stats.clusterSizes;
-        if (sizes.size() == std::size_t(std::max(out.result.clusterCount, 0)))
-            useOverlap(out.overlap, sizes);
-        else
-            useOverlap(out.overlap, clusterSizes(out.result.labels, out.result.clusterCount));
+        fillClusterSizes(out.result);
+        useOverlap(out.overlap, out.result.stats.clusterSizes);
     }
     return out;
 }

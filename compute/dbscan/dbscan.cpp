@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "compute/core/error.h"
+#include "compute/dbscan/cluster_overlap.h"
 
 namespace cs {
 
@@ -51,6 +52,12 @@ void canonicalizeDbscanResult(DbscanResult& result) {
     stats.clusterSizes = std::move(sizes);
     result.clusterCount = next;
     result.stats = stats;
+}
+
+void fillClusterSizes(DbscanResult& result) {
+    std::vector<std::size_t>& sizes = result.stats.clusterSizes;
+    if (sizes.size() != std::size_t(std::max(result.clusterCount, 0)))
+        sizes = clusterSizes(result.labels, result.clusterCount);
 }
 
 std::string_view toString(DbscanPath path) {

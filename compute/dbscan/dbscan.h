@@ -85,6 +85,10 @@ void validateDbscanParams(const DbscanParams& params);
 /// union-find roots).
 void canonicalizeDbscanResult(DbscanResult& result);
 
+/// Counts stats.clusterSizes from the labels when a result lacks them (the backends fill them
+/// with their statistics; a result from elsewhere may not), for the colour matching.
+void fillClusterSizes(DbscanResult& result);
+
 /// "auto", "grid", "brute", "kdtree" and back; parseDbscanPath throws cs::Error on other text.
 std::string_view toString(DbscanPath path);
 DbscanPath parseDbscanPath(std::string_view text);

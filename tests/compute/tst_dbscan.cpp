@@ -284,6 +284,18 @@ private slots:
         QVERIFY(backend.dbscanMatched(points, p, nullptr, job, {}).overlap.empty());
     }
 
+    // A result without its cluster sizes gets them from its labels; one with them keeps them.
+    void clusterSizesFilledWhenMissing() {
+        cs::DbscanResult r;
+        r.labels = {0, -1, 1, 1, 0, 1};
+        r.clusterCount = 2;
+        cs::fillClusterSizes(r);
+        QCOMPARE(r.stats.clusterSizes, (std::vector<std::size_t>{2, 3}));
+        r.stats.clusterSizes = {7, 9};  // as a backend counted them: left alone
+        cs::fillClusterSizes(r);
+        QCOMPARE(r.stats.clusterSizes, (std::vector<std::size_t>{7, 9}));
+    }
+
     void matchesOracle_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<qulonglong>("n");

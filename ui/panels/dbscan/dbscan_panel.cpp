@@ -537,10 +537,8 @@ void DbscanPanel::submitRun() {
                 std::vector<ClusterOverlap> overlap;
                 if (prev && prev->result.labels.size() == run.result.labels.size())
                     overlap = backend.clusterOverlap(prev->result, run.result, job);
-                std::vector<std::size_t>& sizes = run.result.stats.clusterSizes;
-                if (sizes.size() != std::size_t(std::max(run.result.clusterCount, 0)))
-                    sizes = clusterSizes(run.result.labels, run.result.clusterCount);
-                matchColours(overlap, sizes);
+                fillClusterSizes(run.result);
+                matchColours(overlap, run.result.stats.clusterSizes);
             } else {
                 run.result = backend
                                  .dbscanMatched(*points, p, prev ? &prev->result : nullptr, job,
